@@ -1,0 +1,9 @@
+import type { Command } from "commander";
+import type { CliContext } from "../context.js";
+
+/** Each command registers itself; its action resolves the exit code through setCode. */
+export type RegisterCommand = (program: Command, context: (cmd: Command) => CliContext, setCode: (code: number) => void) => void;
+
+import { registerEvents } from "./events.js";
+
+export const COMMANDS: RegisterCommand[] = [registerEvents];

@@ -1,0 +1,42 @@
+import path from "node:path";
+
+/** What every command gets: streams, environment and the resolved global options. */
+export interface CliContext {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  /** Working directory after `-C`. */
+  cwd: string;
+  /** `--config` or HOOKS_CONFIG. */
+  configPath?: string;
+  userConfig: boolean;
+  trust: boolean;
+  color: boolean;
+  verbose: boolean;
+}
+
+export interface GlobalOptions {
+  config?: string;
+  cwd?: string;
+  userConfig?: boolean;
+  trust?: boolean;
+  color?: boolean;
+  verbose?: boolean;
+}
+
+/** Normalise the global flags once, at the edge. */
+export function makeCliContext(globals: GlobalOptions, base: Pick<CliContext, "stdout" | "stderr" | "stdin" | "env"> & { cwd: string }): CliContext {
+  const cwd = globals.cwd ? path.resolve(base.cwd, globals.cwd) : base.cwd;
+  const configFromEnv = base.env.HOOKS_CONFIG || undefined;
+  const configPath = globals.config ?? configFromEnv;
+  return {
+    ...base,
+    cwd,
+    configPath: configPath ? path.resolve(cwd, configPath) : undefined,
+    userConfig: globals.userConfig !== false,
+    trust: globals.trust === true,
+    color: globals.color !== false && !base.env.NO_COLOR && Boolean(base.stdout.isTTY),
+    verbose: globals.verbose === true,
+  };
+}

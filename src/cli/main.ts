@@ -1,0 +1,61 @@
+import { Command, CommanderError } from "commander";
+import { HookrunError } from "../errors.js";
+import { makeCliContext, type CliContext, type GlobalOptions } from "./context.js";
+import { EXIT, exitCodeFor } from "./exitCodes.js";
+import { formatError } from "./formatError.js";
+import { COMMANDS } from "./commands/index.js";
+import { VERSION } from "../version.js";
+
+export interface MainIO {
+  stdout: CliContext["stdout"];
+  stderr: CliContext["stderr"];
+  stdin: CliContext["stdin"];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** Build the commander program; each command's action sets the exit code it returns. */
+function buildProgram(io: MainIO, setCode: (code: number) => void): Command {
+  const program = new Command("hooks");
+  program
+    .description("Run shell-command hooks for AI coding agents and CI, from hooks.yaml")
+    .version(VERSION, "--version", "print the version")
+    .option("-c, --config <path>", "use this project config file (no walk up; also HOOKS_CONFIG)")
+    .option("-C, --cwd <dir>", "run as if started in DIR")
+    .option("--no-user-config", "skip the user layer (~/.config/hookrun)")
+    .option("--trust", "trust the project and local config for this invocation")
+    .option("--no-color", "no colours (also NO_COLOR)")
+    .option("-v, --verbose", "more detail, and stack traces on errors")
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      outputError: (s, write) => write(s),
+    })
+    .exitOverride();
+  const context = (cmd: Command): CliContext => makeCliContext(cmd.optsWithGlobals() as GlobalOptions, io);
+  for (const register of COMMANDS) register(program, context, setCode);
+  return program;
+}
+
+/** Run the CLI with argv (without node and script); resolves to the exit code. */
+export async function main(argv: string[], io: MainIO): Promise<number> {
+  let code: number = EXIT.ok;
+  const program = buildProgram(io, (c) => {
+    code = c;
+  });
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return EXIT.ok;
+      return EXIT.usage;
+    }
+    const verbose = argv.includes("-v") || argv.includes("--verbose");
+    io.stderr.write(formatError(error, verbose) + "\n");
+    return exitCodeFor(error);
+  }
+}
+
+export { HookrunError };

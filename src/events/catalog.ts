@@ -1,0 +1,71 @@
+/**
+ * The event catalog (SPEC §3): the one table every other list of events is derived from
+ * (the schema's event names, `hooks events`, the README table, alias resolution).
+ */
+export type GateKind = "yes" | "no" | "transform";
+
+export interface EventInfo {
+  /** Canonical snake_case name. */
+  readonly name: string;
+  /** Other accepted names (gptme's dotted names, older spellings). */
+  readonly aliases: readonly string[];
+  /** When the event fires. */
+  readonly fires: string;
+  /** "yes": a block decision is honoured; "transform": hooks chain updated_input. */
+  readonly gate: GateKind;
+  /** Context field that `matcher` tests, or null when the event has none. */
+  readonly matchField: string | null;
+  /** Event fields of the context, as the caller passes them. */
+  readonly fields: readonly string[];
+}
+
+const E = (
+  name: string,
+  aliases: string[],
+  fires: string,
+  gate: GateKind,
+  matchField: string | null,
+  fields: string[],
+): EventInfo => Object.freeze({ name, aliases: Object.freeze(aliases), fires, gate, matchField, fields: Object.freeze(fields) });
+
+export const EVENTS: readonly EventInfo[] = Object.freeze([
+  E("session_start", [], "session begins or resumes", "no", "source", ["source"]),
+  E("session_end", [], "session ends", "no", "reason", ["reason"]),
+  E("user_prompt_submit", ["message_pre_process"], "user message received, before processing", "yes", null, ["prompt"]),
+  E("message_post_process", [], "after a user message is fully handled", "no", null, []),
+  E("message_transform", [], "transform a message before processing", "transform", null, ["message"]),
+  E("pre_turn", ["turn.pre", "step.pre"], "before each model round-trip", "no", null, []),
+  E("post_turn", ["turn.post", "step.post"], "after each model round-trip", "no", null, []),
+  E("generation_pre", [], "before generating a response", "no", null, []),
+  E("generation_post", [], "after generating a response", "no", null, []),
+  E("generation_interrupt", [], "generation interrupted", "no", null, []),
+  E("pre_tool_use", ["tool_pre_execute", "tool.execute.pre"], "before a tool runs", "yes", "tool_name", ["tool_name", "tool_input", "tool_use_id"]),
+  E("post_tool_use", ["tool_post_execute", "tool.execute.post"], "after a tool succeeded", "no", "tool_name", ["tool_name", "tool_input", "tool_response"]),
+  E("post_tool_use_failure", [], "after a tool failed", "no", "tool_name", ["tool_name", "tool_input", "error"]),
+  E("tool_transform", [], "transform a tool call before it runs", "transform", "tool_name", ["tool_name", "tool_input"]),
+  E("permission_request", [], "a tool call needs permission", "yes", "tool_name", ["tool_name", "tool_input"]),
+  E("file_pre_save", ["file.save.pre"], "before a file is written", "yes", "path", ["path", "content", "created"]),
+  E("file_post_save", ["file.save.post"], "after a file was written", "no", "path", ["path", "created"]),
+  E("file_pre_patch", ["file.patch.pre"], "before a file is patched", "yes", "path", ["path", "patch"]),
+  E("file_post_patch", ["file.patch.post"], "after a file was patched", "no", "path", ["path"]),
+  E("stop", [], "once per response, when the agent yields to the user", "yes", null, ["stop_hook_active"]),
+  E("subagent_stop", [], "a subagent finished", "yes", "agent_type", ["agent_type"]),
+  E("notification", [], "the agent notifies the user", "no", "notification_type", ["message", "notification_type"]),
+  E("pre_compact", [], "before context compaction", "yes", "trigger", ["trigger"]),
+  E("post_compact", [], "after context compaction", "no", "trigger", ["trigger"]),
+  E("cwd_changed", [], "the working directory changed", "no", null, ["old_cwd", "new_cwd"]),
+  E("config_change", [], "a config file changed", "no", "source", ["source", "path"]),
+  E("loop_continue", [], "the loop decides whether to go on", "no", null, []),
+  E("error", [], "the agent hit an error", "no", null, ["error"]),
+]);
+
+export const EVENT_BY_NAME: ReadonlyMap<string, EventInfo> = new Map(EVENTS.map((e) => [e.name, e]));
+
+/** Claude Code's spelling of an event name: `pre_tool_use` → `PreToolUse`. */
+export function pascalEventName(name: string): string {
+  return name
+    .split("_")
+    .filter(Boolean)
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join("");
+}

@@ -1,0 +1,17 @@
+// The library's public API (SPEC §14): a barrel of re-exports.
+export { EVENTS, pascalEventName, type EventInfo, type GateKind } from "./events/catalog.js";
+export { parseHookEvent, tryParseHookEvent, normalizeEventName } from "./events/parseHookEvent.js";
+export {
+  HookrunError,
+  ConfigError,
+  UsageError,
+  ContextError,
+  TrustError,
+  UnknownHookError,
+  WriteError,
+  InterruptedError,
+  type Diagnostic,
+} from "./errors.js";
+export type * from "./config/types.js";
+export type * from "./runner/types.js";
+export { VERSION } from "./version.js";

@@ -1,0 +1,142 @@
+/** Types of what a trigger takes and returns (SPEC §4, §6, §7). */
+
+export type Role = "system" | "user" | "assistant";
+
+/** gptme's Message. */
+export interface Message {
+  role: Role;
+  content: string;
+  hide?: boolean;
+  pinned?: boolean;
+  /** Name of the hook that produced it (set in results). */
+  hook?: string;
+  /** Set on messages of delivered async results. */
+  async?: boolean;
+}
+
+/** What the caller passes to a trigger; any other field passes through untouched. */
+export interface HookContext {
+  session_id?: string;
+  turn_count?: number;
+  last_assistant_message?: string | null;
+  cwd?: string;
+  [field: string]: unknown;
+}
+
+export type HookStatus = "ok" | "blocked" | "failed" | "timed_out" | "spawn_error" | "invalid_output" | "skipped" | "cancelled";
+
+export type Decision = "block" | "allow" | "ask";
+
+/** One hook's outcome. The same shape whatever happened. */
+export interface HookResult {
+  name: string;
+  status: HookStatus;
+  exit_code: number | null;
+  signal: string | null;
+  duration_ms: number;
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  messages: Message[];
+  decision: Decision | null;
+  reason?: string | null;
+  error: string | null;
+  warnings: string[];
+  /** Unknown fields of the hook's JSON output, kept as is. */
+  json?: Record<string, unknown>;
+  stop_propagation?: boolean;
+  continue?: boolean;
+  stop_reason?: string | null;
+  updated_input?: unknown;
+}
+
+/** A finished async hook delivered on a later trigger (or waited for with --wait). */
+export interface AsyncDelivery extends HookResult {
+  event: string;
+  session_id: string;
+  started_at: string;
+  finished_at: string;
+}
+
+/** The result of one trigger: one shape for the library, the CLI and the server. */
+export interface TriggerResult {
+  event: string;
+  session_id: string;
+  duration_ms: number;
+  messages: Message[];
+  blocked: boolean;
+  blocked_by: string | null;
+  reason: string | null;
+  continue: boolean;
+  stop_reason: string | null;
+  stopped_by: string | null;
+  updated_input: unknown;
+  hooks: HookResult[];
+  async_started: string[];
+  async_delivered: AsyncDelivery[];
+  warnings: string[];
+}
+
+/** Options of createRunner (library) — the CLI and the server pass the same ones. */
+export interface RunnerOptions {
+  /** "all": run project/local hooks without checking `hooks trust` (library default: "checked"). */
+  trust?: "all" | "checked";
+  /** Base environment of hooks (default process.env). HOOKS=0 / HOOKS_DISABLED are read from it. */
+  env?: NodeJS.ProcessEnv;
+  /** The caller's working directory (default process.cwd()). */
+  cwd?: string;
+  /** Concurrency cap for parallel groups (default: CPUs × 2). */
+  maxParallel?: number;
+  /** Append to the run log (default true). */
+  runLog?: boolean;
+  /** State directory (default $HOOKS_STATE_DIR, else $XDG_STATE_HOME/hookrun). */
+  stateDir?: string;
+}
+
+/** Per-trigger options (CLI flags --only/--skip/--dry-run/--wait). */
+export interface TriggerOptions {
+  only?: string[];
+  skip?: string[];
+  /** Wait for async hooks started by this trigger and report them in async_delivered. */
+  wait?: boolean;
+  signal?: AbortSignal;
+}
+
+export type RunnerEvent = "hook:start" | "hook:end";
+
+export interface HookStartEvent {
+  event: string;
+  session_id: string;
+  name: string;
+  async: boolean;
+}
+
+export interface HookEndEvent extends HookStartEvent {
+  result: HookResult;
+}
+
+/** What outstanding async work a runner holds. */
+export interface PendingAsync {
+  name: string;
+  event: string;
+  session_id: string;
+  /** "running" or "finished" (finished, not yet delivered). */
+  state: "running" | "finished";
+  started_at: string;
+}
+
+export interface Runner {
+  trigger(event: string, context?: HookContext, options?: TriggerOptions): Promise<TriggerResult>;
+  on(event: "hook:start", fn: (e: HookStartEvent) => void): Runner;
+  on(event: "hook:end", fn: (e: HookEndEvent) => void): Runner;
+  off(event: RunnerEvent, fn: (...args: never[]) => void): Runner;
+  /** Wait until every async hook has finished. */
+  drain(): Promise<void>;
+  /** Outstanding async hooks, for one session or all. */
+  pending(sessionId?: string): PendingAsync[];
+  /** Kill every running hook (sync and async, after a short grace for async) and refuse new triggers. */
+  close(): Promise<void>;
+  /** Swap the config (hot reload); running hooks are not affected. */
+  setConfig(config: import("../config/types.js").ResolvedConfig): void;
+  readonly config: import("../config/types.js").ResolvedConfig;
+}

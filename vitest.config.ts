@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    globalSetup: ["test/globalSetup.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Tests spawn real processes; two workers match the two cores CI has.
+    maxWorkers: 2,
+    fileParallelism: true,
+  },
+});
