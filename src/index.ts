@@ -15,3 +15,8 @@ export {
 export type * from "./config/types.js";
 export type * from "./runner/types.js";
 export { VERSION } from "./version.js";
+export { enableHook } from "./manage/enableHook.js";
+export { disableHook } from "./manage/disableHook.js";
+export type { SetEnabledOptions, SetEnabledChange } from "./manage/setHooksEnabled.js";
+export { assertTrusted, untrustedFiles, type TrustOptions } from "./trust/assertTrusted.js";
+export { recordTrust, revokeTrust } from "./trust/recordTrust.js";

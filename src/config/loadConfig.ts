@@ -19,6 +19,8 @@ export interface LoadConfigOptions {
   userConfig?: boolean;
   /** Environment for HOOKS_CONFIG / XDG_CONFIG_HOME (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Text to use instead of a file's content (absolute path → text), to validate an edit in context. */
+  overrides?: Record<string, string>;
 }
 
 const NAMES = ["hooks.yaml", "hooks.yml", "hooks.json"];
@@ -48,7 +50,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
   if (user) layers.push({ file: user, layer: "user" });
   if (project) {
     layers.push({ file: project, layer: "project" });
-    const local = LOCAL_NAMES.map((n) => path.join(path.dirname(project), n)).find((f) => existsSync(f));
+    const local = LOCAL_NAMES.map((n) => path.join(path.dirname(project), n)).find((f) => existsSync(f) || options.overrides?.[f] !== undefined);
     if (local) layers.push({ file: local, layer: "local" });
   }
   const config: ResolvedConfig = { projectDir: project ? path.dirname(project) : cwd, files: [], hooks: [], events: {}, warnings: [] };
@@ -57,7 +59,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
   for (const { file, layer } of layers) {
     let bytes: Buffer;
     try {
-      bytes = readFileSync(file);
+      const override = options.overrides?.[file];
+      bytes = override !== undefined ? Buffer.from(override, "utf8") : readFileSync(file);
     } catch (error) {
       throw new ConfigError(`cannot read ${file}`, [{ file, line: 1, col: 1, severity: "error", message: String(error) }], { cause: error });
     }

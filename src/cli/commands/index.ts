@@ -4,6 +4,8 @@ import type { CliContext } from "../context.js";
 /** Each command registers itself; its action resolves the exit code through setCode. */
 export type RegisterCommand = (program: Command, context: (cmd: Command) => CliContext, setCode: (code: number) => void) => void;
 
+import { registerEnable } from "./enable.js";
 import { registerEvents } from "./events.js";
+import { registerTrust } from "./trust.js";
 
-export const COMMANDS: RegisterCommand[] = [registerEvents];
+export const COMMANDS: RegisterCommand[] = [registerEvents, registerEnable, registerTrust];
