@@ -20,3 +20,5 @@ export { disableHook } from "./manage/disableHook.js";
 export type { SetEnabledOptions, SetEnabledChange } from "./manage/setHooksEnabled.js";
 export { assertTrusted, untrustedFiles, type TrustOptions } from "./trust/assertTrusted.js";
 export { recordTrust, revokeTrust } from "./trust/recordTrust.js";
+export { createRunner } from "./runner/createRunner.js";
+export { lastAssistantText, type HistoryEntry } from "./runner/lastAssistantText.js";

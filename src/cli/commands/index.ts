@@ -6,6 +6,8 @@ export type RegisterCommand = (program: Command, context: (cmd: Command) => CliC
 
 import { registerEnable } from "./enable.js";
 import { registerEvents } from "./events.js";
+import { registerLog } from "./log.js";
+import { registerRun } from "./run.js";
 import { registerTrust } from "./trust.js";
 
-export const COMMANDS: RegisterCommand[] = [registerEvents, registerEnable, registerTrust];
+export const COMMANDS: RegisterCommand[] = [registerRun, registerEvents, registerLog, registerEnable, registerTrust];
