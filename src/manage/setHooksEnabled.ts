@@ -1,18 +1,17 @@
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { loadConfig } from "../config/loadConfig.js";
 import type { ResolvedConfig, ResolvedHook } from "../config/types.js";
 import { addLocalOverride } from "../edit/addLocalOverride.js";
-import { findHookNode } from "../edit/findHookNode.js";
-import { parseConfigText } from "../edit/parseConfigText.js";
 import { setEnabledInText } from "../edit/setEnabledInText.js";
-import { ConfigError, HookrunError, UnknownHookError, WriteError } from "../errors.js";
+import { ConfigError, UnknownHookError, WriteError } from "../errors.js";
 import { withFileLock } from "../fs/withFileLock.js";
 import { writeFileAtomic } from "../fs/writeFileAtomic.js";
 import { stateDir } from "../state/stateDir.js";
 import { closestMatches } from "../text/didYouMean.js";
 import { sha256 } from "../trust/sha256.js";
 import { readTrustStore, updateTrustStore } from "../trust/trustStore.js";
+import { loadForEdit } from "./loadForEdit.js";
+import { validateEdit } from "./validateEdit.js";
 
 export interface SetEnabledOptions {
   cwd?: string;
@@ -39,14 +38,6 @@ interface FilePlan {
   hooks: ResolvedHook[];
 }
 
-async function load(options: SetEnabledOptions, overrides?: Record<string, string>): Promise<ResolvedConfig> {
-  try {
-    return await loadConfig({ cwd: options.cwd, configPath: options.configPath, userConfig: options.userConfig, env: options.env, overrides });
-  } catch (error) {
-    if (error instanceof HookrunError) throw error;
-    throw new ConfigError(`cannot load the config: ${(error as Error).message}`, [], { cause: error });
-  }
-}
 
 function resolveNames(config: ResolvedConfig, names: string[]): ResolvedHook[] {
   const byName = new Map(config.hooks.map((h) => [h.name, h]));
@@ -100,13 +91,6 @@ function assertWritable(file: string, local: boolean): void {
   }
 }
 
-function enabledInText(text: string, file: string, name: string): unknown {
-  const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
-  const doc = parseConfigText(body, file);
-  const node = findHookNode(doc, name, file);
-  const value = node?.enabledPair?.value;
-  return value ? (value.toJSON() as unknown) : undefined;
-}
 
 /**
  * Set `enabled` on each named hook (all or none), editing each file's text surgically under
@@ -115,7 +99,7 @@ function enabledInText(text: string, file: string, name: string): unknown {
  */
 export async function setHooksEnabled(names: string[], enabled: boolean, options: SetEnabledOptions = {}): Promise<SetEnabledChange[]> {
   const env = options.env ?? process.env;
-  const config = await load(options);
+  const config = await loadForEdit(options);
   if (config.files.length === 0) {
     throw new ConfigError(`no hooks config found from ${path.resolve(options.cwd ?? process.cwd())}; run \`hooks init\` to create hooks.yaml`);
   }
@@ -150,26 +134,7 @@ export async function setHooksEnabled(names: string[], enabled: boolean, options
     if (Object.keys(overrides).length === 0) return changes;
 
     // Validate the edit in context before it replaces anything.
-    let after: ResolvedConfig;
-    try {
-      for (const p of plans) {
-        if (overrides[p.file] === undefined) continue;
-        for (const hook of p.hooks) {
-          if (enabledInText(overrides[p.file], p.file, hook.name) !== enabled) throw new ConfigError(`the edit did not set \`enabled: ${enabled}\` on "${hook.name}"`);
-        }
-      }
-      after = await load(options, overrides);
-    } catch (error) {
-      const file = Object.keys(overrides)[0];
-      const detail = error instanceof ConfigError && error.diagnostics[0] ? error.diagnostics[0].message : (error as Error).message;
-      throw new WriteError(`refusing to edit ${file}: the result would not be a valid config (${detail}); nothing was written, edit it by hand`, file, { cause: error });
-    }
-    for (const hook of hooks) {
-      const now = after.hooks.find((h) => h.name === hook.name);
-      if (now?.enabled !== enabled) {
-        throw new WriteError(`refusing to edit: "${hook.name}" would still be ${enabled ? "disabled" : "enabled"} (decided by ${now?.enabledSource.file ?? "another file"}); nothing was written`, hook.enabledSource.file);
-      }
-    }
+    await validateEdit(options, overrides, hooks.map((h) => ({ name: h.name, file: plans.find((p) => p.hooks.includes(h))!.file })), enabled);
     for (const [file, text] of Object.entries(overrides)) {
       let target = file;
       try {
