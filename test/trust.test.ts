@@ -1,9 +1,10 @@
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
 import { assertTrusted, createRunner, disableHook, enableHook, recordTrust, TrustError } from "../src/index.js";
-import { runCli } from "./helpers/cli.js";
+import { CLI, runCli } from "./helpers/cli.js";
 import { tempEnv } from "./helpers/tempEnv.js";
 
 const cleanups: (() => void)[] = [];
@@ -173,5 +174,45 @@ describe("enable/disable keep trust, but do not launder it (SPEC §11)", () => {
     await disableHook("other", { cwd: p.dir, userConfig: false, env: p.env });
     expect((await run(p)).code).toBe(77);
     expect(existsSync(p.marker)).toBe(false);
+  });
+});
+
+/** Run the CLI on a pseudo-terminal (util-linux `script`), typing `answer` at the prompt. */
+function runOnTty(args: string[], cwd: string, env: Record<string, string>, answer: string): Promise<{ code: number | null; out: string }> {
+  const cmd = [process.execPath, CLI, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "CI" && !k.startsWith("HOOKS") && k !== "GITHUB_ACTIONS"));
+  return new Promise((resolve) => {
+    const child = spawn("script", ["-qec", cmd, "/dev/null"], { cwd, env: { ...base, ...env, NO_COLOR: "1" }, stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      out += d;
+      if (out.includes("[y/N]") && !child.stdin.writableEnded) child.stdin.write(answer + "\r");
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    });
+  });
+}
+
+const hasScript = spawnSync("script", ["--version"]).status === 0;
+
+describe("`hooks trust` asks on a terminal (SPEC §11)", () => {
+  it.skipIf(!hasScript)("answering y trusts", async () => {
+    const p = project();
+    const r = await runOnTty(["trust", "--no-user-config"], p.dir, p.env, "y");
+    expect(r.out).toContain("mark");
+    expect(r.out).toContain("[y/N]");
+    expect(r.code, r.out).toBe(0);
+    expect((await run(p)).code).toBe(0);
+  });
+
+  it.skipIf(!hasScript)("answering n records nothing", async () => {
+    const p = project();
+    const r = await runOnTty(["trust", "--no-user-config"], p.dir, p.env, "n");
+    expect(r.code, r.out).toBe(1);
+    expect(r.out).toContain("nothing was trusted");
+    expect((await run(p)).code).toBe(77);
   });
 });

@@ -25,8 +25,8 @@ function ask(ctx: CliContext, question: string): Promise<string> {
   return new Promise((resolve) => {
     const rl = createInterface({ input: ctx.stdin, output: ctx.stderr });
     rl.question(question, (answer) => {
+      resolve(answer); // before close(): its "close" event fires synchronously
       rl.close();
-      resolve(answer);
     });
     rl.on("close", () => resolve(""));
   });
@@ -46,7 +46,8 @@ export async function trustConfig(ctx: CliContext, opts: { yes?: boolean }): Pro
       ctx.stderr.write("hooks: nothing was trusted: stdin is not a terminal, so no one could confirm; review the commands above and run `hooks trust --yes`\n");
       return 1;
     }
-    const answer = (await ask(ctx, `Trust ${files.length === 1 ? "this file" : "these files"} and run these commands? [y/N] `)).trim().toLowerCase();
+    const raw = await ask(ctx, `Trust ${files.length === 1 ? "this file" : "these files"} and run these commands? [y/N] `);
+    const answer = raw.trim().toLowerCase();
     if (answer !== "y" && answer !== "yes") {
       ctx.stderr.write("hooks: nothing was trusted\n");
       return 1;
