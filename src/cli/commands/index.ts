@@ -5,5 +5,8 @@ import type { CliContext } from "../context.js";
 export type RegisterCommand = (program: Command, context: (cmd: Command) => CliContext, setCode: (code: number) => void) => void;
 
 import { registerEvents } from "./events.js";
+import { registerInit } from "./init.js";
+import { registerList } from "./list.js";
+import { registerValidate } from "./validate.js";
 
-export const COMMANDS: RegisterCommand[] = [registerEvents];
+export const COMMANDS: RegisterCommand[] = [registerEvents, registerValidate, registerList, registerInit];
