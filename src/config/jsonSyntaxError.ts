@@ -87,6 +87,7 @@ export function jsonSyntaxError(text: string): { pos: number; message: string } 
   try {
     value();
     ws();
+    if (text[i] === "/") throw new Fail(i, "a comment: JSON does not allow comments; remove it (or use hooks.yaml)");
     if (i < text.length) fail("the end of the file");
     return null;
   } catch (e) {

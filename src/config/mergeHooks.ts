@@ -2,6 +2,7 @@ import type { Diagnostic } from "../errors.js";
 import { tryParseHookEvent } from "../events/parseHookEvent.js";
 import type { MergedDefaults } from "./mergeDefaults.js";
 import type { ParsedConfigText } from "./parseConfigText.js";
+import { HOOK_KEYS } from "./schemaDiagnostics.js";
 import type { HookSpec, Layer, ResolvedHook, SourceLocation } from "./types.js";
 import { parseDuration, parseSize } from "./units.js";
 
@@ -59,7 +60,9 @@ export function mergeHooks(files: LayerFile[], defaults: MergedDefaults, custom:
           prev.hook.sources.push(here);
           return;
         }
-        if (spec.command === undefined && spec.args === undefined) {
+        // A misspelt `comand:` is already reported as an unknown key; don't pile a second error on it.
+        const misspelt = Object.keys(spec).some((k) => !k.startsWith("x-") && !HOOK_KEYS.includes(k));
+        if (spec.command === undefined && spec.args === undefined && !misspelt) {
           diagnostics.push({
             file: parsed.file,
             line: here.line,
