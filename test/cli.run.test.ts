@@ -77,6 +77,18 @@ describe("hooks run exit codes (SPEC §8)", () => {
     expect(bad.stderr).toMatch(/not valid JSON .*line 1:2/);
     expect((await run(["run", "stop"], "[1,2]")).code).toBe(65);
   });
+  it("64 for a malformed flag value", async () => {
+    project(`hooks:\n  stop:\n    - {name: a, command: "true"}\n`);
+    expect((await run(["run", "stop", "--turn-count", "many"])).code).toBe(64);
+    expect((await run(["run", "stop", "--set", "novalue"])).code).toBe(64);
+    expect((await run(["run", "stop", "--max-parallel", "0"])).code).toBe(64);
+  });
+  it("1 when a hook timed out", async () => {
+    project(`defaults:\n  timeout: 300ms\nhooks:\n  stop:\n    - {name: slow, command: "sleep 30"}\n`);
+    const r = await run(["run", "stop"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/slow .*timed out after 300ms/);
+  });
   it("64 for an unknown event, with a suggestion", async () => {
     project(`hooks: {}\n`);
     const r = await run(["run", "stpo"]);
