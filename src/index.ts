@@ -17,4 +17,4 @@ export type * from "./runner/types.js";
 export { VERSION } from "./version.js";
 export { createRunner } from "./runner/createRunner.js";
 export { lastAssistantText, type HistoryEntry } from "./runner/lastAssistantText.js";
-export { loadConfig, type LoadConfigOptions } from "./config/loadConfig.js";
+export { loadConfig } from "./config/loadConfig.js";

@@ -28,5 +28,7 @@ export function hookInput(base: Record<string, unknown>, name: string, projectDi
 /** The context's session_id, else $HOOKS_SESSION_ID, else "default". */
 export function sessionIdOf(context: HookContext, env: NodeJS.ProcessEnv): string {
   const id = context.session_id;
-  return typeof id === "string" && id !== "" ? id : env.HOOKS_SESSION_ID || "default";
+  if (typeof id === "string" && id !== "") return id;
+  if (typeof id === "number") return String(id);
+  return env.HOOKS_SESSION_ID || "default";
 }
