@@ -1,10 +1,12 @@
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
 import { createRunner } from "../src/runner/createRunner.js";
-import { config, hook, tempDir } from "./helpers/runnerConfig.js";
+import { config, hook, tempDir, expectNoSurvivors, markProcesses } from "./helpers/runnerConfig.js";
 
+const survivors = markProcesses();
+afterAll(() => expectNoSurvivors(survivors));
 let tmp: { dir: string; cleanup: () => void };
 beforeEach(() => {
   tmp = tempDir();

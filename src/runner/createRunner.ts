@@ -43,7 +43,10 @@ class HookRunner implements Runner {
   private byEvent = new Map<string, ResolvedHook[]>();
   private eventNames = new Map<string, string>();
   private customEvents: string[] = [];
+  /** Read live for HOOKS / HOOKS_DISABLED / HOOKS_SESSION_ID. */
   private readonly env: NodeJS.ProcessEnv;
+  /** Plain copy of the base environment of hooks: copying process.env per spawn is slow. */
+  private readonly baseEnv: Record<string, string | undefined>;
   private readonly cwd: string;
   private readonly maxParallel: number;
   private readonly runLog: boolean;
@@ -58,6 +61,7 @@ class HookRunner implements Runner {
 
   constructor(config: ResolvedConfig, options: RunnerOptions) {
     this.env = options.env ?? process.env;
+    this.baseEnv = { ...this.env };
     this.cwd = path.resolve(options.cwd ?? process.cwd());
     this.maxParallel = Math.max(1, options.maxParallel ?? os.availableParallelism() * 2);
     this.runLog = options.runLog !== false;
@@ -224,7 +228,7 @@ class HookRunner implements Runner {
       args: useShell ? ["-c", hook.command as string] : argv.slice(1),
       viaShell: useShell,
       cwd: hook.cwd ? path.resolve(dir, hook.cwd) : dir,
-      env: hookEnv(this.env, hook, base, this.config.projectDir),
+      env: hookEnv(this.baseEnv, hook, base, this.config.projectDir),
       input: hookInput(base, hook.name, this.config.projectDir),
       timeoutMs: hook.timeoutMs,
       maxOutput: hook.maxOutput,

@@ -6,8 +6,11 @@ export type RegisterCommand = (program: Command, context: (cmd: Command) => CliC
 
 import { registerEnable } from "./enable.js";
 import { registerEvents } from "./events.js";
+import { registerInit } from "./init.js";
+import { registerList } from "./list.js";
 import { registerLog } from "./log.js";
 import { registerRun } from "./run.js";
 import { registerTrust } from "./trust.js";
+import { registerValidate } from "./validate.js";
 
-export const COMMANDS: RegisterCommand[] = [registerRun, registerEvents, registerLog, registerEnable, registerTrust];
+export const COMMANDS: RegisterCommand[] = [registerRun, registerValidate, registerList, registerEvents, registerEnable, registerTrust, registerLog, registerInit];
