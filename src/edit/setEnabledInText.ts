@@ -37,7 +37,11 @@ export function setEnabledInText(text: string, name: string, enabled: boolean, f
     const entry = `${keyText}${sep}${value}`;
     const after = /^[ \t]*,([ \t]*)/.exec(body.slice(valueEnd));
     const multiline = body.slice(node.map.range![0], keyRange[0]).includes("\n");
-    if (!multiline) return splice(valueEnd, valueEnd, `,${after ? after[1] : " "}${entry}`);
+    if (!multiline) {
+      // Spacing after commas: as after the name's own comma, else as before its key.
+      const before = /,([ \t]*)$/.exec(body.slice(node.map.range![0], keyRange[0]));
+      return splice(valueEnd, valueEnd, `,${after ? after[1] : before ? before[1] : " "}${entry}`);
+    }
     // One key per line: add a line of its own, so only one line of the file changes.
     const indent = /^[ \t]*/.exec(body.slice(lineStart(body, keyRange[0])))![0];
     const eol = detectEol(body);
