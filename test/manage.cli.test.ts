@@ -89,6 +89,17 @@ describe("enable / disable from the command line (SPEC §9)", () => {
     expect(readFileSync(file, "utf8")).toBe(broken);
   });
 
+  it("a file that breaks the schema (unknown key) exits 78 with its diagnostic and is not edited", async () => {
+    const t = setup();
+    const file = path.join(t.dir, "hooks.yaml");
+    const broken = BASIC.replace("command: npm test", "comand: npm test");
+    writeFileSync(file, broken);
+    const r = await runCli(["disable", "lint", "--no-user-config"], { cwd: t.dir, env: t.env });
+    expect(r.code).toBe(78);
+    expect(r.stderr).toContain("comand");
+    expect(readFileSync(file, "utf8")).toBe(broken);
+  });
+
   it("no config at all exits 78", async () => {
     const t = setup();
     const r = await runCli(["disable", "lint", "--no-user-config"], { cwd: t.dir, env: t.env });
