@@ -26,7 +26,9 @@ export function setEnabledInText(text: string, name: string, enabled: boolean, f
     if (body.slice(range[0], range[1]) === value) return text;
     return splice(range[0], range[1], value);
   }
-  if (enabled) return text; // no key: already enabled as far as this file is concerned
+  // No key of its own: a merge key (`<<: *base`) may still decide it; default true.
+  const merged = (node.map.toJS(doc) as { enabled?: unknown }).enabled;
+  if ((merged ?? true) === enabled) return text;
 
   const keyRange = node.namePair.key.range!;
   const valueEnd = node.namePair.value!.range![1];
