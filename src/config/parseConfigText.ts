@@ -1,6 +1,10 @@
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode, type Pair } from "yaml";
+import type { Document, Node as YamlNode, Pair } from "yaml";
 import type { Diagnostic } from "../errors.js";
 import { jsonSyntaxError } from "./jsonSyntaxError.js";
+import { parseYamlFast } from "./parseYamlFast.js";
+import { locateInTree } from "./sourceTree.js";
+
+type YamlModule = typeof import("yaml");
 
 /** A segment path into a config file: map keys and list indexes. */
 export type ConfigPath = readonly (string | number)[];
@@ -23,8 +27,11 @@ export interface ParsedConfigText {
 
 const START: Position = { line: 1, col: 1 };
 
-/** Parse YAML 1.2 or (by extension) strict JSON, keeping positions for every diagnostic. */
-export function parseConfigText(file: string, text: string): ParsedConfigText {
+/**
+ * Parse YAML 1.2 or (by extension) strict JSON, keeping positions for every diagnostic. The
+ * common plain YAML goes through parseYamlFast; the `yaml` package is loaded only for the rest.
+ */
+export async function parseConfigText(file: string, text: string): Promise<ParsedConfigText> {
   const isJson = file.endsWith(".json");
   const diagnostics: Diagnostic[] = [];
   const error = (pos: Position, message: string) => diagnostics.push({ file, ...pos, severity: "error", message });
@@ -43,11 +50,16 @@ export function parseConfigText(file: string, text: string): ParsedConfigText {
       return { file, value: undefined, diagnostics, locate: noLocate };
     }
   }
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, merge: true, prettyErrors: false, uniqueKeys: true });
+  if (!isJson) {
+    const fast = parseYamlFast(text);
+    if (fast) return { file, value: fast.value, diagnostics, locate: (p, target) => locateInTree(fast.tree, p, target) };
+  }
+  const yaml: YamlModule = await import("yaml");
+  const lineCounter = new yaml.LineCounter();
+  const doc = yaml.parseDocument(text, { lineCounter, merge: true, prettyErrors: false, uniqueKeys: true });
   const at = (offset: number): Position => lineCounter.linePos(offset);
   for (const e of doc.errors) error(at(e.pos[0]), yamlErrorMessage(e.code, e.message, keyAt(text, e.pos[0])));
-  const locate = makeLocator(doc, at);
+  const locate = makeLocator(yaml, doc, at);
   // Only duplicate keys leave a trustworthy document behind; after other syntax errors, stop.
   if (doc.errors.some((e) => e.code !== "DUPLICATE_KEY")) return { file, value: undefined, diagnostics, locate };
   const value = isJson ? jsonValue : doc.toJS({ maxAliasCount: 1000 });
@@ -102,7 +114,8 @@ function lowerFirst(s: string): string {
 }
 
 // Walks the document lazily, so a valid file pays only for the hooks it reports.
-function makeLocator(doc: Document, at: (offset: number) => Position) {
+function makeLocator(yaml: YamlModule, doc: Document, at: (offset: number) => Position) {
+  const { isAlias, isMap, isPair, isScalar, isSeq } = yaml;
   const start = (node: YamlNode | Pair | null | undefined): Position | null => {
     const n = isPair(node) ? node.key : node;
     const range = (n as YamlNode | null | undefined)?.range;
