@@ -54,7 +54,9 @@ export async function parseConfigText(file: string, text: string): Promise<Parse
     const fast = parseYamlFast(text);
     if (fast) return { file, value: fast.value, diagnostics, locate: (p, target) => locateInTree(fast.tree, p, target) };
   }
-  const yaml: YamlModule = await import("yaml");
+  // The CLI bundle sees yaml's CommonJS build, whose exports sit under `default`.
+  const loaded = (await import("yaml")) as YamlModule & { default?: YamlModule };
+  const yaml: YamlModule = loaded.LineCounter ? loaded : loaded.default!;
   const lineCounter = new yaml.LineCounter();
   const doc = yaml.parseDocument(text, { lineCounter, merge: true, prettyErrors: false, uniqueKeys: true });
   const at = (offset: number): Position => lineCounter.linePos(offset);
