@@ -22,3 +22,5 @@ export { matcherIsRegex } from "./config/matcherIsRegex.js";
 export type * from "./config/types.js";
 export type * from "./runner/types.js";
 export { VERSION } from "./version.js";
+export { createRunner } from "./runner/createRunner.js";
+export { lastAssistantText, type HistoryEntry } from "./runner/lastAssistantText.js";

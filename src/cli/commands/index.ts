@@ -7,6 +7,8 @@ export type RegisterCommand = (program: Command, context: (cmd: Command) => CliC
 import { registerEvents } from "./events.js";
 import { registerInit } from "./init.js";
 import { registerList } from "./list.js";
+import { registerLog } from "./log.js";
+import { registerRun } from "./run.js";
 import { registerValidate } from "./validate.js";
 
-export const COMMANDS: RegisterCommand[] = [registerEvents, registerValidate, registerList, registerInit];
+export const COMMANDS: RegisterCommand[] = [registerRun, registerValidate, registerList, registerEvents, registerLog, registerInit];
