@@ -1,6 +1,6 @@
 import type { Document, Node as YamlNode, Pair } from "yaml";
 import type { Diagnostic } from "../errors.js";
-import { jsonSyntaxError } from "./jsonSyntaxError.js";
+import { scanJson } from "./scanJson.js";
 import { parseYamlFast } from "./parseYamlFast.js";
 import { locateInTree } from "./sourceTree.js";
 
@@ -40,20 +40,9 @@ export async function parseConfigText(file: string, text: string): Promise<Parse
     error(START, "the file is empty: add a `hooks:` map with at least one event (`hooks init` writes a starter), or delete the file");
     return { file, value: undefined, diagnostics, locate: noLocate };
   }
-  let jsonValue: unknown;
-  if (isJson) {
-    try {
-      jsonValue = JSON.parse(text);
-    } catch (e) {
-      const found = jsonSyntaxError(text) ?? { pos: 0, message: (e as Error).message };
-      error(positionAt(text, found.pos), `invalid JSON: ${found.message}`);
-      return { file, value: undefined, diagnostics, locate: noLocate };
-    }
-  }
-  if (!isJson) {
-    const fast = parseYamlFast(text);
-    if (fast) return { file, value: fast.value, diagnostics, locate: (p, target) => locateInTree(fast.tree, p, target) };
-  }
+  if (isJson) return parseJson(file, text);
+  const fast = parseYamlFast(text);
+  if (fast) return { file, value: fast.value, diagnostics, locate: (p, target) => locateInTree(fast.tree, p, target) };
   // The CLI bundle sees yaml's CommonJS build, whose exports sit under `default`.
   const loaded = (await import("yaml")) as YamlModule & { default?: YamlModule };
   const yaml: YamlModule = loaded.LineCounter ? loaded : loaded.default!;
@@ -64,13 +53,34 @@ export async function parseConfigText(file: string, text: string): Promise<Parse
   const locate = makeLocator(yaml, doc, at);
   // Only duplicate keys leave a trustworthy document behind; after other syntax errors, stop.
   if (doc.errors.some((e) => e.code !== "DUPLICATE_KEY")) return { file, value: undefined, diagnostics, locate };
-  const value = isJson ? jsonValue : doc.toJS({ maxAliasCount: 1000 });
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    const found = value === null ? "nothing" : Array.isArray(value) ? "a list" : `a ${typeof value}`;
-    error(locate([]), `the top level must be a map with a \`hooks:\` key, but it is ${found}: write \`hooks:\` followed by events and their hooks`);
-    return { file, value: undefined, diagnostics, locate };
+  return topLevelMap({ file, value: doc.toJS({ maxAliasCount: 1000 }), diagnostics, locate });
+}
+
+// JSON never needs the yaml package: JSON.parse for the data, scanJson for positions and errors.
+function parseJson(file: string, text: string): ParsedConfigText {
+  const scan = scanJson(text);
+  if (!scan.ok) {
+    const diagnostics: Diagnostic[] = [{ file, ...positionAt(text, scan.pos), severity: "error", message: `invalid JSON: ${scan.message}` }];
+    return { file, value: undefined, diagnostics, locate: () => START };
   }
-  return { file, value, diagnostics, locate };
+  const locate = (p: ConfigPath, target?: "key" | "value") => locateInTree(scan.tree, p, target);
+  const diagnostics: Diagnostic[] = scan.duplicates.map((d) => ({
+    file,
+    ...positionAt(text, d.pos),
+    severity: "error" as const,
+    message: `duplicate key \`${JSON.stringify(d.key)}\`: a key may appear only once in a map; merge the two entries into one`,
+  }));
+  return topLevelMap({ file, value: JSON.parse(text), diagnostics, locate });
+}
+
+function topLevelMap(parsed: ParsedConfigText): ParsedConfigText {
+  const value = parsed.value;
+  if (value !== undefined && (value === null || typeof value !== "object" || Array.isArray(value))) {
+    const found = value === null ? "nothing" : Array.isArray(value) ? "a list" : `a ${typeof value}`;
+    parsed.diagnostics.push({ file: parsed.file, ...parsed.locate([]), severity: "error", message: `the top level must be a map with a \`hooks:\` key, but it is ${found}: write \`hooks:\` followed by events and their hooks` });
+    return { ...parsed, value: undefined };
+  }
+  return parsed;
 }
 
 function isOnlyComments(text: string): boolean {
