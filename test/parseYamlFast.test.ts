@@ -116,3 +116,48 @@ describe("parseYamlFast agrees with the yaml package, or declines", () => {
     expect(taken).toBeGreaterThanOrEqual(12);
   });
 });
+
+describe("parseYamlFast on generated configs", () => {
+  // A small deterministic generator of realistic hooks.yaml shapes (seeded, so failures replay).
+  function generate(seed: number): string {
+    let s = seed;
+    const rnd = (n: number) => ((s = (s * 1103515245 + 12345) % 2147483648), s % n);
+    const pick = <T,>(xs: T[]) => xs[rnd(xs.length)];
+    const scalars = ["echo hi", "'single ''q'' value'", '"double \\"q\\" \\t value"', "42", "-3", "1.5", "true", "null", "~", "./scripts/x.sh --flag", "a#b", "http://x.y/z", "Bash|Edit", "'*'", '""', "2m", "-x"];
+    const comment = () => (rnd(3) === 0 ? "   # note" : "");
+    const lines: string[] = ["# generated", "version: 1"];
+    const indentless = rnd(2) === 0;
+    if (rnd(2)) lines.push("defaults:", `  timeout: ${pick(["30s", "5", "1.5"])}${comment()}`, `  env: { A: ${pick(["x", '"1"', "'y'"])}, B: b }`);
+    lines.push("hooks:");
+    for (let e = 0, events = 1 + rnd(3); e < events; e++) {
+      lines.push(`  ${pick(["stop", "Stop", '"pre_tool_use"', "session_start", "post-tool-use"])}${e}:${comment()}`);
+      if (rnd(5) === 0) lines.push("");
+      for (let h = 0, hooks = rnd(4); h < hooks; h++) {
+        const dash = indentless ? "  - " : "    - ";
+        const pad = indentless ? "    " : "      ";
+        lines.push(`${dash}name: h${e}-${h}${comment()}`);
+        if (rnd(3) === 0) lines.push(`${pad}command: |${rnd(2) ? "-" : ""}`, `${pad}  line one ${pick(scalars)}`, "", `${pad}    indented`, `${pad}  last`);
+        else lines.push(`${pad}command: ${pick(scalars)}${comment()}`);
+        if (rnd(2)) lines.push(`${pad}args: [${pick(scalars.filter((x) => !x.includes("#") && !x.startsWith("'*")))}, "b c", [x, y], {k: v}]`);
+        if (rnd(3) === 0) lines.push(`${pad}paths:`, `${pad}  - "src/**/*.ts"`, `${pad}  - docs/*.md`);
+        if (rnd(4) === 0) lines.push(`${pad}# a comment line`, `${pad}priority: ${pick(["1", "-2", "0"])}`);
+        if (rnd(5) === 0) lines.push(`${pad}env:`, `${pad}  X: ${pick(scalars)}`);
+      }
+    }
+    return lines.join("\n") + "\n";
+  }
+
+  it("matches the yaml package on 300 generated files, values and positions", () => {
+    let taken = 0;
+    for (let seed = 1; seed <= 300; seed++) {
+      const text = generate(seed);
+      const doc = parseDocument(text, { uniqueKeys: true });
+      if (doc.errors.length) {
+        expect(parseYamlFast(text), `seed ${seed}`).toBeNull();
+        continue;
+      }
+      if (expectSameAsYaml(text)) taken++;
+    }
+    expect(taken).toBeGreaterThan(200);
+  });
+});
