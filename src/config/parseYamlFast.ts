@@ -55,10 +55,16 @@ class FastParser {
     }
   }
 
-  /** Indent of the next content line, or -1 at the end. */
+  private peekLi = -1;
+  private peekIndent = -1;
+
+  /** Indent of the next content line, or -1 at the end (cached: callers ask repeatedly). */
   private nextIndent(): number {
+    if (this.li === this.peekLi) return this.peekIndent;
     this.skipBlank();
-    return this.li < this.lines.length ? indentOf(this.lines[this.li]) : -1;
+    this.peekLi = this.li;
+    this.peekIndent = this.li < this.lines.length ? indentOf(this.lines[this.li]) : -1;
+    return this.peekIndent;
   }
 
   private parseBlock(minIndent: number): { value: unknown; tree: SourceNode } {
@@ -116,6 +122,7 @@ class FastParser {
       if (looksLikeKey(content) || isSeqLine(content, 0)) {
         // `- key: value`: the dash becomes indentation, so the item is an ordinary block.
         this.lines[lineNo] = " ".repeat(c) + content;
+        this.peekLi = -1;
         const child = this.parseBlock(c);
         value.push(child.value);
         items.push(child.tree);
