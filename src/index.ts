@@ -17,3 +17,5 @@ export type * from "./runner/types.js";
 export { VERSION } from "./version.js";
 export { createRunner } from "./runner/createRunner.js";
 export { lastAssistantText, type HistoryEntry } from "./runner/lastAssistantText.js";
+export { watchConfig, type WatchConfigOptions, type ConfigWatcher } from "./watch/watchConfig.js";
+export { startServer, type StartServerOptions, type RunningServer } from "./server/startServer.js";

@@ -7,5 +7,7 @@ export type RegisterCommand = (program: Command, context: (cmd: Command) => CliC
 import { registerEvents } from "./events.js";
 import { registerLog } from "./log.js";
 import { registerRun } from "./run.js";
+import { registerServe } from "./serve.js";
+import { registerWatch } from "./watch.js";
 
-export const COMMANDS: RegisterCommand[] = [registerRun, registerEvents, registerLog];
+export const COMMANDS: RegisterCommand[] = [registerRun, registerEvents, registerLog, registerWatch, registerServe];
