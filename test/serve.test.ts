@@ -238,6 +238,35 @@ describe("hooks serve: live reload", () => {
   });
 });
 
+describe("hooks serve: start-up and cancellation", () => {
+  it("refuses to start on an invalid config (exit 78), and starts with none at all", async () => {
+    writeFileSync(path.join(repo, "hooks.yaml"), "hooks: [unclosed\n");
+    const bad = serve();
+    expect((await bad.exited).code).toBe(78);
+    expect(bad.stderr()).toMatch(/hooks\.yaml|cannot load the config/);
+    unlinkSync(path.join(repo, "hooks.yaml"));
+    const { target } = await startServe();
+    expect((await request(target, "GET", "/v1/health")).json).toMatchObject({ status: "ok", hooks: 0, files: [] });
+    const r = await request(target, "POST", "/v1/trigger/stop", "{}");
+    expect(r.json).toMatchObject({ event: "stop", hooks: [] });
+  });
+
+  it("cancels a trigger's hooks when its client hangs up", async () => {
+    const pidFile = path.join(tmp, "pid");
+    writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "slow", command: `echo $$ > ${pidFile}; exec sleep 30` }]));
+    const { target } = await startServe();
+    const req = http.request({ socketPath: (target as { socketPath: string }).socketPath, method: "POST", path: "/v1/trigger/stop", agent: false });
+    req.on("error", () => {});
+    req.end("{}");
+    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", { what: "the hook to start" });
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    expect(isAlive(pid)).toBe(true);
+    req.destroy();
+    await waitFor(() => !isAlive(pid), { what: `hook pid ${pid} to be killed`, timeoutMs: 10_000 });
+    expect((await request(target, "GET", "/v1/health")).status).toBe(200);
+  });
+});
+
 describe("hooks serve: the socket", () => {
   beforeEach(() => writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "a", command: "true" }])));
 
