@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { formatDiagnostic } from "../../config/formatDiagnostic.js";
 import { UsageError } from "../../errors.js";
@@ -30,10 +30,8 @@ export async function serve(ctx: CliContext, flags: ServeFlags): Promise<number>
   let socketPath: string | undefined;
   if (port === undefined) {
     socketPath = flags.socket !== undefined ? path.resolve(ctx.cwd, flags.socket) : path.join(state, "serve.sock");
-    if (flags.socket === undefined) {
-      mkdirSync(state, { recursive: true, mode: 0o700 });
-      chmodSync(state, 0o700);
-    }
+    // Created 0700; an existing directory keeps its mode (HOOKS_STATE_DIR may name a shared one).
+    if (flags.socket === undefined) mkdirSync(state, { recursive: true, mode: 0o700 });
   }
 
   let runner: Runner | null = null;
