@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync, openSync, writeSync, closeSync } from "node:fs";
+import { mkdirSync, symlinkSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync, openSync, writeSync, closeSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -123,6 +123,26 @@ describe("watchConfig: files that do not exist yet", () => {
     await w.ready;
     writeFileSync(path.join(project, "ci-hooks.yaml"), yamlWith("ci"));
     await waitFor(() => names(w.current) === "ci", { what: "the explicit file" });
+  });
+});
+
+describe("watchConfig: symlinked config files", () => {
+  it("picks up an edit of the file a symlinked config points to", async () => {
+    const dotfiles = path.join(tmp, "dotfiles");
+    mkdirSync(dotfiles);
+    writeFileSync(path.join(dotfiles, "hooks.yaml"), yamlWith("linked"));
+    symlinkSync(path.join(dotfiles, "hooks.yaml"), path.join(project, "hooks.yaml"));
+    const w = start();
+    await w.ready;
+    expect(names(w.current)).toBe("linked");
+    writeFileSync(path.join(dotfiles, "hooks.yaml"), yamlWith("linked", "edited"));
+    await waitFor(() => names(w.current) === "linked,edited", { what: "the edit of the link target" });
+    // An atomic-rename save in the target's directory replaces the inode chokidar followed.
+    for (const round of ["one", "two"]) {
+      writeFileSync(path.join(dotfiles, ".tmp"), yamlWith(round));
+      renameSync(path.join(dotfiles, ".tmp"), path.join(dotfiles, "hooks.yaml"));
+      await waitFor(() => names(w.current) === round, { what: `atomic save ${round} of the link target` });
+    }
   });
 });
 
