@@ -36,12 +36,13 @@ describe("hooks watch", () => {
   it("prints the state after every change and exits 0 on SIGINT", async () => {
     writeFileSync(path.join(repo, "hooks.yaml"), yamlWith("a"));
     const p = watchCli();
-    await waitFor(() => p.stdout().includes("valid: 1 hook (hooks.yaml)"), { what: "the first report" });
+    await waitFor(() => p.stdout().includes("valid: 1 hook in hooks.yaml"), { what: "the first report" });
     await waitFor(() => p.stderr().includes("watching"), { what: "the watcher" });
     writeFileSync(path.join(repo, "hooks.yaml"), "hooks: [unclosed\n");
     await waitFor(() => /invalid: /.test(p.stdout()), { what: "the invalid report" });
+    expect(p.stdout()).toMatch(/^hooks\.yaml:\d+:\d+: error: /m);
     writeFileSync(path.join(repo, "hooks.yaml"), yamlWith("a", "b"));
-    await waitFor(() => p.stdout().includes("valid: 2 hooks (hooks.yaml)"), { what: "the fixed report" });
+    await waitFor(() => p.stdout().includes("valid: 2 hooks in hooks.yaml"), { what: "the fixed report" });
     p.child.kill("SIGINT");
     expect(await p.exited).toEqual({ code: 0, signal: null });
   });

@@ -2,9 +2,7 @@ import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-// Mirrors loadConfig's discovery (SPEC §2.1); test/watchConfig.test.ts pins them together.
-const NAMES = ["hooks.yaml", "hooks.yml", "hooks.json"];
-const LOCAL_NAMES = ["hooks.local.yaml", "hooks.local.yml", "hooks.local.json"];
+import { LOCAL_FILE_NAMES as LOCAL_NAMES, PROJECT_FILE_NAMES as NAMES } from "../config/configCandidates.js";
 
 export interface ConfigWatchScopeOptions {
   cwd?: string;
@@ -41,7 +39,7 @@ export function configWatchScope(options: ConfigWatchScopeOptions = {}): ConfigW
     const base = env.XDG_CONFIG_HOME ? path.resolve(env.XDG_CONFIG_HOME) : path.join(os.homedir(), ".config");
     want(wanted, path.join(base, "hookrun"), NAMES);
   }
-  const explicit = options.configPath ?? env.HOOKS_CONFIG;
+  const explicit = options.configPath ?? (env.HOOKS_CONFIG || undefined);
   if (explicit) {
     const file = path.resolve(cwd, explicit);
     want(wanted, path.dirname(file), [path.basename(file), ...LOCAL_NAMES]);

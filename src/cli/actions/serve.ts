@@ -46,7 +46,7 @@ export async function serve(ctx: CliContext, flags: ServeFlags): Promise<number>
     },
     onError: (error) => {
       if (!runner) return; // the start-up failure is thrown below
-      for (const d of error.diagnostics) log(formatDiagnostic(d));
+      for (const d of error.diagnostics) log(formatDiagnostic(d, ctx.cwd));
       log(`${error.message}; keeping the last good config (${runner.config.hooks.length} hooks)`);
     },
   });

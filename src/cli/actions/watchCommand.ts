@@ -1,5 +1,4 @@
-import path from "node:path";
-import { formatDiagnostic } from "../../config/formatDiagnostic.js";
+import { displayFile, formatDiagnostic } from "../../config/formatDiagnostic.js";
 import type { ResolvedConfig } from "../../config/types.js";
 import type { ConfigError } from "../../errors.js";
 import { watchConfig } from "../../watch/watchConfig.js";
@@ -9,7 +8,6 @@ import { untilSignal } from "./untilSignal.js";
 
 /** `hooks watch`: validate now and after every change of any layer, until SIGINT/SIGTERM (exit 0). */
 export async function watchCommand(ctx: CliContext, opts: { json?: boolean }): Promise<number> {
-  const rel = (f: string): string => path.relative(ctx.cwd, f) || f;
   const report = (config: ResolvedConfig | null, error: ConfigError | null): void => {
     const diagnostics = error ? error.diagnostics : (config?.warnings ?? []);
     if (opts.json) {
@@ -17,10 +15,10 @@ export async function watchCommand(ctx: CliContext, opts: { json?: boolean }): P
       ctx.stdout.write(JSON.stringify({ valid: !error, hooks: error ? null : config?.hooks.length ?? 0, files: error ? null : files, error: error?.message ?? null, diagnostics }) + "\n");
       return;
     }
-    const lines = diagnostics.map(formatDiagnostic);
+    const lines = diagnostics.map((d) => formatDiagnostic(d, ctx.cwd));
     if (error) lines.push(`invalid: ${error.message}`);
     else if (config && config.files.length === 0) lines.push("valid: no config file found yet (waiting for one)");
-    else if (config) lines.push(`valid: ${config.hooks.length} hook${config.hooks.length === 1 ? "" : "s"} (${config.files.map((f) => rel(f.path)).join(", ")})`);
+    else if (config) lines.push(`valid: ${config.hooks.length} hook${config.hooks.length === 1 ? "" : "s"} in ${config.files.map((f) => displayFile(f.path, ctx.cwd)).join(", ")}`);
     ctx.stdout.write(lines.join("\n") + "\n");
   };
   const { signal, dispose } = untilSignal();

@@ -5,9 +5,12 @@ import type { CliContext } from "../context.js";
 export type RegisterCommand = (program: Command, context: (cmd: Command) => CliContext, setCode: (code: number) => void) => void;
 
 import { registerEvents } from "./events.js";
+import { registerInit } from "./init.js";
+import { registerList } from "./list.js";
 import { registerLog } from "./log.js";
 import { registerRun } from "./run.js";
 import { registerServe } from "./serve.js";
+import { registerValidate } from "./validate.js";
 import { registerWatch } from "./watch.js";
 
-export const COMMANDS: RegisterCommand[] = [registerRun, registerEvents, registerLog, registerWatch, registerServe];
+export const COMMANDS: RegisterCommand[] = [registerRun, registerValidate, registerList, registerEvents, registerLog, registerInit, registerWatch, registerServe];
