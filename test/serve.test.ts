@@ -158,6 +158,17 @@ describe("hooks serve: errors", () => {
     expect((await request(target, "POST", "/v1/trigger/stop", "{}")).status).toBe(200);
   });
 
+  it("403 naming the file when the project config is not trusted (no --trust, no HOOKS_TRUST)", async () => {
+    const p = spawnCli(["serve"], { cwd: repo, env: { ...env, HOOKS_TRUST: undefined } as Record<string, string | undefined> });
+    servers.push(p);
+    const url = await untilListening(p);
+    const target = { socketPath: url.slice(5) };
+    const r = await request(target, "POST", "/v1/trigger/stop", "{}");
+    expect(r.status).toBe(403);
+    expect(r.json.error).toMatch(/not trusted.*hooks trust/);
+    expect(r.json.files).toEqual([path.join(repo, "hooks.yaml")]);
+  });
+
   it("--port: 401 without or with a wrong token; the token file is 0600 and works", async () => {
     const { target } = await startServe(["--port", "0"]);
     const tokenFile = path.join(state, "serve.token");
