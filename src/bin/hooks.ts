@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { main } from "../cli/main.js";
 
 // The entry module: the only place that touches process.argv and the exit code.
@@ -7,5 +8,6 @@ const code = await main(process.argv.slice(2), {
   stdin: process.stdin,
   env: process.env,
   cwd: process.cwd(),
+  entry: fileURLToPath(import.meta.url),
 });
 process.exitCode = code;

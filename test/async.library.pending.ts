@@ -1,0 +1,161 @@
+import fs from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config/loadConfig.js";
+import { createRunner } from "../src/runner/createRunner.js";
+import type { Runner } from "../src/runner/types.js";
+import { isGone, readPid, tempProject, waitFor, type TempProject } from "./helpers/asyncFixtures.js";
+
+let project: TempProject | undefined;
+let runner: Runner | undefined;
+afterEach(async () => {
+  await runner?.close({ graceMs: 0 });
+  runner = undefined;
+  project?.cleanup();
+  project = undefined;
+});
+
+async function setup(yaml: string): Promise<{ runner: Runner; project: TempProject }> {
+  project = tempProject(yaml);
+  const config = await loadConfig({ cwd: project.dir, userConfig: false, env: project.env });
+  runner = createRunner(config, { trust: "all", env: project.env, cwd: project.dir, stateDir: project.state, runLog: false });
+  return { runner, project };
+}
+
+describe("library: async hooks run in the background and are delivered to the same session", () => {
+  it("returns before a `sleep 2` async hook ends, and delivers it on the next trigger of that session only", async () => {
+    const { runner, project } = await setup(`
+hooks:
+  stop:
+    - name: bg
+      async: true
+      command: sleep 2; touch done; echo finished-in-background
+    - name: fg
+      command: echo sync-says-hi
+`);
+    const first = await runner.trigger("stop", { session_id: "A" });
+    expect(fs.existsSync(project.file("done"))).toBe(false);
+    expect(first.async_started).toEqual(["bg"]);
+    expect(first.hooks.map((h) => h.name)).toEqual(["fg"]);
+    expect(first.async_delivered).toEqual([]);
+    expect(runner.pending("A")).toMatchObject([{ name: "bg", event: "stop", session_id: "A", state: "running" }]);
+    expect(runner.pending("B")).toEqual([]);
+
+    await runner.drain();
+    expect(fs.existsSync(project.file("done"))).toBe(true);
+    expect(runner.pending("A")).toMatchObject([{ name: "bg", state: "finished" }]);
+
+    const other = await runner.trigger("session_start", { session_id: "B" });
+    expect(other.async_delivered).toEqual([]);
+    expect(other.messages).toEqual([]);
+
+    const next = await runner.trigger("pre_turn", { session_id: "A" });
+    expect(next.async_delivered).toHaveLength(1);
+    expect(next.async_delivered[0]).toMatchObject({ name: "bg", event: "stop", session_id: "A", status: "ok", exit_code: 0 });
+    expect(next.messages[0]).toEqual({ role: "system", content: "finished-in-background", hook: "bg", async: true });
+    expect(runner.pending("A")).toEqual([]);
+
+    const again = await runner.trigger("pre_turn", { session_id: "A" });
+    expect(again.async_delivered).toEqual([]);
+  });
+
+  it("puts delivered async messages before the sync hooks' messages", async () => {
+    const { runner } = await setup(`
+hooks:
+  stop:
+    - { name: bg, async: true, command: echo from-async }
+    - { name: fg, command: echo from-sync }
+`);
+    await runner.trigger("stop", { session_id: "S" });
+    await runner.drain();
+    const r = await runner.trigger("stop", { session_id: "S" });
+    expect(r.messages.map((m) => [m.hook, m.content, m.async ?? false])).toEqual([
+      ["bg", "from-async", true],
+      ["fg", "from-sync", false],
+    ]);
+  });
+
+  it("delivers a failing and a timed-out async hook with their status", async () => {
+    const { runner } = await setup(`
+hooks:
+  post_tool_use:
+    - { name: fails, async: true, command: "echo oops >&2; exit 3" }
+    - { name: slow, async: true, timeout: 300ms, command: "echo $$ > slow.pid; sleep 30" }
+`);
+    const r = await runner.trigger("post_tool_use", { session_id: "S", tool_name: "Bash" });
+    expect(r.async_started.sort()).toEqual(["fails", "slow"]);
+    await runner.drain();
+    const next = await runner.trigger("stop", { session_id: "S" });
+    const byName = Object.fromEntries(next.async_delivered.map((d) => [d.name, d]));
+    expect(byName.fails).toMatchObject({ status: "failed", exit_code: 3 });
+    expect(byName.fails.stderr).toContain("oops");
+    expect(byName.slow.status).toBe("timed_out");
+    expect(isGone(readPid(project!.file("slow.pid")))).toBe(true);
+  });
+
+  it("ignores an async hook's block decision, with a warning on its result", async () => {
+    const { runner } = await setup(`
+hooks:
+  pre_tool_use:
+    - name: wants-to-block
+      async: true
+      command: echo '{"decision":"block","reason":"nope","stop_propagation":true}'
+    - { name: sync-after, command: echo ran }
+`);
+    const r = await runner.trigger("pre_tool_use", { session_id: "S", tool_name: "Bash" }, { wait: true });
+    expect(r.blocked).toBe(false);
+    expect(r.hooks.map((h) => [h.name, h.status])).toEqual([["sync-after", "ok"]]);
+    expect(r.async_delivered).toHaveLength(1);
+    const d = r.async_delivered[0];
+    expect(d.decision).toBeNull();
+    expect(d.status).toBe("ok");
+    expect(d.warnings.join("\n")).toMatch(/cannot block/);
+    expect(d.warnings.join("\n")).toMatch(/stop_propagation was ignored/);
+  });
+
+  it("wait: true reports the async hooks in the same trigger and queues nothing", async () => {
+    const { runner } = await setup(`
+hooks:
+  stop:
+    - { name: bg, async: true, command: "sleep 0.3; echo waited" }
+`);
+    const r = await runner.trigger("stop", { session_id: "S" }, { wait: true });
+    expect(r.async_started).toEqual(["bg"]);
+    expect(r.async_delivered.map((d) => [d.name, d.status])).toEqual([["bg", "ok"]]);
+    expect(r.messages).toEqual([{ role: "system", content: "waited", hook: "bg", async: true }]);
+    expect(runner.pending()).toEqual([]);
+    expect((await runner.trigger("stop", { session_id: "S" }, { only: ["none"] })).async_delivered).toEqual([]);
+  });
+});
+
+describe("library: drain and close", () => {
+  it("drain waits for every async hook of every session", async () => {
+    const { runner, project } = await setup(`
+hooks:
+  stop:
+    - { name: bg, async: true, command: "sleep 0.5; touch done-$HOOK_SESSION_ID" }
+`);
+    await runner.trigger("stop", { session_id: "one" });
+    await runner.trigger("stop", { session_id: "two" });
+    expect(runner.pending().filter((p) => p.state === "running")).toHaveLength(2);
+    await runner.drain();
+    expect(fs.existsSync(project.file("done-one")) && fs.existsSync(project.file("done-two"))).toBe(true);
+    expect(runner.pending().map((p) => p.state)).toEqual(["finished", "finished"]);
+  });
+
+  it("close lets hooks finish within the grace, then kills the rest (no survivor)", async () => {
+    const { runner, project } = await setup(`
+hooks:
+  stop:
+    - { name: quick, async: true, command: "sleep 0.2; touch quick-done" }
+    - { name: stuck, async: true, command: "echo $$ > stuck.pid; sh -c 'echo $$ > child.pid; trap \\"\\" TERM; sleep 60' & wait" }
+`);
+    await runner.trigger("stop", { session_id: "S" });
+    await waitFor(() => fs.existsSync(project.file("child.pid")));
+    await runner.close({ graceMs: 1000 });
+    expect(fs.existsSync(project.file("quick-done"))).toBe(true);
+    expect(isGone(readPid(project.file("stuck.pid")))).toBe(true);
+    expect(isGone(readPid(project.file("child.pid")))).toBe(true);
+    expect(runner.pending().filter((p) => p.state === "running")).toEqual([]);
+    await expect(runner.trigger("stop", { session_id: "S" })).rejects.toThrow();
+  });
+});
