@@ -33,7 +33,7 @@ function delivery(name: string, extra: Partial<AsyncDelivery> = {}): AsyncDelive
 
 function job(id: string, extra: Partial<AsyncJob> = {}): AsyncJob {
   return {
-    version: 1, id, name: "bg", event: "stop", session_id: "s1", project_dir: "/p", started_at: new Date().toISOString(),
+    version: 1, id, name: "bg", event: "stop", gate: "yes", session_id: "s1", project_dir: "/p", started_at: new Date().toISOString(),
     timeout_ms: 60_000, worker_pid: null, hook_pid: null, cwd: "/p", run_log: null, context: { session_id: "s1" },
     hook: { name: "bg", event: "stop", command: "true", priority: 0, async: true, timeoutMs: 60_000, enabled: true, env: {}, dir: "/p", shell: "sh", onFailure: "continue", maxOutput: 1024, order: 0,
       source: { file: "/p/hooks.yaml", line: 1, col: 1, layer: "project" }, enabledSource: { file: "/p/hooks.yaml", line: 1, col: 1, layer: "project" }, sources: [] },

@@ -1,4 +1,5 @@
 import type { ResolvedHook } from "../config/types.js";
+import type { GateKind } from "../events/catalog.js";
 import type { AsyncDelivery, HookContext, HookResult, PendingAsync } from "../runner/types.js";
 
 /** Runs one hook to completion with the runner's spawn code; aborting the signal kills it. */
@@ -7,6 +8,7 @@ export type RunAsyncHook = (hook: ResolvedHook, signal: AbortSignal) => Promise<
 /** What the runner tells the backend about the async hooks one trigger starts. */
 export interface AsyncStart {
   event: string;
+  gate: GateKind;
   sessionId: string;
   hooks: ResolvedHook[];
   /** The trigger's context (after defaults), for workers in other processes. */

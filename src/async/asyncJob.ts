@@ -1,4 +1,5 @@
 import type { ResolvedHook } from "../config/types.js";
+import type { GateKind } from "../events/catalog.js";
 import type { HookContext } from "../runner/types.js";
 
 /**
@@ -12,6 +13,8 @@ export interface AsyncJob {
   id: string;
   name: string;
   event: string;
+  /** Gate kind of the event (exit 2 means a block request only on a gate event). */
+  gate: GateKind;
   session_id: string;
   project_dir: string;
   started_at: string;

@@ -55,7 +55,7 @@ export class DetachedAsyncBackend implements AsyncBackend {
     for (const hook of start.hooks) {
       const id = newAsyncId();
       const job: AsyncJob = {
-        version: 1, id, name: hook.name, event: start.event, session_id: start.sessionId, project_dir: this.options.projectDir,
+        version: 1, id, name: hook.name, event: start.event, gate: start.gate, session_id: start.sessionId, project_dir: this.options.projectDir,
         started_at: new Date().toISOString(), timeout_ms: hook.timeoutMs, worker_pid: null, hook_pid: null, hook,
         context: start.context, cwd: this.options.cwd, run_log: this.options.runLog,
       };
