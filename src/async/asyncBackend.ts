@@ -24,6 +24,8 @@ export interface AsyncStart {
 /** Finished results handed to a trigger, and problems met while collecting them. */
 export interface AsyncTake {
   delivered: AsyncDelivery[];
+  /** Results dropped undelivered because they were older than 24 h. */
+  expired: Array<{ name: string; event: string; session_id: string; started_at: string }>;
   warnings: string[];
 }
 

@@ -27,6 +27,6 @@ export interface AsyncJob {
   context: HookContext;
   /** Working directory of the trigger's caller. */
   cwd: string;
-  /** Where the worker appends its run-log record (null: no run log). */
+  /** State dir whose run log the worker appends its record to (null: no run log). */
   run_log: string | null;
 }

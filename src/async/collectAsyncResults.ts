@@ -11,7 +11,7 @@ export interface AsyncCollection {
   /** Finished results claimed by this caller, oldest start first: deliver them. */
   delivered: AsyncDelivery[];
   /** Results dropped undelivered because they were older than 24 h. */
-  expired: Array<{ name: string; event: string; started_at: string }>;
+  expired: Array<{ name: string; event: string; session_id: string; started_at: string }>;
   /** One sentence per problem (expired, corrupt file moved aside, worker died). */
   warnings: string[];
 }
@@ -84,7 +84,7 @@ function claimResult(dir: string, id: string, claimer: string, now: number, out:
   const age = now - (Number.isFinite(finished) ? Math.min(finished, mtime) : mtime);
   fs.rmSync(claimed, { force: true });
   if (age > ASYNC_EXPIRY_MS) {
-    out.expired.push({ name: delivery.name, event: delivery.event, started_at: delivery.started_at });
+    out.expired.push({ name: delivery.name, event: delivery.event, session_id: delivery.session_id, started_at: delivery.started_at });
     out.warnings.push(`async hook "${delivery.name}" (${delivery.event}, started ${delivery.started_at}) expired: its result was not delivered within 24 h and was deleted`);
     return;
   }
@@ -119,7 +119,7 @@ function reapOrphan(dir: string, id: string, claimer: string, now: number, isAli
   if (job.hook_pid) killGroup(job.hook_pid);
   fs.rmSync(claimed, { force: true });
   if (Number.isFinite(started) && now - started > ASYNC_EXPIRY_MS) {
-    out.expired.push({ name: job.name, event: job.event, started_at: job.started_at });
+    out.expired.push({ name: job.name, event: job.event, session_id: job.session_id, started_at: job.started_at });
     out.warnings.push(`async hook "${job.name}" (${job.event}, started ${job.started_at}) expired: its worker vanished and the run is older than 24 h`);
     return;
   }

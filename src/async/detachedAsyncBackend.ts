@@ -24,8 +24,6 @@ export interface DetachedAsyncOptions {
   cwd: string;
   /** Run log the workers append to (null: none). */
   runLog: string | null;
-  /** Called for every result delivered or expired (the run log's delivery records). */
-  onCollected?: (take: ReturnType<typeof collectAsyncResults>) => void;
 }
 
 const POLL_MS = 50;
@@ -44,9 +42,7 @@ export class DetachedAsyncBackend implements AsyncBackend {
   }
 
   take(sessionId: string): AsyncTake {
-    const got = collectAsyncResults(this.dir(sessionId));
-    if (got.delivered.length > 0 || got.expired.length > 0) this.options.onCollected?.(got);
-    return { delivered: got.delivered, warnings: got.warnings };
+    return collectAsyncResults(this.dir(sessionId));
   }
 
   start(start: AsyncStart): { names: string[]; waited: Promise<AsyncDelivery[]> } {

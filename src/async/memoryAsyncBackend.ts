@@ -12,7 +12,7 @@ interface Running {
   done: Promise<AsyncDelivery>;
 }
 
-const NOTHING: AsyncTake = Object.freeze({ delivered: [], warnings: [] }) as AsyncTake;
+const NOTHING: AsyncTake = Object.freeze({ delivered: [], expired: [], warnings: [] }) as AsyncTake;
 
 /**
  * The library's async hooks: they run in this process (with the runner's spawn code, so the same
@@ -28,7 +28,7 @@ export class MemoryAsyncBackend implements AsyncBackend {
     const delivered = this.finished.get(sessionId);
     if (!delivered) return NOTHING;
     this.finished.delete(sessionId);
-    return { delivered, warnings: [] };
+    return { delivered, expired: [], warnings: [] };
   }
 
   start(start: AsyncStart): { names: string[]; waited: Promise<AsyncDelivery[]> } {

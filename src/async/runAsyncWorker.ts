@@ -14,7 +14,7 @@ export type RunJobHook = (job: AsyncJob, signal: AbortSignal, onSpawn: (pid: num
  * process group gets SIGTERM, then SIGKILL after 2 s), publish the result durably, return it.
  * `signal` (the worker's own SIGTERM) cancels the hook; the result is written all the same.
  */
-export async function runAsyncWorker(jobFile: string, runHook: RunJobHook, signal: AbortSignal): Promise<AsyncDelivery> {
+export async function runAsyncWorker(jobFile: string, runHook: RunJobHook, signal: AbortSignal): Promise<{ job: AsyncJob; delivery: AsyncDelivery }> {
   const dir = path.dirname(jobFile);
   const job = readAsyncJob(jobFile);
   job.worker_pid = process.pid;
@@ -35,5 +35,5 @@ export async function runAsyncWorker(jobFile: string, runHook: RunJobHook, signa
   }
   const delivery: AsyncDelivery = { ...result, event: job.event, session_id: job.session_id, started_at: job.started_at, finished_at: new Date().toISOString() };
   writeAsyncResult(dir, job.id, delivery);
-  return delivery;
+  return { job, delivery };
 }

@@ -53,8 +53,13 @@ export function formatHookLine(r: HookResult, style: TextStyle): string {
 /** The text report of a trigger (SPEC §8): a line per hook, its Messages, stderr tails, a summary. */
 export function formatText(result: TriggerResult, style: TextStyle): string {
   const lines: string[] = [];
-  for (const r of result.hooks) {
-    lines.push(formatHookLine(r, style));
+  // Delivered async results first (SPEC §7), each saying which event started it.
+  const all: Array<[HookResult, string]> = [
+    ...result.async_delivered.map((d): [HookResult, string] => [d, `  ${paint(style, 90, `(async, from ${d.event})`)}`]),
+    ...result.hooks.map((r): [HookResult, string] => [r, ""]),
+  ];
+  for (const [r, suffix] of all) {
+    lines.push(formatHookLine(r, style) + suffix);
     for (const m of r.messages) if (!m.hide) lines.push(formatMessage(m));
     for (const w of r.warnings) lines.push(`    ${paint(style, 33, "warning:")} ${w}`);
     if (r.status !== "ok" && r.status !== "skipped" && r.status !== "blocked" && r.stderr.trim()) {
@@ -77,5 +82,7 @@ export function formatSummary(result: TriggerResult, style: TextStyle): string {
   let text = `${result.event}: ${n === 0 ? "no hooks ran" : `${n} hook${n === 1 ? "" : "s"}`}${parts.length ? ` (${parts.join(", ")})` : ""} in ${formatDuration(result.duration_ms)}`;
   if (result.blocked) text += ` — blocked by ${result.blocked_by}${result.reason ? `: ${result.reason}` : ""}`;
   if (!result.continue) text += ` — ${result.stopped_by} asks to stop${result.stop_reason ? `: ${result.stop_reason}` : ""}`;
+  if (result.async_started.length > 0) text += `; async started: ${result.async_started.join(", ")}`;
+  if (result.async_delivered.length > 0) text += `; async delivered: ${result.async_delivered.length}`;
   return result.blocked ? paint(style, 31, text) : text;
 }

@@ -7,5 +7,6 @@ export type RegisterCommand = (program: Command, context: (cmd: Command) => CliC
 import { registerEvents } from "./events.js";
 import { registerLog } from "./log.js";
 import { registerRun } from "./run.js";
+import { registerAsyncWorker } from "./asyncWorker.js";
 
-export const COMMANDS: RegisterCommand[] = [registerRun, registerEvents, registerLog];
+export const COMMANDS: RegisterCommand[] = [registerRun, registerEvents, registerLog, registerAsyncWorker];

@@ -5,7 +5,7 @@ import { asyncSessionDir } from "../src/async/asyncSessionDir.js";
 import { asyncFileName, newAsyncId } from "../src/async/asyncFiles.js";
 import type { TriggerResult } from "../src/runner/types.js";
 import { runCli, type CliRun } from "./helpers/cli.js";
-import { isGone, readPid, tempProject, waitFor, type TempProject } from "./helpers/asyncFixtures.js";
+import { becomesGone, readPid, tempProject, waitFor, type TempProject } from "./helpers/asyncFixtures.js";
 
 let project: TempProject | undefined;
 afterEach(() => {
@@ -106,8 +106,8 @@ hooks:
     const r1 = await run(p, ["stop", "--session-id", "T"]);
     expect(r1.json.async_started).toEqual(["stuck"]);
     await waitFor(() => finishedIn(p, "T"), 20_000);
-    expect(isGone(readPid(p.file("hook.pid")))).toBe(true);
-    expect(isGone(readPid(p.file("grandchild.pid")))).toBe(true);
+    expect(await becomesGone(readPid(p.file("hook.pid")))).toBe(true);
+    expect(await becomesGone(readPid(p.file("grandchild.pid")))).toBe(true);
     const r2 = await run(p, ["stop", "--session-id", "T"]);
     expect(r2.json.async_delivered).toMatchObject([{ name: "stuck", status: "timed_out" }]);
   });

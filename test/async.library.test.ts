@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import type { Runner } from "../src/runner/types.js";
-import { isGone, readPid, tempProject, waitFor, type TempProject } from "./helpers/asyncFixtures.js";
+import { becomesGone, readPid, tempProject, waitFor, type TempProject } from "./helpers/asyncFixtures.js";
 
 let project: TempProject | undefined;
 let runner: Runner | undefined;
@@ -89,7 +89,7 @@ hooks:
     expect(byName.fails).toMatchObject({ status: "failed", exit_code: 3 });
     expect(byName.fails.stderr).toContain("oops");
     expect(byName.slow.status).toBe("timed_out");
-    expect(isGone(readPid(project!.file("slow.pid")))).toBe(true);
+    expect(await becomesGone(readPid(project!.file("slow.pid")))).toBe(true);
   });
 
   it("ignores an async hook's block decision, with a warning on its result", async () => {
@@ -153,8 +153,8 @@ hooks:
     await waitFor(() => fs.existsSync(project.file("child.pid")));
     await runner.close({ graceMs: 1000 });
     expect(fs.existsSync(project.file("quick-done"))).toBe(true);
-    expect(isGone(readPid(project.file("stuck.pid")))).toBe(true);
-    expect(isGone(readPid(project.file("child.pid")))).toBe(true);
+    expect(await becomesGone(readPid(project.file("stuck.pid")))).toBe(true);
+    expect(await becomesGone(readPid(project.file("child.pid")))).toBe(true);
     expect(runner.pending().filter((p) => p.state === "running")).toEqual([]);
     await expect(runner.trigger("stop", { session_id: "S" })).rejects.toThrow();
   });
