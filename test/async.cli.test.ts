@@ -142,6 +142,73 @@ hooks:
   });
 });
 
+describe("CLI: hooks log shows async runs and their delivery", () => {
+  it("logs the start, the finish and the delivery, and says whether a result was delivered", async () => {
+    const p = setup(`
+hooks:
+  stop:
+    - { name: bg, async: true, command: "echo logged" }
+`);
+    const env = { XDG_CONFIG_HOME: p.env.XDG_CONFIG_HOME, HOOKS_STATE_DIR: p.state };
+    await run(p, ["stop", "--session-id", "L"]);
+    await waitFor(() => finishedIn(p, "L"));
+    await waitFor(() => fs.readFileSync(path.join(p.state, "runs.jsonl"), "utf8").includes('"finished"'));
+    const before = await runCli(["log"], { cwd: p.dir, env });
+    expect(before.stdout).toMatch(/async started: bg/);
+    expect(before.stdout).toMatch(/async bg: finished ok .*not delivered yet/);
+
+    await run(p, ["pre_turn", "--session-id", "L"]);
+    const after = await runCli(["log", "--session", "L"], { cwd: p.dir, env });
+    expect(after.stdout).toMatch(/async bg: finished ok .*delivered \d{4}-/);
+    expect(after.stdout).toMatch(/async bg: delivered \(ok\)/);
+    const json = JSON.parse((await runCli(["log", "--json"], { cwd: p.dir, env })).stdout) as Array<{ async?: string; hooks: { name: string }[] }>;
+    expect(json.filter((r) => r.async).map((r) => [r.async, r.hooks[0].name])).toEqual([["finished", "bg"], ["delivered", "bg"]]);
+  });
+});
+
+describe("CLI: a worker that dies", () => {
+  it("is delivered as failed by the next run, and its hook is killed", async () => {
+    const p = setup(`
+hooks:
+  stop:
+    - { name: long, async: true, timeout: 60, command: "echo $$ > long.pid; sleep 60" }
+`);
+    await run(p, ["stop", "--session-id", "K"]);
+    await waitFor(() => fs.existsSync(p.file("long.pid")));
+    const dir = sessionDir(p, "K");
+    const started = fs.readdirSync(dir).find((n) => n.endsWith(".started.json"))!;
+    await waitFor(() => JSON.parse(fs.readFileSync(path.join(dir, started), "utf8")).hook_pid !== null);
+    const job = JSON.parse(fs.readFileSync(path.join(dir, started), "utf8")) as { worker_pid: number };
+    process.kill(job.worker_pid, "SIGKILL");
+    expect(await becomesGone(job.worker_pid)).toBe(true);
+    const r = await run(p, ["pre_turn", "--session-id", "K"]);
+    expect(r.json.async_delivered).toMatchObject([{ name: "long", status: "failed" }]);
+    expect(r.json.async_delivered[0].error).toMatch(/exited without writing a result/);
+    expect(await becomesGone(readPid(p.file("long.pid")))).toBe(true);
+    const again = await run(p, ["pre_turn", "--session-id", "K"]);
+    expect(again.json.async_delivered).toEqual([]);
+  });
+
+  it("a SIGTERM to the worker cancels the hook and still delivers its result", async () => {
+    const p = setup(`
+hooks:
+  stop:
+    - { name: long, async: true, timeout: 60, command: "echo $$ > long.pid; sleep 60" }
+`);
+    await run(p, ["stop", "--session-id", "T2"]);
+    await waitFor(() => fs.existsSync(p.file("long.pid")));
+    const dir = sessionDir(p, "T2");
+    const started = fs.readdirSync(dir).find((n) => n.endsWith(".started.json"))!;
+    await waitFor(() => JSON.parse(fs.readFileSync(path.join(dir, started), "utf8")).hook_pid !== null);
+    const job = JSON.parse(fs.readFileSync(path.join(dir, started), "utf8")) as { worker_pid: number };
+    process.kill(job.worker_pid, "SIGTERM");
+    await waitFor(() => finishedIn(p, "T2"));
+    expect(await becomesGone(readPid(p.file("long.pid")))).toBe(true);
+    const r = await run(p, ["pre_turn", "--session-id", "T2"]);
+    expect(r.json.async_delivered).toMatchObject([{ name: "long", status: "cancelled" }]);
+  });
+});
+
 describe("CLI: damaged and expired results", () => {
   it("reports a half-written result file as a warning and still runs", async () => {
     const p = setup(`

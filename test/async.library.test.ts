@@ -1,5 +1,6 @@
 import fs from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import path from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import type { Runner } from "../src/runner/types.js";
@@ -56,6 +57,8 @@ hooks:
 
     const again = await runner.trigger("pre_turn", { session_id: "A" });
     expect(again.async_delivered).toEqual([]);
+    // the library keeps results in memory: nothing under the state dir
+    expect(fs.existsSync(path.join(project.state, "async"))).toBe(false);
   });
 
   it("puts delivered async messages before the sync hooks' messages", async () => {
@@ -124,6 +127,28 @@ hooks:
     expect(r.messages).toEqual([{ role: "system", content: "waited", hook: "bg", async: true }]);
     expect(runner.pending()).toEqual([]);
     expect((await runner.trigger("stop", { session_id: "S" }, { only: ["none"] })).async_delivered).toEqual([]);
+  });
+});
+
+describe("library: expiry", () => {
+  it("drops a result not delivered within 24 h, with a warning", async () => {
+    const { runner } = await setup(`
+hooks:
+  stop:
+    - { name: bg, async: true, command: "echo late" }
+`);
+    await runner.trigger("stop", { session_id: "S" });
+    await runner.drain();
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 25 * 3600_000 });
+    try {
+      const r = await runner.trigger("pre_turn", { session_id: "S" });
+      expect(r.async_delivered).toEqual([]);
+      expect(r.messages).toEqual([]);
+      expect(r.warnings.join("\n")).toMatch(/"bg".*expired/);
+      expect(runner.pending()).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

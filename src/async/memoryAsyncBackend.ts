@@ -2,6 +2,7 @@ import type { ResolvedHook } from "../config/types.js";
 import type { AsyncDelivery, PendingAsync } from "../runner/types.js";
 import type { AsyncBackend, AsyncStart, AsyncTake, RunAsyncHook } from "./asyncBackend.js";
 import { neutralizeAsyncResult } from "./neutralizeAsyncResult.js";
+import { ASYNC_EXPIRY_MS } from "./asyncExpiry.js";
 
 interface Running {
   name: string;
@@ -22,13 +23,34 @@ const NOTHING: AsyncTake = Object.freeze({ delivered: [], expired: [], warnings:
 export class MemoryAsyncBackend implements AsyncBackend {
   private readonly running = new Set<Running>();
   private readonly finished = new Map<string, AsyncDelivery[]>();
+  /** Finish time of the oldest queued result, so expiry costs nothing until one can be due. */
+  private oldest = Infinity;
 
   take(sessionId: string): AsyncTake {
     if (this.finished.size === 0) return NOTHING;
+    const expired = Date.now() - this.oldest > ASYNC_EXPIRY_MS ? this.expire() : [];
     const delivered = this.finished.get(sessionId);
-    if (!delivered) return NOTHING;
+    if (!delivered && expired.length === 0) return NOTHING;
     this.finished.delete(sessionId);
-    return { delivered, expired: [], warnings: [] };
+    const warnings = expired
+      .filter((d) => d.session_id === sessionId)
+      .map((d) => `async hook "${d.name}" (${d.event}, started ${d.started_at}) expired: its result was not delivered within 24 h and was dropped`);
+    return { delivered: delivered ?? [], expired, warnings };
+  }
+
+  // Results of sessions that never trigger again must not pile up in a long-lived process.
+  private expire(): AsyncDelivery[] {
+    const now = Date.now();
+    const out: AsyncDelivery[] = [];
+    this.oldest = Infinity;
+    for (const [session, list] of this.finished) {
+      const keep = list.filter((d) => now - Date.parse(d.finished_at) <= ASYNC_EXPIRY_MS);
+      for (const d of list) if (!keep.includes(d)) out.push(d);
+      for (const d of keep) this.oldest = Math.min(this.oldest, Date.parse(d.finished_at));
+      if (keep.length === 0) this.finished.delete(session);
+      else this.finished.set(session, keep);
+    }
+    return out;
   }
 
   start(start: AsyncStart): { names: string[]; waited: Promise<AsyncDelivery[]> } {
@@ -54,6 +76,7 @@ export class MemoryAsyncBackend implements AsyncBackend {
         const queue = this.finished.get(entry.session_id);
         if (queue) queue.push(delivery);
         else this.finished.set(entry.session_id, [delivery]);
+        this.oldest = Math.min(this.oldest, Date.parse(delivery.finished_at));
       }
       start.onFinish?.(delivery);
       return delivery;
