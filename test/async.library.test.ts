@@ -121,7 +121,11 @@ hooks:
   stop:
     - { name: bg, async: true, command: "sleep 0.3; echo waited" }
 `);
+    const seen: string[] = [];
+    runner.on("hook:start", (e) => seen.push(`start ${e.name} async=${e.async}`));
+    runner.on("hook:end", (e) => seen.push(`end ${e.name} async=${e.async} ${e.result.status}`));
     const r = await runner.trigger("stop", { session_id: "S" }, { wait: true });
+    expect(seen).toEqual(["start bg async=true", "end bg async=true ok"]);
     expect(r.async_started).toEqual(["bg"]);
     expect(r.async_delivered.map((d) => [d.name, d.status])).toEqual([["bg", "ok"]]);
     expect(r.messages).toEqual([{ role: "system", content: "waited", hook: "bg", async: true }]);

@@ -164,14 +164,17 @@ class HookRunner implements Runner {
       const gate = eventGate(event, this.config);
       const startedAsync = this.async.start({
         event, gate, sessionId: result.session_id, hooks: background, context, wait: options.wait === true,
-        run: (hook, signal) => runHook(hook, base, { env: this.env, projectDir: this.config.projectDir, gate, signal }),
+        // Called only for hooks run in this process: detached workers report nothing back live.
+        run: (hook, signal) => {
+          this.emit("hook:start", { event, session_id: result.session_id, name: hook.name, async: true });
+          return runHook(hook, base, { env: this.env, projectDir: this.config.projectDir, gate, signal });
+        },
         onFinish: (d) => {
           this.emit("hook:end", { event, session_id: d.session_id, name: d.name, async: true, result: d });
           this.logAsync(d, "finished");
         },
       });
       result.async_started = startedAsync.names;
-      for (const name of startedAsync.names) this.emit("hook:start", { event, session_id: result.session_id, name, async: true });
       if (options.wait) waited = startedAsync.waited;
     }
     if (sync.length === 0) {
