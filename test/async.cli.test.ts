@@ -210,6 +210,22 @@ hooks:
 });
 
 describe("CLI: damaged and expired results", () => {
+  it("an unusable state dir does not start the async hook, says why, and the run still succeeds", async () => {
+    const p = setup(`
+hooks:
+  stop:
+    - { name: bg, async: true, command: "touch ran" }
+    - { name: fg, command: "echo fine" }
+`);
+    const notADir = path.join(p.dir, "state-is-a-file");
+    fs.writeFileSync(notADir, "");
+    const r = await run(p, ["stop", "--session-id", "U"], { HOOKS_STATE_DIR: notADir });
+    expect(r.code).toBe(0);
+    expect(r.json.hooks.map((h) => [h.name, h.status])).toEqual([["fg", "ok"]]);
+    expect(r.json.async_started).toEqual([]);
+    expect(r.json.warnings.join("\n")).toMatch(/async hook bg was not started: cannot write its record/);
+  });
+
   it("reports a half-written result file as a warning and still runs", async () => {
     const p = setup(`
 hooks:

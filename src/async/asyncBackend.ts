@@ -29,12 +29,21 @@ export interface AsyncTake {
   warnings: string[];
 }
 
+export interface AsyncStarted {
+  names: string[];
+  waited: Promise<AsyncDelivery[]>;
+  warnings: string[];
+}
+
 /** Where async hooks run and where their results wait: in memory (library) or detached (CLI). */
 export interface AsyncBackend {
   /** Claim the finished results of a session (each is returned exactly once). */
   take(sessionId: string): AsyncTake;
-  /** Start the hooks; resolves, when `wait` was set, to their deliveries, else at once to []. */
-  start(start: AsyncStart): { names: string[]; waited: Promise<AsyncDelivery[]> };
+  /**
+   * Start the hooks: `names` of those started, `waited` resolves (when `wait` was set) to their
+   * deliveries, else at once to []; `warnings` say why a hook could not be started.
+   */
+  start(start: AsyncStart): AsyncStarted;
   pending(sessionId?: string): PendingAsync[];
   drain(): Promise<void>;
   close(graceMs: number): Promise<void>;

@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import type { AsyncDelivery, PendingAsync } from "../runner/types.js";
-import type { AsyncBackend, AsyncStart, AsyncTake } from "./asyncBackend.js";
+import type { PendingAsync } from "../runner/types.js";
+import type { AsyncBackend, AsyncStart, AsyncStarted, AsyncTake } from "./asyncBackend.js";
 import type { AsyncJob } from "./asyncJob.js";
 import { asyncSessionDir } from "./asyncSessionDir.js";
 import { projectKey } from "./projectKey.js";
@@ -45,9 +45,11 @@ export class DetachedAsyncBackend implements AsyncBackend {
     return collectAsyncResults(this.dir(sessionId));
   }
 
-  start(start: AsyncStart): { names: string[]; waited: Promise<AsyncDelivery[]> } {
+  start(start: AsyncStart): AsyncStarted {
     if (start.wait) return this.local.start(start);
     const dir = this.dir(start.sessionId);
+    const names: string[] = [];
+    const warnings: string[] = [];
     for (const hook of start.hooks) {
       const id = newAsyncId();
       const job: AsyncJob = {
@@ -55,7 +57,14 @@ export class DetachedAsyncBackend implements AsyncBackend {
         started_at: new Date().toISOString(), timeout_ms: hook.timeoutMs, worker_pid: null, hook_pid: null, hook,
         context: start.context, cwd: this.options.cwd, run_log: this.options.runLog,
       };
-      const file = writeAsyncJob(dir, job);
+      let file: string;
+      try {
+        file = writeAsyncJob(dir, job);
+      } catch (error) {
+        warnings.push(`async hook ${hook.name} was not started: cannot write its record in ${dir} (${(error as Error).message}); check that the state dir is writable`);
+        continue;
+      }
+      names.push(hook.name);
       const [command, ...args] = this.options.workerArgv;
       let failure: string | null = null;
       try {
@@ -74,7 +83,7 @@ export class DetachedAsyncBackend implements AsyncBackend {
         });
       }
     }
-    return { names: start.hooks.map((h) => h.name), waited: Promise.resolve([]) };
+    return { names, waited: Promise.resolve([]), warnings };
   }
 
   pending(sessionId?: string): PendingAsync[] {

@@ -1,6 +1,6 @@
 import type { ResolvedHook } from "../config/types.js";
 import type { AsyncDelivery, PendingAsync } from "../runner/types.js";
-import type { AsyncBackend, AsyncStart, AsyncTake, RunAsyncHook } from "./asyncBackend.js";
+import type { AsyncBackend, AsyncStart, AsyncStarted, AsyncTake, RunAsyncHook } from "./asyncBackend.js";
 import { neutralizeAsyncResult } from "./neutralizeAsyncResult.js";
 import { ASYNC_EXPIRY_MS } from "./asyncExpiry.js";
 
@@ -53,10 +53,10 @@ export class MemoryAsyncBackend implements AsyncBackend {
     return out;
   }
 
-  start(start: AsyncStart): { names: string[]; waited: Promise<AsyncDelivery[]> } {
+  start(start: AsyncStart): AsyncStarted {
     const runs = start.hooks.map((hook) => this.startOne(hook, start));
     const waited = start.wait ? Promise.all(runs.map((r) => r.done)) : Promise.resolve([]);
-    return { names: start.hooks.map((h) => h.name), waited };
+    return { names: start.hooks.map((h) => h.name), waited, warnings: [] };
   }
 
   private startOne(hook: ResolvedHook, start: AsyncStart): Running {

@@ -175,6 +175,7 @@ class HookRunner implements Runner {
         },
       });
       result.async_started = startedAsync.names;
+      if (startedAsync.warnings.length > 0) result.warnings.push(...startedAsync.warnings);
       if (options.wait) waited = startedAsync.waited;
     }
     if (sync.length === 0) {
