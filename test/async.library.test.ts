@@ -101,18 +101,26 @@ hooks:
   pre_tool_use:
     - name: wants-to-block
       async: true
-      command: echo '{"decision":"block","reason":"nope","stop_propagation":true}'
+      command: echo '{"decision":"block","reason":"nope","stop_propagation":true,"continue":false,"updated_input":{"x":1}}'
+    - { name: exits-2, async: true, command: "echo why >&2; exit 2" }
     - { name: sync-after, command: echo ran }
 `);
     const r = await runner.trigger("pre_tool_use", { session_id: "S", tool_name: "Bash" }, { wait: true });
     expect(r.blocked).toBe(false);
     expect(r.hooks.map((h) => [h.name, h.status])).toEqual([["sync-after", "ok"]]);
-    expect(r.async_delivered).toHaveLength(1);
+    expect(r.async_delivered.map((x) => x.name)).toEqual(["wants-to-block", "exits-2"]);
+    const e2 = r.async_delivered[1];
+    expect([e2.status, e2.decision, e2.exit_code]).toEqual(["ok", null, 2]);
+    expect(e2.warnings.join("\n")).toMatch(/cannot block: the block decision \("why"\) was ignored/);
     const d = r.async_delivered[0];
     expect(d.decision).toBeNull();
     expect(d.status).toBe("ok");
     expect(d.warnings.join("\n")).toMatch(/cannot block/);
     expect(d.warnings.join("\n")).toMatch(/stop_propagation was ignored/);
+    expect(d.warnings.join("\n")).toMatch(/continue=false was ignored/);
+    expect(d.warnings.join("\n")).toMatch(/updated_input was ignored/);
+    expect(r.continue).toBe(true);
+    expect(r.updated_input).toBeNull();
   });
 
   it("wait: true reports the async hooks in the same trigger and queues nothing", async () => {
