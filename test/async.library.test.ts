@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import type { Runner } from "../src/runner/types.js";
+import { CLI } from "./helpers/cli.js";
 import { becomesGone, readPid, tempProject, waitFor, type TempProject } from "./helpers/asyncFixtures.js";
 
 let project: TempProject | undefined;
@@ -194,5 +195,28 @@ hooks:
     expect(await becomesGone(readPid(project.file("child.pid")))).toBe(true);
     expect(runner.pending().filter((p) => p.state === "running")).toEqual([]);
     await expect(runner.trigger("stop", { session_id: "S" })).rejects.toThrow();
+  });
+});
+
+describe("library: detached mode (what the CLI uses), from one process", () => {
+  it("pending reads the state dir, drain waits for the workers, the next trigger delivers", async () => {
+    project = tempProject(`
+hooks:
+  stop:
+    - { name: bg, async: true, command: "sleep 0.5; echo detached-result" }
+`);
+    const config = await loadConfig({ cwd: project.dir, userConfig: false, env: project.env });
+    runner = createRunner(config, {
+      trust: "all", env: project.env, cwd: project.dir, stateDir: project.state, runLog: false,
+      asyncMode: "detached", asyncWorker: [process.execPath, CLI, "__async-worker"],
+    });
+    const r = await runner.trigger("stop", { session_id: "D" });
+    expect(r.async_started).toEqual(["bg"]);
+    expect(runner.pending("D")).toMatchObject([{ name: "bg", session_id: "D", state: "running" }]);
+    await runner.drain();
+    expect(runner.pending()).toMatchObject([{ name: "bg", state: "finished" }]);
+    const next = await runner.trigger("pre_turn", { session_id: "D" });
+    expect(next.messages).toEqual([{ role: "system", content: "detached-result", hook: "bg", async: true }]);
+    expect(runner.pending()).toEqual([]);
   });
 });
