@@ -131,6 +131,8 @@ hooks:
       expect(r.json.async_delivered).toMatchObject([{ name: "bg", status: "ok" }]);
       expect(r.json.messages).toEqual([{ role: "system", content: "waited-for", hook: "bg", async: true }]);
       expect(fs.existsSync(sessionDir(p, "W"))).toBe(false);
+      const log = await runCli(["log"], { cwd: p.dir, env: { XDG_CONFIG_HOME: p.env.XDG_CONFIG_HOME, HOOKS_STATE_DIR: p.state } });
+      expect(log.stdout).toMatch(/async bg: finished ok .*delivered \d{4}-/);
     });
   }
 

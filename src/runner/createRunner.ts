@@ -179,7 +179,7 @@ class HookRunner implements Runner {
       if (options.wait) waited = startedAsync.waited;
     }
     if (sync.length === 0) {
-      if (waited) result.async_delivered = [...result.async_delivered, ...(await waited)];
+      if (waited) this.deliverWaited(result, await waited);
       return this.finishEarly(result, started);
     }
     const run: TriggerRun = { cancelled: false, active: new Set() };
@@ -193,7 +193,7 @@ class HookRunner implements Runner {
       this.runs.delete(run);
       options.signal?.removeEventListener("abort", onAbort);
     }
-    if (waited) result.async_delivered = [...result.async_delivered, ...(await waited)];
+    if (waited) this.deliverWaited(result, await waited);
     this.collect(result, sync);
     result.duration_ms = Date.now() - started;
     if (this.runLog) {
@@ -299,6 +299,12 @@ class HookRunner implements Runner {
 
   pending(sessionId?: string): PendingAsync[] {
     return this.async.pending(sessionId);
+  }
+
+  // Async hooks waited for in their own trigger are delivered by it (`wait`, CLI --wait / CI).
+  private deliverWaited(result: TriggerResult, waited: AsyncDelivery[]): void {
+    result.async_delivered = [...result.async_delivered, ...waited];
+    for (const d of waited) this.logAsync(d, "delivered");
   }
 
   // A trigger that ran no sync hook: async deliveries still get their messages and a run-log line.
