@@ -1,4 +1,3 @@
-import { fileURLToPath } from "node:url";
 import { main } from "../cli/main.js";
 
 // The entry module: the only place that touches process.argv and the exit code.
@@ -8,6 +7,7 @@ const code = await main(process.argv.slice(2), {
   stdin: process.stdin,
   env: process.env,
   cwd: process.cwd(),
-  entry: fileURLToPath(import.meta.url),
+  // Detached async workers re-run this same CLI entry (`hooks __async-worker JOB`).
+  entry: process.argv[1],
 });
 process.exitCode = code;
