@@ -1,11 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { asyncSessionDir } from "../src/async/asyncSessionDir.js";
 import { asyncFileName, newAsyncId } from "../src/async/asyncFiles.js";
 import type { TriggerResult } from "../src/runner/types.js";
 import { runCli, type CliRun } from "./helpers/cli.js";
 import { becomesGone, readPid, tempProject, waitFor, type TempProject } from "./helpers/asyncFixtures.js";
+import { expectNoSurvivors, markProcesses } from "./helpers/runnerConfig.js";
+
+// Suite-level: no hook or worker process started by this file outlives it.
+const survivors = markProcesses();
+afterAll(() => expectNoSurvivors(survivors));
 
 let project: TempProject | undefined;
 afterEach(() => {

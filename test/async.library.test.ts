@@ -1,11 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import type { Runner } from "../src/runner/types.js";
 import { CLI } from "./helpers/cli.js";
 import { becomesGone, readPid, tempProject, waitFor, type TempProject } from "./helpers/asyncFixtures.js";
+import { expectNoSurvivors, markProcesses } from "./helpers/runnerConfig.js";
+
+// Suite-level: no hook or worker process started by this file outlives it.
+const survivors = markProcesses();
+afterAll(() => expectNoSurvivors(survivors));
 
 let project: TempProject | undefined;
 let runner: Runner | undefined;

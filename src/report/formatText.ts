@@ -1,4 +1,4 @@
-import type { HookResult, HookStatus, Message, TriggerResult } from "../runner/types.js";
+import type { AsyncDelivery, HookResult, HookStatus, Message, TriggerResult } from "../runner/types.js";
 
 export interface TextStyle {
   color: boolean;
@@ -50,26 +50,34 @@ export function formatHookLine(r: HookResult, style: TextStyle): string {
   return parts.join("  ");
 }
 
-/** The text report of a trigger (SPEC §8): a line per hook, its Messages, stderr tails, a summary. */
-export function formatText(result: TriggerResult, style: TextStyle): string {
-  const lines: string[] = [];
-  // Delivered async results first (SPEC §7), each saying which event started it.
-  const all: Array<[HookResult, string]> = [
-    ...result.async_delivered.map((d): [HookResult, string] => [d, `  ${paint(style, 90, `(async, from ${d.event})`)}`]),
-    ...result.hooks.map((r): [HookResult, string] => [r, ""]),
-  ];
-  for (const [r, suffix] of all) {
-    lines.push(formatHookLine(r, style) + suffix);
-    for (const m of r.messages) if (!m.hide) lines.push(formatMessage(m));
-    for (const w of r.warnings) lines.push(`    ${paint(style, 33, "warning:")} ${w}`);
-    if (r.status !== "ok" && r.status !== "skipped" && r.status !== "blocked" && r.stderr.trim()) {
-      const tail = r.stderr.trimEnd().split("\n").slice(-STDERR_TAIL_LINES);
-      for (const line of tail) lines.push(`    ${paint(style, 90, "│")} ${line}`);
-    }
+/** A hook's block: its line, its Messages, its warnings, and the tail of its stderr when it failed. */
+export function formatHookBlock(r: HookResult, style: TextStyle): string {
+  const lines = [formatHookLine(r, style) + asyncNote(r, style)];
+  for (const m of r.messages) if (!m.hide) lines.push(formatMessage(m));
+  for (const w of r.warnings) lines.push(`    ${paint(style, 33, "warning:")} ${w}`);
+  if (r.status !== "ok" && r.status !== "skipped" && r.status !== "blocked" && r.stderr.trim()) {
+    const tail = r.stderr.trimEnd().split("\n").slice(-STDERR_TAIL_LINES);
+    for (const line of tail) lines.push(`    ${paint(style, 90, "│")} ${line}`);
   }
-  for (const w of result.warnings) lines.push(`${paint(style, 33, "warning:")} ${w}`);
+  return lines.join("\n") + "\n";
+}
+
+// Async results say so, and which event started them (they may come from an earlier run).
+function asyncNote(r: HookResult, style: TextStyle): string {
+  const event = (r as Partial<AsyncDelivery>).event;
+  return typeof event === "string" && "finished_at" in r ? `  ${paint(style, 90, `(async, from ${event})`)}` : "";
+}
+
+/** What follows the hook blocks: the trigger's warnings and the summary line. */
+export function formatFooter(result: TriggerResult, style: TextStyle): string {
+  const lines = result.warnings.map((w) => `${paint(style, 33, "warning:")} ${w}`);
   lines.push(formatSummary(result, style));
   return lines.join("\n") + "\n";
+}
+
+/** The text report of a trigger (SPEC §8): a block per hook, then warnings and a summary. */
+export function formatText(result: TriggerResult, style: TextStyle): string {
+  return [...result.async_delivered, ...result.hooks].map((r) => formatHookBlock(r, style)).join("") + formatFooter(result, style);
 }
 
 /** The summary line: counts by status, the block or stop, total time. */

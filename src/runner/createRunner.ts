@@ -1,11 +1,11 @@
 import os from "node:os";
-import { DEFAULT_ASYNC_CLOSE_GRACE_MS } from "../async/asyncExpiry.js";
 import path from "node:path";
 import type { ResolvedConfig, ResolvedHook } from "../config/types.js";
 import { ContextError, InterruptedError } from "../errors.js";
 import type { GateKind } from "../events/catalog.js";
 import { parseHookEvent } from "../events/parseHookEvent.js";
 import { stateDir as defaultStateDir } from "../state/stateDir.js";
+import { assertTrusted } from "../trust/assertTrusted.js";
 import { buildContext, sessionIdOf } from "./buildContext.js";
 import { eventGate } from "./eventGate.js";
 import { notRunResult } from "./hookResult.js";
@@ -19,6 +19,7 @@ import { MemoryAsyncBackend } from "../async/memoryAsyncBackend.js";
 import { DetachedAsyncBackend } from "../async/detachedAsyncBackend.js";
 import { asyncMessages } from "../async/asyncMessages.js";
 import { asyncRunLogRecord, type AsyncPhase } from "../async/asyncRunLogRecord.js";
+import { DEFAULT_ASYNC_CLOSE_GRACE_MS } from "../async/asyncExpiry.js";
 import type {
   AsyncDelivery,
   CloseOptions,
@@ -50,7 +51,10 @@ class HookRunner implements Runner {
   private byEvent = new Map<string, ResolvedHook[]>();
   private eventNames = new Map<string, string>();
   private customEvents: string[] = [];
+  /** Read live for HOOKS / HOOKS_DISABLED / HOOKS_SESSION_ID. */
   private readonly env: NodeJS.ProcessEnv;
+  /** Plain copy of the base environment of hooks: copying process.env per spawn is slow. */
+  private readonly baseEnv: Record<string, string | undefined>;
   private readonly cwd: string;
   private readonly maxParallel: number;
   private readonly runLog: boolean;
@@ -59,14 +63,19 @@ class HookRunner implements Runner {
   private readonly reapers = new Set<Promise<void>>();
   private readonly listeners: Record<RunnerEvent, Set<Listener>> = { "hook:start": new Set(), "hook:end": new Set() };
   private closed = false;
+  private readonly trust: "all" | "checked";
+  // Set once the loaded config passed the trust check; a new config is checked again.
+  private trusted = false;
   private readonly async: AsyncBackend;
 
   constructor(config: ResolvedConfig, options: RunnerOptions) {
     this.env = options.env ?? process.env;
+    this.baseEnv = { ...this.env };
     this.cwd = path.resolve(options.cwd ?? process.cwd());
     this.maxParallel = Math.max(1, options.maxParallel ?? os.availableParallelism() * 2);
     this.runLog = options.runLog !== false;
     this.stateDir = options.stateDir ?? defaultStateDir(this.env);
+    this.trust = options.trust ?? "checked";
     this.setConfig(config);
     this.async =
       options.asyncMode === "detached"
@@ -74,7 +83,7 @@ class HookRunner implements Runner {
             stateDir: this.stateDir,
             projectDir: config.projectDir,
             workerArgv: options.asyncWorker ?? [],
-            env: this.env,
+            env: this.baseEnv,
             cwd: this.cwd,
             runLog: this.runLog ? this.stateDir : null,
           })
@@ -83,6 +92,7 @@ class HookRunner implements Runner {
 
   setConfig(config: ResolvedConfig): void {
     this.config = config;
+    this.trusted = false;
     this.byEvent = new Map();
     for (const hook of config.hooks) {
       const list = this.byEvent.get(hook.event);
@@ -143,7 +153,16 @@ class HookRunner implements Runner {
       async_delivered: [],
       warnings: [],
     };
-    // Finished async results of this session come first, whatever hooks this event has.
+    const candidates = this.byEvent.get(event);
+    const base = candidates ? buildContext(event, context, this.cwd, this.env) : null;
+    const selected = candidates ? orderHooks(selectHooks(candidates, event, context, this.config, { env: this.env, cwd: this.cwd, only: options.only, skip: options.skip })) : [];
+    // Only when something would run: untrusted project/local config never spawns (SPEC §11).
+    if (selected.length > 0 && !this.trusted && this.trust !== "all") {
+      assertTrusted(this.config, { env: this.env, stateDir: this.stateDir });
+      this.trusted = true;
+    }
+    // Finished async results of this session come first, whatever hooks this event has (taken
+    // after the trust check, so a refused run cannot swallow them).
     const taken = this.async.take(result.session_id);
     if (taken.delivered.length > 0) {
       result.async_delivered = taken.delivered;
@@ -151,10 +170,7 @@ class HookRunner implements Runner {
     }
     for (const e of taken.expired) this.logAsync(e, "expired");
     if (taken.warnings.length > 0) result.warnings.push(...taken.warnings);
-    const candidates = this.byEvent.get(event);
-    if (!candidates) return this.finishEarly(result, started);
-    const base = buildContext(event, context, this.cwd, this.env);
-    const selected = orderHooks(selectHooks(candidates, event, context, this.config, { env: this.env, cwd: this.cwd, only: options.only, skip: options.skip }));
+    if (!base || selected.length === 0) return this.finishEarly(result, started);
     // The one place async hooks leave the sync path: all start at once, before the sync hooks.
     const sync: ResolvedHook[] = [];
     const background: ResolvedHook[] = [];
@@ -167,7 +183,7 @@ class HookRunner implements Runner {
         // Called only for hooks run in this process: detached workers report nothing back live.
         run: (hook, signal) => {
           this.emit("hook:start", { event, session_id: result.session_id, name: hook.name, async: true });
-          return runHook(hook, base, { env: this.env, projectDir: this.config.projectDir, gate, signal });
+          return runHook(hook, base, { env: this.baseEnv, projectDir: this.config.projectDir, gate, signal });
         },
         onFinish: (d) => {
           this.emit("hook:end", { event, session_id: d.session_id, name: d.name, async: true, result: d });
@@ -194,7 +210,7 @@ class HookRunner implements Runner {
       options.signal?.removeEventListener("abort", onAbort);
     }
     if (waited) this.deliverWaited(result, await waited);
-    this.collect(result, sync);
+    this.collect(result);
     result.duration_ms = Date.now() - started;
     if (this.runLog) {
       try {
@@ -252,7 +268,7 @@ class HookRunner implements Runner {
     this.emit("hook:start", { event: hook.event, session_id, name: hook.name, async: false });
     let spawned: SpawnedHook | undefined;
     const result = await runHook(hook, base, {
-      env: this.env,
+      env: this.baseEnv,
       projectDir: this.config.projectDir,
       gate,
       onSpawn: (s) => {
@@ -269,7 +285,7 @@ class HookRunner implements Runner {
   }
 
   // Fill the trigger-level fields from the hook results (SPEC §7).
-  private collect(result: TriggerResult, _hooks: ResolvedHook[]): void {
+  private collect(result: TriggerResult): void {
     result.messages = asyncMessages(result.async_delivered);
     for (const r of result.hooks) {
       for (const m of r.messages) result.messages.push(m);
