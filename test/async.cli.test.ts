@@ -72,6 +72,22 @@ hooks:
     expect(r3.json.async_delivered).toEqual([]);
   });
 
+  it("a run refused for trust (exit 77) does not consume a finished result", async () => {
+    const p = setup(`
+hooks:
+  stop:
+    - { name: bg, async: true, command: "echo kept" }
+`);
+    await run(p, ["stop", "--session-id", "TR"]);
+    await waitFor(() => finishedIn(p, "TR"));
+    const refused = await runCli(["run", "stop", "--session-id", "TR", "--json"], { cwd: p.dir, env: { XDG_CONFIG_HOME: p.env.XDG_CONFIG_HOME, HOOKS_STATE_DIR: p.state } });
+    expect(refused.code).toBe(77);
+    expect(finishedIn(p, "TR")).toBe(true);
+    const r = await run(p, ["stop", "--session-id", "TR"]);
+    expect(r.json.async_delivered.map((d) => d.name)).toEqual(["bg"]);
+    await waitFor(() => finishedIn(p, "TR"));
+  });
+
   it("two concurrent runs deliver one finished result exactly once", async () => {
     const p = setup(`
 hooks:
