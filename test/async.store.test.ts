@@ -134,6 +134,17 @@ describe("async store expiry", () => {
     expect(fs.existsSync(file)).toBe(false);
   });
 
+  it("expires a run started more than 24 h ago whose worker never reported back", () => {
+    const dir = asyncSessionDir(state, "/repo", "s1");
+    const old = new Date(Date.now() - 25 * 3600_000).toISOString();
+    writeAsyncJob(dir, job(newAsyncId(), { started_at: old, worker_pid: null }));
+    const got = collectAsyncResults(dir);
+    expect(got.delivered).toEqual([]);
+    expect(got.expired.map((e) => e.name)).toEqual(["bg"]);
+    expect(got.warnings.join("\n")).toMatch(/"bg".*expired/);
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+
   it("expires by file age even when finished_at claims to be recent", () => {
     const dir = asyncSessionDir(state, "/repo", "s1");
     const old = new Date(Date.now() - 25 * 3600_000);
