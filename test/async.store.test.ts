@@ -71,9 +71,17 @@ describe("async store delivery", () => {
   it("lists a started run as running and does not deliver it while its worker lives", () => {
     const dir = asyncSessionDir(state, "/repo", "s1");
     const id = newAsyncId();
-    writeAsyncJob(dir, job(id, { worker_pid: process.pid }));
-    expect(listAsyncPending(dir).map((p) => p.state)).toEqual(["running"]);
-    expect(collectAsyncResults(dir).delivered).toEqual([]);
+    // a stand-in worker: detached, so it leads its own process group like a real one
+    const worker = spawn("sleep", ["30"], { detached: true, stdio: "ignore" });
+    try {
+      writeAsyncJob(dir, job(id, { worker_pid: worker.pid! }));
+      expect(listAsyncPending(dir).map((p) => p.state)).toEqual(["running"]);
+      const got = collectAsyncResults(dir);
+      expect(got.delivered).toEqual([]);
+      expect(got.warnings).toEqual([]);
+    } finally {
+      worker.kill("SIGKILL");
+    }
     writeAsyncResult(dir, id, delivery("bg"));
     expect(fs.existsSync(path.join(dir, asyncFileName(id, "started")))).toBe(false);
     expect(collectAsyncResults(dir).delivered.map((d) => d.name)).toEqual(["bg"]);

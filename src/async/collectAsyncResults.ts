@@ -4,7 +4,7 @@ import type { AsyncDelivery } from "../runner/types.js";
 import type { AsyncJob } from "./asyncJob.js";
 import { asyncFileName, newClaimerId, parseAsyncFileName } from "./asyncFiles.js";
 import { ASYNC_EXPIRY_MS, ASYNC_ORPHAN_GRACE_MS } from "./asyncExpiry.js";
-import { isProcessAlive } from "./isProcessAlive.js";
+import { groupAlive } from "../runner/processGroup.js";
 
 /** What one collection found in a session directory. */
 export interface AsyncCollection {
@@ -39,7 +39,9 @@ export function collectAsyncResults(dir: string, options: CollectOptions = {}): 
     return out;
   }
   const now = options.now ?? Date.now();
-  const isAlive = options.isAlive ?? isProcessAlive;
+  // A worker is started detached, so it leads its own process group: the group lives while it does
+  // (zombies count as gone: a killed worker may never be reaped under a PID 1 that does not reap).
+  const isAlive = options.isAlive ?? groupAlive;
   const claimer = newClaimerId();
   const ids = new Set<string>();
   for (const name of names) {
