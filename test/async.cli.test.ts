@@ -5,8 +5,8 @@ import { asyncSessionDir } from "../src/async/asyncSessionDir.js";
 import { asyncFileName, newAsyncId } from "../src/async/asyncFiles.js";
 import type { TriggerResult } from "../src/runner/types.js";
 import { runCli, type CliRun } from "./helpers/cli.js";
-import { becomesGone, readPid, tempProject, waitFor, type TempProject } from "./helpers/asyncFixtures.js";
-import { expectNoSurvivors, markProcesses } from "./helpers/runnerConfig.js";
+import { readPid, tempProject, waitFor, type TempProject } from "./helpers/asyncFixtures.js";
+import { expectNoSurvivors, markProcesses, waitGone } from "./helpers/runnerConfig.js";
 
 // Suite-level: no hook or worker process started by this file outlives it.
 const survivors = markProcesses();
@@ -127,8 +127,8 @@ hooks:
     const r1 = await run(p, ["stop", "--session-id", "T"]);
     expect(r1.json.async_started).toEqual(["stuck"]);
     await waitFor(() => finishedIn(p, "T"), 20_000);
-    expect(await becomesGone(readPid(p.file("hook.pid")))).toBe(true);
-    expect(await becomesGone(readPid(p.file("grandchild.pid")))).toBe(true);
+    expect(await waitGone(readPid(p.file("hook.pid")))).toBe(true);
+    expect(await waitGone(readPid(p.file("grandchild.pid")))).toBe(true);
     const r2 = await run(p, ["stop", "--session-id", "T"]);
     expect(r2.json.async_delivered).toMatchObject([{ name: "stuck", status: "timed_out" }]);
   });
@@ -203,11 +203,11 @@ hooks:
     await waitFor(() => JSON.parse(fs.readFileSync(path.join(dir, started), "utf8")).hook_pid !== null);
     const job = JSON.parse(fs.readFileSync(path.join(dir, started), "utf8")) as { worker_pid: number };
     process.kill(job.worker_pid, "SIGKILL");
-    expect(await becomesGone(job.worker_pid)).toBe(true);
+    expect(await waitGone(job.worker_pid)).toBe(true);
     const r = await run(p, ["pre_turn", "--session-id", "K"]);
     expect(r.json.async_delivered).toMatchObject([{ name: "long", status: "failed" }]);
     expect(r.json.async_delivered[0].error).toMatch(/exited without writing a result/);
-    expect(await becomesGone(readPid(p.file("long.pid")))).toBe(true);
+    expect(await waitGone(readPid(p.file("long.pid")))).toBe(true);
     const again = await run(p, ["pre_turn", "--session-id", "K"]);
     expect(again.json.async_delivered).toEqual([]);
   });
@@ -226,7 +226,7 @@ hooks:
     const job = JSON.parse(fs.readFileSync(path.join(dir, started), "utf8")) as { worker_pid: number };
     process.kill(job.worker_pid, "SIGTERM");
     await waitFor(() => finishedIn(p, "T2"));
-    expect(await becomesGone(readPid(p.file("long.pid")))).toBe(true);
+    expect(await waitGone(readPid(p.file("long.pid")))).toBe(true);
     const r = await run(p, ["pre_turn", "--session-id", "T2"]);
     expect(r.json.async_delivered).toMatchObject([{ name: "long", status: "cancelled" }]);
   });

@@ -5,8 +5,8 @@ import { loadConfig } from "../src/config/loadConfig.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import type { Runner } from "../src/runner/types.js";
 import { CLI } from "./helpers/cli.js";
-import { becomesGone, readPid, tempProject, waitFor, type TempProject } from "./helpers/asyncFixtures.js";
-import { expectNoSurvivors, markProcesses } from "./helpers/runnerConfig.js";
+import { readPid, tempProject, waitFor, type TempProject } from "./helpers/asyncFixtures.js";
+import { expectNoSurvivors, markProcesses, waitGone } from "./helpers/runnerConfig.js";
 
 // Suite-level: no hook or worker process started by this file outlives it.
 const survivors = markProcesses();
@@ -98,7 +98,7 @@ hooks:
     expect(byName.fails).toMatchObject({ status: "failed", exit_code: 3 });
     expect(byName.fails.stderr).toContain("oops");
     expect(byName.slow.status).toBe("timed_out");
-    expect(await becomesGone(readPid(project!.file("slow.pid")))).toBe(true);
+    expect(await waitGone(readPid(project!.file("slow.pid")))).toBe(true);
   });
 
   it("ignores an async hook's block decision, with a warning on its result", async () => {
@@ -196,8 +196,8 @@ hooks:
     await waitFor(() => fs.existsSync(project.file("child.pid")));
     await runner.close({ graceMs: 1000 });
     expect(fs.existsSync(project.file("quick-done"))).toBe(true);
-    expect(await becomesGone(readPid(project.file("stuck.pid")))).toBe(true);
-    expect(await becomesGone(readPid(project.file("child.pid")))).toBe(true);
+    expect(await waitGone(readPid(project.file("stuck.pid")))).toBe(true);
+    expect(await waitGone(readPid(project.file("child.pid")))).toBe(true);
     expect(runner.pending().filter((p) => p.state === "running")).toEqual([]);
     await expect(runner.trigger("stop", { session_id: "S" })).rejects.toThrow();
   });

@@ -38,35 +38,6 @@ export async function waitFor(check: () => boolean, timeoutMs = 15_000): Promise
   }
 }
 
-/**
- * True when no process runs with this pid any more: kill(pid, 0) fails with ESRCH, or it is a
- * zombie (dead, waiting for a parent that may never reap it, as PID 1 of a container).
- */
-export function isGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
-  }
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "latin1");
-    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
-    return state === "Z" || state === "X";
-  } catch {
-    return true;
-  }
-}
-
-/** Wait (generously) until the process is gone; false if it is still alive after the bound. */
-export async function becomesGone(pid: number, timeoutMs = 5000): Promise<boolean> {
-  try {
-    await waitFor(() => isGone(pid), timeoutMs);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export function readPid(file: string): number {
   return Number(fs.readFileSync(file, "utf8").trim());
 }
