@@ -10,8 +10,10 @@ import { registerInit } from "./init.js";
 import { registerList } from "./list.js";
 import { registerLog } from "./log.js";
 import { registerRun } from "./run.js";
+import { registerServe } from "./serve.js";
 import { registerTrust } from "./trust.js";
 import { registerValidate } from "./validate.js";
+import { registerWatch } from "./watch.js";
 import { registerAsyncWorker } from "./asyncWorker.js";
 
-export const COMMANDS: RegisterCommand[] = [registerRun, registerValidate, registerList, registerEvents, registerEnable, registerTrust, registerLog, registerInit, registerAsyncWorker];
+export const COMMANDS: RegisterCommand[] = [registerRun, registerValidate, registerList, registerEvents, registerEnable, registerTrust, registerLog, registerInit, registerWatch, registerServe, registerAsyncWorker];
