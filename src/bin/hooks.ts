@@ -1,11 +1,13 @@
 import { main } from "../cli/main.js";
 
-// The entry module: the only place that touches process.argv and the exit code.
-const code = await main(process.argv.slice(2), {
+// The entry module: the only place that touches process.argv and the exit code. No top-level
+// await: the CLI is bundled as CommonJS (see scripts/build.mjs).
+void main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   stdin: process.stdin,
   env: process.env,
   cwd: process.cwd(),
+}).then((code) => {
+  process.exitCode = code;
 });
-process.exitCode = code;
