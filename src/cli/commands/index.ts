@@ -5,5 +5,7 @@ import type { CliContext } from "../context.js";
 export type RegisterCommand = (program: Command, context: (cmd: Command) => CliContext, setCode: (code: number) => void) => void;
 
 import { registerEvents } from "./events.js";
+import { registerLog } from "./log.js";
+import { registerRun } from "./run.js";
 
-export const COMMANDS: RegisterCommand[] = [registerEvents];
+export const COMMANDS: RegisterCommand[] = [registerRun, registerEvents, registerLog];
