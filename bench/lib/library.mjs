@@ -5,7 +5,9 @@ import { pathToFileURL } from "node:url";
 
 /** The public API, or null when the runner has not landed in this build yet. */
 export async function loadLibrary(root) {
-  const lib = await import(pathToFileURL(path.join(root, "dist/index.js")).href);
+  const lib = { ...(await import(pathToFileURL(path.join(root, "dist/index.js")).href)) };
+  // Until the barrel exports loadConfig, take it from its module (same built code).
+  lib.loadConfig ??= (await import(pathToFileURL(path.join(root, "dist/config/loadConfig.js")).href)).loadConfig;
   return typeof lib.createRunner === "function" && typeof lib.loadConfig === "function" ? lib : null;
 }
 

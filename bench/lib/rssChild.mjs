@@ -2,7 +2,8 @@
 // this process's peak RSS, so the figure is hookrun's alone and not the bench's.
 // argv: <dist/index.js URL> <project dir> <state dir>
 const [libUrl, dir, state] = process.argv.slice(2);
-const lib = await import(libUrl);
+const lib = { ...(await import(libUrl)) };
+lib.loadConfig ??= (await import(new URL("config/loadConfig.js", libUrl).href)).loadConfig;
 const config = await lib.loadConfig({ cwd: dir, userConfig: false, env: process.env });
 const runner = lib.createRunner(config, { trust: "all", cwd: dir, stateDir: state });
 const result = await runner.trigger("stop", { session_id: "bench", turn_count: 1, last_assistant_message: null });

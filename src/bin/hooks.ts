@@ -5,7 +5,11 @@ import { main } from "../cli/main.js";
 void main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
-  stdin: process.stdin,
+  // Lazy: most commands never read stdin, and creating the stream costs start-up time.
+  get stdin() {
+    return process.stdin;
+  },
+  stdinFd: 0,
   env: process.env,
   cwd: process.cwd(),
 }).then((code) => {

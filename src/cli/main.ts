@@ -10,6 +10,7 @@ export interface MainIO {
   stdout: CliContext["stdout"];
   stderr: CliContext["stderr"];
   stdin: CliContext["stdin"];
+  stdinFd?: number;
   env: NodeJS.ProcessEnv;
   cwd: string;
 }
