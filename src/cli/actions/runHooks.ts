@@ -1,7 +1,7 @@
 import { loadConfig } from "../../config/loadConfig.js";
 import { UnknownHookError, UsageError } from "../../errors.js";
 import { parseHookEvent } from "../../events/parseHookEvent.js";
-import { formatText } from "../../report/formatText.js";
+import { formatFooter, formatHookBlock } from "../../report/formatText.js";
 import { buildContext } from "../../runner/buildContext.js";
 import { createRunner } from "../../runner/createRunner.js";
 import { FAILURE_STATUSES } from "../../runner/hookResult.js";
@@ -12,7 +12,7 @@ import type { RunFlags } from "../commands/run.js";
 import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";
 import { readRunContext } from "./readRunContext.js";
-import { startLiveLine } from "./liveLine.js";
+import { startProgress } from "./startProgress.js";
 
 /** Exit code of a finished run (SPEC §8): 2 blocked, 1 a hook failed, else 0 (continue:false too). */
 export function exitCodeForResult(result: TriggerResult): number {
@@ -73,18 +73,22 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-  const live = output === "text" && ctx.stdout.isTTY ? startLiveLine(runner, ctx.stdout, ctx.color) : null;
+  const progress = output === "text" ? startProgress(runner, ctx.stdout, ctx.color) : null;
   let result: TriggerResult;
   try {
     result = await runner.trigger(event, context, { only: flags.only, skip: flags.skip, wait: flags.wait });
   } finally {
-    live?.stop();
+    progress?.stop();
     await runner.close();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
   if (output === "json") ctx.stdout.write(JSON.stringify(result, null, 2) + "\n");
-  else if (result.hooks.length > 0 || result.warnings.length > 0) ctx.stdout.write(formatText(result, { color: ctx.color }));
+  else if (result.hooks.length > 0 || result.warnings.length > 0) {
+    // Hooks that never ran (skipped, cancelled before starting) were not shown while running.
+    for (const r of result.hooks) if (!progress?.printed.has(r.name)) ctx.stdout.write(formatHookBlock(r, { color: ctx.color }));
+    ctx.stdout.write(formatFooter(result, { color: ctx.color }));
+  }
   if (interrupted) return interrupted === "SIGTERM" ? EXIT.sigterm : EXIT.sigint;
   return exitCodeForResult(result);
 }

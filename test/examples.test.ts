@@ -1,0 +1,53 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config/loadConfig.js";
+import { STARTER_CONFIG } from "../src/config/starterConfig.js";
+import { runCli } from "./helpers/cli.js";
+import { tempProject } from "./helpers/tempProject.js";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const EXAMPLES = [
+  "hooks.example.yaml",
+  ...readdirSync(path.join(ROOT, "examples"))
+    .filter((f) => /\.(ya?ml|json)$/.test(f))
+    .map((f) => `examples/${f}`),
+];
+
+describe("shipped configs are valid, without warnings", () => {
+  it("there are hooks.example.yaml and at least three more examples", () => {
+    expect(EXAMPLES.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it.each(EXAMPLES)("%s", async (file) => {
+    const t = tempProject();
+    const config = await loadConfig({ cwd: t.root, configPath: path.join(ROOT, file), userConfig: false, env: t.env });
+    expect(config.warnings).toEqual([]);
+    expect(config.hooks.length).toBeGreaterThan(0);
+  });
+
+  it("hooks.example.yaml uses the common events, a matcher, paths and an async hook", async () => {
+    const t = tempProject();
+    const config = await loadConfig({ cwd: t.root, configPath: path.join(ROOT, "hooks.example.yaml"), userConfig: false, env: t.env });
+    for (const e of ["session_start", "pre_tool_use", "post_tool_use", "file_post_save", "stop"]) expect(config.hooks.some((h) => h.event === e)).toBe(true);
+    expect(config.hooks.some((h) => h.event === "pre_tool_use" && h.matcher)).toBe(true);
+    expect(config.hooks.some((h) => h.paths)).toBe(true);
+    expect(config.hooks.some((h) => h.async)).toBe(true);
+  });
+
+  it("the `hooks init` starter is valid without warnings", async () => {
+    const t = tempProject();
+    t.write("hooks.yaml", STARTER_CONFIG);
+    expect((await t.load()).warnings).toEqual([]);
+  });
+
+  it("`npm run demo`'s commands succeed: validate and list of hooks.example.yaml with the built CLI", async () => {
+    const t = tempProject();
+    const v = await runCli(["--no-user-config", "--config", "hooks.example.yaml", "validate"], { cwd: ROOT, env: t.env });
+    expect(v.code).toBe(0);
+    expect(v.stdout).toMatch(/^valid: \d+ hooks in hooks\.example\.yaml\n$/);
+    const l = await runCli(["--no-user-config", "--config", "hooks.example.yaml", "list"], { cwd: ROOT, env: t.env });
+    expect(l.code).toBe(0);
+    expect(l.stdout).toContain("guard-shell");
+  });
+});
