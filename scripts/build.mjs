@@ -18,6 +18,20 @@ const esbuild = await import("esbuild");
 // Node 20 offers for scripts but not for ES modules. Lazy `import()`s of command actions stay lazy:
 // esbuild wraps those modules so their top level runs only when imported.
 const binDir = path.join(root, "dist/bin");
+// yaml reads process.env.LOG_TOKENS / LOG_STREAM (debug switches) once per token; process.env is a
+// slow C++ lookup, and on a 1,000-hook config those reads were a third of the parse. The CLI bundle
+// compiles them out; a yaml upgrade that moves them fails the build instead of going slow silently.
+const yamlDebugSwitches = {
+  name: "yaml-debug-switches",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]yaml[\\/]dist[\\/](parse[\\/]parser|compose[\\/]composer)\.js$/ }, ({ path: file }) => {
+      const text = readFileSync(file, "utf8");
+      const patched = text.replace(/node_process\.env\.LOG_(TOKENS|STREAM)/g, "false");
+      if (patched === text) throw new Error(`${file}: yaml's LOG_TOKENS/LOG_STREAM check moved; update scripts/build.mjs`);
+      return { contents: patched, loader: "js" };
+    });
+  },
+};
 const bundleFile = "cli.cjs";
 await esbuild.build({
   entryPoints: [path.join(root, "src/bin/hooks.ts")],
@@ -29,6 +43,7 @@ await esbuild.build({
   minifySyntax: true,
   define: { "import.meta.url": "__hookrunImportMetaUrl", "import.meta.dirname": "__dirname", "import.meta.filename": "__filename" },
   banner: { js: 'var __hookrunImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+  plugins: [yamlDebugSwitches],
   logLevel: "warning",
 });
 const bundleId = createHash("sha256").update(readFileSync(path.join(binDir, bundleFile))).digest("hex").slice(0, 16);
