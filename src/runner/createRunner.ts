@@ -163,7 +163,7 @@ class HookRunner implements Runner {
       this.runs.delete(run);
       options.signal?.removeEventListener("abort", onAbort);
     }
-    this.collect(result, sync);
+    this.collect(result);
     result.duration_ms = Date.now() - started;
     if (this.runLog) {
       try {
@@ -249,7 +249,7 @@ class HookRunner implements Runner {
   }
 
   // Fill the trigger-level fields from the hook results (SPEC §7).
-  private collect(result: TriggerResult, _hooks: ResolvedHook[]): void {
+  private collect(result: TriggerResult): void {
     for (const r of result.hooks) {
       for (const m of r.messages) result.messages.push(m);
       if (!result.blocked && r.decision === "block") {
