@@ -60,7 +60,7 @@ hooks:
     expect(fs.existsSync(p.file("done"))).toBe(false);
 
     await waitFor(() => finishedIn(p, "A"));
-    const other = await run(p, ["stop", "--session-id", "B"]);
+    const other = await run(p, ["pre_turn", "--session-id", "B"]);
     expect(other.json.async_delivered).toEqual([]);
 
     const r2 = await run(p, ["pre_turn", "--session-id", "A"]);
@@ -111,7 +111,7 @@ hooks:
 `);
     await run(p, ["stop", "--session-id", "F"]);
     await waitFor(() => finishedIn(p, "F"));
-    const r = await run(p, ["stop", "--session-id", "F"]);
+    const r = await run(p, ["pre_turn", "--session-id", "F"]);
     expect(r.json.async_delivered).toMatchObject([{ name: "bad", status: "failed", exit_code: 5 }]);
   });
 
@@ -129,7 +129,7 @@ hooks:
     await waitFor(() => finishedIn(p, "T"), 20_000);
     expect(await waitGone(readPid(p.file("hook.pid")))).toBe(true);
     expect(await waitGone(readPid(p.file("grandchild.pid")))).toBe(true);
-    const r2 = await run(p, ["stop", "--session-id", "T"]);
+    const r2 = await run(p, ["pre_turn", "--session-id", "T"]);
     expect(r2.json.async_delivered).toMatchObject([{ name: "stuck", status: "timed_out" }]);
   });
 });

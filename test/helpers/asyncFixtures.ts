@@ -25,7 +25,8 @@ export function tempProject(yaml: string): TempProject {
     state,
     env,
     file: (name) => path.join(dir, name),
-    cleanup: () => fs.rmSync(root, { recursive: true, force: true }),
+    // retries: a detached worker may still be writing its result while the tree is removed
+    cleanup: () => fs.rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }),
   };
 }
 
