@@ -46,6 +46,7 @@ export function makeCliContext(
       return base.stdin;
     },
     stdinFd: base.stdinFd,
+    entry: base.entry,
     env: base.env,
     cwd,
     configPath: configPath ? path.resolve(cwd, configPath) : undefined,
