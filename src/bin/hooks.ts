@@ -12,6 +12,8 @@ void main(process.argv.slice(2), {
   stdinFd: 0,
   env: process.env,
   cwd: process.cwd(),
+  // Detached async workers re-run this same CLI entry (`hooks __async-worker JOB`).
+  entry: process.argv[1],
 }).then((code) => {
   process.exitCode = code;
 });

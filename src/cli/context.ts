@@ -16,6 +16,8 @@ export interface CliContext {
   trust: boolean;
   color: boolean;
   verbose: boolean;
+  /** Path of the CLI's entry script (for detached async workers). */
+  entry?: string;
 }
 
 export interface GlobalOptions {
@@ -28,7 +30,10 @@ export interface GlobalOptions {
 }
 
 /** Normalise the global flags once, at the edge. */
-export function makeCliContext(globals: GlobalOptions, base: Pick<CliContext, "stdout" | "stderr" | "stdin" | "stdinFd" | "env"> & { cwd: string }): CliContext {
+export function makeCliContext(
+  globals: GlobalOptions,
+  base: Pick<CliContext, "stdout" | "stderr" | "stdin" | "stdinFd" | "env" | "entry"> & { cwd: string },
+): CliContext {
   const cwd = globals.cwd ? path.resolve(base.cwd, globals.cwd) : base.cwd;
   const configFromEnv = base.env.HOOKS_CONFIG || undefined;
   const configPath = globals.config ?? configFromEnv;
@@ -41,6 +46,7 @@ export function makeCliContext(globals: GlobalOptions, base: Pick<CliContext, "s
       return base.stdin;
     },
     stdinFd: base.stdinFd,
+    entry: base.entry,
     env: base.env,
     cwd,
     configPath: configPath ? path.resolve(cwd, configPath) : undefined,
