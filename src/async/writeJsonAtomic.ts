@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
+import { nodeCrypto } from "../crypto/nodeCrypto.js";
 
 /**
  * Write JSON so that readers see the old state or the whole new file, never a prefix, even after
@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 export function writeJsonAtomic(file: string, value: unknown): void {
   const dir = path.dirname(file);
   const data = JSON.stringify(value) + "\n";
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${nodeCrypto().randomBytes(4).toString("hex")}.tmp`);
   for (let attempt = 0; ; attempt++) {
     try {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
