@@ -198,7 +198,7 @@ describe("hooks serve: errors", () => {
   });
 
   it("--port: 401 without or with a wrong token; the token file is 0600 and works", async () => {
-    const { target } = await startServe(["--port", "0"]);
+    const { p, target } = await startServe(["--port", "0"]);
     const tokenFile = path.join(state, "serve.token");
     expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
     const token = readFileSync(tokenFile, "utf8").trim();
@@ -212,6 +212,9 @@ describe("hooks serve: errors", () => {
     const ok = await request(target, "POST", "/v1/trigger/stop", "{}", { authorization: `Bearer ${token}` });
     expect(ok.status).toBe(200);
     expect(ok.json.hooks[0].name).toBe("a");
+    p.child.kill("SIGTERM");
+    expect(await p.exited).toEqual({ code: 0, signal: null });
+    expect(existsSync(tokenFile)).toBe(false);
   });
 });
 
