@@ -5,5 +5,6 @@ import type { CliContext } from "../context.js";
 export type RegisterCommand = (program: Command, context: (cmd: Command) => CliContext, setCode: (code: number) => void) => void;
 
 import { registerEvents } from "./events.js";
+import { registerImport } from "./import.js";
 
-export const COMMANDS: RegisterCommand[] = [registerEvents];
+export const COMMANDS: RegisterCommand[] = [registerEvents, registerImport];
