@@ -15,3 +15,5 @@ export {
 export type * from "./config/types.js";
 export type * from "./runner/types.js";
 export { VERSION } from "./version.js";
+export { createRunner } from "./runner/createRunner.js";
+export { lastAssistantText, type HistoryEntry } from "./runner/lastAssistantText.js";

@@ -6,5 +6,7 @@ export type RegisterCommand = (program: Command, context: (cmd: Command) => CliC
 
 import { registerEvents } from "./events.js";
 import { registerImport } from "./import.js";
+import { registerLog } from "./log.js";
+import { registerRun } from "./run.js";
 
-export const COMMANDS: RegisterCommand[] = [registerEvents, registerImport];
+export const COMMANDS: RegisterCommand[] = [registerRun, registerEvents, registerLog, registerImport];

@@ -1,0 +1,85 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { ContextError, UsageError } from "../../errors.js";
+import type { HookContext } from "../../runner/types.js";
+import type { CliContext } from "../context.js";
+import type { RunFlags } from "../commands/run.js";
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+// Line:col of a JSON.parse error, so the caller can find the problem in what they sent.
+function jsonErrorAt(text: string, error: Error): string {
+  const m = /position (\d+)/.exec(error.message);
+  if (!m) return error.message;
+  const before = text.slice(0, Number(m[1]));
+  const line = before.split("\n").length;
+  const col = before.length - before.lastIndexOf("\n");
+  return `${error.message.replace(/ in JSON at position \d+.*$/, "")} at line ${line}:${col}`;
+}
+
+/** Parse a context document: empty is {}, anything but a JSON object is a ContextError (exit 65). */
+export function parseContextText(text: string, where: string): HookContext {
+  if (text.trim() === "") return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ContextError(`the context from ${where} is not valid JSON (${jsonErrorAt(text, error as Error)}); pass one JSON object`, { cause: error });
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ContextError(`the context from ${where} is ${Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`}, not a JSON object; pass one JSON object`);
+  }
+  return value as HookContext;
+}
+
+// --set a.b.c=VALUE: walk (creating objects) and set the leaf.
+function setDotted(target: Record<string, unknown>, assignment: string): void {
+  const eq = assignment.indexOf("=");
+  if (eq <= 0) throw new UsageError(`--set ${assignment}: expected KEY=VALUE, e.g. --set tool_name=Bash`);
+  const keys = assignment.slice(0, eq).split(".");
+  const raw = assignment.slice(eq + 1);
+  let value: unknown = raw;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    // not JSON: keep the string
+  }
+  let obj = target;
+  for (const key of keys.slice(0, -1)) {
+    const next = obj[key];
+    if (typeof next !== "object" || next === null || Array.isArray(next)) obj[key] = {};
+    obj = obj[key] as Record<string, unknown>;
+  }
+  obj[keys[keys.length - 1]] = value;
+}
+
+/** The context of `hooks run` (SPEC §8): --context or stdin, then the override flags. */
+export async function readRunContext(ctx: CliContext, flags: RunFlags): Promise<HookContext> {
+  let context: HookContext = {};
+  if (flags.context !== undefined && flags.context !== "-") {
+    const file = path.resolve(ctx.cwd, flags.context);
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      throw new ContextError(`cannot read the context file ${file} (${(error as NodeJS.ErrnoException).code ?? error}); check the --context path`, { cause: error });
+    }
+    context = parseContextText(text, file);
+  } else if (flags.context === "-" || !ctx.stdin.isTTY) {
+    context = parseContextText(await readAll(ctx.stdin), "stdin");
+  }
+  if (flags.sessionId !== undefined) context.session_id = flags.sessionId;
+  if (flags.turnCount !== undefined) {
+    const n = Number(flags.turnCount);
+    if (!Number.isInteger(n) || n < 0) throw new UsageError(`--turn-count ${flags.turnCount}: expected a whole number ≥ 0`);
+    context.turn_count = n;
+  }
+  if (flags.lastMessage !== undefined) context.last_assistant_message = flags.lastMessage;
+  for (const assignment of flags.set ?? []) setDotted(context, assignment);
+  if (context.session_id === undefined || context.session_id === "") context.session_id = ctx.env.HOOKS_SESSION_ID || "default";
+  return context;
+}

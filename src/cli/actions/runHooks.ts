@@ -1,0 +1,90 @@
+import { loadConfig } from "../../config/loadConfig.js";
+import { UnknownHookError, UsageError } from "../../errors.js";
+import { parseHookEvent } from "../../events/parseHookEvent.js";
+import { formatText } from "../../report/formatText.js";
+import { buildContext } from "../../runner/buildContext.js";
+import { createRunner } from "../../runner/createRunner.js";
+import { FAILURE_STATUSES } from "../../runner/hookResult.js";
+import { planHooks } from "../../runner/planHooks.js";
+import type { TriggerResult } from "../../runner/types.js";
+import { closestMatches } from "../../text/didYouMean.js";
+import type { RunFlags } from "../commands/run.js";
+import type { CliContext } from "../context.js";
+import { EXIT } from "../exitCodes.js";
+import { readRunContext } from "./readRunContext.js";
+import { startLiveLine } from "./liveLine.js";
+
+/** Exit code of a finished run (SPEC §8): 2 blocked, 1 a hook failed, else 0 (continue:false too). */
+export function exitCodeForResult(result: TriggerResult): number {
+  if (result.blocked) return EXIT.blocked;
+  if (result.hooks.some((h) => FAILURE_STATUSES.has(h.status))) return EXIT.failed;
+  return EXIT.ok;
+}
+
+function checkNames(flag: string, names: string[] | undefined, known: string[]): void {
+  const unknown = (names ?? []).filter((n) => !known.includes(n));
+  if (unknown.length === 0) return;
+  const hint = closestMatches(unknown[0], known, 1)[0];
+  throw new UnknownHookError(`${flag}: no hook named ${unknown.join(", ")}${hint ? `; did you mean ${hint}?` : "; run `hooks list` to see them"}`, unknown);
+}
+
+/** `hooks run EVENT`: fire one event and print what the hooks said. */
+export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlags): Promise<number> {
+  const output = flags.json ? "json" : (flags.output ?? "text");
+  if (output !== "text" && output !== "json") throw new UsageError(`--output ${output} is not supported; use text or json`);
+  let maxParallel: number | undefined;
+  if (flags.maxParallel !== undefined) {
+    maxParallel = Number(flags.maxParallel);
+    if (!Number.isInteger(maxParallel) || maxParallel < 1) throw new UsageError(`--max-parallel ${flags.maxParallel}: expected a whole number ≥ 1`);
+  }
+  const config = await loadConfig({ cwd: ctx.cwd, configPath: ctx.configPath, userConfig: ctx.userConfig, env: ctx.env });
+  const custom = Object.keys(config.events).filter((e) => config.events[e].custom);
+  const event = parseHookEvent(eventArg, custom);
+  const context = await readRunContext(ctx, flags);
+  const names = config.hooks.map((h) => h.name);
+  checkNames("--only", flags.only, names);
+  checkNames("--skip", flags.skip, names);
+  if (config.files.length === 0) ctx.stderr.write(`hooks: no hooks.yaml found from ${ctx.cwd} up (nor a user config); nothing to run\n`);
+
+  if (flags.dryRun) {
+    const plan = planHooks(config, event, context, { env: ctx.env, cwd: ctx.cwd, only: flags.only, skip: flags.skip });
+    const stdinContext = buildContext(event, context, ctx.cwd, ctx.env);
+    const hooks = plan.map((h) => ({
+      name: h.name, priority: h.priority, async: h.async, timeout_ms: h.timeoutMs, command: h.command ?? null, args: h.args ?? null,
+      source: `${h.source.file}:${h.source.line}`,
+    }));
+    if (output === "json") ctx.stdout.write(JSON.stringify({ event, dry_run: true, hooks, context: stdinContext }, null, 2) + "\n");
+    else {
+      const lines = [`${event}: ${hooks.length} hook${hooks.length === 1 ? "" : "s"} would run (dry run)`];
+      for (const h of hooks) lines.push(`  ${h.name}  priority ${h.priority}${h.async ? "  async" : ""}  ${h.command ?? JSON.stringify(h.args)}  (${h.source})`);
+      lines.push("context:", JSON.stringify(stdinContext, null, 2));
+      ctx.stdout.write(lines.join("\n") + "\n");
+    }
+    return EXIT.ok;
+  }
+
+  const runner = createRunner(config, { env: ctx.env, cwd: ctx.cwd, maxParallel, trust: ctx.trust ? "all" : "checked" });
+  // SIGINT/SIGTERM: kill every hook's group, report what ran, exit 130/143 (SPEC §5.6).
+  let interrupted: NodeJS.Signals | null = null;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (interrupted) return;
+    interrupted = signal;
+    void runner.close();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  const live = output === "text" && ctx.stdout.isTTY ? startLiveLine(runner, ctx.stdout, ctx.color) : null;
+  let result: TriggerResult;
+  try {
+    result = await runner.trigger(event, context, { only: flags.only, skip: flags.skip, wait: flags.wait });
+  } finally {
+    live?.stop();
+    await runner.close();
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+  if (output === "json") ctx.stdout.write(JSON.stringify(result, null, 2) + "\n");
+  else if (result.hooks.length > 0 || result.warnings.length > 0) ctx.stdout.write(formatText(result, { color: ctx.color }));
+  if (interrupted) return interrupted === "SIGTERM" ? EXIT.sigterm : EXIT.sigint;
+  return exitCodeForResult(result);
+}

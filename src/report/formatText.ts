@@ -1,0 +1,81 @@
+import type { HookResult, HookStatus, Message, TriggerResult } from "../runner/types.js";
+
+export interface TextStyle {
+  color: boolean;
+}
+
+const MARK: Record<HookStatus, string> = {
+  ok: "✓", blocked: "■", failed: "✗", timed_out: "⏱", spawn_error: "✗", invalid_output: "✗", skipped: "-", cancelled: "⊘",
+};
+const COLOR: Record<HookStatus, number> = { ok: 32, blocked: 31, failed: 31, timed_out: 31, spawn_error: 31, invalid_output: 31, skipped: 90, cancelled: 33 };
+
+const STDERR_TAIL_LINES = 10;
+
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)}s`;
+}
+
+function paint(style: TextStyle, code: number, text: string): string {
+  return style.color ? `\x1b[${code}m${text}\x1b[0m` : text;
+}
+
+// What a hook line says after its name: the exit code, or why it did not succeed.
+function detail(r: HookResult): string {
+  switch (r.status) {
+    case "ok":
+      return r.exit_code === 0 || r.exit_code === null ? "" : `exit ${r.exit_code}`;
+    case "blocked":
+      return `blocked: ${r.reason ?? ""}`.trim();
+    case "skipped":
+      return "skipped";
+    default:
+      return r.decision === "block" ? `${r.error ?? r.status}; blocks (on_failure: block)` : r.error ?? r.status;
+  }
+}
+
+function formatMessage(m: Message): string {
+  const role = m.role === "system" ? "" : `[${m.role}] `;
+  return m.content
+    .split("\n")
+    .map((line, i) => (i === 0 ? `    » ${role}${line}` : `      ${line}`))
+    .join("\n");
+}
+
+/** One line for a hook: mark, name, duration, exit code or reason. */
+export function formatHookLine(r: HookResult, style: TextStyle): string {
+  const parts = [paint(style, COLOR[r.status], MARK[r.status]), r.name];
+  if (r.status !== "skipped") parts.push(paint(style, 90, formatDuration(r.duration_ms)));
+  const d = detail(r);
+  if (d) parts.push(r.status === "ok" ? d : paint(style, COLOR[r.status], d));
+  return parts.join("  ");
+}
+
+/** The text report of a trigger (SPEC §8): a line per hook, its Messages, stderr tails, a summary. */
+export function formatText(result: TriggerResult, style: TextStyle): string {
+  const lines: string[] = [];
+  for (const r of result.hooks) {
+    lines.push(formatHookLine(r, style));
+    for (const m of r.messages) if (!m.hide) lines.push(formatMessage(m));
+    for (const w of r.warnings) lines.push(`    ${paint(style, 33, "warning:")} ${w}`);
+    if (r.status !== "ok" && r.status !== "skipped" && r.status !== "blocked" && r.stderr.trim()) {
+      const tail = r.stderr.trimEnd().split("\n").slice(-STDERR_TAIL_LINES);
+      for (const line of tail) lines.push(`    ${paint(style, 90, "│")} ${line}`);
+    }
+  }
+  for (const w of result.warnings) lines.push(`${paint(style, 33, "warning:")} ${w}`);
+  lines.push(formatSummary(result, style));
+  return lines.join("\n") + "\n";
+}
+
+/** The summary line: counts by status, the block or stop, total time. */
+export function formatSummary(result: TriggerResult, style: TextStyle): string {
+  const counts = new Map<HookStatus, number>();
+  for (const r of result.hooks) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
+  const order: HookStatus[] = ["ok", "blocked", "failed", "timed_out", "spawn_error", "invalid_output", "cancelled", "skipped"];
+  const parts = order.filter((s) => counts.has(s)).map((s) => `${counts.get(s)} ${s.replace("_", " ")}`);
+  const n = result.hooks.length;
+  let text = `${result.event}: ${n === 0 ? "no hooks ran" : `${n} hook${n === 1 ? "" : "s"}`}${parts.length ? ` (${parts.join(", ")})` : ""} in ${formatDuration(result.duration_ms)}`;
+  if (result.blocked) text += ` — blocked by ${result.blocked_by}${result.reason ? `: ${result.reason}` : ""}`;
+  if (!result.continue) text += ` — ${result.stopped_by} asks to stop${result.stop_reason ? `: ${result.stop_reason}` : ""}`;
+  return result.blocked ? paint(style, 31, text) : text;
+}

@@ -1,0 +1,282 @@
+import os from "node:os";
+import path from "node:path";
+import type { ResolvedConfig, ResolvedHook } from "../config/types.js";
+import { ContextError, InterruptedError } from "../errors.js";
+import type { GateKind } from "../events/catalog.js";
+import { parseHookEvent } from "../events/parseHookEvent.js";
+import { stateDir as defaultStateDir } from "../state/stateDir.js";
+import { buildContext, hookInput, sessionIdOf } from "./buildContext.js";
+import { eventGate } from "./eventGate.js";
+import { hookEnv } from "./hookEnv.js";
+import { FAILURE_STATUSES, hookResult, notRunResult } from "./hookResult.js";
+import { orderHooks } from "./orderHooks.js";
+import { appendRunLog, runLogRecord } from "./runLog.js";
+import { selectHooks } from "./selectHooks.js";
+import { spawnHook, type SpawnedHook } from "./spawnHook.js";
+import type {
+  HookContext,
+  HookEndEvent,
+  HookResult,
+  HookStartEvent,
+  PendingAsync,
+  Runner,
+  RunnerEvent,
+  RunnerOptions,
+  TriggerOptions,
+  TriggerResult,
+} from "./types.js";
+
+/** Context field a transform event chains through its hooks (SPEC §3). */
+const TRANSFORM_FIELD: Record<string, string> = { tool_transform: "tool_input", message_transform: "message" };
+
+// One trigger in flight: what close() or an abort signal must cancel.
+interface TriggerRun {
+  cancelled: boolean;
+  active: Set<SpawnedHook>;
+}
+
+type Listener = (e: never) => void;
+
+class HookRunner implements Runner {
+  config!: ResolvedConfig;
+  private byEvent = new Map<string, ResolvedHook[]>();
+  private eventNames = new Map<string, string>();
+  private customEvents: string[] = [];
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly cwd: string;
+  private readonly maxParallel: number;
+  private readonly runLog: boolean;
+  private readonly stateDir: string;
+  private readonly runs = new Set<TriggerRun>();
+  private readonly reapers = new Set<Promise<void>>();
+  private readonly listeners: Record<RunnerEvent, Set<Listener>> = { "hook:start": new Set(), "hook:end": new Set() };
+  private closed = false;
+
+  constructor(config: ResolvedConfig, options: RunnerOptions) {
+    this.env = options.env ?? process.env;
+    this.cwd = path.resolve(options.cwd ?? process.cwd());
+    this.maxParallel = Math.max(1, options.maxParallel ?? os.availableParallelism() * 2);
+    this.runLog = options.runLog !== false;
+    this.stateDir = options.stateDir ?? defaultStateDir(this.env);
+    this.setConfig(config);
+  }
+
+  setConfig(config: ResolvedConfig): void {
+    this.config = config;
+    this.byEvent = new Map();
+    for (const hook of config.hooks) {
+      const list = this.byEvent.get(hook.event);
+      if (list) list.push(hook);
+      else this.byEvent.set(hook.event, [hook]);
+    }
+    this.customEvents = Object.keys(config.events).filter((e) => config.events[e].custom);
+    this.eventNames = new Map();
+  }
+
+  on(event: "hook:start", fn: (e: HookStartEvent) => void): Runner;
+  on(event: "hook:end", fn: (e: HookEndEvent) => void): Runner;
+  on(event: RunnerEvent, fn: Listener): Runner {
+    this.listeners[event].add(fn);
+    return this;
+  }
+
+  off(event: RunnerEvent, fn: (...args: never[]) => void): Runner {
+    this.listeners[event].delete(fn as Listener);
+    return this;
+  }
+
+  private emit(event: RunnerEvent, payload: HookStartEvent | HookEndEvent): void {
+    for (const fn of this.listeners[event]) (fn as (e: typeof payload) => void)(payload);
+  }
+
+  // Canonical name of an event in any accepted spelling; cached so the no-match path stays cheap.
+  private canonical(input: string): string {
+    let name = this.eventNames.get(input);
+    if (name === undefined) {
+      name = parseHookEvent(input, this.customEvents);
+      this.eventNames.set(input, name);
+    }
+    return name;
+  }
+
+  async trigger(eventInput: string, context: HookContext = {}, options: TriggerOptions = {}): Promise<TriggerResult> {
+    if (this.closed) throw new InterruptedError("the runner is closed; create a new one to fire more events");
+    const started = Date.now();
+    const event = this.canonical(eventInput);
+    if (typeof context !== "object" || context === null || Array.isArray(context)) {
+      throw new ContextError(`the context of \`${event}\` must be a JSON object`);
+    }
+    const result: TriggerResult = {
+      event,
+      session_id: sessionIdOf(context, this.env),
+      duration_ms: 0,
+      messages: [],
+      blocked: false,
+      blocked_by: null,
+      reason: null,
+      continue: true,
+      stop_reason: null,
+      stopped_by: null,
+      updated_input: null,
+      hooks: [],
+      async_started: [],
+      async_delivered: [],
+      warnings: [],
+    };
+    const candidates = this.byEvent.get(event);
+    if (!candidates) return result;
+    const base = buildContext(event, context, this.cwd, this.env);
+    const selected = orderHooks(selectHooks(candidates, event, context, this.config, { env: this.env, cwd: this.cwd, only: options.only, skip: options.skip }));
+    // The one place async hooks leave the sync path; the async runner slots in here.
+    const sync: ResolvedHook[] = [];
+    for (const hook of selected) {
+      if (hook.async) result.warnings.push(`async hooks are not supported yet: ${hook.name} was not run`);
+      else sync.push(hook);
+    }
+    if (sync.length === 0) {
+      result.duration_ms = Date.now() - started;
+      return result;
+    }
+    const run: TriggerRun = { cancelled: false, active: new Set() };
+    this.runs.add(run);
+    const onAbort = (): void => this.cancelRun(run);
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    if (options.signal?.aborted) this.cancelRun(run);
+    try {
+      result.hooks = await this.runSync(sync, event, base, run);
+    } finally {
+      this.runs.delete(run);
+      options.signal?.removeEventListener("abort", onAbort);
+    }
+    this.collect(result, sync);
+    result.duration_ms = Date.now() - started;
+    if (this.runLog) {
+      try {
+        appendRunLog(this.stateDir, runLogRecord(result, this.config.projectDir, new Date(started)));
+      } catch (error) {
+        result.warnings.push(`run log not written: ${(error as Error).message}`);
+      }
+    }
+    return result;
+  }
+
+  // Run sync hooks in order (or by equal-priority groups on a parallel event); stop on a block or stop_propagation.
+  private async runSync(hooks: ResolvedHook[], event: string, base: Record<string, unknown>, run: TriggerRun): Promise<HookResult[]> {
+    const gate = eventGate(event, this.config);
+    const parallel = gate !== "transform" && this.config.events[event]?.parallel === true;
+    const transformField = gate === "transform" ? TRANSFORM_FIELD[event] : undefined;
+    const results: HookResult[] = [];
+    let stopped = false;
+    for (let i = 0; i < hooks.length; ) {
+      let j = i + 1;
+      if (parallel) while (j < hooks.length && hooks[j].priority === hooks[i].priority) j++;
+      const group = hooks.slice(i, j);
+      i = j;
+      if (stopped || run.cancelled) {
+        for (const h of group) results.push(notRunResult(h.name, run.cancelled ? "cancelled" : "skipped", run.cancelled ? "cancelled: the runner was closed" : null));
+        continue;
+      }
+      const groupResults = group.length === 1 ? [await this.runOne(group[0], base, gate, run)] : await this.runGroup(group, base, gate, run);
+      for (const r of groupResults) {
+        results.push(r);
+        // decision "block" survives only on a gate event (a block, or a failure under on_failure: block).
+        if (r.decision === "block" || r.stop_propagation) stopped = true;
+        if (transformField && r.updated_input !== undefined) base = { ...base, [transformField]: r.updated_input };
+      }
+    }
+    return results;
+  }
+
+  // A parallel group: at most maxParallel at once, results in declaration order.
+  private async runGroup(group: ResolvedHook[], base: Record<string, unknown>, gate: GateKind, run: TriggerRun): Promise<HookResult[]> {
+    const results: HookResult[] = new Array(group.length);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < group.length) {
+        const k = next++;
+        results[k] = run.cancelled ? notRunResult(group[k].name, "cancelled", "cancelled: the runner was closed") : await this.runOne(group[k], base, gate, run);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.maxParallel, group.length) }, worker));
+    return results;
+  }
+
+  private async runOne(hook: ResolvedHook, base: Record<string, unknown>, gate: GateKind, run: TriggerRun): Promise<HookResult> {
+    const session_id = base.session_id as string;
+    this.emit("hook:start", { event: hook.event, session_id, name: hook.name, async: false });
+    const callerCwd = base.cwd as string;
+    const dir = hook.dir ?? callerCwd;
+    const useShell = hook.command !== undefined;
+    const argv = hook.args ?? [];
+    const spawned = spawnHook({
+      file: useShell ? hook.shell : argv[0],
+      args: useShell ? ["-c", hook.command as string] : argv.slice(1),
+      viaShell: useShell,
+      cwd: hook.cwd ? path.resolve(dir, hook.cwd) : dir,
+      env: hookEnv(this.env, hook, base, this.config.projectDir),
+      input: hookInput(base, hook.name, this.config.projectDir),
+      timeoutMs: hook.timeoutMs,
+      maxOutput: hook.maxOutput,
+    });
+    run.active.add(spawned);
+    const reaped = spawned.reaped;
+    this.reapers.add(reaped);
+    void reaped.then(() => this.reapers.delete(reaped));
+    const outcome = await spawned.outcome;
+    run.active.delete(spawned);
+    const result = hookResult(hook, outcome, gate);
+    if (gate === "yes" && hook.onFailure === "block" && FAILURE_STATUSES.has(result.status)) {
+      result.decision = "block";
+      result.reason = `hook ${hook.name} ${result.status === "timed_out" ? "timed out" : result.status === "spawn_error" ? "could not run" : "failed"} and has on_failure: block (${result.error})`;
+    }
+    this.emit("hook:end", { event: hook.event, session_id, name: hook.name, async: false, result });
+    return result;
+  }
+
+  // Fill the trigger-level fields from the hook results (SPEC §7).
+  private collect(result: TriggerResult, _hooks: ResolvedHook[]): void {
+    for (const r of result.hooks) {
+      for (const m of r.messages) result.messages.push(m);
+      if (!result.blocked && r.decision === "block") {
+        result.blocked = true;
+        result.blocked_by = r.name;
+        result.reason = r.reason ?? null;
+      }
+      if (r.continue === false && result.continue) {
+        result.continue = false;
+        result.stop_reason = r.stop_reason ?? null;
+        result.stopped_by = r.name;
+      }
+      if (r.updated_input !== undefined) result.updated_input = r.updated_input;
+    }
+  }
+
+  private cancelRun(run: TriggerRun): void {
+    run.cancelled = true;
+    for (const s of run.active) s.cancel();
+  }
+
+  async drain(): Promise<void> {
+    await Promise.all([...this.reapers]);
+  }
+
+  pending(_sessionId?: string): PendingAsync[] {
+    return [];
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const outcomes: Promise<unknown>[] = [];
+    for (const run of this.runs) {
+      for (const s of run.active) outcomes.push(s.outcome);
+      this.cancelRun(run);
+    }
+    await Promise.all(outcomes);
+    await Promise.all([...this.reapers]);
+  }
+}
+
+/** Create a runner for a resolved config (SPEC §14). */
+export function createRunner(config: ResolvedConfig, options: RunnerOptions = {}): Runner {
+  return new HookRunner(config, options);
+}

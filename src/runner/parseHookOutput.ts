@@ -1,0 +1,202 @@
+import type { Decision, Message, Role } from "./types.js";
+
+/** What a hook's stdout said (SPEC §6), merged over all its output objects. */
+export interface HookOutput {
+  messages: Message[];
+  decision: Decision | null;
+  reason: string | null;
+  continue: boolean;
+  stop_reason: string | null;
+  stop_propagation: boolean;
+  /** undefined when no output object carried one. */
+  updated_input?: unknown;
+  /** Fields of the output objects that hookrun does not know, kept as is. */
+  json?: Record<string, unknown>;
+}
+
+export type ParsedOutput = { ok: true; output: HookOutput } | { ok: false; error: string };
+
+class InvalidOutput extends Error {}
+
+const ROLES = new Set<Role>(["system", "user", "assistant"]);
+
+// Every field an output object may carry, in both spellings; anything else goes to `json`.
+const KNOWN = new Set([
+  "content", "role", "hide", "pinned", "messages", "decision", "reason", "continue",
+  "stop_reason", "stopReason", "system_message", "systemMessage", "additional_context", "additionalContext",
+  "updated_input", "updatedInput", "stop_propagation", "stopPropagation", "hookSpecificOutput", "hook_specific_output",
+  "suppressOutput", "suppress_output",
+]);
+
+function empty(): HookOutput {
+  return { messages: [], decision: null, reason: null, continue: true, stop_reason: null, stop_propagation: false };
+}
+
+function pick(o: Record<string, unknown>, snake: string, camel: string): unknown {
+  return o[snake] !== undefined ? o[snake] : o[camel];
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function toMessage(value: unknown, where: string): Message {
+  if (typeof value === "string") return { role: "system", content: value };
+  if (!isObject(value)) throw new InvalidOutput(`${where} must be a string or an object with \`content\``);
+  if (typeof value.content !== "string") throw new InvalidOutput(`${where}.content must be a string`);
+  const role = value.role ?? "system";
+  if (typeof role !== "string" || !ROLES.has(role as Role)) throw new InvalidOutput(`${where}.role must be "system", "user" or "assistant"`);
+  const m: Message = { role: role as Role, content: value.content };
+  for (const flag of ["hide", "pinned"] as const) {
+    if (value[flag] === undefined) continue;
+    if (typeof value[flag] !== "boolean") throw new InvalidOutput(`${where}.${flag} must be true or false`);
+    m[flag] = value[flag];
+  }
+  return m;
+}
+
+function optionalString(v: unknown, field: string): string | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== "string") throw new InvalidOutput(`\`${field}\` must be a string`);
+  return v;
+}
+
+function decisionOf(v: unknown, field: string): Decision | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== "string") throw new InvalidOutput(`\`${field}\` must be a string ("block" or "allow")`);
+  switch (v) {
+    case "block":
+    case "deny":
+      return "block";
+    case "allow":
+    case "approve":
+      return "allow";
+    case "ask":
+      return "ask";
+    default:
+      throw new InvalidOutput(`\`${field}\` must be "block" or "allow" (also "approve", "deny", "ask"), not ${JSON.stringify(v)}`);
+  }
+}
+
+// Apply one output object onto the accumulated output (JSON Lines apply in order).
+function applyObject(acc: HookOutput, o: Record<string, unknown>, where: string): void {
+  if (o.content !== undefined && o.messages === undefined) acc.messages.push(toMessage(o, where));
+  if (o.messages !== undefined) {
+    if (!Array.isArray(o.messages)) throw new InvalidOutput(`\`messages\` must be a list`);
+    o.messages.forEach((m, i) => acc.messages.push(toMessage(m, `messages[${i}]`)));
+  }
+  const specific = pick(o, "hook_specific_output", "hookSpecificOutput");
+  if (specific !== undefined && !isObject(specific)) throw new InvalidOutput("`hookSpecificOutput` must be an object");
+  const hs = (specific ?? {}) as Record<string, unknown>;
+
+  const decision = decisionOf(o.decision, "decision");
+  const reason = optionalString(o.reason, "reason");
+  if (decision) {
+    acc.decision = decision;
+    acc.reason = reason;
+  } else if (reason !== null && acc.reason === null) acc.reason = reason;
+  const permission = decisionOf(pick(hs, "permission_decision", "permissionDecision"), "hookSpecificOutput.permissionDecision");
+  if (permission) {
+    // A deny from either spelling wins over an allow.
+    if (acc.decision !== "block") acc.decision = permission;
+    const why = optionalString(pick(hs, "permission_decision_reason", "permissionDecisionReason"), "hookSpecificOutput.permissionDecisionReason");
+    if (why !== null && (permission === "block" || acc.reason === null)) acc.reason = why;
+  }
+
+  const cont = o.continue;
+  if (cont !== undefined) {
+    if (typeof cont !== "boolean") throw new InvalidOutput("`continue` must be true or false");
+    if (!cont) {
+      acc.continue = false;
+      acc.stop_reason = optionalString(pick(o, "stop_reason", "stopReason"), "stop_reason");
+    }
+  }
+  const stopProp = pick(o, "stop_propagation", "stopPropagation");
+  if (stopProp !== undefined) {
+    if (typeof stopProp !== "boolean") throw new InvalidOutput("`stop_propagation` must be true or false");
+    if (stopProp) acc.stop_propagation = true;
+  }
+  for (const [src, field] of [
+    [o, "system_message"],
+    [o, "additional_context"],
+    [hs, "additional_context"],
+  ] as const) {
+    const camel = field === "system_message" ? "systemMessage" : "additionalContext";
+    const text = optionalString(pick(src, field, camel), src === hs ? `hookSpecificOutput.${camel}` : field);
+    if (text !== null) acc.messages.push({ role: "system", content: text });
+  }
+  const updated = pick(o, "updated_input", "updatedInput") ?? pick(hs, "updated_input", "updatedInput");
+  if (updated !== undefined) acc.updated_input = updated;
+
+  for (const key of Object.keys(o)) {
+    if (KNOWN.has(key)) continue;
+    (acc.json ??= {})[key] = o[key];
+  }
+}
+
+// Line:col of a JSON.parse error, from the position V8 reports.
+function parseErrorAt(text: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const m = /position (\d+)/.exec(message);
+  if (!m) return message;
+  const pos = Number(m[1]);
+  const before = text.slice(0, pos);
+  const line = before.split("\n").length;
+  const col = pos - before.lastIndexOf("\n");
+  return `${message.replace(/ in JSON at position \d+.*$/, "").replace(/\s*\(line \d+ column \d+\)$/, "")} at line ${line}:${col}`;
+}
+
+function tryJson(text: string): { ok: true; value: unknown } | { ok: false; error: unknown } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/** Read a hook's stdout by the five rules of SPEC §6. */
+export function parseHookOutput(stdout: string): ParsedOutput {
+  const acc = empty();
+  const trimmed = stdout.trim();
+  if (trimmed === "") return { ok: true, output: acc };
+  try {
+    const whole = tryJson(trimmed);
+    if (whole.ok) {
+      const v = whole.value;
+      if (isObject(v)) {
+        applyObject(acc, v, "output");
+        return { ok: true, output: acc };
+      }
+      if (Array.isArray(v)) {
+        v.forEach((m, i) => acc.messages.push(toMessage(m, `[${i}]`)));
+        return { ok: true, output: acc };
+      }
+      // A JSON scalar is plain text.
+      acc.messages.push({ role: "system", content: trimmed });
+      return { ok: true, output: acc };
+    }
+    const lines = trimmed.split("\n");
+    const objects: Record<string, unknown>[] = [];
+    let linesOk = lines.length > 1;
+    for (const line of lines) {
+      if (!linesOk) break;
+      const l = line.trim();
+      if (l === "") continue;
+      const parsed = l.startsWith("{") ? tryJson(l) : null;
+      if (parsed?.ok && isObject(parsed.value)) objects.push(parsed.value);
+      else linesOk = false;
+    }
+    if (linesOk && objects.length > 0) {
+      objects.forEach((o, i) => applyObject(acc, o, `line ${i + 1}`));
+      return { ok: true, output: acc };
+    }
+    if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+      return { ok: false, error: `stdout is not valid JSON: ${parseErrorAt(stdout.slice(stdout.indexOf(trimmed[0])), whole.error)}` };
+    }
+  } catch (error) {
+    if (error instanceof InvalidOutput) return { ok: false, error: `invalid hook output: ${error.message}` };
+    throw error;
+  }
+  acc.messages.push({ role: "system", content: trimmed });
+  return { ok: true, output: acc };
+}

@@ -1,0 +1,68 @@
+import { readdirSync, readFileSync } from "node:fs";
+
+/**
+ * Whether any live process is still in process group `pgid`. kill(-pgid, 0) alone also counts
+ * zombies, which never go away under a PID 1 that does not reap (containers), so on Linux a
+ * positive answer is confirmed by scanning /proc for a non-zombie member.
+ */
+export function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return false;
+  }
+  if (process.platform !== "linux") return true;
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return true;
+  }
+  for (const entry of entries) {
+    const c = entry.charCodeAt(0);
+    if (c < 48 || c > 57) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "latin1");
+    } catch {
+      continue;
+    }
+    // Fields after the parenthesised command: state ppid pgrp ...
+    const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(rest[2]) === pgid && rest[0] !== "Z" && rest[0] !== "X") return true;
+  }
+  return false;
+}
+
+/** Send `signal` to every process of the group; false when the group is already gone. */
+export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Grace between SIGTERM and SIGKILL (SPEC §5.6). */
+export const KILL_GRACE_MS = 2000;
+
+/**
+ * SIGTERM the group, then SIGKILL it after the grace unless it empties first. Resolves when the
+ * group is gone or SIGKILL was sent: after that nothing of it can outlive the caller.
+ */
+export function terminateGroup(pgid: number, graceMs = KILL_GRACE_MS): Promise<void> {
+  if (!signalGroup(pgid, "SIGTERM")) return Promise.resolve();
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const poll = (): void => {
+      if (!groupAlive(pgid)) return resolve();
+      if (Date.now() - started >= graceMs) {
+        signalGroup(pgid, "SIGKILL");
+        return resolve();
+      }
+      setTimeout(poll, 25);
+    };
+    setTimeout(poll, 10);
+  });
+}

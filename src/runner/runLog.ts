@@ -1,0 +1,47 @@
+import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
+import path from "node:path";
+import type { TriggerResult } from "./types.js";
+
+/** Rotate runs.jsonl at this size, keeping one old file (SPEC §10). */
+export const RUN_LOG_MAX_BYTES = 10 * 1024 * 1024;
+
+/** One line of the run log: what ran, not what it printed. */
+export interface RunLogRecord {
+  time: string;
+  project_dir: string;
+  event: string;
+  session_id: string;
+  duration_ms: number;
+  blocked: boolean;
+  hooks: { name: string; status: string; exit_code: number | null; duration_ms: number }[];
+}
+
+export function runLogFile(stateDir: string): string {
+  return path.join(stateDir, "runs.jsonl");
+}
+
+export function runLogRecord(result: TriggerResult, projectDir: string, time: Date): RunLogRecord {
+  return {
+    time: time.toISOString(),
+    project_dir: projectDir,
+    event: result.event,
+    session_id: result.session_id,
+    duration_ms: result.duration_ms,
+    blocked: result.blocked,
+    hooks: result.hooks.map((h) => ({ name: h.name, status: h.status, exit_code: h.exit_code, duration_ms: h.duration_ms })),
+  };
+}
+
+/** Append one record, rotating first when the file has reached the limit. Throws on I/O errors. */
+export function appendRunLog(stateDir: string, record: RunLogRecord, maxBytes = RUN_LOG_MAX_BYTES): void {
+  const file = runLogFile(stateDir);
+  const line = JSON.stringify(record) + "\n";
+  let size = -1;
+  try {
+    size = statSync(file).size;
+  } catch {
+    mkdirSync(stateDir, { recursive: true });
+  }
+  if (size >= 0 && size + line.length > maxBytes) renameSync(file, file + ".1");
+  appendFileSync(file, line);
+}

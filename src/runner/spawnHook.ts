@@ -1,0 +1,191 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { statSync } from "node:fs";
+import type { Readable } from "node:stream";
+import { groupAlive, KILL_GRACE_MS, terminateGroup } from "./processGroup.js";
+
+/** What to run: a file with its argv (a shell for `command`, the program itself for `args`). */
+export interface SpawnRequest {
+  file: string;
+  args: string[];
+  /** True when `file` is a shell running `command` (exit 127/126 then mean "could not run"). */
+  viaShell: boolean;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Written to stdin, then stdin is closed. */
+  input: string;
+  timeoutMs: number;
+  /** Cap per stream, in bytes. */
+  maxOutput: number;
+}
+
+export type SpawnEnd = "exited" | "timed_out" | "spawn_error" | "cancelled";
+
+/** How a process ended; the same shape whatever happened. */
+export interface SpawnOutcome {
+  end: SpawnEnd;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  /** Why it could not be spawned (end "spawn_error"). */
+  error: string | null;
+  durationMs: number;
+}
+
+export interface SpawnedHook {
+  readonly outcome: Promise<SpawnOutcome>;
+  /** Kill the whole group; the outcome becomes "cancelled". */
+  cancel(): void;
+  /** Settles when leftover members of the group are gone (or were SIGKILLed). */
+  readonly reaped: Promise<void>;
+}
+
+/** After the hook's process exits, how long its pipes may stay open before we stop reading. */
+const DRAIN_GRACE_MS = 150;
+
+// Keeps at most `cap` bytes of a stream; the rest is read and dropped so memory stays bounded.
+class Capture {
+  chunks: Buffer[] = [];
+  size = 0;
+  truncated = false;
+  constructor(private readonly cap: number) {}
+  push = (chunk: Buffer): void => {
+    const room = this.cap - this.size;
+    if (room <= 0) {
+      this.truncated = true;
+      return;
+    }
+    if (chunk.length > room) {
+      this.chunks.push(chunk.subarray(0, room));
+      this.size = this.cap;
+      this.truncated = true;
+      return;
+    }
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+  };
+  text(): string {
+    return this.chunks.length === 1 ? this.chunks[0].toString("utf8") : Buffer.concat(this.chunks, this.size).toString("utf8");
+  }
+}
+
+function spawnFailure(message: string, started: number): SpawnOutcome {
+  return { end: "spawn_error", exitCode: null, signal: null, stdout: "", stderr: "", truncated: false, error: message, durationMs: Date.now() - started };
+}
+
+function describeSpawnError(error: NodeJS.ErrnoException, request: SpawnRequest): string {
+  const what = request.viaShell ? `shell \`${request.file}\`` : `\`${request.file}\``;
+  if (error.code === "ENOENT") return `${what} not found`;
+  if (error.code === "EACCES") return `${what} is not executable (permission denied)`;
+  return `cannot run ${what}: ${error.message}`;
+}
+
+/**
+ * Run one hook process in its own process group with bounded capture and a timeout. Resolves
+ * when the process has exited and its pipes drained (or a short grace passed: an escaped
+ * descendant holding them is not waited for). Never rejects.
+ */
+export function spawnHook(request: SpawnRequest): SpawnedHook {
+  const started = Date.now();
+  try {
+    if (!statSync(request.cwd).isDirectory()) {
+      return settled(spawnFailure(`working directory ${request.cwd} is not a directory`, started));
+    }
+  } catch {
+    return settled(spawnFailure(`working directory ${request.cwd} does not exist`, started));
+  }
+  let child: ChildProcess;
+  try {
+    child = spawn(request.file, request.args, { cwd: request.cwd, env: request.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+  } catch (error) {
+    return settled(spawnFailure(describeSpawnError(error as NodeJS.ErrnoException, request), started));
+  }
+  const out = new Capture(request.maxOutput);
+  const err = new Capture(request.maxOutput);
+  let end: SpawnEnd = "exited";
+  let spawnError: string | null = null;
+  let reapResolve!: () => void;
+  const reaped = new Promise<void>((r) => (reapResolve = r));
+  let killing: Promise<void> | null = null;
+  const pid = child.pid;
+  let exited = false;
+
+  const kill = (why: SpawnEnd): void => {
+    if (end !== "exited" || exited || pid === undefined) return;
+    end = why;
+    killing = terminateGroup(pid, KILL_GRACE_MS);
+  };
+
+  const outcome = new Promise<SpawnOutcome>((resolve) => {
+    let done = false;
+    let exitCode: number | null = null;
+    let exitSignal: NodeJS.Signals | null = null;
+    let open = 2;
+    let graceTimer: NodeJS.Timeout | undefined;
+    const timer = setTimeout(() => kill("timed_out"), request.timeoutMs);
+
+    const finish = async (): Promise<void> => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      if (graceTimer) clearTimeout(graceTimer);
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      child.stdin?.destroy();
+      if (killing) await killing;
+      resolve({
+        end: spawnError ? "spawn_error" : end,
+        exitCode: spawnError ? null : exitCode,
+        signal: spawnError ? null : exitSignal,
+        stdout: out.text(),
+        stderr: err.text(),
+        truncated: out.truncated || err.truncated,
+        error: spawnError,
+        durationMs: Date.now() - started,
+      });
+    };
+    const streamClosed = (): void => {
+      open -= 1;
+      if (open === 0 && exited) void finish();
+    };
+    (child.stdout as Readable).on("data", out.push).once("close", streamClosed);
+    (child.stderr as Readable).on("data", err.push).once("close", streamClosed);
+    child.stdin?.on("error", () => {});
+    child.once("error", (error: NodeJS.ErrnoException) => {
+      // Only spawn failures arrive here (we never kill through the ChildProcess object).
+      if (!exited && pid === undefined) {
+        spawnError = describeSpawnError(error, request);
+        exited = true;
+        reapResolve();
+        void finish();
+      }
+    });
+    child.once("exit", (code, signal) => {
+      exited = true;
+      exitCode = code;
+      exitSignal = signal;
+      // Leftover members of the group (a backgrounded `cmd &`) must not outlive a sync hook.
+      if (!killing && pid !== undefined && groupAlive(pid)) {
+        void terminateGroup(pid).then(reapResolve);
+      } else if (killing) {
+        void killing.then(reapResolve);
+      } else {
+        reapResolve();
+      }
+      if (open === 0) void finish();
+      else graceTimer = setTimeout(() => void finish(), DRAIN_GRACE_MS);
+    });
+    child.stdin?.end(request.input);
+  });
+
+  return {
+    outcome,
+    reaped,
+    cancel: () => kill("cancelled"),
+  };
+}
+
+function settled(outcome: SpawnOutcome): SpawnedHook {
+  return { outcome: Promise.resolve(outcome), reaped: Promise.resolve(), cancel: () => {} };
+}
