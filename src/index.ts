@@ -17,3 +17,6 @@ export type * from "./runner/types.js";
 export { VERSION } from "./version.js";
 export { createRunner } from "./runner/createRunner.js";
 export { lastAssistantText, type HistoryEntry } from "./runner/lastAssistantText.js";
+export { loadConfig, type LoadConfigOptions } from "./config/loadConfig.js";
+export { formatClaude, type ClaudeHookResponse } from "./report/formatClaude.js";
+export { formatJunit } from "./report/formatJunit.js";

@@ -1,7 +1,11 @@
 import { loadConfig } from "../../config/loadConfig.js";
 import { UnknownHookError, UsageError } from "../../errors.js";
 import { parseHookEvent } from "../../events/parseHookEvent.js";
+import { formatClaude } from "../../report/formatClaude.js";
+import { formatGithubActions } from "../../report/formatGithubActions.js";
+import { formatJunit } from "../../report/formatJunit.js";
 import { formatText } from "../../report/formatText.js";
+import { isGithubActions } from "../../report/githubCommand.js";
 import { buildContext } from "../../runner/buildContext.js";
 import { createRunner } from "../../runner/createRunner.js";
 import { FAILURE_STATUSES } from "../../runner/hookResult.js";
@@ -28,10 +32,12 @@ function checkNames(flag: string, names: string[] | undefined, known: string[]):
   throw new UnknownHookError(`${flag}: no hook named ${unknown.join(", ")}${hint ? `; did you mean ${hint}?` : "; run `hooks list` to see them"}`, unknown);
 }
 
+const OUTPUTS = ["text", "json", "junit", "claude"];
+
 /** `hooks run EVENT`: fire one event and print what the hooks said. */
 export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlags): Promise<number> {
   const output = flags.json ? "json" : (flags.output ?? "text");
-  if (output !== "text" && output !== "json") throw new UsageError(`--output ${output} is not supported; use text or json`);
+  if (!OUTPUTS.includes(output)) throw new UsageError(`--output ${output} is not supported; use ${OUTPUTS.join(", ")}`);
   let maxParallel: number | undefined;
   if (flags.maxParallel !== undefined) {
     maxParallel = Number(flags.maxParallel);
@@ -84,7 +90,12 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     process.off("SIGTERM", onSignal);
   }
   if (output === "json") ctx.stdout.write(JSON.stringify(result, null, 2) + "\n");
+  else if (output === "junit") ctx.stdout.write(formatJunit([result]));
+  else if (output === "claude") ctx.stdout.write(JSON.stringify(formatClaude(result)) + "\n");
+  else if (isGithubActions(ctx.env)) ctx.stdout.write(formatGithubActions(result, { color: ctx.color }));
   else if (result.hooks.length > 0 || result.warnings.length > 0) ctx.stdout.write(formatText(result, { color: ctx.color }));
   if (interrupted) return interrupted === "SIGTERM" ? EXIT.sigterm : EXIT.sigint;
+  // Claude Code reads a hook's JSON only on exit 0, so the block travels in the JSON (SPEC §8).
+  if (output === "claude") return EXIT.ok;
   return exitCodeForResult(result);
 }
