@@ -27,6 +27,8 @@ export interface ClaudeImport {
   notes: string[];
 }
 
+// A settings entry that dispatches to hookrun itself (`npx hooks run stop --output claude`).
+const DELEGATES = /(^|[\s/])(hooks|hookrun)(\.js)?\s+(-\S+\s+("[^"]*"|\S+)\s+)*run\s/;
 const MAX_TIMEOUT_S = 24 * 60 * 60;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const matchesAll = (m: string | undefined) => m === undefined || m === "" || m === "*";
@@ -78,6 +80,7 @@ export function importClaudeSettings(settings: unknown, existing: ExistingHook[]
         if (type !== "command") return void result.notes.push(`${at}: skipped a \`${String(type)}\` hook: hookrun runs only \`command\` hooks`);
         if (typeof entry.command !== "string" || entry.command.trim() === "") return void result.notes.push(`${at}: no \`command\`; skipped`);
         const command = entry.command;
+        if (DELEGATES.test(command)) return void result.notes.push(`${at}: \`${command}\` already hands this event to hookrun; skipped (importing it would run hookrun from itself)`);
         const id = key(event, command, matcher);
         const twin = existing.find((x) => key(x.event, x.command, x.matcher) === id);
         if (seen.has(id)) return void result.notes.push(`${at}: \`${command}\` is already a ${event} hook${twin ? ` (\`${twin.name}\`)` : ""}; skipped`);
