@@ -1,3 +1,4 @@
+import { describeJsonError } from "../text/jsonErrorPosition.js";
 import type { Decision, Message, Role } from "./types.js";
 
 /** What a hook's stdout said (SPEC §6), merged over all its output objects. */
@@ -134,18 +135,6 @@ function applyObject(acc: HookOutput, o: Record<string, unknown>, where: string)
   }
 }
 
-// Line:col of a JSON.parse error, from the position V8 reports.
-function parseErrorAt(text: string, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const m = /position (\d+)/.exec(message);
-  if (!m) return message;
-  const pos = Number(m[1]);
-  const before = text.slice(0, pos);
-  const line = before.split("\n").length;
-  const col = pos - before.lastIndexOf("\n");
-  return `${message.replace(/ in JSON at position \d+.*$/, "").replace(/\s*\(line \d+ column \d+\)$/, "")} at line ${line}:${col}`;
-}
-
 function tryJson(text: string): { ok: true; value: unknown } | { ok: false; error: unknown } {
   try {
     return { ok: true, value: JSON.parse(text) };
@@ -191,7 +180,7 @@ export function parseHookOutput(stdout: string): ParsedOutput {
       return { ok: true, output: acc };
     }
     if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
-      return { ok: false, error: `stdout is not valid JSON: ${parseErrorAt(stdout.slice(stdout.indexOf(trimmed[0])), whole.error)}` };
+      return { ok: false, error: `stdout is not valid JSON: ${describeJsonError(stdout, whole.error)}` };
     }
   } catch (error) {
     if (error instanceof InvalidOutput) return { ok: false, error: `invalid hook output: ${error.message}` };

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { ContextError, UsageError } from "../../errors.js";
+import { describeJsonError } from "../../text/jsonErrorPosition.js";
 import type { HookContext } from "../../runner/types.js";
 import type { CliContext } from "../context.js";
 import type { RunFlags } from "../commands/run.js";
@@ -11,16 +12,6 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-// Line:col of a JSON.parse error, so the caller can find the problem in what they sent.
-function jsonErrorAt(text: string, error: Error): string {
-  const m = /position (\d+)/.exec(error.message);
-  if (!m) return error.message;
-  const before = text.slice(0, Number(m[1]));
-  const line = before.split("\n").length;
-  const col = before.length - before.lastIndexOf("\n");
-  return `${error.message.replace(/ in JSON at position \d+.*$/, "")} at line ${line}:${col}`;
-}
-
 /** Parse a context document: empty is {}, anything but a JSON object is a ContextError (exit 65). */
 export function parseContextText(text: string, where: string): HookContext {
   if (text.trim() === "") return {};
@@ -28,7 +19,7 @@ export function parseContextText(text: string, where: string): HookContext {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ContextError(`the context from ${where} is not valid JSON (${jsonErrorAt(text, error as Error)}); pass one JSON object`, { cause: error });
+    throw new ContextError(`the context from ${where} is not valid JSON (${describeJsonError(text, error)}); pass one JSON object`, { cause: error });
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ContextError(`the context from ${where} is ${Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`}, not a JSON object; pass one JSON object`);

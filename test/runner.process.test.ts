@@ -1,0 +1,173 @@
+import { chmodSync, existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createRunner } from "../src/runner/createRunner.js";
+import { alive, config, hook, tempDir, waitGone } from "./helpers/runnerConfig.js";
+
+let tmp: { dir: string; cleanup: () => void };
+const escaped: number[] = [];
+beforeEach(() => {
+  tmp = tempDir();
+  tmp.dir = realpathSync(tmp.dir);
+});
+afterEach(() => {
+  for (const pid of escaped.splice(0)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  tmp.cleanup();
+});
+
+async function waitForFile(file: string, ms = 5000): Promise<string> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (existsSync(file)) {
+      const text = readFileSync(file, "utf8").trim();
+      if (text) return text;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`${file} never appeared`);
+}
+
+const runnerFor = (...hooks: ReturnType<typeof hook>[]) => createRunner(config(tmp.dir, hooks), { runLog: false, cwd: tmp.dir });
+
+describe("stdin (SPEC §4): a hook that never reads a large context works", () => {
+  it("10 MiB context, hook exits at once or after a while without reading", async () => {
+    const big = "x".repeat(10 * 1024 * 1024);
+    const r = await runnerFor(hook("quick", "stop", { command: "exit 0" }), hook("slow", "stop", { command: "sleep 0.3; echo done" })).trigger("stop", { blob: big });
+    expect(r.hooks.map((h) => h.status)).toEqual(["ok", "ok"]);
+    expect(r.messages.map((m) => m.content)).toEqual(["done"]);
+  });
+});
+
+describe("output capture (SPEC §5.7)", () => {
+  it("a hook printing 200 MB: result truncated at max_output, memory stays bounded", async () => {
+    const maxOutput = 1024 * 1024;
+    global.gc?.();
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+    const r = await runnerFor(hook("flood", "post_tool_use", { command: "head -c 200000000 /dev/zero | tr '\\0' a; echo tail >&2", maxOutput })).trigger("post_tool_use", {});
+    clearInterval(sampler);
+    peak = Math.max(peak, process.memoryUsage().rss);
+    const h = r.hooks[0];
+    expect(h.status).toBe("ok");
+    expect(h.truncated).toBe(true);
+    expect(h.stdout.length).toBe(maxOutput);
+    expect(h.stderr).toBe("tail\n");
+    // 200 MB went through; the process grew by far less (generous bound for a loaded machine).
+    expect(peak - before).toBeLessThan(96 * 1024 * 1024);
+  });
+});
+
+describe("timeouts and process groups (SPEC §5.6)", () => {
+  it("timeout: the whole group gets SIGTERM, a grandchild ignoring it is SIGKILLed; no survivor", async () => {
+    const pidFile = path.join(tmp.dir, "gc.pid");
+    const cmd = `sh -c 'trap "" TERM; echo $$ > "${pidFile}"; while :; do sleep 0.05; done' & wait`;
+    const runner = runnerFor(hook("stubborn", "stop", { command: cmd, timeoutMs: 500 }));
+    const started = Date.now();
+    const pending = runner.trigger("stop", {});
+    const gc = Number(await waitForFile(pidFile));
+    const r = await pending;
+    const took = Date.now() - started;
+    expect(r.hooks[0]).toMatchObject({ status: "timed_out", error: "timed out after 500ms" });
+    expect(took).toBeLessThan(500 + 2500 + 3000); // timeout + kill grace + generous slack
+    expect(took).toBeGreaterThanOrEqual(500);
+    expect(await waitGone(gc, 3000)).toBe(true);
+  });
+
+  it("a descendant that escaped with setsid and holds the pipes does not hold up the result", async () => {
+    const pidFile = path.join(tmp.dir, "escaped.pid");
+    const cmd = `setsid sh -c 'echo $$ > "${pidFile}"; exec sleep 60' & while [ ! -s "${pidFile}" ]; do sleep 0.02; done; echo started`;
+    const started = Date.now();
+    const r = await runnerFor(hook("escape", "stop", { command: cmd })).trigger("stop", {});
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    escaped.push(pid);
+    expect(alive(pid)).toBe(true); // it really escaped and was still holding the pipe
+    expect(r.hooks[0]).toMatchObject({ status: "ok", stdout: "started\n" });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it("same on timeout: timed_out returns even though the escaped process keeps the pipes", async () => {
+    const pidFile = path.join(tmp.dir, "escaped.pid");
+    const cmd = `setsid sh -c 'echo $$ > "${pidFile}"; exec sleep 60' & sleep 60`;
+    const started = Date.now();
+    const r = await runnerFor(hook("escape", "stop", { command: cmd, timeoutMs: 300 })).trigger("stop", {});
+    escaped.push(Number(await waitForFile(pidFile)));
+    expect(r.hooks[0].status).toBe("timed_out");
+    expect(Date.now() - started).toBeLessThan(300 + 2500 + 3000);
+  });
+
+  it("leftover members of a hook's group are terminated after it exits (a sync hook does not outlive the run)", async () => {
+    const pidFile = path.join(tmp.dir, "bg.pid");
+    const runner = runnerFor(hook("bg", "stop", { command: `sleep 60 >/dev/null 2>&1 & echo $! > "${pidFile}"; echo left` }));
+    const r = await runner.trigger("stop", {});
+    expect(r.hooks[0].status).toBe("ok");
+    await runner.drain();
+    expect(await waitGone(Number(readFileSync(pidFile, "utf8")), 3000)).toBe(true);
+  });
+
+  it("close() kills every running group: running hooks end cancelled, later ones too, new triggers reject", async () => {
+    const pidFile = path.join(tmp.dir, "long.pid");
+    const runner = runnerFor(hook("long", "stop", { command: `sleep 60 & echo $! > "${pidFile}"; wait` }), hook("next", "stop", { command: "true", priority: -1 }));
+    const pending = runner.trigger("stop", {});
+    const pid = Number(await waitForFile(pidFile));
+    await runner.close();
+    const r = await pending;
+    expect(r.hooks.map((h) => h.status)).toEqual(["cancelled", "cancelled"]);
+    expect(await waitGone(pid, 3000)).toBe(true);
+    await expect(runner.trigger("stop", {})).rejects.toThrow(/closed/);
+  });
+
+  it("an abort signal cancels the trigger's hooks", async () => {
+    const runner = runnerFor(hook("long", "stop", { command: "sleep 60" }));
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 200);
+    const r = await runner.trigger("stop", {}, { signal: ac.signal });
+    expect(r.hooks[0].status).toBe("cancelled");
+  });
+});
+
+describe("spawn errors are never decisions (SPEC §5.8)", () => {
+  it("a missing command (shell exit 127) on a gate event is spawn_error, not a block", async () => {
+    const r = await runnerFor(hook("missing", "pre_tool_use", { command: "no-such-command-hookrun-xyz --flag" }), hook("after", "pre_tool_use", { command: "true" })).trigger("pre_tool_use", {});
+    expect(r.hooks[0]).toMatchObject({ status: "spawn_error", exit_code: 127, decision: null });
+    expect(r.hooks[0].error).toMatch(/command not found \(exit 127\)/);
+    expect(r.blocked).toBe(false);
+    expect(r.hooks[1].status).toBe("ok");
+  });
+
+  it("a script without the execute bit (exit 126) is spawn_error", async () => {
+    writeFileSync(path.join(tmp.dir, "script.sh"), "#!/bin/sh\necho hi\n");
+    chmodSync(path.join(tmp.dir, "script.sh"), 0o644);
+    const r = await runnerFor(hook("noexec", "stop", { command: "./script.sh" })).trigger("stop", {});
+    expect(r.hooks[0]).toMatchObject({ status: "spawn_error", exit_code: 126 });
+  });
+
+  it("args (exec form) with a missing program, a missing shell, a bad cwd: spawn_error naming the cause", async () => {
+    const r = await runnerFor(
+      hook("noprog", "stop", { args: ["/nonexistent/prog", "--x"] }),
+      hook("noshell", "stop", { command: "true", shell: "/nonexistent/shell" }),
+      hook("badcwd", "stop", { command: "true", cwd: "no/such/dir" }),
+    ).trigger("stop", {});
+    expect(r.hooks.map((h) => h.status)).toEqual(["spawn_error", "spawn_error", "spawn_error"]);
+    expect(r.hooks[0].error).toMatch(/\/nonexistent\/prog.*not found/);
+    expect(r.hooks[1].error).toMatch(/shell `\/nonexistent\/shell` not found/);
+    expect(r.hooks[2].error).toMatch(/working directory .*no\/such\/dir does not exist/);
+    expect(r.blocked).toBe(false);
+  });
+
+  it("args run with no shell: metacharacters stay literal", async () => {
+    const r = await runnerFor(hook("exec", "stop", { args: ["printf", "%s|%s", "$HOME", "a;b"] })).trigger("stop", {});
+    expect(r.hooks[0].stdout).toBe("$HOME|a;b");
+  });
+
+  it("bash as the shell", async () => {
+    const r = await runnerFor(hook("b", "stop", { command: 'echo "${BASH_VERSION:+bash}"', shell: "bash" })).trigger("stop", {});
+    expect(r.hooks[0].stdout).toBe("bash\n");
+  });
+});
