@@ -3,6 +3,7 @@ import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from "node:
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { CLI, ROOT, runCli } from "./helpers/cli.js";
 import { tempProject } from "./helpers/tempProject.js";
 
@@ -135,7 +136,7 @@ describe("examples/claude-code", () => {
     expect(stop).toMatchObject({ code: 0, json: { decision: "block", reason: "TODO.md still has open items: finish them first." } });
     const stopAgain = await asClaudeCode(p.dir, env, "Stop", { stop_hook_active: true });
     expect(stopAgain).toMatchObject({ code: 0, json: {} });
-  });
+  }, 120_000);
 
   it("importing these settings does not make hookrun call itself", async () => {
     const p = project();
@@ -143,5 +144,43 @@ describe("examples/claude-code", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain("--output claude");
     expect(r.stderr).toContain("already hands this event to hookrun");
+  });
+});
+
+describe("examples/github-actions.yml", () => {
+  const workflow = parse(readFileSync(path.join(ROOT, "examples/github-actions.yml"), "utf8")) as {
+    jobs: Record<string, { steps: { name?: string; run?: string }[] }>;
+  };
+  const runs = Object.values(workflow.jobs).flatMap((j) => j.steps.map((s) => s.run).filter((r): r is string => typeof r === "string"));
+
+  it("validates the config and writes a JUnit report", () => {
+    expect(runs).toContain("npx hooks validate");
+    expect(runs.some((r) => /^npx hooks run \S+ .*--output junit > \S+\.xml$/.test(r))).toBe(true);
+  });
+
+  it("its `hooks run` steps work as written, as GitHub runs them (CI, GITHUB_ACTIONS, bash -e)", async () => {
+    const p = isolated();
+    writeFileSync(path.join(p.dir, "hooks.yaml"), "hooks:\n  stop:\n    - name: lint\n      command: echo lint ok\n    - name: flaky\n      command: echo 'oops' >&2; exit 1\n");
+    mkdirSync(path.join(p.dir, "node_modules/.bin"), { recursive: true });
+    const bin = path.join(p.dir, "node_modules/.bin/hooks");
+    writeFileSync(bin, `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+    chmodSync(bin, 0o755);
+    const env = cleanEnv({ ...p.env, CI: "true", GITHUB_ACTIONS: "true" });
+    for (const step of runs.filter((r) => r.startsWith("npx hooks run"))) {
+      const command = step.replace(/\$\{\{ github\.sha \}\}/g, "abc123");
+      // A step's stdin is empty, as on GitHub's runners.
+      const r = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+        const child = execFile("bash", ["-c", command], { cwd: p.dir, env, timeout: 60_000 }, (error, stdout) => resolve({ code: error ? (error.code as number) : 0, stdout }));
+        child.stdin!.end();
+      });
+      expect(r.code, command).toBe(1); // the flaky hook fails the step
+      if (command.includes("--output junit")) {
+        const xml = readFileSync(path.join(p.dir, "hooks-junit.xml"), "utf8");
+        expect(xml).toContain('<testsuite name="stop" tests="2" failures="1"');
+      } else {
+        expect(r.stdout).toContain("::group::");
+        expect(r.stdout).toMatch(/^::error title=hookrun stop%3A flaky::/m);
+      }
+    }
   });
 });
