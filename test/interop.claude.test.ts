@@ -186,3 +186,37 @@ describe("hooks run --output junit", () => {
     expect(existsSync(path.join(p.dir, "TODO.md"))).toBe(true);
   });
 });
+
+describe("last_assistant_message from Claude Code's transcript", () => {
+  const line = (type: string, content: unknown) => JSON.stringify({ type, uuid: "u", message: { role: type, content } });
+  const dumpStop = () => {
+    const dump = path.join(p.dir, "stop.json");
+    writeFileSync(path.join(p.dir, ".claude/hooks/check-done.sh"), `#!/bin/sh\ncat > "${dump}"\n`);
+    return () => (JSON.parse(readFileSync(dump, "utf8")) as { last_assistant_message: unknown }).last_assistant_message;
+  };
+
+  it("is the latest assistant text in transcript_path, skipping tool-only turns, when the input has none", async () => {
+    const read = dumpStop();
+    const transcript = [
+      line("user", "fix the tests"),
+      line("assistant", [{ type: "text", text: "Looking." }, { type: "tool_use", id: "t1", name: "Bash", input: {} }]),
+      line("user", [{ type: "tool_result", tool_use_id: "t1", content: "ok" }]),
+      line("assistant", [{ type: "text", text: "All tests pass." }, { type: "text", text: "Done." }]),
+      line("assistant", [{ type: "tool_use", id: "t2", name: "Bash", input: {} }]),
+      "{ a line being written",
+    ].join("\n");
+    // Padding before it: only the tail of a long transcript is read.
+    writeFileSync(path.join(p.dir, "transcript.jsonl"), `${line("assistant", "x".repeat(2_000_000))}\n${transcript}`);
+    expect((await run("stop", claudeInput("Stop"))).code).toBe(0);
+    expect(read()).toBe("All tests pass.\nDone.");
+  });
+
+  it("leaves a message the input carries, and is null without a readable transcript", async () => {
+    const read = dumpStop();
+    writeFileSync(path.join(p.dir, "transcript.jsonl"), line("assistant", "from transcript") + "\n");
+    await run("stop", claudeInput("Stop", { last_assistant_message: "given" }));
+    expect(read()).toBe("given");
+    await run("stop", claudeInput("Stop", { transcript_path: path.join(p.dir, "missing.jsonl") }));
+    expect(read()).toBeNull();
+  });
+});

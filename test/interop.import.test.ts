@@ -76,8 +76,8 @@ describe("importClaudeSettings", () => {
   });
 
   it("reports prompt/agent hooks as skipped and an unknown event as a custom event, never silently", () => {
-    expect(imp.notes.join("\n")).toMatch(/PreToolUse\[2\]\.hooks\[0\]: skipped a `prompt` hook/);
-    expect(imp.notes.join("\n")).toMatch(/Stop\[0\]\.hooks\[1\]: skipped a `agent` hook/);
+    expect(imp.notes.join("\n")).toMatch(/PreToolUse\[2\]\.hooks\[0\]: skipped a hook of type `prompt`/);
+    expect(imp.notes.join("\n")).toMatch(/Stop\[0\]\.hooks\[1\]: skipped a hook of type `agent`/);
     expect(imp.notes.join("\n")).toMatch(/no event `TeammateIdle`.*custom event `teammate_idle`/);
     expect(imp.customEvents.teammate_idle).toMatchObject({ custom: true });
   });
@@ -158,7 +158,7 @@ describe("hooks import claude (CLI)", () => {
     expect(r.code).toBe(0);
     const spec = parse(r.stdout) as { hooks: Record<string, { name: string; command: string }[]> };
     expect(Object.keys(spec.hooks)).toEqual(["pre_tool_use", "post_tool_use", "user_prompt_submit", "stop", "session_start", "notification", "teammate_idle"]);
-    expect(r.stderr).toContain("skipped a `prompt` hook");
+    expect(r.stderr).toContain("skipped a hook of type `prompt`");
     expect(r.stderr).toContain("TeammateIdle");
   });
 

@@ -77,7 +77,7 @@ export function importClaudeSettings(settings: unknown, existing: ExistingHook[]
         const at = `${where}.hooks[${h}]`;
         if (!isObject(entry)) return void result.notes.push(`${at}: not an object; skipped`);
         const type = entry.type ?? "command";
-        if (type !== "command") return void result.notes.push(`${at}: skipped a \`${String(type)}\` hook: hookrun runs only \`command\` hooks`);
+        if (type !== "command") return void result.notes.push(`${at}: skipped a hook of type \`${String(type)}\`: hookrun runs only \`command\` hooks`);
         if (typeof entry.command !== "string" || entry.command.trim() === "") return void result.notes.push(`${at}: no \`command\`; skipped`);
         const command = entry.command;
         if (DELEGATES.test(command)) return void result.notes.push(`${at}: \`${command}\` already hands this event to hookrun; skipped (importing it would run hookrun from itself)`);
