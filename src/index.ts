@@ -12,11 +12,17 @@ export {
   InterruptedError,
   type Diagnostic,
 } from "./errors.js";
+export { loadConfig, type LoadConfigOptions } from "./config/loadConfig.js";
+export { findProjectFile, type FindProjectFileOptions } from "./config/findProjectFile.js";
+export { findLocalFile, defaultLocalFile } from "./config/findLocalFile.js";
+export { findUserFile } from "./config/findUserFile.js";
+export { PROJECT_FILE_NAMES, LOCAL_FILE_NAMES } from "./config/configCandidates.js";
+export { formatDiagnostic } from "./config/formatDiagnostic.js";
+export { matcherIsRegex } from "./config/matcherIsRegex.js";
 export type * from "./config/types.js";
 export type * from "./runner/types.js";
 export { VERSION } from "./version.js";
 export { createRunner } from "./runner/createRunner.js";
 export { lastAssistantText, type HistoryEntry } from "./runner/lastAssistantText.js";
-export { loadConfig, type LoadConfigOptions } from "./config/loadConfig.js";
 export { formatClaude, type ClaudeHookResponse } from "./report/formatClaude.js";
 export { formatJunit } from "./report/formatJunit.js";

@@ -4,15 +4,15 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { TriggerResult } from "../src/runner/types.js";
 import { runCli, ROOT } from "./helpers/cli.js";
-import { tempProject } from "./helpers/tempProject.js";
+import { tempDir } from "./helpers/tempDir.js";
 
 // A project with Claude Code settings, imported into hooks.yaml once per test.
 const FIXTURE = path.join(ROOT, "test/fixtures/claude");
-let p: ReturnType<typeof tempProject>;
+let p: ReturnType<typeof tempDir>;
 let env: Record<string, string>;
 
 beforeEach(async () => {
-  p = tempProject(FIXTURE);
+  p = tempDir(FIXTURE);
   env = { ...p.env, HOOKS_TRUST: "1", HOOK_TEST_LOG: path.join(p.dir, "tool.log") };
   const r = await runCli(["import", "claude", "--write"], { cwd: p.dir, env });
   expect(r.code).toBe(0);

@@ -6,14 +6,14 @@ import { hookNameFromCommand, HOOK_NAME_PATTERN } from "../src/interop/hookNameF
 import { importClaudeSettings } from "../src/interop/importClaudeSettings.js";
 import { mergeClaudeImport } from "../src/interop/mergeClaudeImport.js";
 import { runCli, ROOT } from "./helpers/cli.js";
-import { tempProject } from "./helpers/tempProject.js";
+import { tempDir } from "./helpers/tempDir.js";
 
 const FIXTURE = path.join(ROOT, "test/fixtures/claude");
 const SETTINGS = JSON.parse(readFileSync(path.join(FIXTURE, ".claude/settings.json"), "utf8")) as unknown;
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
 function project(fixture?: string) {
-  const p = tempProject(fixture);
+  const p = tempDir(fixture);
   cleanups.push(p.cleanup);
   return p;
 }

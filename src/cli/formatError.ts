@@ -2,10 +2,10 @@ import { ConfigError, HookrunError } from "../errors.js";
 import { formatDiagnostic } from "../config/formatDiagnostic.js";
 
 /** One clear sentence per error; diagnostics one per line; a stack only with --verbose. */
-export function formatError(error: unknown, verbose: boolean): string {
+export function formatError(error: unknown, verbose: boolean, cwd?: string): string {
   const lines: string[] = [];
   if (error instanceof ConfigError) {
-    for (const d of error.diagnostics) lines.push(formatDiagnostic(d));
+    for (const d of error.diagnostics) lines.push(formatDiagnostic(d, cwd));
     lines.push(`hooks: ${error.message}`);
   } else if (error instanceof HookrunError) {
     lines.push(`hooks: ${error.message}`);

@@ -53,7 +53,7 @@ export async function main(argv: string[], io: MainIO): Promise<number> {
       return EXIT.usage;
     }
     const verbose = argv.includes("-v") || argv.includes("--verbose");
-    io.stderr.write(formatError(error, verbose) + "\n");
+    io.stderr.write(formatError(error, verbose, io.cwd) + "\n");
     return exitCodeFor(error);
   }
 }

@@ -1,6 +1,14 @@
+import path from "node:path";
 import type { Diagnostic } from "../errors.js";
 
-/** `FILE:LINE:COL: error: message` — the form editors and CI parse. */
-export function formatDiagnostic(d: Diagnostic): string {
-  return `${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.message}`;
+/** `FILE:LINE:COL: error: message` — the form editors and CI parse; FILE relative to `cwd` when inside it. */
+export function formatDiagnostic(d: Diagnostic, cwd?: string): string {
+  return `${displayFile(d.file, cwd)}:${d.line}:${d.col}: ${d.severity}: ${d.message}`;
+}
+
+/** A path as users want to click it: relative to `cwd` when inside it, else absolute. */
+export function displayFile(file: string, cwd?: string): string {
+  if (!cwd) return file;
+  const rel = path.relative(cwd, file);
+  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file;
 }

@@ -6,7 +6,10 @@ export type RegisterCommand = (program: Command, context: (cmd: Command) => CliC
 
 import { registerEvents } from "./events.js";
 import { registerImport } from "./import.js";
+import { registerInit } from "./init.js";
+import { registerList } from "./list.js";
 import { registerLog } from "./log.js";
 import { registerRun } from "./run.js";
+import { registerValidate } from "./validate.js";
 
-export const COMMANDS: RegisterCommand[] = [registerRun, registerEvents, registerLog, registerImport];
+export const COMMANDS: RegisterCommand[] = [registerRun, registerEvents, registerValidate, registerList, registerInit, registerLog, registerImport];

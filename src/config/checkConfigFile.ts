@@ -1,0 +1,161 @@
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import type { Diagnostic } from "../errors.js";
+import { UsageError } from "../errors.js";
+import { eventInfo, parseHookEvent, tryParseHookEvent } from "../events/parseHookEvent.js";
+import { durationProblem } from "./durationProblem.js";
+import { matcherIsRegex } from "./matcherIsRegex.js";
+import type { ConfigPath, ParsedConfigText } from "./parseConfigText.js";
+import { sizeProblem } from "./sizeProblem.js";
+
+export interface CheckConfigFileInput {
+  parsed: ParsedConfigText;
+  /** Directory hooks of this file run in; null for the user layer (the caller's cwd). */
+  dir: string | null;
+  /** The caller's working directory, for hooks of the user layer. */
+  cwd: string;
+  /** Custom events declared by any layer (normalised name → gate). */
+  custom: ReadonlyMap<string, boolean>;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/**
+ * The checks of SPEC §2.3 that a schema cannot express: events, durations, sizes, regexes,
+ * duplicate names, directories and scripts on disk. Merging checks (overrides) live in mergeLayers.
+ */
+export function checkConfigFile(input: CheckConfigFileInput): Diagnostic[] {
+  const { parsed } = input;
+  const custom = [...input.custom.keys()];
+  const out: Diagnostic[] = [];
+  const report = (severity: Diagnostic["severity"], at: ConfigPath, message: string, target: "key" | "value" = "value") =>
+    out.push({ file: parsed.file, ...parsed.locate(at, target), severity, message });
+  const root = parsed.value;
+  if (!isObj(root)) return out;
+
+  if (isObj(root.defaults)) {
+    const d = root.defaults;
+    if (d.timeout !== undefined) problem(report, ["defaults", "timeout"], durationProblem("timeout", d.timeout));
+    if (d.max_output !== undefined) problem(report, ["defaults", "max_output"], sizeProblem("max_output", d.max_output));
+  }
+
+  if (isObj(root.events)) {
+    for (const [key, settings] of Object.entries(root.events)) {
+      if (key.startsWith("x-")) continue;
+      const builtin = tryParseHookEvent(key);
+      const s = isObj(settings) ? settings : {};
+      if (builtin === null) {
+        if (s.custom !== true && tryParseHookEvent(key, custom) === null) report("error", ["events", key], `unknown event \`${key}\` under \`events\`${suggest(key, custom)}; to declare your own event, add \`custom: true\``, "key");
+        continue;
+      }
+      const info = eventInfo(builtin)!;
+      if (s.custom === true) report("error", ["events", key, "custom"], `\`${key}\` is a built-in event: remove \`custom: true\``, "key");
+      if (s.gate !== undefined) report("error", ["events", key, "gate"], `\`gate\` can only be set on custom events; \`${builtin}\` ${info.gate === "yes" ? "can" : "cannot"} block by definition: remove it`, "key");
+      if (s.parallel === true && info.gate === "transform") {
+        report("error", ["events", key, "parallel"], `\`parallel\` is not allowed on \`${builtin}\`: its hooks chain updated_input one after another, so they cannot run in parallel`, "key");
+      }
+    }
+  }
+
+  if (!isObj(root.hooks)) return out;
+  const firstByName = new Map<string, ConfigPath>();
+  for (const [key, list] of Object.entries(root.hooks)) {
+    if (key.startsWith("x-")) continue;
+    const event = tryParseHookEvent(key, custom);
+    if (event === null) report("error", ["hooks", key], `unknown event \`${key}\`${suggest(key, custom)}; or declare it under \`events:\` with \`custom: true\``, "key");
+    if (!Array.isArray(list)) continue;
+    list.forEach((hook, i) => {
+      if (!isObj(hook)) return;
+      const at: ConfigPath = ["hooks", key, i];
+      if (typeof hook.name === "string") {
+        const first = firstByName.get(hook.name);
+        if (first) {
+          const p = parsed.locate([...first, "name"]);
+          report("error", [...at, "name"], `duplicate hook name \`${hook.name}\`: already used at line ${p.line}, column ${p.col} of this file; names are unique in a file, rename one`);
+        } else firstByName.set(hook.name, at);
+      }
+      if (hook.command !== undefined && hook.args !== undefined) {
+        report("error", [...at, "args"], `hook${label(hook)} has both \`command\` and \`args\`: keep exactly one (command runs in a shell, args runs without one)`, "key");
+      }
+      if (hook.timeout !== undefined) problem(report, [...at, "timeout"], durationProblem("timeout", hook.timeout));
+      if (hook.max_output !== undefined) problem(report, [...at, "max_output"], sizeProblem("max_output", hook.max_output));
+      if (typeof hook.matcher === "string") checkMatcher(report, [...at, "matcher"], hook.matcher, event);
+      if (hook.on_failure === "block" && event !== null && !canBlock(event, input.custom)) {
+        report("warning", [...at, "on_failure"], `\`on_failure: block\` has no effect on \`${event}\`, which cannot block: remove it or move the hook to a gate event`);
+      }
+      const base = input.dir ?? input.cwd;
+      let runDir = base;
+      if (typeof hook.cwd === "string" && hook.cwd !== "") {
+        runDir = path.resolve(base, hook.cwd);
+        if (!isDirectory(runDir)) {
+          report("error", [...at, "cwd"], `\`cwd\` ${JSON.stringify(hook.cwd)} does not exist (resolved to ${runDir}): create it or fix the path (it is relative to ${input.dir ? "the directory of this file" : "the working directory"})`);
+          return;
+        }
+      }
+      if (input.dir === null && !path.isAbsolute(String(hook.cwd ?? ""))) return;
+      const script = typeof hook.command === "string" ? firstWord(hook.command) : Array.isArray(hook.args) && typeof hook.args[0] === "string" ? hook.args[0] : null;
+      if (script && looksLikeRelativeScript(script) && !existsSync(path.resolve(runDir, script))) {
+        const field = typeof hook.command === "string" ? "command" : "args";
+        report("warning", [...at, field], `\`${field}\` runs ${script}, which does not exist (looked for ${path.resolve(runDir, script)}): create it or fix the path`);
+      }
+    });
+  }
+  return out;
+}
+
+function problem(report: (s: Diagnostic["severity"], at: ConfigPath, m: string) => void, at: ConfigPath, message: string | null): void {
+  if (message) report("error", at, message);
+}
+
+function label(hook: Obj): string {
+  return typeof hook.name === "string" ? ` \`${hook.name}\`` : "";
+}
+
+function suggest(key: string, custom: readonly string[]): string {
+  try {
+    parseHookEvent(key, custom);
+  } catch (e) {
+    if (e instanceof UsageError && e.suggestions.length) return ` (did you mean ${e.suggestions.map((s) => `\`${s}\``).join(" or ")}?)`;
+  }
+  return " (run `hooks events` for the list)";
+}
+
+function checkMatcher(report: (s: Diagnostic["severity"], at: ConfigPath, m: string) => void, at: ConfigPath, matcher: string, event: string | null): void {
+  if (matcherIsRegex(matcher)) {
+    try {
+      new RegExp(matcher);
+    } catch (e) {
+      report("error", at, `invalid regex in \`matcher\`: ${(e as Error).message.replace(/^Invalid regular expression: /, "")}; fix it, or use plain names separated by |`);
+      return;
+    }
+  }
+  if (matcher === "" || matcher === "*" || event === null) return;
+  const info = eventInfo(event);
+  if (!info || info.matchField === null) {
+    report("warning", at, `\`matcher\` has no effect on \`${event}\`, which has no match field: remove it${info ? "" : " (custom events have none)"}`);
+  }
+}
+
+function canBlock(event: string, custom: ReadonlyMap<string, boolean>): boolean {
+  const info = eventInfo(event);
+  return info ? info.gate === "yes" : custom.get(event) === true;
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The program a shell command starts with, when it is a plain word (no quoting or expansion). */
+function firstWord(command: string): string | null {
+  const m = /^\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*([^\s;&|<>()'"`$\\]+)(?=\s|$)/.exec(command);
+  return m ? m[1] : null;
+}
+
+function looksLikeRelativeScript(word: string): boolean {
+  return !path.isAbsolute(word) && !word.startsWith("~") && word.includes("/") && !word.includes("://");
+}

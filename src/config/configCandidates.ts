@@ -1,0 +1,28 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { ConfigError } from "../errors.js";
+
+export const PROJECT_FILE_NAMES = ["hooks.yaml", "hooks.yml", "hooks.json"] as const;
+export const LOCAL_FILE_NAMES = ["hooks.local.yaml", "hooks.local.yml", "hooks.local.json"] as const;
+
+/**
+ * The one config file of `names` in `dir`, or null; two or more is a config error naming them.
+ * `extra` holds paths that count as existing (texts loadConfig is given instead of the disk).
+ */
+export function configCandidate(dir: string, names: readonly string[], extra?: ReadonlySet<string>): string | null {
+  const found = names.map((n) => path.join(dir, n)).filter((f) => extra?.has(f) || existsSync(f));
+  if (found.length > 1) {
+    const list = found.map((f) => path.basename(f)).join(" and ");
+    throw new ConfigError(
+      `two config files in ${dir}: ${list}; keep one (move its hooks into the other) and delete the rest`,
+      found.map((f, i) => ({
+        file: f,
+        line: 1,
+        col: 1,
+        severity: "error" as const,
+        message: `${i === 0 ? "this file and" : "this file competes with"} ${found.filter((g) => g !== f).join(" and ")} are both config files of ${dir}: keep one`,
+      })),
+    );
+  }
+  return found[0] ?? null;
+}

@@ -1,0 +1,150 @@
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode, type Pair } from "yaml";
+import type { Diagnostic } from "../errors.js";
+import { jsonSyntaxError } from "./jsonSyntaxError.js";
+
+/** A segment path into a config file: map keys and list indexes. */
+export type ConfigPath = readonly (string | number)[];
+
+export interface Position {
+  line: number;
+  col: number;
+}
+
+/** A config file's data plus a way back from any path in it to LINE:COL. */
+export interface ParsedConfigText {
+  file: string;
+  /** The data, or undefined when the file could not be read as a map. */
+  value: unknown;
+  /** Syntax problems (empty file, tab indentation, duplicate keys, trailing comma, …). */
+  diagnostics: Diagnostic[];
+  /** LINE:COL of the key (`"key"`) or the value at `path`; the nearest enclosing node when absent. */
+  locate(path: ConfigPath, target?: "key" | "value"): Position;
+}
+
+const START: Position = { line: 1, col: 1 };
+
+/** Parse YAML 1.2 or (by extension) strict JSON, keeping positions for every diagnostic. */
+export function parseConfigText(file: string, text: string): ParsedConfigText {
+  const isJson = file.endsWith(".json");
+  const diagnostics: Diagnostic[] = [];
+  const error = (pos: Position, message: string) => diagnostics.push({ file, ...pos, severity: "error", message });
+  const noLocate = () => START;
+  if (text.trim() === "" || (!isJson && isOnlyComments(text))) {
+    error(START, "the file is empty: add a `hooks:` map with at least one event (`hooks init` writes a starter), or delete the file");
+    return { file, value: undefined, diagnostics, locate: noLocate };
+  }
+  let jsonValue: unknown;
+  if (isJson) {
+    try {
+      jsonValue = JSON.parse(text);
+    } catch (e) {
+      const found = jsonSyntaxError(text) ?? { pos: 0, message: (e as Error).message };
+      error(positionAt(text, found.pos), `invalid JSON: ${found.message}`);
+      return { file, value: undefined, diagnostics, locate: noLocate };
+    }
+  }
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, merge: true, prettyErrors: false, uniqueKeys: true });
+  const at = (offset: number): Position => lineCounter.linePos(offset);
+  for (const e of doc.errors) error(at(e.pos[0]), yamlErrorMessage(e.code, e.message, keyAt(text, e.pos[0])));
+  const locate = makeLocator(doc, at);
+  // Only duplicate keys leave a trustworthy document behind; after other syntax errors, stop.
+  if (doc.errors.some((e) => e.code !== "DUPLICATE_KEY")) return { file, value: undefined, diagnostics, locate };
+  const value = isJson ? jsonValue : doc.toJS({ maxAliasCount: 1000 });
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    const found = value === null ? "nothing" : Array.isArray(value) ? "a list" : `a ${typeof value}`;
+    error(locate([]), `the top level must be a map with a \`hooks:\` key, but it is ${found}: write \`hooks:\` followed by events and their hooks`);
+    return { file, value: undefined, diagnostics, locate };
+  }
+  return { file, value, diagnostics, locate };
+}
+
+function isOnlyComments(text: string): boolean {
+  return text.split(/\r?\n/).every((l) => /^\s*(#.*)?$/.test(l) || /^\s*(---|\.\.\.)\s*$/.test(l));
+}
+
+/** 1-based line and column of a character offset. */
+function positionAt(text: string, offset: number): Position {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text[i] === "\n") {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, col: Math.min(offset, text.length) - lineStart + 1 };
+}
+
+function keyAt(text: string, offset: number): string {
+  return /^("(?:[^"\\]|\\.)*"|'[^']*'|[^:\s,{}[\]]+)/.exec(text.slice(offset, offset + 200))?.[1] ?? "";
+}
+
+function yamlErrorMessage(code: string, message: string, source: string): string {
+  switch (code) {
+    case "TAB_AS_INDENT":
+      return "tab used for indentation: YAML allows only spaces; replace the tabs at the start of this line with spaces";
+    case "DUPLICATE_KEY":
+      return `duplicate key${source ? ` \`${source.trim()}\`` : ""}: a key may appear only once in a map; merge the two entries into one`;
+    case "BAD_INDENT":
+    case "MISSING_CHAR":
+    case "UNEXPECTED_TOKEN":
+      return `invalid YAML: ${lowerFirst(message)}; check the indentation of this line against the lines above`;
+    case "MULTIPLE_DOCS":
+      return "the file holds several YAML documents (`---`): keep one";
+    default:
+      return `invalid YAML: ${lowerFirst(message)}`;
+  }
+}
+
+function lowerFirst(s: string): string {
+  return s ? s[0].toLowerCase() + s.slice(1).replace(/\.$/, "") : s;
+}
+
+// Walks the document lazily, so a valid file pays only for the hooks it reports.
+function makeLocator(doc: Document, at: (offset: number) => Position) {
+  const start = (node: YamlNode | Pair | null | undefined): Position | null => {
+    const n = isPair(node) ? node.key : node;
+    const range = (n as YamlNode | null | undefined)?.range;
+    return range ? at(range[0]) : null;
+  };
+  const deref = (node: unknown): unknown => (isAlias(node) ? node.resolve(doc) : node);
+  const findPair = (map: unknown, key: string, depth = 0): Pair | null => {
+    if (!isMap(map) || depth > 20) return null;
+    let merged: Pair | null = null;
+    for (const item of map.items) {
+      const k = isScalar(item.key) ? String(item.key.value) : String(item.key);
+      if (k === key) return item;
+      if (k === "<<" && !merged) {
+        const source = deref(item.value);
+        const sources = isSeq(source) ? source.items.map(deref) : [source];
+        if (sources.some((s) => findPair(s, key, depth + 1))) merged = item;
+      }
+    }
+    return merged;
+  };
+  return (path: ConfigPath, target: "key" | "value" = "value"): Position => {
+    let node: unknown = doc.contents;
+    let best: Position = start(doc.contents as YamlNode) ?? START;
+    for (let i = 0; i < path.length; i++) {
+      node = deref(node);
+      const seg = path[i];
+      let next: unknown = undefined;
+      if (typeof seg === "number" && isSeq(node)) next = node.items[seg];
+      else if (isMap(node)) {
+        const pair = findPair(node, String(seg));
+        if (pair && i === path.length - 1 && target === "key") return start(pair) ?? best;
+        // A value merged in through `<<: *anchor` is reported at the `<<` key.
+        if (pair && isScalar(pair.key) && pair.key.value === "<<" && seg !== "<<") return start(pair) ?? best;
+        if (pair) {
+          next = pair.value ?? pair;
+          if (!pair.value) return start(pair) ?? best;
+        }
+      }
+      if (next === undefined || next === null) return best;
+      best = start(next as YamlNode) ?? best;
+      node = next;
+    }
+    return best;
+  };
+}

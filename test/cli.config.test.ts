@@ -1,0 +1,122 @@
+import { existsSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { STARTER_CONFIG } from "../src/config/starterConfig.js";
+import { runCli } from "./helpers/cli.js";
+import { tempProject } from "./helpers/tempProject.js";
+
+const y = (...lines: string[]) => lines.join("\n") + "\n";
+
+describe("hooks validate", () => {
+  it("prints `valid: N hooks in FILES` and exits 0; warnings go to stderr and do not fail", async () => {
+    const t = tempProject();
+    t.write("hooks.yaml", y("hooks:", "  stop:", "    - name: a", "      command: echo", "      matcher: Bash", "    - name: b", "      command: echo"));
+    t.write("hooks.local.yaml", y("hooks:", "  stop:", "    - name: b", "      enabled: false"));
+    const r = await runCli(["validate"], { cwd: t.root, env: t.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("valid: 2 hooks in hooks.yaml, hooks.local.yaml (1 warning)\n");
+    expect(r.stderr).toMatch(/^hooks\.yaml:5:16: warning: `matcher` has no effect on `stop`/);
+  });
+
+  it("--json reports valid, files, errors and warnings; exit 78 when invalid", async () => {
+    const t = tempProject();
+    t.write("hooks.yaml", y("hooks:", "  stop:", "    - name: a", "      command: echo", "      timeout: forever"));
+    const bad = await runCli(["validate", "--json"], { cwd: t.root, env: t.env });
+    expect(bad.code).toBe(78);
+    const report = JSON.parse(bad.stdout);
+    expect(report).toMatchObject({ valid: false, warnings: [] });
+    expect(report.errors).toEqual([{ file: t.path("hooks.yaml"), line: 5, col: 16, severity: "error", message: expect.stringMatching(/bad duration "forever"/) }]);
+    t.write("hooks.yaml", y("hooks:", "  stop:", "    - name: a", "      command: echo"));
+    const good = await runCli(["validate", "--json"], { cwd: t.root, env: t.env });
+    expect(good.code).toBe(0);
+    expect(JSON.parse(good.stdout)).toEqual({ valid: true, hooks: 1, files: [{ path: t.path("hooks.yaml"), layer: "project" }], errors: [], warnings: [] });
+  });
+
+  it("--config and -C pick the file; errors never show a stack trace unless --verbose", async () => {
+    const t = tempProject();
+    t.write("sub/custom.yaml", y("hooks:", "  stop: nope"));
+    const r = await runCli(["-C", "sub", "--config", "custom.yaml", "validate"], { cwd: t.root, env: t.env });
+    expect(r.code).toBe(78);
+    expect(r.stderr).toMatch(/^custom\.yaml:2:9: error: the hooks of `stop` must be a list/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe("hooks list", () => {
+  it("shows each hook with event, priority, async, timeout, state, FILE:LINE and the file that decided its state, in run order", async () => {
+    const t = tempProject();
+    t.write("hooks.yaml", y("hooks:", "  stop:", "    - name: low", "      command: echo low", "    - name: high", "      command: echo high", "      priority: 10", "      async: true", "      timeout: 2m", "  session_start:", "    - name: hello", "      args: [echo, hi]"));
+    t.write("hooks.local.yaml", y("hooks:", "  stop:", "    - name: low", "      enabled: false"));
+    const r = await runCli(["list"], { cwd: t.root, env: t.env });
+    expect(r.code).toBe(0);
+    const rows = r.stdout.trim().split("\n").map((l) => l.split(/\s{2,}/));
+    expect(rows[0]).toEqual(["EVENT", "NAME", "PRIO", "ASYNC", "TIMEOUT", "STATE", "SOURCE", "STATE FROM", "COMMAND"]);
+    expect(rows.slice(1)).toEqual([
+      ["session_start", "hello", "0", "no", "1m", "enabled", "hooks.yaml:11", "-", '["echo","hi"]'],
+      ["stop", "high", "10", "yes", "2m", "enabled", "hooks.yaml:5", "-", "echo high"],
+      ["stop", "low", "0", "no", "1m", "disabled", "hooks.yaml:3", "hooks.local.yaml:4", "echo low"],
+    ]);
+  });
+
+  it("--json gives the same data with FILE:LINE:COL sources", async () => {
+    const t = tempProject();
+    t.write("hooks.yaml", y("hooks:", "  stop:", "    - name: a", "      command: echo", "      enabled: false"));
+    const r = await runCli(["list", "--json"], { cwd: t.root, env: t.env });
+    expect(JSON.parse(r.stdout)).toEqual([
+      {
+        event: "stop", name: "a", priority: 0, async: false, timeout_ms: 60000, enabled: false,
+        source: "hooks.yaml:3:7", layer: "project", enabled_source: "hooks.yaml:5:7",
+        command: "echo", args: null, description: null, matcher: null, paths: null, overridden_by: [],
+      },
+    ]);
+  });
+
+  it("an invalid config exits 78 with its diagnostics", async () => {
+    const t = tempProject();
+    t.write("hooks.yaml", y("hooks:", "  stpo: []"));
+    const r = await runCli(["list"], { cwd: t.root, env: t.env });
+    expect(r.code).toBe(78);
+    expect(r.stderr).toMatch(/^hooks\.yaml:2:3: error: unknown event `stpo`/);
+  });
+});
+
+describe("hooks init", () => {
+  it("writes the commented starter with a schema modeline, git-ignores hooks.local.yaml, and the result validates", async () => {
+    const t = tempProject();
+    t.write(".gitignore", "node_modules/");
+    const r = await runCli(["init"], { cwd: t.root, env: t.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/wrote hooks\.yaml, added hooks\.local\.yaml to \.gitignore/);
+    const text = readFileSync(t.path("hooks.yaml"), "utf8");
+    expect(text).toBe(STARTER_CONFIG);
+    expect(text.split("\n")[0]).toBe("# yaml-language-server: $schema=./node_modules/hookrun/schema/hooks.schema.json");
+    expect(readFileSync(t.path(".gitignore"), "utf8")).toBe("node_modules/\n# hookrun: personal overrides\nhooks.local.yaml\nhooks.local.yml\nhooks.local.json\n");
+    const v = await runCli(["validate"], { cwd: t.root, env: t.env });
+    expect(v.code).toBe(0);
+    expect(v.stderr).toBe("");
+    const list = JSON.parse((await runCli(["list", "--json"], { cwd: t.root, env: t.env })).stdout) as { event: string }[];
+    expect(new Set(list.map((h) => h.event))).toEqual(new Set(["session_start", "pre_tool_use", "post_tool_use", "file_post_save", "stop"]));
+  });
+
+  it("keeps an existing file (exit 1) unless --force, and does not repeat .gitignore lines", async () => {
+    const t = tempProject();
+    t.write("hooks.yaml", "hooks: {}\n");
+    const r = await runCli(["init"], { cwd: t.root, env: t.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("hooks: hooks.yaml already exists: keep it, or run `hooks init --force` to overwrite it\n");
+    expect(readFileSync(t.path("hooks.yaml"), "utf8")).toBe("hooks: {}\n");
+    expect(existsSync(t.path(".gitignore"))).toBe(false);
+    expect((await runCli(["init", "--force"], { cwd: t.root, env: t.env })).code).toBe(0);
+    expect((await runCli(["init", "--force"], { cwd: t.root, env: t.env })).code).toBe(0);
+    expect(readFileSync(t.path("hooks.yaml"), "utf8")).toBe(STARTER_CONFIG);
+    expect(readFileSync(t.path(".gitignore"), "utf8").match(/hooks\.local\.yaml/g)).toHaveLength(1);
+  });
+
+  it("refuses --force when another candidate (hooks.json) exists, since two files would be an error", async () => {
+    const t = tempProject();
+    t.write("hooks.json", "{}");
+    const r = await runCli(["init", "--force"], { cwd: t.root, env: t.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/hooks\.json already exists.*delete it first/);
+    expect(existsSync(t.path("hooks.yaml"))).toBe(false);
+  });
+});
