@@ -184,3 +184,12 @@ describe("examples/github-actions.yml", () => {
     }
   });
 });
+
+describe("the examples' hooks.yaml files", () => {
+  it.each(["node-agent", "python-agent", "claude-code"])("examples/%s/hooks.yaml is valid, without warnings", async (name) => {
+    const p = isolated();
+    const r = await runCli(["--no-user-config", "validate"], { cwd: path.join(ROOT, "examples", name), env: p.env });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+  });
+});

@@ -33,6 +33,13 @@ const json = async (event: string, input: string, ...flags: string[]) => {
 };
 
 describe("an imported Claude Code settings file", () => {
+  it("validates", async () => {
+    const r = await runCli(["validate"], { cwd: p.dir, env });
+    expect(r.stderr).not.toMatch(/error/);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^valid: 9 hooks in hooks\.yaml/);
+  });
+
   it("runs exactly the commands Claude Code would run, for each event and matcher", async () => {
     const settings = JSON.parse(readFileSync(path.join(p.dir, ".claude/settings.json"), "utf8")) as {
       hooks: Record<string, { matcher?: string; hooks: { type: string; command?: string }[] }[]>;

@@ -205,6 +205,30 @@ describe("hooks import claude (CLI)", () => {
     expect(readFileSync(file, "utf8")).toBe(text);
   });
 
+  it("prints a config that validates as it is", async () => {
+    const p = project(FIXTURE);
+    const r = await runCli(["import", "claude"], { cwd: p.dir, env: p.env });
+    writeFileSync(path.join(p.dir, "imported.yaml"), r.stdout);
+    const v = await runCli(["--config", "imported.yaml", "validate"], { cwd: p.dir, env: p.env });
+    expect(v.stdout + v.stderr).toMatch(/^valid: 9 hooks in imported\.yaml/);
+    expect(v.code).toBe(0);
+  });
+
+  it("--write refuses (exit 78, file untouched) when the result would not validate", async () => {
+    const p = project(FIXTURE);
+    const file = path.join(p.dir, "hooks.yaml");
+    const before = "hooks:\n  stop:\n    - name: notify\n      command: echo done\n";
+    writeFileSync(file, before);
+    writeFileSync(path.join(p.dir, "bad.json"), JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash(", hooks: [{ type: "command", command: "./g.sh" }] }] } }));
+    const r = await runCli(["import", "claude", "bad.json", "--write"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(78);
+    expect(r.stderr).toContain("the imported hooks would make hooks.yaml invalid; nothing was written");
+    expect(r.stderr).toMatch(/hooks\.yaml:\d+:\d+: .*regex/i);
+    expect(readFileSync(file, "utf8")).toBe(before);
+    const { readdirSync } = await import("node:fs");
+    expect(readdirSync(p.dir).filter((f) => f.endsWith(".tmp.yaml"))).toEqual([]);
+  });
+
   it("--write creates hooks.yaml when the project has none", async () => {
     const p = project(FIXTURE);
     const r = await runCli(["import", "claude", "--write"], { cwd: p.dir, env: p.env });

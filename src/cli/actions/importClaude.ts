@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { loadConfig } from "../../config/loadConfig.js";
-import { HookrunError } from "../../errors.js";
+import { ConfigError, HookrunError } from "../../errors.js";
 import { findClaudeSettings } from "../../interop/findClaudeSettings.js";
 import { importClaudeSettings } from "../../interop/importClaudeSettings.js";
 import { existingHooks, mergeClaudeImport, type ConfigFormat } from "../../interop/mergeClaudeImport.js";
@@ -37,7 +37,16 @@ export async function importClaude(ctx: CliContext, file: string | undefined, op
     ctx.stdout.write(`nothing to add to ${where}\n`);
     return 0;
   }
-  writeFileAtomic(target, exists ? mergeClaudeImport(text, format, imp) : renderClaudeImport(imp, label));
+  // The result must load (SPEC §2.3) before it replaces the file: an import never breaks a config.
+  await writeFileAtomic(target, exists ? mergeClaudeImport(text, format, imp) : renderClaudeImport(imp, label), async (tmp) => {
+    try {
+      await loadConfig({ cwd: ctx.cwd, configPath: tmp, userConfig: false, env: ctx.env });
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      const diagnostics = error.diagnostics.map((d) => (d.file === tmp ? { ...d, file: target } : d));
+      throw new ConfigError(`the imported hooks would make ${where} invalid; nothing was written`, diagnostics, { cause: error });
+    }
+  });
   const names = imp.hooks.map((h) => `${h.event}/${h.hook.name}`).join(", ");
   ctx.stdout.write(`added ${imp.hooks.length} hook${imp.hooks.length === 1 ? "" : "s"} to ${where}: ${names}\nreview them, then run \`hooks validate\` and \`hooks trust\`\n`);
   return 0;
