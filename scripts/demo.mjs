@@ -1,19 +1,31 @@
-// `npm run demo`: validate and list hooks.example.yaml with the built CLI (building first if
-// needed), isolated from the user's own config layer.
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+// `npm run demo`: fire `stop` at hooks.example.yaml with a sample context and show the Messages.
+// State goes to a temp dir that is removed afterwards, so the demo leaves nothing behind.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const cli = path.join(root, "dist/bin/hooks.js");
-if (!existsSync(cli)) execFileSync(process.execPath, [path.join(root, "scripts/build.mjs")], { stdio: "inherit", cwd: root });
+if (!existsSync(cli)) spawnSync(process.execPath, [path.join(root, "scripts/build.mjs")], { stdio: "inherit", cwd: root });
 
-function hooks(...args) {
-  console.log(`\n$ hooks ${args.join(" ")}`);
-  const r = spawnSync(process.execPath, [cli, "--no-user-config", "--config", "hooks.example.yaml", ...args], { cwd: root, stdio: "inherit" });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+const state = mkdtempSync(path.join(os.tmpdir(), "hookrun-demo-"));
+const context = {
+  session_id: "demo-session",
+  turn_count: 3,
+  last_assistant_message: "Refactored the parser.\nTODO: add tests for empty input\nTODO: update the changelog",
+};
+const args = ["--no-user-config", "--trust", "-c", path.join(root, "hooks.example.yaml"), "run", "stop"];
+console.log(`$ echo '${JSON.stringify(context)}' | hooks ${args.join(" ")}\n`);
+try {
+  const run = spawnSync(process.execPath, [cli, ...args], {
+    cwd: root,
+    input: JSON.stringify(context),
+    stdio: ["pipe", "inherit", "inherit"],
+    env: { ...process.env, HOOKS_STATE_DIR: state, XDG_STATE_HOME: state },
+  });
+  process.exitCode = run.status ?? 1;
+} finally {
+  rmSync(state, { recursive: true, force: true });
 }
-
-hooks("validate");
-hooks("list");

@@ -1,10 +1,12 @@
 import { readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createRunner } from "../src/runner/createRunner.js";
 import { lastAssistantText } from "../src/runner/lastAssistantText.js";
-import { config, hook, tempDir } from "./helpers/runnerConfig.js";
+import { config, hook, tempDir, expectNoSurvivors, markProcesses } from "./helpers/runnerConfig.js";
 
+const survivors = markProcesses();
+afterAll(() => expectNoSurvivors(survivors));
 let tmp: { dir: string; cleanup: () => void };
 beforeEach(() => {
   tmp = tempDir();
@@ -48,7 +50,10 @@ describe("the context a hook receives on stdin (SPEC §4)", () => {
     const runner = createRunner(config(tmp.dir, [hook("argv", "user_prompt_submit", { command: `echo "$0 $*" > '${out}'; ps -o args= -p $$ >> '${out}'` })]), { runLog: false, cwd: tmp.dir });
     await runner.trigger("user_prompt_submit", { prompt: "$(touch pwned) secret-value" });
     const text = readFileSync(out, "utf8");
+    expect(text).toContain("sh -c"); // the probe really ran
     expect(text).not.toContain("secret-value");
+    const { existsSync } = await import("node:fs");
+    expect(existsSync(path.join(tmp.dir, "pwned"))).toBe(false);
   });
 });
 

@@ -1,10 +1,12 @@
 import { readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createRunner } from "../src/runner/createRunner.js";
 import type { HookEndEvent, HookStartEvent } from "../src/runner/types.js";
-import { config, hook, tempDir } from "./helpers/runnerConfig.js";
+import { config, hook, tempDir, expectNoSurvivors, markProcesses } from "./helpers/runnerConfig.js";
 
+const survivors = markProcesses();
+afterAll(() => expectNoSurvivors(survivors));
 let tmp: { dir: string; cleanup: () => void };
 beforeEach(() => {
   tmp = tempDir();

@@ -1,9 +1,11 @@
 import { chmodSync, existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createRunner } from "../src/runner/createRunner.js";
-import { alive, config, hook, tempDir, waitGone } from "./helpers/runnerConfig.js";
+import { alive, config, hook, tempDir, waitGone, expectNoSurvivors, markProcesses } from "./helpers/runnerConfig.js";
 
+const survivors = markProcesses();
+afterAll(() => expectNoSurvivors(survivors));
 let tmp: { dir: string; cleanup: () => void };
 const escaped: number[] = [];
 beforeEach(() => {

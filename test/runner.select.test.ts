@@ -1,10 +1,12 @@
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
 import { createRunner } from "../src/runner/createRunner.js";
-import { config, hook, tempDir } from "./helpers/runnerConfig.js";
+import { config, hook, tempDir, expectNoSurvivors, markProcesses } from "./helpers/runnerConfig.js";
 
+const survivors = markProcesses();
+afterAll(() => expectNoSurvivors(survivors));
 let tmp: { dir: string; cleanup: () => void };
 beforeEach(() => {
   tmp = tempDir();
@@ -26,7 +28,7 @@ describe("order: priority descending, then declaration order across layers (SPEC
     writeFileSync(path.join(project, "hooks.yaml"), `hooks:\n  stop:\n    - {name: p-zero, command: "${cmd("p-zero")}"}\n    - {name: p-high, command: "${cmd("p-high")}", priority: 10}\n    - {name: p-zero2, command: "${cmd("p-zero2")}"}\n`);
     writeFileSync(path.join(project, "hooks.local.yaml"), `hooks:\n  stop:\n    - {name: l-zero, command: "${cmd("l-zero")}"}\n    - {name: l-high, command: "${cmd("l-high")}", priority: 10}\n`);
     const cfg = await loadConfig({ cwd: project, env: { XDG_CONFIG_HOME: xdg } });
-    const result = await createRunner(cfg, { runLog: false, cwd: project }).trigger("stop", {});
+    const result = await createRunner(cfg, { runLog: false, cwd: project, trust: "all" }).trigger("stop", {});
     const expected = ["p-high", "l-high", "u-zero", "p-zero", "p-zero2", "l-zero", "u-low"];
     expect(result.hooks.map((h) => h.name)).toEqual(expected);
     const { readFileSync } = await import("node:fs");

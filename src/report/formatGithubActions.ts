@@ -1,5 +1,5 @@
 import type { HookResult, TriggerResult } from "../runner/types.js";
-import { formatHookDetails, formatHookLine, formatSummary, type TextStyle } from "./formatText.js";
+import { formatFooter, formatHookBlock, type TextStyle } from "./formatText.js";
 import { githubCommand } from "./githubCommand.js";
 
 const ANNOTATED = new Set(["blocked", "failed", "timed_out", "spawn_error", "invalid_output"]);
@@ -13,23 +13,28 @@ function annotation(r: HookResult): string {
 }
 
 /**
- * The text report as a GitHub Actions step log: each hook's block folded in `::group::`, each
- * failure or block as an `::error` annotation and each hook warning as `::warning`, then the
- * summary. Hook output is indented under its line, so it can never start a workflow command.
+ * A hook's text block for a GitHub Actions log: its line as the title of a `::group::` that folds
+ * its details (none: just the line). Details are indented, so hook output cannot start a
+ * workflow command of its own.
  */
-export function formatGithubActions(result: TriggerResult, style: TextStyle): string {
-  const lines: string[] = [];
-  for (const r of result.hooks) {
-    const details = formatHookDetails(r, style);
-    if (details.length === 0) lines.push(formatHookLine(r, style));
-    else lines.push(githubCommand("group", formatHookLine(r, style)), ...details, "::endgroup::");
-  }
-  for (const w of result.warnings) lines.push(githubCommand("warning", w, { title: `hookrun ${result.event}` }));
+export function formatGithubHookBlock(r: HookResult, style: TextStyle): string {
+  const [line, ...details] = formatHookBlock(r, style).trimEnd().split("\n");
+  if (details.length === 0) return `${line}\n`;
+  return `${githubCommand("group", line)}\n${details.join("\n")}\n::endgroup::\n`;
+}
+
+/** `::error` for each hook that failed or blocked, `::warning` for each warning (hook or run). */
+export function formatGithubAnnotations(result: TriggerResult): string {
+  const lines = result.warnings.map((w) => githubCommand("warning", w, { title: `hookrun ${result.event}` }));
   for (const r of result.hooks) {
     const title = `hookrun ${result.event}: ${r.name}`;
     if (ANNOTATED.has(r.status)) lines.push(githubCommand("error", annotation(r), { title }));
     for (const w of r.warnings) lines.push(githubCommand("warning", w, { title }));
   }
-  lines.push(formatSummary(result, style));
-  return lines.join("\n") + "\n";
+  return lines.length ? lines.join("\n") + "\n" : "";
+}
+
+/** The whole text report as a GitHub Actions step log: grouped blocks, annotations, footer. */
+export function formatGithubActions(result: TriggerResult, style: TextStyle): string {
+  return result.hooks.map((r) => formatGithubHookBlock(r, style)).join("") + formatGithubAnnotations(result) + formatFooter(result, style);
 }

@@ -50,25 +50,28 @@ export function formatHookLine(r: HookResult, style: TextStyle): string {
   return parts.join("  ");
 }
 
-/** The indented lines under a hook's line: its Messages, warnings, and on failure its stderr tail. */
-export function formatHookDetails(r: HookResult, style: TextStyle): string[] {
-  const lines: string[] = [];
+/** A hook's block: its line, its Messages, its warnings, and the tail of its stderr when it failed. */
+export function formatHookBlock(r: HookResult, style: TextStyle): string {
+  const lines = [formatHookLine(r, style)];
   for (const m of r.messages) if (!m.hide) lines.push(formatMessage(m));
   for (const w of r.warnings) lines.push(`    ${paint(style, 33, "warning:")} ${w}`);
   if (r.status !== "ok" && r.status !== "skipped" && r.status !== "blocked" && r.stderr.trim()) {
     const tail = r.stderr.trimEnd().split("\n").slice(-STDERR_TAIL_LINES);
     for (const line of tail) lines.push(`    ${paint(style, 90, "│")} ${line}`);
   }
-  return lines;
+  return lines.join("\n") + "\n";
 }
 
-/** The text report of a trigger (SPEC §8): a line per hook, its Messages, stderr tails, a summary. */
-export function formatText(result: TriggerResult, style: TextStyle): string {
-  const lines: string[] = [];
-  for (const r of result.hooks) lines.push(formatHookLine(r, style), ...formatHookDetails(r, style));
-  for (const w of result.warnings) lines.push(`${paint(style, 33, "warning:")} ${w}`);
+/** What follows the hook blocks: the trigger's warnings and the summary line. */
+export function formatFooter(result: TriggerResult, style: TextStyle): string {
+  const lines = result.warnings.map((w) => `${paint(style, 33, "warning:")} ${w}`);
   lines.push(formatSummary(result, style));
   return lines.join("\n") + "\n";
+}
+
+/** The text report of a trigger (SPEC §8): a block per hook, then warnings and a summary. */
+export function formatText(result: TriggerResult, style: TextStyle): string {
+  return result.hooks.map((r) => formatHookBlock(r, style)).join("") + formatFooter(result, style);
 }
 
 /** The summary line: counts by status, the block or stop, total time. */

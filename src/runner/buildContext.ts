@@ -1,4 +1,4 @@
-import { pascalEventName } from "../events/catalog.js";
+import { EVENT_BY_NAME, pascalEventName } from "../events/catalog.js";
 import type { HookContext } from "./types.js";
 
 /**
@@ -15,7 +15,7 @@ export function buildContext(event: string, context: HookContext, cwd: string, e
     last_assistant_message: typeof last_assistant_message === "string" ? last_assistant_message : null,
     cwd: typeof ctxCwd === "string" && ctxCwd !== "" ? ctxCwd : cwd,
   };
-  if (event === "stop" || event === "subagent_stop") out.stop_hook_active = rest.stop_hook_active ?? false;
+  if (EVENT_BY_NAME.get(event)?.fields.includes("stop_hook_active")) out.stop_hook_active = rest.stop_hook_active ?? false;
   for (const key of Object.keys(rest)) if (!(key in out)) out[key] = rest[key];
   return out;
 }
@@ -28,5 +28,7 @@ export function hookInput(base: Record<string, unknown>, name: string, projectDi
 /** The context's session_id, else $HOOKS_SESSION_ID, else "default". */
 export function sessionIdOf(context: HookContext, env: NodeJS.ProcessEnv): string {
   const id = context.session_id;
-  return typeof id === "string" && id !== "" ? id : env.HOOKS_SESSION_ID || "default";
+  if (typeof id === "string" && id !== "") return id;
+  if (typeof id === "number") return String(id);
+  return env.HOOKS_SESSION_ID || "default";
 }

@@ -5,6 +5,7 @@ import { ContextError, InterruptedError } from "../errors.js";
 import type { GateKind } from "../events/catalog.js";
 import { parseHookEvent } from "../events/parseHookEvent.js";
 import { stateDir as defaultStateDir } from "../state/stateDir.js";
+import { assertTrusted } from "../trust/assertTrusted.js";
 import { buildContext, hookInput, sessionIdOf } from "./buildContext.js";
 import { eventGate } from "./eventGate.js";
 import { hookEnv } from "./hookEnv.js";
@@ -42,7 +43,10 @@ class HookRunner implements Runner {
   private byEvent = new Map<string, ResolvedHook[]>();
   private eventNames = new Map<string, string>();
   private customEvents: string[] = [];
+  /** Read live for HOOKS / HOOKS_DISABLED / HOOKS_SESSION_ID. */
   private readonly env: NodeJS.ProcessEnv;
+  /** Plain copy of the base environment of hooks: copying process.env per spawn is slow. */
+  private readonly baseEnv: Record<string, string | undefined>;
   private readonly cwd: string;
   private readonly maxParallel: number;
   private readonly runLog: boolean;
@@ -51,18 +55,24 @@ class HookRunner implements Runner {
   private readonly reapers = new Set<Promise<void>>();
   private readonly listeners: Record<RunnerEvent, Set<Listener>> = { "hook:start": new Set(), "hook:end": new Set() };
   private closed = false;
+  private readonly trust: "all" | "checked";
+  // Set once the loaded config passed the trust check; a new config is checked again.
+  private trusted = false;
 
   constructor(config: ResolvedConfig, options: RunnerOptions) {
     this.env = options.env ?? process.env;
+    this.baseEnv = { ...this.env };
     this.cwd = path.resolve(options.cwd ?? process.cwd());
     this.maxParallel = Math.max(1, options.maxParallel ?? os.availableParallelism() * 2);
     this.runLog = options.runLog !== false;
     this.stateDir = options.stateDir ?? defaultStateDir(this.env);
+    this.trust = options.trust ?? "checked";
     this.setConfig(config);
   }
 
   setConfig(config: ResolvedConfig): void {
     this.config = config;
+    this.trusted = false;
     this.byEvent = new Map();
     for (const hook of config.hooks) {
       const list = this.byEvent.get(hook.event);
@@ -127,6 +137,11 @@ class HookRunner implements Runner {
     if (!candidates) return result;
     const base = buildContext(event, context, this.cwd, this.env);
     const selected = orderHooks(selectHooks(candidates, event, context, this.config, { env: this.env, cwd: this.cwd, only: options.only, skip: options.skip }));
+    // Only when something would run: untrusted project/local config never spawns (SPEC §11).
+    if (selected.length > 0 && !this.trusted && this.trust !== "all") {
+      assertTrusted(this.config, { env: this.env, stateDir: this.stateDir });
+      this.trusted = true;
+    }
     // The one place async hooks leave the sync path; the async runner slots in here.
     const sync: ResolvedHook[] = [];
     for (const hook of selected) {
@@ -148,7 +163,7 @@ class HookRunner implements Runner {
       this.runs.delete(run);
       options.signal?.removeEventListener("abort", onAbort);
     }
-    this.collect(result, sync);
+    this.collect(result);
     result.duration_ms = Date.now() - started;
     if (this.runLog) {
       try {
@@ -213,7 +228,7 @@ class HookRunner implements Runner {
       args: useShell ? ["-c", hook.command as string] : argv.slice(1),
       viaShell: useShell,
       cwd: hook.cwd ? path.resolve(dir, hook.cwd) : dir,
-      env: hookEnv(this.env, hook, base, this.config.projectDir),
+      env: hookEnv(this.baseEnv, hook, base, this.config.projectDir),
       input: hookInput(base, hook.name, this.config.projectDir),
       timeoutMs: hook.timeoutMs,
       maxOutput: hook.maxOutput,
@@ -234,7 +249,7 @@ class HookRunner implements Runner {
   }
 
   // Fill the trigger-level fields from the hook results (SPEC §7).
-  private collect(result: TriggerResult, _hooks: ResolvedHook[]): void {
+  private collect(result: TriggerResult): void {
     for (const r of result.hooks) {
       for (const m of r.messages) result.messages.push(m);
       if (!result.blocked && r.decision === "block") {

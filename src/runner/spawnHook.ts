@@ -111,10 +111,13 @@ export function spawnHook(request: SpawnRequest): SpawnedHook {
   const pid = child.pid;
   let exited = false;
 
+  let afterKill: (() => void) | null = null;
   const kill = (why: SpawnEnd): void => {
     if (end !== "exited" || exited || pid === undefined) return;
     end = why;
     killing = terminateGroup(pid, KILL_GRACE_MS);
+    // Safety net: a process stuck even after SIGKILL (uninterruptible I/O) must not hold the result.
+    void killing.then(() => setTimeout(() => afterKill?.(), 500).unref());
   };
 
   const outcome = new Promise<SpawnOutcome>((resolve) => {
@@ -145,6 +148,7 @@ export function spawnHook(request: SpawnRequest): SpawnedHook {
         durationMs: Date.now() - started,
       });
     };
+    afterKill = () => void finish();
     const streamClosed = (): void => {
       open -= 1;
       if (open === 0 && exited) void finish();

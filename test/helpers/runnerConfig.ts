@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { ResolvedConfig, ResolvedEventSettings, ResolvedHook } from "../../src/config/types.js";
@@ -58,4 +58,47 @@ export async function waitGone(pid: number, ms = 5000): Promise<boolean> {
 export function writeFile(file: string, text: string): string {
   writeFileSync(file, text);
   return file;
+}
+
+/**
+ * Mark every process this test file spawns (hooks inherit the variable) and list the live ones
+ * still carrying the mark: the suite-level "no hook process left behind" check.
+ */
+export function markProcesses(): () => number[] {
+  const mark = `${process.pid}-${Math.random().toString(36).slice(2)}`;
+  process.env.HOOKRUN_TEST_MARK = mark;
+  const needle = `HOOKRUN_TEST_MARK=${mark}\0`;
+  return () => {
+    const found: number[] = [];
+    if (process.platform !== "linux") return found;
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+      try {
+        if (readFileSync(`/proc/${entry}/environ`, "latin1").includes(needle) && alive(Number(entry))) found.push(Number(entry));
+      } catch {
+        // gone, or not ours
+      }
+    }
+    return found;
+  };
+}
+
+/** afterAll check: no process marked by this file survives (waits a little for kills in flight). */
+export async function expectNoSurvivors(survivors: () => number[]): Promise<void> {
+  const until = Date.now() + 4000;
+  let left = survivors();
+  while (left.length && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 100));
+    left = survivors();
+  }
+  if (left.length) {
+    for (const pid of left) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // gone
+      }
+    }
+    throw new Error(`hook processes left behind: ${left.join(", ")}`);
+  }
 }

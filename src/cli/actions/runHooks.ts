@@ -4,9 +4,9 @@ import { lastMessageFromTranscript } from "../../interop/lastMessageFromTranscri
 import { UnknownHookError, UsageError } from "../../errors.js";
 import { parseHookEvent } from "../../events/parseHookEvent.js";
 import { formatClaude } from "../../report/formatClaude.js";
-import { formatGithubActions } from "../../report/formatGithubActions.js";
+import { formatGithubAnnotations, formatGithubHookBlock } from "../../report/formatGithubActions.js";
 import { formatJunit } from "../../report/formatJunit.js";
-import { formatText } from "../../report/formatText.js";
+import { formatFooter, formatHookBlock } from "../../report/formatText.js";
 import { isGithubActions } from "../../report/githubCommand.js";
 import { buildContext } from "../../runner/buildContext.js";
 import { createRunner } from "../../runner/createRunner.js";
@@ -18,7 +18,7 @@ import type { RunFlags } from "../commands/run.js";
 import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";
 import { readRunContext } from "./readRunContext.js";
-import { startLiveLine } from "./liveLine.js";
+import { startProgress } from "./startProgress.js";
 
 /** Exit code of a finished run (SPEC §8): 2 blocked, 1 a hook failed, else 0 (continue:false too). */
 export function exitCodeForResult(result: TriggerResult): number {
@@ -85,12 +85,15 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-  const live = output === "text" && ctx.stdout.isTTY ? startLiveLine(runner, ctx.stdout, ctx.color) : null;
+  // Under GitHub Actions each hook's block is folded in a log group (SPEC §8).
+  const github = output === "text" && isGithubActions(ctx.env);
+  const block = github ? formatGithubHookBlock : formatHookBlock;
+  const progress = output === "text" ? startProgress(runner, ctx.stdout, ctx.color, block) : null;
   let result: TriggerResult;
   try {
     result = await runner.trigger(event, context, { only: flags.only, skip: flags.skip, wait: flags.wait });
   } finally {
-    live?.stop();
+    progress?.stop();
     await runner.close();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
@@ -98,8 +101,12 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   if (output === "json") ctx.stdout.write(JSON.stringify(result, null, 2) + "\n");
   else if (output === "junit") ctx.stdout.write(formatJunit([result]));
   else if (output === "claude") ctx.stdout.write(JSON.stringify(formatClaude(result)) + "\n");
-  else if (isGithubActions(ctx.env)) ctx.stdout.write(formatGithubActions(result, { color: ctx.color }));
-  else if (result.hooks.length > 0 || result.warnings.length > 0) ctx.stdout.write(formatText(result, { color: ctx.color }));
+  else if (result.hooks.length > 0 || result.warnings.length > 0) {
+    // Hooks that never ran (skipped, cancelled before starting) were not shown while running.
+    for (const r of result.hooks) if (!progress?.printed.has(r.name)) ctx.stdout.write(block(r, { color: ctx.color }));
+    if (github) ctx.stdout.write(formatGithubAnnotations(result));
+    ctx.stdout.write(formatFooter(result, { color: ctx.color }));
+  }
   if (interrupted) return interrupted === "SIGTERM" ? EXIT.sigterm : EXIT.sigint;
   // Claude Code reads a hook's JSON only on exit 0, so the block travels in the JSON (SPEC §8).
   if (output === "claude") return EXIT.ok;

@@ -1,0 +1,59 @@
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { loadConfig } from "../../config/loadConfig.js";
+import type { ResolvedConfig } from "../../config/types.js";
+import { recordTrust } from "../../trust/recordTrust.js";
+import type { CliContext } from "../context.js";
+
+/** What a reviewer must see: each project/local file and the command of every hook it touches. */
+export function describeReviewedCommands(config: ResolvedConfig): { files: string[]; text: string } {
+  const files = config.files.filter((f) => f.layer !== "user").map((f) => f.path);
+  const lines: string[] = [];
+  for (const file of files) {
+    lines.push(`${file}:`);
+    const hooks = config.hooks.filter((h) => h.sources.some((s) => s.file === file));
+    if (hooks.length === 0) lines.push("  (no hooks)");
+    for (const h of hooks) {
+      const cmd = h.command ?? JSON.stringify(h.args ?? []);
+      lines.push(`  ${h.event} ${h.name}${h.enabled ? "" : " (disabled)"}: ${cmd}${h.cwd ? `  [cwd ${h.cwd}]` : ""}`);
+    }
+  }
+  return { files, text: lines.join("\n") + "\n" };
+}
+
+function ask(ctx: CliContext, question: string): Promise<string> {
+  return new Promise((resolve) => {
+    const rl = createInterface({ input: ctx.stdin, output: ctx.stderr });
+    rl.question(question, (answer) => {
+      resolve(answer); // before close(): its "close" event fires synchronously
+      rl.close();
+    });
+    rl.on("close", () => resolve(""));
+  });
+}
+
+/** `hooks trust [--yes]`: show, confirm on a TTY, record the files' hashes. */
+export async function trustConfig(ctx: CliContext, opts: { yes?: boolean }): Promise<number> {
+  const config = await loadConfig({ cwd: ctx.cwd, configPath: ctx.configPath, userConfig: ctx.userConfig, env: ctx.env });
+  const { files, text } = describeReviewedCommands(config);
+  if (files.length === 0) {
+    ctx.stderr.write(`hooks: no project config found from ${ctx.cwd}; nothing to trust (the user config is always trusted)\n`);
+    return 1;
+  }
+  ctx.stdout.write(text);
+  if (!opts.yes) {
+    if (!ctx.stdin.isTTY) {
+      ctx.stderr.write("hooks: nothing was trusted: stdin is not a terminal, so no one could confirm; review the commands above and run `hooks trust --yes`\n");
+      return 1;
+    }
+    const raw = await ask(ctx, `Trust ${files.length === 1 ? "this file" : "these files"} and run these commands? [y/N] `);
+    const answer = raw.trim().toLowerCase();
+    if (answer !== "y" && answer !== "yes") {
+      ctx.stderr.write("hooks: nothing was trusted\n");
+      return 1;
+    }
+  }
+  await recordTrust(files, ctx.env);
+  for (const f of files) ctx.stderr.write(`trusted ${path.relative(ctx.cwd, f) || f}\n`);
+  return 0;
+}

@@ -1,0 +1,154 @@
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import path from "node:path";
+import type { ResolvedConfig, ResolvedHook } from "../config/types.js";
+import { addLocalOverride } from "../edit/addLocalOverride.js";
+import { setEnabledInText } from "../edit/setEnabledInText.js";
+import { ConfigError, UnknownHookError, WriteError } from "../errors.js";
+import { withFileLock } from "../fs/withFileLock.js";
+import { writeFileAtomic } from "../fs/writeFileAtomic.js";
+import { stateDir } from "../state/stateDir.js";
+import { closestMatches } from "../text/didYouMean.js";
+import { sha256 } from "../trust/sha256.js";
+import { readTrustStore, updateTrustStore } from "../trust/trustStore.js";
+import { loadForEdit } from "./loadForEdit.js";
+import { validateEdit } from "./validateEdit.js";
+
+export interface SetEnabledOptions {
+  cwd?: string;
+  configPath?: string;
+  userConfig?: boolean;
+  env?: NodeJS.ProcessEnv;
+  /** Write the override into hooks.local.yaml beside the project file instead. */
+  local?: boolean;
+}
+
+export interface SetEnabledChange {
+  name: string;
+  enabled: boolean;
+  /** The file that was (or would have been) edited. */
+  file: string;
+  /** false when the file already said so. */
+  changed: boolean;
+}
+
+/** One file to edit and the hooks to set in it. */
+interface FilePlan {
+  file: string;
+  local: boolean;
+  hooks: ResolvedHook[];
+}
+
+
+function resolveNames(config: ResolvedConfig, names: string[]): ResolvedHook[] {
+  const byName = new Map(config.hooks.map((h) => [h.name, h]));
+  const unknown = names.filter((n) => !byName.has(n));
+  if (unknown.length > 0) {
+    const all = [...byName.keys()];
+    const parts = unknown.map((n) => {
+      const best = closestMatches(n, all, 1)[0];
+      return `no hook named "${n}"${best ? `; did you mean "${best}"?` : ""}`;
+    });
+    throw new UnknownHookError(`${parts.join("; ")} (nothing was changed; \`hooks list\` shows every hook)`, unknown);
+  }
+  return [...new Set(names)].map((n) => byName.get(n)!);
+}
+
+function localFileFor(config: ResolvedConfig): string {
+  const existing = config.files.find((f) => f.layer === "local");
+  if (existing) return existing.path;
+  const project = config.files.find((f) => f.layer === "project");
+  if (!project) throw new WriteError("--local needs a project config (hooks.yaml) to sit beside; run `hooks init` first or drop --local", config.projectDir);
+  return path.join(path.dirname(project.path), "hooks.local.yaml");
+}
+
+function plan(config: ResolvedConfig, hooks: ResolvedHook[], local: boolean): FilePlan[] {
+  const plans = new Map<string, FilePlan>();
+  for (const hook of hooks) {
+    // Edit the file that decides the effective state, so the command always takes effect.
+    const file = local ? localFileFor(config) : hook.enabledSource.file;
+    const p = plans.get(file) ?? { file, local, hooks: [] };
+    p.hooks.push(hook);
+    plans.set(file, p);
+  }
+  return [...plans.values()].sort((a, b) => a.file.localeCompare(b.file));
+}
+
+async function withLocks<T>(files: string[], fn: () => Promise<T>): Promise<T> {
+  if (files.length === 0) return fn();
+  const [first, ...rest] = files;
+  return withFileLock(first, () => withLocks(rest, fn));
+}
+
+function assertWritable(file: string, local: boolean): void {
+  let mode: number;
+  try {
+    mode = statSync(file).mode;
+  } catch {
+    return; // a new local file: the directory check happens on write
+  }
+  if ((mode & 0o222) === 0) {
+    throw new WriteError(`cannot edit ${file}: it is read-only; make it writable (chmod u+w ${file})${local ? "" : " or use --local"}`, file);
+  }
+}
+
+
+/**
+ * Set `enabled` on each named hook (all or none), editing each file's text surgically under
+ * its lock, validating the edited config as a whole before anything is written, writing
+ * atomically, and keeping trust for files that were trusted before the edit.
+ */
+export async function setHooksEnabled(names: string[], enabled: boolean, options: SetEnabledOptions = {}): Promise<SetEnabledChange[]> {
+  const env = options.env ?? process.env;
+  const config = await loadForEdit(options);
+  if (config.files.length === 0) {
+    throw new ConfigError(`no hooks config found from ${path.resolve(options.cwd ?? process.cwd())}; run \`hooks init\` to create hooks.yaml`);
+  }
+  const hooks = resolveNames(config, names);
+  const plans = plan(config, hooks, options.local === true);
+  const trustDir = stateDir(env);
+
+  return withLocks(plans.map((p) => p.file), async () => {
+    const store = readTrustStore(trustDir);
+    const projectFile = config.files.find((f) => f.layer === "project")?.path;
+    const overrides: Record<string, string> = {};
+    const keepTrust: string[] = [];
+    const changes: SetEnabledChange[] = [];
+    for (const p of plans) {
+      const exists = existsSync(p.file);
+      const before = exists ? readFileSync(p.file) : null;
+      let text = before ? before.toString("utf8") : "";
+      for (const hook of p.hooks) {
+        text = p.local
+          ? addLocalOverride(text, hook.name, hook.event, enabled, p.file)
+          : setEnabledInText(text, hook.name, enabled, p.file);
+      }
+      const changed = before === null || text !== before.toString("utf8");
+      for (const hook of p.hooks) changes.push({ name: hook.name, enabled, file: p.file, changed });
+      if (!changed) continue;
+      assertWritable(p.file, p.local);
+      overrides[p.file] = text;
+      // Keep trust only where it was already given; a new local file inherits the project's.
+      const trusted = before ? store.files[path.resolve(p.file)] === sha256(before) : projectFile !== undefined && store.files[path.resolve(projectFile)] === sha256(readFileSync(projectFile));
+      if (trusted) keepTrust.push(p.file);
+    }
+    if (Object.keys(overrides).length === 0) return changes;
+
+    // Validate the edit in context before it replaces anything.
+    await validateEdit(options, overrides, hooks.map((h) => ({ name: h.name, file: plans.find((p) => p.hooks.includes(h))!.file })), enabled);
+    for (const [file, text] of Object.entries(overrides)) {
+      let target = file;
+      try {
+        target = realpathSync(file); // write through a symlink, not over it
+      } catch {
+        // a new file
+      }
+      writeFileAtomic(target, text);
+    }
+    if (keepTrust.length > 0) {
+      await updateTrustStore(trustDir, (files) => {
+        for (const f of keepTrust) files[path.resolve(f)] = sha256(Buffer.from(overrides[f], "utf8"));
+      });
+    }
+    return changes;
+  });
+}

@@ -1,0 +1,181 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CLI, runCli } from "./helpers/cli.js";
+import { tempDir, waitGone, expectNoSurvivors, markProcesses } from "./helpers/runnerConfig.js";
+
+const survivors = markProcesses();
+afterAll(() => expectNoSurvivors(survivors));
+let tmp: { dir: string; cleanup: () => void };
+let env: Record<string, string>;
+beforeEach(() => {
+  tmp = tempDir("hookrun-cli-run-");
+  tmp.dir = realpathSync(tmp.dir);
+  env = { XDG_CONFIG_HOME: path.join(tmp.dir, "xdg"), XDG_STATE_HOME: path.join(tmp.dir, "state"), HOOKS_STATE_DIR: path.join(tmp.dir, "state", "hookrun") };
+});
+afterEach(() => tmp.cleanup());
+
+function project(yaml: string): string {
+  const dir = path.join(tmp.dir, "repo");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, "hooks.yaml"), yaml);
+  return dir;
+}
+
+const run = (args: string[], input = "", extraEnv: Record<string, string> = {}) => runCli(["--trust", ...args], { cwd: path.join(tmp.dir, "repo"), env: { ...env, ...extraEnv }, input });
+
+describe("hooks run --output json (SPEC §7)", () => {
+  it("prints exactly the result shape", async () => {
+    project(`hooks:\n  stop:\n    - name: auto-commit\n      command: echo committed\n    - name: bg\n      command: "true"\n      async: true\n`);
+    const r = await run(["run", "stop", "--output", "json", "--session-id", "abc"]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(Object.keys(out).sort()).toEqual(["async_delivered", "async_started", "blocked", "blocked_by", "continue", "duration_ms", "event", "hooks", "messages", "reason", "session_id", "stop_reason", "stopped_by", "updated_input", "warnings"].sort());
+    expect(out).toMatchObject({
+      event: "stop", session_id: "abc", messages: [{ role: "system", content: "committed", hook: "auto-commit" }],
+      blocked: false, blocked_by: null, reason: null, continue: true, stop_reason: null, stopped_by: null, updated_input: null,
+      async_started: [], async_delivered: [], warnings: ["async hooks are not supported yet: bg was not run"],
+    });
+    expect(typeof out.duration_ms).toBe("number");
+    expect(out.hooks).toHaveLength(1);
+    expect(Object.keys(out.hooks[0]).sort()).toEqual(["decision", "duration_ms", "error", "exit_code", "messages", "name", "signal", "status", "stderr", "stdout", "truncated", "warnings"].sort());
+    expect(out.hooks[0]).toMatchObject({ name: "auto-commit", status: "ok", exit_code: 0, signal: null, stdout: "committed\n", stderr: "", truncated: false, decision: null, error: null, warnings: [] });
+  });
+});
+
+describe("hooks run exit codes (SPEC §8)", () => {
+  it("0 on success (text output lists the hook and its message)", async () => {
+    project(`hooks:\n  stop:\n    - {name: hello, command: "echo hi there"}\n`);
+    const r = await run(["run", "stop"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/✓\s+hello/);
+    expect(r.stdout).toContain("» hi there");
+    expect(r.stdout).toMatch(/stop: 1 hook \(1 ok\)/);
+  });
+  it("1 when a hook failed, with its stderr tail", async () => {
+    project(`hooks:\n  stop:\n    - {name: broken, command: "echo boom >&2; exit 3"}\n`);
+    const r = await run(["run", "stop"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/✗\s+broken.*exit code 3/);
+    expect(r.stdout).toContain("│ boom");
+  });
+  it("2 when blocked", async () => {
+    project(`hooks:\n  pre_tool_use:\n    - {name: guard, command: "echo no >&2; exit 2"}\n`);
+    const r = await run(["run", "PreToolUse", "--set", "tool_name=Bash"]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/blocked by guard: no/);
+  });
+  it("0 on continue: false", async () => {
+    project(`hooks:\n  stop:\n    - {name: halt, command: "echo '{\\"continue\\": false}'"}\n`);
+    expect((await run(["run", "stop"])).code).toBe(0);
+  });
+  it("65 for a context that is not JSON or not an object", async () => {
+    project(`hooks:\n  stop:\n    - {name: a, command: "true"}\n`);
+    const bad = await run(["run", "stop"], "{not json");
+    expect(bad.code).toBe(65);
+    expect(bad.stderr).toMatch(/not valid JSON .*line 1:2/);
+    expect((await run(["run", "stop"], "[1,2]")).code).toBe(65);
+  });
+  it("64 for a malformed flag value", async () => {
+    project(`hooks:\n  stop:\n    - {name: a, command: "true"}\n`);
+    expect((await run(["run", "stop", "--turn-count", "many"])).code).toBe(64);
+    expect((await run(["run", "stop", "--set", "novalue"])).code).toBe(64);
+    expect((await run(["run", "stop", "--max-parallel", "0"])).code).toBe(64);
+  });
+  it("1 when a hook timed out", async () => {
+    project(`defaults:\n  timeout: 300ms\nhooks:\n  stop:\n    - {name: slow, command: "sleep 30"}\n`);
+    const r = await run(["run", "stop"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/slow .*timed out after 300ms/);
+  });
+  it("64 for an unknown event, with a suggestion", async () => {
+    project(`hooks: {}\n`);
+    const r = await run(["run", "stpo"]);
+    expect(r.code).toBe(64);
+    expect(r.stderr).toMatch(/did you mean `stop`/);
+  });
+  it("78 for a config that cannot be loaded", async () => {
+    mkdirSync(path.join(tmp.dir, "repo", "hooks.yaml"), { recursive: true });
+    expect((await run(["run", "stop"])).code).toBe(78);
+  });
+  it("0 with a note on stderr when there is no config at all", async () => {
+    mkdirSync(path.join(tmp.dir, "repo"));
+    const r = await run(["run", "stop"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/no hooks\.yaml found/);
+  });
+});
+
+describe("hooks run context input (SPEC §8)", () => {
+  it("stdin (Claude Code's shape as is), then the override flags", async () => {
+    const dir = project(`hooks:\n  pre_tool_use:\n    - {name: cap, command: "cat > ctx.json"}\n`);
+    const claude = { session_id: "cc-1", transcript_path: "/t.jsonl", cwd: dir, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } };
+    const r = await run(["run", "pre_tool_use", "--turn-count", "4", "--last-message", "ok", "--set", "tool_input.timeout=30", "--set", "note=plain text"], JSON.stringify(claude));
+    expect(r.code).toBe(0);
+    const ctx = JSON.parse(readFileSync(path.join(dir, "ctx.json"), "utf8"));
+    expect(ctx).toMatchObject({ event: "pre_tool_use", hook_event_name: "PreToolUse", session_id: "cc-1", turn_count: 4, last_assistant_message: "ok", transcript_path: "/t.jsonl", tool_name: "Bash", tool_input: { command: "ls", timeout: 30 }, note: "plain text" });
+  });
+  it("--context FILE; empty stdin is {}; session_id from HOOKS_SESSION_ID", async () => {
+    const dir = project(`hooks:\n  stop:\n    - {name: cap, command: "cat > ctx.json"}\n`);
+    writeFileSync(path.join(dir, "c.json"), `{"turn_count": 2}`);
+    await run(["run", "stop", "--context", "c.json"], "", { HOOKS_SESSION_ID: "env-s" });
+    expect(JSON.parse(readFileSync(path.join(dir, "ctx.json"), "utf8"))).toMatchObject({ turn_count: 2, session_id: "env-s" });
+    await run(["run", "stop"], "");
+    expect(JSON.parse(readFileSync(path.join(dir, "ctx.json"), "utf8"))).toMatchObject({ turn_count: 0, session_id: "default", last_assistant_message: null });
+  });
+  it("--dry-run prints the plan and the context and runs nothing", async () => {
+    const dir = project(`hooks:\n  stop:\n    - {name: touchy, command: "touch ran"}\n`);
+    const r = await run(["run", "stop", "--dry-run", "--json"], `{"session_id":"d"}`);
+    expect(r.code).toBe(0);
+    const plan = JSON.parse(r.stdout);
+    expect(plan.hooks.map((h: { name: string }) => h.name)).toEqual(["touchy"]);
+    expect(plan.context).toMatchObject({ event: "stop", session_id: "d" });
+    expect(existsSync(path.join(dir, "ran"))).toBe(false);
+  });
+  it("--only / --skip; an unknown name exits 1 with a suggestion", async () => {
+    project(`hooks:\n  stop:\n    - {name: one, command: "echo 1"}\n    - {name: two, command: "echo 2"}\n`);
+    const only = JSON.parse((await run(["run", "stop", "--json", "--only", "two"])).stdout);
+    expect(only.hooks.map((h: { name: string }) => h.name)).toEqual(["two"]);
+    const skip = JSON.parse((await run(["run", "stop", "--json", "--skip", "two"])).stdout);
+    expect(skip.hooks.map((h: { name: string }) => h.name)).toEqual(["one"]);
+    const bad = await run(["run", "stop", "--only", "tow"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/did you mean two/);
+  });
+});
+
+describe("hooks log (SPEC §10)", () => {
+  it("shows recent runs; --session filters; --json prints the records", async () => {
+    project(`hooks:\n  stop:\n    - {name: a, command: "true"}\n`);
+    await run(["run", "stop", "--session-id", "s1"]);
+    await run(["run", "stop", "--session-id", "s2"]);
+    const text = await run(["log"]);
+    expect(text.stdout.trim().split("\n")).toHaveLength(2);
+    const json = JSON.parse((await run(["log", "--json", "--session", "s2"])).stdout);
+    expect(json).toHaveLength(1);
+    expect(json[0]).toMatchObject({ event: "stop", session_id: "s2", hooks: [{ name: "a", status: "ok", exit_code: 0 }] });
+    expect(JSON.parse((await run(["log", "--json", "-n", "1"])).stdout)[0].session_id).toBe("s2");
+  });
+});
+
+describe("signals to hooks run (SPEC §5.6)", () => {
+  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+    it(`${signal} while hooks run: every group killed, exit ${code}, no survivor`, async () => {
+      const dir = project(`hooks:\n  post_tool_use:\n    - {name: a, command: "sleep 60 & echo $! > a.pid; wait"}\n    - {name: b, command: "sleep 60 & echo $! > b.pid; wait"}\nevents:\n  post_tool_use: {parallel: true}\n`);
+      const child = spawn(process.execPath, [CLI, "--trust", "run", "post_tool_use"], { cwd: dir, env: { ...process.env, ...env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+      const exited = new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
+      const until = Date.now() + 10_000;
+      while (!(existsSync(path.join(dir, "a.pid")) && existsSync(path.join(dir, "b.pid")) && readFileSync(path.join(dir, "b.pid"), "utf8").trim() && readFileSync(path.join(dir, "a.pid"), "utf8").trim())) {
+        if (Date.now() > until) throw new Error("hooks never started");
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      child.kill(signal);
+      expect(await exited).toBe(code);
+      expect(stdout).toMatch(/cancelled/);
+      for (const f of ["a.pid", "b.pid"]) expect(await waitGone(Number(readFileSync(path.join(dir, f), "utf8")), 3000)).toBe(true);
+    });
+  }
+});

@@ -1,0 +1,218 @@
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config/loadConfig.js";
+import { assertTrusted, createRunner, disableHook, enableHook, recordTrust, TrustError } from "../src/index.js";
+import { CLI, runCli } from "./helpers/cli.js";
+import { tempEnv } from "./helpers/tempEnv.js";
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!();
+});
+
+/** A project whose `stop` hook touches a marker file, so "did it run" is a fact on disk. */
+function project(): { dir: string; env: Record<string, string>; file: string; marker: string; text: string } {
+  const t = tempEnv("hookrun-trust-");
+  cleanups.push(t.cleanup);
+  const marker = path.join(t.root, "ran");
+  const file = path.join(t.dir, "hooks.yaml");
+  const text = `hooks:\n  stop:\n    - name: mark\n      command: touch '${marker}'\n    - name: other\n      command: "true"\n`;
+  writeFileSync(file, text);
+  return { dir: t.dir, env: t.env, file, marker, text };
+}
+
+const run = (p: ReturnType<typeof project>, extra: string[] = [], env: Record<string, string> = {}) =>
+  runCli(["run", "stop", "--no-user-config", ...extra], { cwd: p.dir, env: { ...p.env, ...env } });
+
+describe("a cloned config does not run until trusted (SPEC §11)", () => {
+  it("assertTrusted throws TrustError naming the file and `hooks trust`", async () => {
+    const p = project();
+    const config = await loadConfig({ cwd: p.dir, userConfig: false, env: p.env });
+    expect(() => assertTrusted(config, { env: p.env })).toThrow(TrustError);
+    expect(() => assertTrusted(config, { env: p.env })).toThrow(p.file);
+    expect(() => assertTrusted(config, { env: p.env })).toThrow("hooks trust");
+  });
+
+  it("`hooks run` exits 77 naming the file and the command that reviews it, and runs nothing", async () => {
+    const p = project();
+    const r = await run(p);
+    expect(r.code).toBe(77);
+    expect(r.stderr).toContain(p.file);
+    expect(r.stderr).toContain("`hooks trust`");
+    expect(existsSync(p.marker)).toBe(false);
+  });
+
+  it("`hooks trust --yes` lists every command and trusts; then the hook runs", async () => {
+    const p = project();
+    const t = await runCli(["trust", "--yes", "--no-user-config"], { cwd: p.dir, env: p.env });
+    expect(t.code, t.stderr).toBe(0);
+    expect(t.stdout).toContain(`touch '${p.marker}'`);
+    expect(t.stdout).toContain("other");
+    const r = await run(p);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(p.marker)).toBe(true);
+  });
+
+  it("with no TTY and no --yes, `hooks trust` shows the commands, records nothing and exits 1", async () => {
+    const p = project();
+    const t = await runCli(["trust", "--no-user-config"], { cwd: p.dir, env: p.env, input: "y\n" });
+    expect(t.code).toBe(1);
+    expect(t.stdout).toContain("mark");
+    expect(t.stderr).toContain("not a terminal");
+    expect(t.stderr).toContain("hooks trust --yes");
+    expect((await run(p)).code).toBe(77);
+  });
+
+  it("a one-character change revokes trust", async () => {
+    const p = project();
+    expect((await runCli(["trust", "--yes", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    writeFileSync(p.file, p.text.replace('"true"', '"tru"'));
+    const r = await run(p);
+    expect(r.code).toBe(77);
+    expect(existsSync(p.marker)).toBe(false);
+  });
+
+  it("a change to hooks.local.yaml revokes trust too", async () => {
+    const p = project();
+    writeFileSync(path.join(p.dir, "hooks.local.yaml"), "hooks:\n  stop:\n    - {name: other, timeout: 5}\n");
+    expect((await runCli(["trust", "--yes", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect((await run(p)).code).toBe(0);
+    writeFileSync(path.join(p.dir, "hooks.local.yaml"), "hooks:\n  stop:\n    - {name: other, timeout: 6}\n");
+    expect((await run(p)).code).toBe(77);
+  });
+
+  it("`hooks untrust` makes it untrusted again", async () => {
+    const p = project();
+    expect((await runCli(["trust", "--yes", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect((await runCli(["untrust", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect((await run(p)).code).toBe(77);
+  });
+});
+
+describe("trusted without asking (SPEC §11)", () => {
+  for (const [label, env, flags] of [
+    ["CI=true", { CI: "true" }, []],
+    ["CI=1", { CI: "1" }, []],
+    ["HOOKS_TRUST=1", { HOOKS_TRUST: "1" }, []],
+    ["--trust", {}, ["--trust"]],
+  ] as const) {
+    it(`${label} runs an untrusted config`, async () => {
+      const p = project();
+      const r = await run(p, [...flags], { ...env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(existsSync(p.marker)).toBe(true);
+    });
+  }
+
+  for (const ci of ["false", "0", ""]) {
+    it(`CI=${JSON.stringify(ci)} does not`, async () => {
+      const p = project();
+      expect((await run(p, [], { CI: ci })).code).toBe(77);
+    });
+  }
+
+  it("the user layer is trusted", async () => {
+    const t = tempEnv("hookrun-trust-");
+    cleanups.push(t.cleanup);
+    const { mkdirSync } = await import("node:fs");
+    const marker = path.join(t.root, "ran");
+    mkdirSync(path.join(t.env.XDG_CONFIG_HOME, "hookrun"), { recursive: true });
+    writeFileSync(path.join(t.env.XDG_CONFIG_HOME, "hookrun", "hooks.yaml"), `hooks:\n  stop:\n    - name: mine\n      command: touch '${marker}'\n`);
+    const r = await runCli(["run", "stop"], { cwd: t.dir, env: t.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+  });
+
+  it("library: createRunner checks trust only when something would run; trust: \"all\" skips it", async () => {
+    const p = project();
+    const config = await loadConfig({ cwd: p.dir, userConfig: false, env: p.env });
+    const checked = createRunner(config, { env: p.env, cwd: p.dir, runLog: false });
+    const none = await checked.trigger("session_start", {});
+    expect(none.hooks).toEqual([]);
+    await expect(checked.trigger("stop", {})).rejects.toThrow(TrustError);
+    expect(existsSync(p.marker)).toBe(false);
+    await checked.close();
+    const all = createRunner(config, { env: p.env, cwd: p.dir, runLog: false, trust: "all" });
+    const result = await all.trigger("stop", {});
+    expect(result.hooks.map((h) => h.status)).toEqual(["ok", "ok"]);
+    expect(existsSync(p.marker)).toBe(true);
+    await all.close();
+  });
+
+  it("recordTrust (for `hooks init`) trusts the files as they are", async () => {
+    const p = project();
+    await recordTrust([p.file], p.env);
+    const config = await loadConfig({ cwd: p.dir, userConfig: false, env: p.env });
+    expect(() => assertTrusted(config, { env: p.env })).not.toThrow();
+  });
+});
+
+describe("enable/disable keep trust, but do not launder it (SPEC §11)", () => {
+  it("a trusted file stays trusted after disable and enable", async () => {
+    const p = project();
+    expect((await runCli(["trust", "--yes", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect((await runCli(["disable", "other", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect(readFileSync(p.file, "utf8")).not.toBe(p.text);
+    expect((await run(p)).code).toBe(0);
+    expect(existsSync(p.marker)).toBe(true);
+    await enableHook("other", { cwd: p.dir, userConfig: false, env: p.env });
+    const config = await loadConfig({ cwd: p.dir, userConfig: false, env: p.env });
+    expect(() => assertTrusted(config, { env: p.env })).not.toThrow();
+  });
+
+  it("a --local override created for a trusted project is trusted too", async () => {
+    const p = project();
+    expect((await runCli(["trust", "--yes", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect((await runCli(["disable", "other", "--local", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect((await run(p)).code).toBe(0);
+  });
+
+  it("an untrusted file stays untrusted after disable", async () => {
+    const p = project();
+    await disableHook("other", { cwd: p.dir, userConfig: false, env: p.env });
+    expect((await run(p)).code).toBe(77);
+    expect(existsSync(p.marker)).toBe(false);
+  });
+});
+
+/** Run the CLI on a pseudo-terminal (util-linux `script`), typing `answer` at the prompt. */
+function runOnTty(args: string[], cwd: string, env: Record<string, string>, answer: string): Promise<{ code: number | null; out: string }> {
+  const cmd = [process.execPath, CLI, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "CI" && !k.startsWith("HOOKS") && k !== "GITHUB_ACTIONS"));
+  return new Promise((resolve) => {
+    const child = spawn("script", ["-qec", cmd, "/dev/null"], { cwd, env: { ...base, ...env, NO_COLOR: "1" }, stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      out += d;
+      if (out.includes("[y/N]") && !child.stdin.writableEnded) child.stdin.write(answer + "\r");
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    });
+  });
+}
+
+const hasScript = spawnSync("script", ["--version"]).status === 0;
+
+describe("`hooks trust` asks on a terminal (SPEC §11)", () => {
+  it.skipIf(!hasScript)("answering y trusts", async () => {
+    const p = project();
+    const r = await runOnTty(["trust", "--no-user-config"], p.dir, p.env, "y");
+    expect(r.out).toContain("mark");
+    expect(r.out).toContain("[y/N]");
+    expect(r.code, r.out).toBe(0);
+    expect((await run(p)).code).toBe(0);
+  });
+
+  it.skipIf(!hasScript)("answering n records nothing", async () => {
+    const p = project();
+    const r = await runOnTty(["trust", "--no-user-config"], p.dir, p.env, "n");
+    expect(r.code, r.out).toBe(1);
+    expect(r.out).toContain("nothing was trusted");
+    expect((await run(p)).code).toBe(77);
+  });
+});
