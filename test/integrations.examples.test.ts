@@ -111,7 +111,13 @@ describe("examples/claude-code", () => {
 
   it("answers each event with the JSON Claude Code reads, always on exit 0", async () => {
     const p = project();
-    const env = { ...p.env, HOOKS_TRUST: "1" };
+    const env = p.env;
+    // Untrusted, the dispatch fails with 77 (Claude Code shows a hook error and goes on)…
+    const untrusted = await asClaudeCode(p.dir, env, "PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } });
+    expect(untrusted.code).toBe(77);
+    expect(untrusted.stdout).toBe("");
+    // …until the project's hooks are reviewed once, as the guide says.
+    expect((await runCli(["trust", "--yes"], { cwd: p.dir, env })).code).toBe(0);
     const start = await asClaudeCode(p.dir, env, "SessionStart", { source: "startup" });
     expect(start).toMatchObject({ code: 0, json: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "Use pnpm, never npm." } } });
 

@@ -227,3 +227,35 @@ describe("last_assistant_message from Claude Code's transcript", () => {
     expect(read()).toBeNull();
   });
 });
+
+describe("a Claude Code PermissionRequest hook", () => {
+  beforeEach(() => {
+    writeFileSync(path.join(p.dir, "perm.py"), [
+      "import json, sys",
+      "d = json.load(sys.stdin)",
+      "cmd = d['tool_input'].get('command', '')",
+      "if cmd.startswith('git push'): print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PermissionRequest', 'decision': {'behavior': 'deny', 'message': 'no pushes from the agent'}}}))",
+      "elif cmd == 'ls': print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PermissionRequest', 'decision': {'behavior': 'allow', 'updatedInput': {'command': 'ls -la'}}}}))",
+    ].join("\n"));
+    writeFileSync(path.join(p.dir, "hooks.yaml"), "hooks:\n  permission_request:\n    - name: perm\n      command: python3 perm.py\n");
+  });
+
+  it("denies with decision.behavior, and the deny round-trips through --output claude", async () => {
+    const input = claudeInput("PermissionRequest", { tool_name: "Bash", tool_input: { command: "git push origin main" } });
+    const { code, result } = await json("permission_request", input);
+    expect(code).toBe(2);
+    expect(result).toMatchObject({ blocked: true, blocked_by: "perm", reason: "no pushes from the agent" });
+    const r = await run("permission_request", input, "--output", "claude");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message: "no pushes from the agent" } } });
+  });
+
+  it("allows with an updated input, round-tripped", async () => {
+    const input = claudeInput("PermissionRequest", { tool_name: "Bash", tool_input: { command: "ls" } });
+    const { result } = await json("permission_request", input);
+    expect(result).toMatchObject({ blocked: false, updated_input: { command: "ls -la" } });
+    expect(result.hooks[0].decision).toBe("allow");
+    const r = await run("permission_request", input, "--output", "claude");
+    expect(JSON.parse(r.stdout)).toEqual({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow", updatedInput: { command: "ls -la" } } } });
+  });
+});
