@@ -210,8 +210,8 @@ describe("a new user's mistakes (issue 2): every problem with line and column, a
       expect.stringMatching(/^hooks\.yaml:2:3: error: unknown event `stpo` \(did you mean `stop`\?\)/),
       expect.stringMatching(/^hooks\.yaml:7:7: error: unknown key `comand` in hook `lint` \(did you mean `command`\?\)/),
       expect.stringMatching(/^hooks\.yaml:8:13: error: duplicate hook name `lint`: already used at line 6, column 13/),
-      expect.stringMatching(/^hooks\.local\.yaml:3:7: error: hook `lint` overrides the hook declared under `post_tool_use` at .*hooks\.yaml:6:7, but sits under `pre_tool_use`/),
-      expect.stringMatching(/^hooks: config is invalid: 4 errors in .*hooks\.yaml, .*hooks\.local\.yaml; fix them/),
+      expect.stringMatching(/^hooks\.local\.yaml:3:7: error: hook `lint` overrides the hook declared under `post_tool_use` at hooks\.yaml:6:7, but sits under `pre_tool_use`/),
+      "hooks: config is invalid: 4 errors in hooks.yaml, hooks.local.yaml; fix them and run `hooks validate` again",
     ]);
   });
 

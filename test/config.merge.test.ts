@@ -50,9 +50,19 @@ describe("merging layers (SPEC §2.1)", () => {
     const [d, ...rest] = await t.diagnostics();
     expect(rest).toEqual([]);
     expect(d).toMatchObject({ file: local, line: 3, col: 7, severity: "error" });
-    expect(d.message).toContain(`${project}:3:7`);
+    expect(d.message).toContain("at hooks.yaml:3:7");
+    expect(project.endsWith("hooks.yaml")).toBe(true);
     expect(d.message).toContain("under `post_tool_use`");
     expect(d.message).toMatch(/move this override under `post_tool_use`/);
+  });
+
+  it("an override of a user-layer hook under another event names the user file by its full path", async () => {
+    const t = tempProject();
+    const user = t.write("xdg/hookrun/hooks.yaml", "hooks:\n  stop:\n    - name: notify\n      command: echo\n");
+    t.write("hooks.yaml", "hooks:\n  session_end:\n    - name: notify\n      async: true\n");
+    const [d] = await t.diagnostics();
+    expect(d).toMatchObject({ file: t.path("hooks.yaml"), line: 3, col: 7 });
+    expect(d.message).toContain(`at ${user}:3:7`);
   });
 
   it("a hook that overrides nothing must have command or args", async () => {

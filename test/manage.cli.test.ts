@@ -177,6 +177,10 @@ describe("--local writes the override into hooks.local.yaml (SPEC §9)", () => {
     let lint = config.hooks.find((h) => h.name === "lint")!;
     expect(lint.enabled).toBe(false);
     expect(lint.enabledSource.file).toBe(local);
+    const list = await runCli(["list", "--json", "--no-user-config"], { cwd: t.dir, env: t.env });
+    const row = (JSON.parse(list.stdout) as { name: string; enabled: boolean; enabled_source: string }[]).find((h) => h.name === "lint")!;
+    expect(row.enabled).toBe(false);
+    expect(row.enabled_source).toMatch(/^hooks\.local\.yaml:\d+/);
 
     const before = readFileSync(local, "utf8");
     const e = await runCli(["enable", "lint", "--local", "--no-user-config"], { cwd: t.dir, env: t.env });

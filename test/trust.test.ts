@@ -184,9 +184,14 @@ function runOnTty(args: string[], cwd: string, env: Record<string, string>, answ
   return new Promise((resolve) => {
     const child = spawn("script", ["-qec", cmd, "/dev/null"], { cwd, env: { ...base, ...env, NO_COLOR: "1" }, stdio: ["pipe", "pipe", "pipe"] });
     let out = "";
+    let answered = false;
+    child.stdin.on("error", () => {}); // script may exit before the answer is flushed
     child.stdout.setEncoding("utf8").on("data", (d: string) => {
       out += d;
-      if (out.includes("[y/N]") && !child.stdin.writableEnded) child.stdin.write(answer + "\r");
+      if (!answered && out.includes("[y/N]")) {
+        answered = true;
+        child.stdin.write(answer + "\r");
+      }
     });
     const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
     child.on("close", (code) => {
@@ -214,5 +219,21 @@ describe("`hooks trust` asks on a terminal (SPEC §11)", () => {
     expect(r.code, r.out).toBe(1);
     expect(r.out).toContain("nothing was trusted");
     expect((await run(p)).code).toBe(77);
+  });
+});
+
+describe("`hooks init` trusts the file it writes (SPEC §8)", () => {
+  it("the starter config is trusted, and a change to it is not", async () => {
+    const t = tempEnv("hookrun-trust-");
+    cleanups.push(t.cleanup);
+    const r = await runCli(["init", "--no-user-config"], { cwd: t.dir, env: t.env });
+    expect(r.code, r.stderr).toBe(0);
+    const config = await loadConfig({ cwd: t.dir, userConfig: false, env: t.env });
+    expect(config.files.map((f) => f.layer)).toEqual(["project"]);
+    expect(() => assertTrusted(config, { env: t.env })).not.toThrow();
+    const file = config.files[0].path;
+    writeFileSync(file, readFileSync(file, "utf8") + "# edited\n");
+    const changed = await loadConfig({ cwd: t.dir, userConfig: false, env: t.env });
+    expect(() => assertTrusted(changed, { env: t.env })).toThrow(TrustError);
   });
 });

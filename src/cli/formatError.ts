@@ -1,12 +1,12 @@
 import { ConfigError, HookrunError } from "../errors.js";
-import { formatDiagnostic } from "../config/formatDiagnostic.js";
+import { displayFile, formatDiagnostic } from "../config/formatDiagnostic.js";
 
 /** One clear sentence per error; diagnostics one per line; a stack only with --verbose. */
 export function formatError(error: unknown, verbose: boolean, cwd?: string): string {
   const lines: string[] = [];
   if (error instanceof ConfigError) {
     for (const d of error.diagnostics) lines.push(formatDiagnostic(d, cwd));
-    lines.push(`hooks: ${error.message}`);
+    lines.push(`hooks: ${configSummary(error, cwd)}`);
   } else if (error instanceof HookrunError) {
     lines.push(`hooks: ${error.message}`);
   } else if (error instanceof Error) {
@@ -16,4 +16,13 @@ export function formatError(error: unknown, verbose: boolean, cwd?: string): str
   }
   if (verbose && error instanceof Error && error.stack) lines.push(error.stack);
   return lines.join("\n");
+}
+
+/** The error's sentence, with the files it names shown as the user would click them. */
+export function configSummary(error: ConfigError, cwd?: string): string {
+  const errors = error.diagnostics.filter((d) => d.severity === "error");
+  if (errors.length === 0 || !error.message.startsWith("config is invalid:")) return error.message;
+  const files = [...new Set(errors.map((d) => displayFile(d.file, cwd)))].join(", ");
+  const n = errors.length;
+  return `config is invalid: ${n} error${n === 1 ? "" : "s"} in ${files}; fix ${n === 1 ? "it" : "them"} and run \`hooks validate\` again`;
 }

@@ -65,7 +65,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
       }
     }
     files.push({ path: file, layer, sha256: createHash("sha256").update(text, "utf8").digest("hex") });
-    const parsed = parseConfigText(file, text);
+    const parsed = await parseConfigText(file, text);
     diagnostics.push(...parsed.diagnostics);
     if (parsed.value !== undefined) diagnostics.push(...schemaDiagnostics(parsed));
     layers.push({ parsed, layer, dir: layer === "user" ? null : path.dirname(file) });

@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { Diagnostic } from "../errors.js";
 import { tryParseHookEvent } from "../events/parseHookEvent.js";
 import type { MergedDefaults } from "./mergeDefaults.js";
@@ -52,7 +53,7 @@ export function mergeHooks(files: LayerFile[], defaults: MergedDefaults, custom:
               line: here.line,
               col: here.col,
               severity: "error",
-              message: `hook \`${spec.name}\` overrides the hook declared under \`${prev.hook.event}\` at ${p.file}:${p.line}:${p.col}, but sits under \`${event}\`: move this override under \`${prev.hook.event}\` (or rename it to declare a new hook)`,
+              message: `hook \`${spec.name}\` overrides the hook declared under \`${prev.hook.event}\` at ${nameFrom(parsed.file, p.file)}:${p.line}:${p.col}, but sits under \`${event}\`: move this override under \`${prev.hook.event}\` (or rename it to declare a new hook)`,
             });
             return;
           }
@@ -138,4 +139,9 @@ function finish(d: Draft, defaults: MergedDefaults): ResolvedHook {
   if (s.on_failure === "block" || s.on_failure === "continue") h.onFailure = s.on_failure;
   h.maxOutput = parseSize(s.max_output) ?? defaults.maxOutput;
   return h;
+}
+
+/** Another file as seen from `from`: its base name when beside it, else its full path. */
+function nameFrom(from: string, file: string): string {
+  return path.dirname(from) === path.dirname(file) ? path.basename(file) : file;
 }

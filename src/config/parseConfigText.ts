@@ -1,6 +1,10 @@
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode, type Pair } from "yaml";
+import type { Document, Node as YamlNode, Pair } from "yaml";
 import type { Diagnostic } from "../errors.js";
-import { jsonSyntaxError } from "./jsonSyntaxError.js";
+import { scanJson } from "./scanJson.js";
+import { parseYamlFast } from "./parseYamlFast.js";
+import { locateInTree } from "./sourceTree.js";
+
+type YamlModule = typeof import("yaml");
 
 /** A segment path into a config file: map keys and list indexes. */
 export type ConfigPath = readonly (string | number)[];
@@ -23,8 +27,11 @@ export interface ParsedConfigText {
 
 const START: Position = { line: 1, col: 1 };
 
-/** Parse YAML 1.2 or (by extension) strict JSON, keeping positions for every diagnostic. */
-export function parseConfigText(file: string, text: string): ParsedConfigText {
+/**
+ * Parse YAML 1.2 or (by extension) strict JSON, keeping positions for every diagnostic. The
+ * common plain YAML goes through parseYamlFast; the `yaml` package is loaded only for the rest.
+ */
+export async function parseConfigText(file: string, text: string): Promise<ParsedConfigText> {
   const isJson = file.endsWith(".json");
   const diagnostics: Diagnostic[] = [];
   const error = (pos: Position, message: string) => diagnostics.push({ file, ...pos, severity: "error", message });
@@ -33,30 +40,47 @@ export function parseConfigText(file: string, text: string): ParsedConfigText {
     error(START, "the file is empty: add a `hooks:` map with at least one event (`hooks init` writes a starter), or delete the file");
     return { file, value: undefined, diagnostics, locate: noLocate };
   }
-  let jsonValue: unknown;
-  if (isJson) {
-    try {
-      jsonValue = JSON.parse(text);
-    } catch (e) {
-      const found = jsonSyntaxError(text) ?? { pos: 0, message: (e as Error).message };
-      error(positionAt(text, found.pos), `invalid JSON: ${found.message}`);
-      return { file, value: undefined, diagnostics, locate: noLocate };
-    }
-  }
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, merge: true, prettyErrors: false, uniqueKeys: true });
+  if (isJson) return parseJson(file, text);
+  const fast = parseYamlFast(text);
+  if (fast) return { file, value: fast.value, diagnostics, locate: (p, target) => locateInTree(fast.tree, p, target) };
+  // The CLI bundle sees yaml's CommonJS build, whose exports sit under `default`.
+  const loaded = (await import("yaml")) as YamlModule & { default?: YamlModule };
+  const yaml: YamlModule = loaded.LineCounter ? loaded : loaded.default!;
+  const lineCounter = new yaml.LineCounter();
+  const doc = yaml.parseDocument(text, { lineCounter, merge: true, prettyErrors: false, uniqueKeys: true });
   const at = (offset: number): Position => lineCounter.linePos(offset);
   for (const e of doc.errors) error(at(e.pos[0]), yamlErrorMessage(e.code, e.message, keyAt(text, e.pos[0])));
-  const locate = makeLocator(doc, at);
+  const locate = makeLocator(yaml, doc, at);
   // Only duplicate keys leave a trustworthy document behind; after other syntax errors, stop.
   if (doc.errors.some((e) => e.code !== "DUPLICATE_KEY")) return { file, value: undefined, diagnostics, locate };
-  const value = isJson ? jsonValue : doc.toJS({ maxAliasCount: 1000 });
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    const found = value === null ? "nothing" : Array.isArray(value) ? "a list" : `a ${typeof value}`;
-    error(locate([]), `the top level must be a map with a \`hooks:\` key, but it is ${found}: write \`hooks:\` followed by events and their hooks`);
-    return { file, value: undefined, diagnostics, locate };
+  return topLevelMap({ file, value: doc.toJS({ maxAliasCount: 1000 }), diagnostics, locate });
+}
+
+// JSON never needs the yaml package: JSON.parse for the data, scanJson for positions and errors.
+function parseJson(file: string, text: string): ParsedConfigText {
+  const scan = scanJson(text);
+  if (!scan.ok) {
+    const diagnostics: Diagnostic[] = [{ file, ...positionAt(text, scan.pos), severity: "error", message: `invalid JSON: ${scan.message}` }];
+    return { file, value: undefined, diagnostics, locate: () => START };
   }
-  return { file, value, diagnostics, locate };
+  const locate = (p: ConfigPath, target?: "key" | "value") => locateInTree(scan.tree, p, target);
+  const diagnostics: Diagnostic[] = scan.duplicates.map((d) => ({
+    file,
+    ...positionAt(text, d.pos),
+    severity: "error" as const,
+    message: `duplicate key \`${JSON.stringify(d.key)}\`: a key may appear only once in a map; merge the two entries into one`,
+  }));
+  return topLevelMap({ file, value: JSON.parse(text), diagnostics, locate });
+}
+
+function topLevelMap(parsed: ParsedConfigText): ParsedConfigText {
+  const value = parsed.value;
+  if (value !== undefined && (value === null || typeof value !== "object" || Array.isArray(value))) {
+    const found = value === null ? "nothing" : Array.isArray(value) ? "a list" : `a ${typeof value}`;
+    parsed.diagnostics.push({ file: parsed.file, ...parsed.locate([]), severity: "error", message: `the top level must be a map with a \`hooks:\` key, but it is ${found}: write \`hooks:\` followed by events and their hooks` });
+    return { ...parsed, value: undefined };
+  }
+  return parsed;
 }
 
 function isOnlyComments(text: string): boolean {
@@ -102,7 +126,8 @@ function lowerFirst(s: string): string {
 }
 
 // Walks the document lazily, so a valid file pays only for the hooks it reports.
-function makeLocator(doc: Document, at: (offset: number) => Position) {
+function makeLocator(yaml: YamlModule, doc: Document, at: (offset: number) => Position) {
+  const { isAlias, isMap, isPair, isScalar, isSeq } = yaml;
   const start = (node: YamlNode | Pair | null | undefined): Position | null => {
     const n = isPair(node) ? node.key : node;
     const range = (n as YamlNode | null | undefined)?.range;

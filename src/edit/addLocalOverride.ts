@@ -4,7 +4,7 @@ import { tryParseHookEvent } from "../events/parseHookEvent.js";
 import { configFormat } from "./configFormat.js";
 import { findHookNode } from "./findHookNode.js";
 import { detectEol, lineStart } from "./lineTools.js";
-import { parseConfigText } from "./parseConfigText.js";
+import { parseDocumentForEdit } from "./parseDocumentForEdit.js";
 import { setEnabledInText } from "./setEnabledInText.js";
 
 /** A new local file: just the override, with a comment saying what the file is for. */
@@ -29,7 +29,7 @@ export function addLocalOverride(text: string, name: string, event: string, enab
   const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
   const body = bom ? text.slice(1) : text;
   if (body.trim() === "") return bom + body + newLocalFileText(name, event, enabled);
-  const doc = parseConfigText(body, file);
+  const doc = parseDocumentForEdit(body, file);
   if (findHookNode(doc, name, file)) return setEnabledInText(text, name, enabled, file);
   const json = configFormat(file) === "json";
   const q = (s: string) => (json ? JSON.stringify(s) : s);

@@ -2,7 +2,7 @@ import { WriteError } from "../errors.js";
 import { configFormat } from "./configFormat.js";
 import { findHookNode } from "./findHookNode.js";
 import { detectEol, lineStart, nextLineStart } from "./lineTools.js";
-import { parseConfigText } from "./parseConfigText.js";
+import { parseDocumentForEdit } from "./parseDocumentForEdit.js";
 
 /**
  * Set `enabled` on hook `name` by splicing the text: an existing value is replaced in place;
@@ -13,7 +13,7 @@ import { parseConfigText } from "./parseConfigText.js";
 export function setEnabledInText(text: string, name: string, enabled: boolean, file: string): string {
   const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
   const body = bom ? text.slice(1) : text;
-  const doc = parseConfigText(body, file);
+  const doc = parseDocumentForEdit(body, file);
   const node = findHookNode(doc, name, file);
   if (!node) throw new WriteError(`no hook named "${name}" in ${file}`, file);
   const value = String(enabled);

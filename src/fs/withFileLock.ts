@@ -61,7 +61,7 @@ export async function withFileLock<T>(file: string, fn: () => Promise<T> | T, op
         throw new WriteError(`timed out waiting for the lock ${lockPath}; if no other hooks command is running, delete it`, file);
       }
       await sleep(delay + Math.random() * delay);
-      delay = Math.min(delay * 2, 200);
+      delay = Math.min(delay * 2, 50);
     }
   }
   try {

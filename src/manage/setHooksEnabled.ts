@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
+import { defaultLocalFile } from "../config/findLocalFile.js";
 import type { ResolvedConfig, ResolvedHook } from "../config/types.js";
 import { addLocalOverride } from "../edit/addLocalOverride.js";
 import { setEnabledInText } from "../edit/setEnabledInText.js";
@@ -58,7 +59,7 @@ function localFileFor(config: ResolvedConfig): string {
   if (existing) return existing.path;
   const project = config.files.find((f) => f.layer === "project");
   if (!project) throw new WriteError("--local needs a project config (hooks.yaml) to sit beside; run `hooks init` first or drop --local", config.projectDir);
-  return path.join(path.dirname(project.path), "hooks.local.yaml");
+  return defaultLocalFile(project.path);
 }
 
 function plan(config: ResolvedConfig, hooks: ResolvedHook[], local: boolean): FilePlan[] {
@@ -128,7 +129,7 @@ export async function setHooksEnabled(names: string[], enabled: boolean, options
       assertWritable(p.file, p.local);
       overrides[p.file] = text;
       // Keep trust only where it was already given; a new local file inherits the project's.
-      const trusted = before ? store.files[path.resolve(p.file)] === sha256(before) : projectFile !== undefined && store.files[path.resolve(projectFile)] === sha256(readFileSync(projectFile));
+      const trusted = before ? store.files[path.resolve(p.file)] === sha256(before.toString("utf8")) : projectFile !== undefined && store.files[path.resolve(projectFile)] === sha256(readFileSync(projectFile, "utf8"));
       if (trusted) keepTrust.push(p.file);
     }
     if (Object.keys(overrides).length === 0) return changes;
@@ -146,7 +147,7 @@ export async function setHooksEnabled(names: string[], enabled: boolean, options
     }
     if (keepTrust.length > 0) {
       await updateTrustStore(trustDir, (files) => {
-        for (const f of keepTrust) files[path.resolve(f)] = sha256(Buffer.from(overrides[f], "utf8"));
+        for (const f of keepTrust) files[path.resolve(f)] = sha256(overrides[f]);
       });
     }
     return changes;

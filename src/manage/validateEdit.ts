@@ -1,11 +1,11 @@
 import { findHookNode } from "../edit/findHookNode.js";
-import { parseConfigText } from "../edit/parseConfigText.js";
+import { parseDocumentForEdit } from "../edit/parseDocumentForEdit.js";
 import { ConfigError, WriteError } from "../errors.js";
 import { loadForEdit } from "./loadForEdit.js";
 import type { SetEnabledOptions } from "./setHooksEnabled.js";
 
 function enabledInText(text: string, file: string, name: string): unknown {
-  const doc = parseConfigText(text.replace(/^\uFEFF/, ""), file);
+  const doc = parseDocumentForEdit(text.replace(/^\uFEFF/, ""), file);
   const value = findHookNode(doc, name, file)?.enabledPair?.value;
   return value ? (value.toJSON() as unknown) : undefined;
 }

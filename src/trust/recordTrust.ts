@@ -4,9 +4,13 @@ import { stateDir } from "../state/stateDir.js";
 import { sha256 } from "./sha256.js";
 import { updateTrustStore } from "./trustStore.js";
 
-/** Trust these files as they are now (used by `hooks trust`, `hooks init`, enable/disable). */
-export async function recordTrust(files: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const hashes = files.map((f) => [path.resolve(f), sha256(readFileSync(f))] as const);
+/**
+ * Trust these files as they are now (used by `hooks trust`, `hooks init`). Hashes the text as
+ * loadConfig reads it (UTF-8), so the two agree byte for byte.
+ */
+export async function recordTrust(files: (string | { path: string; sha256: string })[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  // A {path, sha256} (a loaded ConfigFileInfo) trusts exactly the bytes that were shown.
+  const hashes = files.map((f): [string, string] => (typeof f === "string" ? [path.resolve(f), sha256(readFileSync(f, "utf8"))] : [path.resolve(f.path), f.sha256]));
   await updateTrustStore(stateDir(env), (store) => {
     for (const [file, hash] of hashes) store[file] = hash;
   });

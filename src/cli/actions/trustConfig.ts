@@ -53,7 +53,7 @@ export async function trustConfig(ctx: CliContext, opts: { yes?: boolean }): Pro
       return 1;
     }
   }
-  await recordTrust(files, ctx.env);
+  await recordTrust(config.files.filter((f) => f.layer !== "user"), ctx.env); // the bytes shown, not a later edit
   for (const f of files) ctx.stderr.write(`trusted ${path.relative(ctx.cwd, f) || f}\n`);
   return 0;
 }

@@ -1,4 +1,7 @@
+import { recordTrust } from "../../trust/recordTrust.js";
 import type { CliContext } from "../context.js";
 
-/** Records trust in the file `hooks init` just wrote (SPEC §8); wired by the trust feature. */
-export async function trustInitializedConfig(_ctx: CliContext, _file: string): Promise<void> {}
+/** `hooks init` wrote this file itself, so it starts trusted (SPEC §8, §11). */
+export async function trustInitializedConfig(ctx: CliContext, file: string): Promise<void> {
+  await recordTrust([file], ctx.env);
+}

@@ -3,6 +3,7 @@ import { displayFile, formatDiagnostic } from "../../config/formatDiagnostic.js"
 import { ConfigError, type Diagnostic } from "../../errors.js";
 import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";
+import { configSummary } from "../formatError.js";
 import { loadCliConfig } from "./loadCliConfig.js";
 
 /** `hooks validate`: every diagnostic of every layer; exit 0 when valid (warnings allowed), else 78. */
@@ -29,7 +30,7 @@ export async function validateConfig(ctx: CliContext, opts: { json?: boolean }):
       return EXIT.config;
     }
     for (const d of error.diagnostics) ctx.stderr.write(formatDiagnostic(d, here) + "\n");
-    ctx.stderr.write(`hooks: ${error.message}\n`);
+    ctx.stderr.write(`hooks: ${configSummary(error, here)}\n`);
     return EXIT.config;
   }
 }

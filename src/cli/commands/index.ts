@@ -11,7 +11,9 @@ import { registerInit } from "./init.js";
 import { registerList } from "./list.js";
 import { registerLog } from "./log.js";
 import { registerRun } from "./run.js";
+import { registerServe } from "./serve.js";
 import { registerTrust } from "./trust.js";
 import { registerValidate } from "./validate.js";
+import { registerWatch } from "./watch.js";
 
-export const COMMANDS: RegisterCommand[] = [registerRun, registerValidate, registerList, registerEvents, registerEnable, registerTrust, registerLog, registerInit, registerImport];
+export const COMMANDS: RegisterCommand[] = [registerRun, registerValidate, registerList, registerEvents, registerEnable, registerTrust, registerLog, registerInit, registerWatch, registerServe, registerImport];

@@ -2,7 +2,7 @@ import { parseDocument, type Document } from "yaml";
 import { ConfigError } from "../errors.js";
 
 /** Parse config text (YAML or JSON) keeping node ranges; a syntax error is a ConfigError. */
-export function parseConfigText(text: string, file: string): Document {
+export function parseDocumentForEdit(text: string, file: string): Document {
   const doc = parseDocument(text, { merge: true, keepSourceTokens: false });
   if (doc.errors.length > 0) {
     const diagnostics = doc.errors.map((e) => ({

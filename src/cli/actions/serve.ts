@@ -1,0 +1,75 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { formatDiagnostic } from "../../config/formatDiagnostic.js";
+import { UsageError } from "../../errors.js";
+import { createRunner } from "../../runner/createRunner.js";
+import type { Runner } from "../../runner/types.js";
+import { startServer } from "../../server/startServer.js";
+import { stateDir } from "../../state/stateDir.js";
+import { watchConfig } from "../../watch/watchConfig.js";
+import type { ServeFlags } from "../commands/serve.js";
+import type { CliContext } from "../context.js";
+import { EXIT } from "../exitCodes.js";
+import { untilSignal } from "./untilSignal.js";
+
+/** Async hooks still running at shutdown get this long to finish before they are killed (SPEC §12). */
+const ASYNC_GRACE_MS = 5000;
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`--port ${value}: expected a port number from 0 to 65535`);
+  return port;
+}
+
+/** `hooks serve`: one runner for the life of the process, hot-reloaded, until SIGINT/SIGTERM (exit 0). */
+export async function serve(ctx: CliContext, flags: ServeFlags): Promise<number> {
+  if (flags.socket !== undefined && flags.port !== undefined) throw new UsageError("--socket and --port exclude each other; choose one");
+  const port = flags.port === undefined ? undefined : parsePort(flags.port);
+  const state = stateDir(ctx.env);
+  const log = (line: string): void => void ctx.stderr.write(`hooks serve: ${line}\n`);
+  let socketPath: string | undefined;
+  if (port === undefined) {
+    socketPath = flags.socket !== undefined ? path.resolve(ctx.cwd, flags.socket) : path.join(state, "serve.sock");
+    // Created 0700; an existing directory keeps its mode (HOOKS_STATE_DIR may name a shared one).
+    if (flags.socket === undefined) mkdirSync(state, { recursive: true, mode: 0o700 });
+  }
+
+  let runner: Runner | null = null;
+  const watcher = watchConfig({
+    cwd: ctx.cwd,
+    configPath: ctx.configPath,
+    userConfig: ctx.userConfig,
+    env: ctx.env,
+    onReload: (config) => {
+      runner?.setConfig(config);
+      log(`reloaded: ${config.hooks.length} hooks from ${config.files.map((f) => f.path).join(", ") || "no file"}`);
+    },
+    onError: (error) => {
+      if (!runner) return; // the start-up failure is thrown below
+      for (const d of error.diagnostics) log(formatDiagnostic(d, ctx.cwd));
+      log(`${error.message}; keeping the last good config (${runner.config.hooks.length} hooks)`);
+    },
+  });
+  const { signal, dispose } = untilSignal((again) => {
+    log(`${again} again: killing running hooks now`);
+    void runner?.close();
+  });
+  try {
+    await watcher.ready;
+    // A server that cannot load its config at start has nothing good to fall back on.
+    if (!watcher.current) throw watcher.error;
+    runner = createRunner(watcher.current, { env: ctx.env, cwd: ctx.cwd, trust: ctx.trust ? "all" : "checked" });
+    const server = await startServer({ runner, watcher, socketPath, port, tokenFile: path.join(state, "serve.token") });
+    const config = runner.config;
+    log(`listening on ${server.url} (${config.hooks.length} hooks from ${config.files.map((f) => f.path).join(", ") || "no config file"})${port !== undefined ? `; bearer token in ${path.join(state, "serve.token")}` : ""}`);
+    const received = await signal;
+    log(`${received}: finishing in-flight triggers, then stopping`);
+    await server.close(ASYNC_GRACE_MS);
+    log("stopped");
+    return EXIT.ok;
+  } finally {
+    dispose();
+    await watcher.close();
+    await runner?.close();
+  }
+}

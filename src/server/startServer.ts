@@ -1,0 +1,99 @@
+import { readFileSync, rmSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { HookrunError } from "../errors.js";
+import type { Runner } from "../runner/types.js";
+import type { ConfigWatcher } from "../watch/watchConfig.js";
+import { createRequestHandler } from "./handleRequest.js";
+import { listenUnix } from "./listenUnix.js";
+import { MAX_BODY_BYTES } from "./readJsonBody.js";
+import { writeTokenFile } from "./writeTokenFile.js";
+
+export interface StartServerOptions {
+  runner: Runner;
+  watcher: ConfigWatcher | null;
+  /** Listen on this Unix socket (mode 0600)… */
+  socketPath?: string;
+  /** …or on 127.0.0.1:port (0 = any free port), with a bearer token written to tokenFile. */
+  port?: number;
+  tokenFile?: string;
+}
+
+export interface RunningServer {
+  /** "unix:/path/serve.sock" or "http://127.0.0.1:PORT". */
+  readonly url: string;
+  /** Stop accepting, let in-flight requests finish, then close the runner (async hooks get `graceMs`). */
+  close(graceMs?: number): Promise<void>;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
+
+/** Start `hooks serve` (SPEC §12) over an existing runner; the caller owns signals and logging. */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const { runner, watcher } = options;
+  if ((options.socketPath === undefined) === (options.port === undefined)) throw new HookrunError("startServer needs exactly one of socketPath and port");
+  let token: string | null = null;
+  if (options.port !== undefined) {
+    if (!options.tokenFile) throw new HookrunError("startServer on a port needs tokenFile, where the bearer token is written");
+    token = writeTokenFile(options.tokenFile);
+  }
+  const handler = createRequestHandler({ runner, watcher, token });
+  let inFlight = 0;
+  let idle: (() => void) | null = null;
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    inFlight++;
+    res.once("close", () => {
+      if (--inFlight === 0) idle?.();
+    });
+    handler(req, res);
+  };
+  // Hooks may run for hours: no request timeout. The body limit guards the reading side.
+  const server = createServer({ requestTimeout: 0 }, onRequest);
+  // `Expect: 100-continue` with a declared body over the limit: answer 413 before the client sends it.
+  server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
+    if (!(Number(req.headers["content-length"]) > MAX_BODY_BYTES)) res.writeContinue();
+    onRequest(req, res);
+  });
+
+  let url: string;
+  if (options.socketPath !== undefined) {
+    await listenUnix(server, options.socketPath);
+    url = `unix:${options.socketPath}`;
+  } else {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", (error: NodeJS.ErrnoException) =>
+        reject(new HookrunError(`cannot listen on 127.0.0.1:${options.port}: ${error.message}; choose another --port`, { code: "listen", cause: error })),
+      );
+      server.listen(options.port, "127.0.0.1", () => resolve());
+    });
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  let closing: Promise<void> | null = null;
+  return {
+    url,
+    close(graceMs = 5000) {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
+        server.closeIdleConnections();
+        await Promise.race([closed, sleep(1000).then(() => server.closeAllConnections())]);
+        await watcher?.close();
+        await Promise.race([runner.drain(), sleep(graceMs)]);
+        await runner.close();
+        if (token !== null && options.tokenFile) {
+          // Remove the token only if it is still ours (a newer server may have replaced it).
+          let onDisk: string | null = null;
+          try {
+            onDisk = readFileSync(options.tokenFile, "utf8").trim();
+          } catch {
+            // already gone
+          }
+          if (onDisk === token) rmSync(options.tokenFile, { force: true });
+        }
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { spawnCli, type ServeProcess } from "./helpers/server.js";
+import { waitFor } from "./helpers/waitFor.js";
+
+let tmp: string;
+let repo: string;
+let proc: ServeProcess | undefined;
+
+const yamlWith = (...names: string[]) => `hooks:\n  stop:\n${names.map((n) => `    - name: ${n}\n      command: "true"\n`).join("")}`;
+
+beforeEach(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), "hookrun-watchcli-"));
+  repo = path.join(tmp, "repo");
+  mkdirSync(repo);
+});
+
+afterEach(async () => {
+  if (proc && proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill("SIGKILL");
+  await proc?.exited;
+  proc = undefined;
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+function watchCli(args: string[] = []): ServeProcess & { stdout(): string } {
+  const p = spawnCli(["watch", ...args], { cwd: repo, env: { XDG_CONFIG_HOME: path.join(tmp, "xdg"), HOOKS_STATE_DIR: path.join(tmp, "state"), HOME: tmp } });
+  let out = "";
+  p.child.stdout!.setEncoding("utf8").on("data", (d: string) => (out += d));
+  proc = p;
+  return { ...p, stdout: () => out };
+}
+
+describe("hooks watch", () => {
+  it("prints the state after every change and exits 0 on SIGINT", async () => {
+    writeFileSync(path.join(repo, "hooks.yaml"), yamlWith("a"));
+    const p = watchCli();
+    await waitFor(() => p.stdout().includes("valid: 1 hook in hooks.yaml"), { what: "the first report" });
+    await waitFor(() => p.stderr().includes("watching"), { what: "the watcher" });
+    writeFileSync(path.join(repo, "hooks.yaml"), "hooks: [unclosed\n");
+    await waitFor(() => /invalid: /.test(p.stdout()), { what: "the invalid report" });
+    expect(p.stdout()).toMatch(/^hooks\.yaml:\d+:\d+: error: /m);
+    writeFileSync(path.join(repo, "hooks.yaml"), yamlWith("a", "b"));
+    await waitFor(() => p.stdout().includes("valid: 2 hooks in hooks.yaml"), { what: "the fixed report" });
+    p.child.kill("SIGINT");
+    expect(await p.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it("--json prints one object per check and exits 0 on SIGTERM", async () => {
+    const p = watchCli(["--json"]);
+    await waitFor(() => p.stdout().includes("\n"), { what: "the first report" });
+    expect(JSON.parse(p.stdout().split("\n")[0])).toMatchObject({ valid: true, hooks: 0, files: [] });
+    await new Promise((r) => setTimeout(r, 200));
+    writeFileSync(path.join(repo, "hooks.yaml"), yamlWith("a"));
+    await waitFor(() => p.stdout().split("\n").filter(Boolean).length >= 2, { what: "the second report" });
+    expect(JSON.parse(p.stdout().split("\n")[1])).toMatchObject({ valid: true, hooks: 1, files: [path.join(repo, "hooks.yaml")] });
+    p.child.kill("SIGTERM");
+    expect(await p.exited).toEqual({ code: 0, signal: null });
+  });
+});

@@ -1,0 +1,332 @@
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, existsSync } from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { request, spawnCli, untilListening, type ServeProcess, type Target } from "./helpers/server.js";
+import { waitFor } from "./helpers/waitFor.js";
+
+let tmp: string;
+let repo: string;
+let state: string;
+let env: Record<string, string>;
+let servers: ServeProcess[];
+
+type HookLine = { name: string; command: string; event?: string; async?: boolean };
+const byEvent = (hooks: HookLine[]): [string, HookLine[]][] => {
+  const m = new Map<string, HookLine[]>();
+  for (const h of hooks) m.set(h.event ?? "stop", [...(m.get(h.event ?? "stop") ?? []), h]);
+  return [...m];
+};
+const hookYaml = (hooks: HookLine[], extra = "") =>
+  extra +
+  "hooks:\n" +
+  byEvent(hooks)
+    .map(([event, list]) => `  ${event}:\n` + list.map((h) => `    - name: ${h.name}\n      command: ${JSON.stringify(h.command)}\n${h.async ? "      async: true\n" : ""}`).join(""))
+    .join("");
+
+function serve(args: string[] = []): ServeProcess {
+  const p = spawnCli(["--trust", "serve", ...args], { cwd: repo, env });
+  servers.push(p);
+  return p;
+}
+
+async function startServe(args: string[] = []): Promise<{ p: ServeProcess; target: Target }> {
+  const p = serve(args);
+  const url = await untilListening(p);
+  const target: Target = url.startsWith("unix:") ? { socketPath: url.slice(5) } : { port: Number(new URL(url).port) };
+  return { p, target };
+}
+
+const hookNames = async (t: Target): Promise<string> => ((await request(t, "GET", "/v1/hooks")).json.hooks as { name: string }[]).map((h) => h.name).join(",");
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+beforeEach(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), "hookrun-serve-"));
+  repo = path.join(tmp, "repo");
+  state = path.join(tmp, "state");
+  mkdirSync(repo);
+  env = { HOOKS_STATE_DIR: state, XDG_STATE_HOME: path.join(tmp, "xstate"), XDG_CONFIG_HOME: path.join(tmp, "xdg"), HOME: tmp, HOOKS_TRUST: "1" };
+  servers = [];
+});
+
+afterEach(async () => {
+  for (const s of servers) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill("SIGKILL");
+  await Promise.all(servers.map((s) => s.exited));
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("hooks serve: triggers", () => {
+  it("answers POST /v1/trigger/{event} with the §7 result of the runner, in any spelling", async () => {
+    writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "say", command: "echo hello from $HOOK_EVENT" }, { name: "guard", event: "pre_tool_use", command: "echo no >&2; exit 2" }]));
+    const { target } = await startServe();
+    const r = await request(target, "POST", "/v1/trigger/Stop", JSON.stringify({ session_id: "s1", turn_count: 2 }));
+    expect(r.status).toBe(200);
+    expect(r.headers["content-type"]).toMatch(/application\/json/);
+    expect(r.json).toMatchObject({ event: "stop", session_id: "s1", blocked: false, messages: [{ role: "system", content: "hello from stop", hook: "say" }] });
+    expect(r.json.hooks[0]).toMatchObject({ name: "say", status: "ok", exit_code: 0 });
+    const b = await request(target, "POST", "/v1/trigger/tool.execute.pre", JSON.stringify({ session_id: "s1", tool_name: "Bash" }));
+    expect(b.status).toBe(200);
+    expect(b.json).toMatchObject({ event: "pre_tool_use", blocked: true, blocked_by: "guard", reason: "no" });
+  });
+
+  it("fires custom events declared in the config, and lists them in /v1/events", async () => {
+    writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "d", event: "deploy_finished", command: "echo deployed" }], "events:\n  deploy_finished: { custom: true, description: ours }\n"));
+    const { target } = await startServe();
+    const r = await request(target, "POST", "/v1/trigger/deploy-finished", "{}");
+    expect(r.status).toBe(200);
+    expect(r.json.messages[0].content).toBe("deployed");
+    const events = (await request(target, "GET", "/v1/events")).json.events as { name: string; custom: boolean }[];
+    expect(events.find((e) => e.name === "deploy_finished")).toMatchObject({ custom: true });
+    expect(events.find((e) => e.name === "pre_tool_use")).toMatchObject({ custom: false, gate: "yes" });
+  });
+
+  it("gives 50 concurrent triggers from different sessions their own results", async () => {
+    // The hook reads its session_id back from the context on stdin.
+    writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "echo-session", command: `sed -n 's/.*"session_id":"\\([^"]*\\)".*/\\1/p'` }]));
+    const { target } = await startServe();
+    const ids = Array.from({ length: 50 }, (_, i) => `session-${i}-${Math.random().toString(36).slice(2)}`);
+    const replies = await Promise.all(ids.map((id) => request(target, "POST", "/v1/trigger/stop", JSON.stringify({ session_id: id }))));
+    replies.forEach((r, i) => {
+      expect(r.status).toBe(200);
+      expect(r.json.session_id).toBe(ids[i]);
+      expect(r.json.hooks).toHaveLength(1);
+      expect(r.json.hooks[0].status).toBe("ok");
+      expect(r.json.messages).toEqual([{ role: "system", content: ids[i], hook: "echo-session" }]);
+    });
+  });
+});
+
+describe("hooks serve: errors", () => {
+  beforeEach(() => writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "a", command: "true" }])));
+
+  it("400 on bad JSON and on a context that is not an object", async () => {
+    const { target } = await startServe();
+    const bad = await request(target, "POST", "/v1/trigger/stop", "{nope");
+    expect(bad.status).toBe(400);
+    expect(bad.json.error).toMatch(/not valid JSON/);
+    const arr = await request(target, "POST", "/v1/trigger/stop", "[1,2]");
+    expect(arr.status).toBe(400);
+    expect(arr.json.error).toMatch(/an array.*JSON object/);
+  });
+
+  it("404 with suggestions on an unknown event; 404 on an unknown route; 405 on a wrong method", async () => {
+    const { target } = await startServe();
+    const r = await request(target, "POST", "/v1/trigger/stpo", "{}");
+    expect(r.status).toBe(404);
+    expect(r.json.error).toMatch(/unknown event `stpo`/);
+    expect(r.json.suggestions).toContain("stop");
+    const route = await request(target, "GET", "/v2/nothing");
+    expect(route.status).toBe(404);
+    expect(route.json.error).toMatch(/no such endpoint/);
+    const method = await request(target, "GET", "/v1/trigger/stop");
+    expect(method.status).toBe(405);
+    expect(method.headers.allow).toBe("POST");
+  });
+
+  it("413 on a body over 10 MiB, declared or streamed, without waiting for all of it", async () => {
+    const { target } = await startServe();
+    const big = Buffer.alloc(11 * 1024 * 1024, 0x61);
+    const declared = await request(target, "POST", "/v1/trigger/stop", big);
+    expect(declared.status).toBe(413);
+    expect(declared.json.error).toMatch(/over 10 MiB/);
+    // Chunked: no Content-Length, the server counts; the client keeps sending forever.
+    const streamed = await new Promise<number>((resolve, reject) => {
+      const req = http.request({ socketPath: (target as { socketPath: string }).socketPath, method: "POST", path: "/v1/trigger/stop", agent: false }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+        req.destroy();
+      });
+      req.on("error", (e) => (req.destroyed ? undefined : reject(e)));
+      const chunk = Buffer.alloc(1024 * 1024, 0x61);
+      const pump = (): void => {
+        while (!req.destroyed && req.write(chunk));
+        if (!req.destroyed) req.once("drain", pump);
+      };
+      pump();
+    });
+    expect(streamed).toBe(413);
+    // The server is still fine.
+    expect((await request(target, "POST", "/v1/trigger/stop", "{}")).status).toBe(200);
+  });
+
+  it("403 naming the file when the project config is not trusted (no --trust, no HOOKS_TRUST)", async () => {
+    const p = spawnCli(["serve"], { cwd: repo, env: { ...env, HOOKS_TRUST: undefined } as Record<string, string | undefined> });
+    servers.push(p);
+    const url = await untilListening(p);
+    const target = { socketPath: url.slice(5) };
+    const r = await request(target, "POST", "/v1/trigger/stop", "{}");
+    expect(r.status).toBe(403);
+    expect(r.json.error).toMatch(/not trusted.*hooks trust/);
+    expect(r.json.files).toEqual([path.join(repo, "hooks.yaml")]);
+  });
+
+  it("--port: 401 without or with a wrong token; the token file is 0600 and works", async () => {
+    const { target } = await startServe(["--port", "0"]);
+    const tokenFile = path.join(state, "serve.token");
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+    const token = readFileSync(tokenFile, "utf8").trim();
+    expect(token).toMatch(/^[0-9a-f]{64}$/);
+    const none = await request(target, "GET", "/v1/health");
+    expect(none.status).toBe(401);
+    expect(none.headers["www-authenticate"]).toMatch(/^Bearer/);
+    const wrong = await request(target, "POST", "/v1/trigger/stop", "{}", { authorization: `Bearer ${"0".repeat(64)}` });
+    expect(wrong.status).toBe(401);
+    expect(wrong.json.error).toMatch(/wrong bearer token/);
+    const ok = await request(target, "POST", "/v1/trigger/stop", "{}", { authorization: `Bearer ${token}` });
+    expect(ok.status).toBe(200);
+    expect(ok.json.hooks[0].name).toBe("a");
+  });
+});
+
+describe("hooks serve: live reload", () => {
+  const file = () => path.join(repo, "hooks.yaml");
+  beforeEach(() => writeFileSync(file(), hookYaml([{ name: "first", command: "echo first" }])));
+
+  it("picks up an atomic-rename save", async () => {
+    const { target } = await startServe();
+    expect(await hookNames(target)).toBe("first");
+    writeFileSync(path.join(repo, ".hooks.yaml.123.tmp"), hookYaml([{ name: "renamed", command: "echo renamed" }]));
+    renameSync(path.join(repo, ".hooks.yaml.123.tmp"), file());
+    await waitFor(async () => (await hookNames(target)) === "renamed", { what: "the atomic save" });
+    const r = await request(target, "POST", "/v1/trigger/stop", "{}");
+    expect(r.json.messages[0].content).toBe("renamed");
+  });
+
+  it("picks up a vim-style save (backup rename, new file, swap file)", async () => {
+    const { target } = await startServe();
+    writeFileSync(path.join(repo, ".hooks.yaml.swp"), "swap");
+    renameSync(file(), file() + "~");
+    writeFileSync(file(), hookYaml([{ name: "vim", command: "echo vim" }]));
+    unlinkSync(file() + "~");
+    unlinkSync(path.join(repo, ".hooks.yaml.swp"));
+    await waitFor(async () => (await hookNames(target)) === "vim", { what: "the vim save" });
+  });
+
+  it("picks up delete and recreate", async () => {
+    const { target } = await startServe();
+    unlinkSync(file());
+    await waitFor(async () => (await hookNames(target)) === "", { what: "the deletion" });
+    writeFileSync(file(), hookYaml([{ name: "reborn", command: "echo reborn" }]));
+    await waitFor(async () => (await hookNames(target)) === "reborn", { what: "the new file" });
+  });
+
+  it("keeps the old hooks running on an invalid save and reports it in /v1/health", async () => {
+    const { p, target } = await startServe();
+    expect((await request(target, "GET", "/v1/health")).json).toMatchObject({ status: "ok", hooks: 1, files: [file()], last_reload_error: null });
+    writeFileSync(file(), "hooks:\n  stop: [ {name: broken\n");
+    const health = await waitFor(async () => {
+      const h = (await request(target, "GET", "/v1/health")).json;
+      return h.status === "degraded" ? h : null;
+    }, { what: "degraded health" });
+    expect(health.hooks).toBe(1);
+    expect(health.last_reload_error.message).toEqual(expect.any(String));
+    expect(health.last_reload_error.diagnostics[0]).toMatchObject({ file: file(), severity: "error", line: expect.any(Number) });
+    expect(p.stderr()).toMatch(/keeping the last good config \(1 hooks\)/);
+    const r = await request(target, "POST", "/v1/trigger/stop", "{}");
+    expect(r.json.messages[0].content).toBe("first");
+    const reload = await request(target, "POST", "/v1/reload");
+    expect(reload.status).toBe(422);
+    writeFileSync(file(), hookYaml([{ name: "fixed", command: "echo fixed" }]));
+    await waitFor(async () => (await request(target, "GET", "/v1/health")).json.status === "ok", { what: "recovery" });
+    expect(await hookNames(target)).toBe("fixed");
+  });
+
+  it("POST /v1/reload reloads at once and returns the health", async () => {
+    const { target } = await startServe();
+    writeFileSync(file(), hookYaml([{ name: "x", command: "true" }, { name: "y", command: "true" }]));
+    const r = await request(target, "POST", "/v1/reload");
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ status: "ok", hooks: 2 });
+  });
+});
+
+describe("hooks serve: start-up and cancellation", () => {
+  it("refuses to start on an invalid config (exit 78), and starts with none at all", async () => {
+    writeFileSync(path.join(repo, "hooks.yaml"), "hooks: [unclosed\n");
+    const bad = serve();
+    expect((await bad.exited).code).toBe(78);
+    expect(bad.stderr()).toMatch(/^hooks\.yaml:\d+:\d+: error: /m);
+    unlinkSync(path.join(repo, "hooks.yaml"));
+    const { target } = await startServe();
+    expect((await request(target, "GET", "/v1/health")).json).toMatchObject({ status: "ok", hooks: 0, files: [] });
+    const r = await request(target, "POST", "/v1/trigger/stop", "{}");
+    expect(r.json).toMatchObject({ event: "stop", hooks: [] });
+  });
+
+  it("cancels a trigger's hooks when its client hangs up", async () => {
+    const pidFile = path.join(tmp, "pid");
+    writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "slow", command: `echo $$ > ${pidFile}; exec sleep 30` }]));
+    const { target } = await startServe();
+    const req = http.request({ socketPath: (target as { socketPath: string }).socketPath, method: "POST", path: "/v1/trigger/stop", agent: false });
+    req.on("error", () => {});
+    req.end("{}");
+    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", { what: "the hook to start" });
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    expect(isAlive(pid)).toBe(true);
+    req.destroy();
+    await waitFor(() => !isAlive(pid), { what: `hook pid ${pid} to be killed`, timeoutMs: 10_000 });
+    expect((await request(target, "GET", "/v1/health")).status).toBe(200);
+  });
+});
+
+describe("hooks serve: the socket", () => {
+  beforeEach(() => writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "a", command: "true" }])));
+
+  it("listens on $HOOKS_STATE_DIR/serve.sock, mode 0600, in a 0700 directory", async () => {
+    const { target } = await startServe();
+    const sock = path.join(state, "serve.sock");
+    expect(target).toEqual({ socketPath: sock });
+    expect(statSync(sock).isSocket()).toBe(true);
+    expect(statSync(sock).mode & 0o777).toBe(0o600);
+    expect(statSync(state).mode & 0o777).toBe(0o700);
+  });
+
+  it("refuses to start a second server on a live socket, and takes over a stale one", async () => {
+    const first = await startServe();
+    const second = serve();
+    expect((await second.exited).code).toBe(1);
+    expect(second.stderr()).toMatch(/already listening on .*serve\.sock/);
+    expect((await request(first.target, "GET", "/v1/health")).status).toBe(200);
+    first.p.child.kill("SIGKILL");
+    await first.p.exited;
+    expect(existsSync(path.join(state, "serve.sock"))).toBe(true);
+    const third = await startServe();
+    expect((await request(third.target, "GET", "/v1/health")).json.status).toBe("ok");
+  });
+
+  it("on SIGTERM finishes the in-flight trigger, kills async hooks, removes the socket and exits 0", async () => {
+    const pids = path.join(tmp, "pids");
+    mkdirSync(pids);
+    writeFileSync(
+      path.join(repo, "hooks.yaml"),
+      hookYaml([
+        { name: "long", command: `echo $$ > ${pids}/long; sleep 2; echo finished` },
+        { name: "bg", command: `echo $$ > ${pids}/bg; sleep 60`, async: true },
+      ]),
+    );
+    const { p, target } = await startServe();
+    const inflight = request(target, "POST", "/v1/trigger/stop", JSON.stringify({ session_id: "t" }));
+    await waitFor(() => existsSync(path.join(pids, "long")), { what: "the long hook to start" });
+    p.child.kill("SIGTERM");
+    const r = await inflight;
+    expect(r.status).toBe(200);
+    expect(r.json.hooks.find((h: { name: string }) => h.name === "long")).toMatchObject({ status: "ok", stdout: "finished\n" });
+    const exit = await p.exited;
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(existsSync(path.join(state, "serve.sock"))).toBe(false);
+    for (const f of ["long", "bg"]) {
+      if (!existsSync(path.join(pids, f))) continue; // async hooks may not have started (runner without async support)
+      const pid = Number(readFileSync(path.join(pids, f), "utf8"));
+      await waitFor(() => !isAlive(pid), { what: `${f} hook (pid ${pid}) to be gone`, timeoutMs: 5000 });
+    }
+  });
+});
