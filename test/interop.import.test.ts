@@ -162,7 +162,24 @@ describe("hooks import claude (CLI)", () => {
     expect(r.stderr).toContain("TeammateIdle");
   });
 
-  it("finds .claude/settings.json from a subdirectory, and says where it looked when there is none", async () => {
+  it("--json prints the same config as JSON", async () => {
+    const p = project(FIXTURE);
+    const yaml = await runCli(["import", "claude"], { cwd: p.dir, env: p.env });
+    const json = await runCli(["import", "claude", "--json"], { cwd: p.dir, env: p.env });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual(parse(yaml.stdout));
+  });
+
+  it("finds .claude/settings.json from a subdirectory", async () => {
+    const p = project(FIXTURE);
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(path.join(p.dir, "src/deep"), { recursive: true });
+    const r = await runCli(["import", "claude"], { cwd: path.join(p.dir, "src/deep"), env: p.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("# Imported from ../../.claude/settings.json");
+  });
+
+  it("says where it looked when there are no Claude Code settings", async () => {
     const p = project();
     const r = await runCli(["import", "claude"], { cwd: p.dir, env: p.env });
     expect(r.code).toBe(1);

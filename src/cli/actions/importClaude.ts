@@ -6,12 +6,13 @@ import { ConfigError, HookrunError } from "../../errors.js";
 import { findClaudeSettings } from "../../interop/findClaudeSettings.js";
 import { importClaudeSettings } from "../../interop/importClaudeSettings.js";
 import { existingHooks, mergeClaudeImport, type ConfigFormat } from "../../interop/mergeClaudeImport.js";
-import { renderClaudeImport } from "../../interop/renderClaudeImport.js";
+import { claudeImportToSpec, renderClaudeImport } from "../../interop/renderClaudeImport.js";
 import { writeFileAtomic } from "../../interop/writeFileAtomic.js";
 import type { CliContext } from "../context.js";
 
 export interface ImportClaudeOptions {
   write?: boolean;
+  json?: boolean;
 }
 
 /** `hooks import claude [FILE] [--write]`: Claude Code settings → hooks.yaml (printed, or merged into the project config). */
@@ -23,7 +24,7 @@ export async function importClaude(ctx: CliContext, file: string | undefined, op
   if (!opts.write) {
     const imp = convert(settings, source);
     imp.notes.forEach(note);
-    ctx.stdout.write(renderClaudeImport(imp, label));
+    ctx.stdout.write(opts.json ? JSON.stringify(claudeImportToSpec(imp), null, 2) + "\n" : renderClaudeImport(imp, label));
     return 0;
   }
   const target = await projectConfigFile(ctx);
