@@ -149,6 +149,18 @@ describe("hooks run --output claude", () => {
     expect(await claude("pre_tool_use", claudeInput("PreToolUse", { tool_name: "Read", tool_input: {} }))).toEqual({ code: 0, out: {} });
   });
 
+  it("prints {} and exits 0 where there is no hookrun config at all", async () => {
+    const empty = tempDir();
+    try {
+      const r = await runCli(["run", "pre_tool_use", "--output", "claude"], { cwd: empty.dir, env: empty.env, input: claudeInput("PreToolUse", { tool_name: "Bash" }) });
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({});
+      expect(r.stderr).toContain("no hooks.yaml found");
+    } finally {
+      empty.cleanup();
+    }
+  });
+
   it("keeps the exit codes of usage and context errors", async () => {
     expect((await run("PreToolUze", "{}", "--output", "claude")).code).toBe(64);
     expect((await run("pre_tool_use", "not json", "--output", "claude")).code).toBe(65);
