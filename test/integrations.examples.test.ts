@@ -52,7 +52,7 @@ describe("examples/node-agent", () => {
       ["Summary: listed the files; build/ was kept because a hook refused rm -rf.", true],
     ]);
     expect(stops[0].turn_count).toBe(3);
-  });
+  }, 60_000);
 });
 
 describe("examples/python-agent", () => {
@@ -71,7 +71,7 @@ describe("examples/python-agent", () => {
       "user: what is the admin password?",
       "prompt refused: prompts about passwords are not allowed here",
     ]);
-  });
+  }, 120_000);
 });
 
 describe("examples/claude-code", () => {
@@ -188,7 +188,7 @@ describe("examples/github-actions.yml", () => {
         expect(r.stdout).toMatch(/^::error title=hookrun stop%3A flaky::/m);
       }
     }
-  });
+  }, 120_000);
 });
 
 describe("the examples' hooks.yaml files", () => {
