@@ -35,7 +35,7 @@ describe("hooks run --output json (SPEC §7)", () => {
     expect(out).toMatchObject({
       event: "stop", session_id: "abc", messages: [{ role: "system", content: "committed", hook: "auto-commit" }],
       blocked: false, blocked_by: null, reason: null, continue: true, stop_reason: null, stopped_by: null, updated_input: null,
-      async_started: [], async_delivered: [], warnings: ["async hooks are not supported yet: bg was not run"],
+      async_started: ["bg"], async_delivered: [], warnings: [],
     });
     expect(typeof out.duration_ms).toBe("number");
     expect(out.hooks).toHaveLength(1);

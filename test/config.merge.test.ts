@@ -65,6 +65,13 @@ describe("merging layers (SPEC §2.1)", () => {
     expect(d.message).toContain(`at ${user}:3:7`);
   });
 
+  it("user-layer hooks are not checked against the caller's directory (relative cwd and scripts)", async () => {
+    const t = tempProject();
+    t.write("xdg/hookrun/hooks.yaml", "hooks:\n  stop:\n    - name: u\n      command: ./bin/x.sh\n      cwd: sub\n    - name: abs\n      command: echo\n      cwd: /definitely/not/here\n");
+    const ds = await t.diagnostics();
+    expect(ds.map((d) => [d.line, d.col, d.message.split(":")[0]])).toEqual([[8, 12, '`cwd` "/definitely/not/here" does not exist (resolved to /definitely/not/here)']]);
+  });
+
   it("a hook that overrides nothing must have command or args", async () => {
     const t = tempProject();
     t.write("hooks.yaml", "hooks:\n  stop:\n    - name: a\n      command: echo\n");

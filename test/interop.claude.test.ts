@@ -113,6 +113,15 @@ describe("Claude Code hook scripts run unchanged", () => {
     const again = await json("stop", claudeInput("Stop", { stop_hook_active: true }));
     expect(again.result.blocked).toBe(false);
   });
+
+  it("an async Claude hook gets the PostToolUse input (waited for with --wait)", async () => {
+    const { code, result } = await json("post_tool_use", claudeInput("PostToolUse", { tool_name: "Write", tool_input: { file_path: "a.ts" }, tool_response: { success: true } }), "--wait");
+    expect(code).toBe(0);
+    expect(result.async_started).toEqual(["log-tool"]);
+    expect(result.async_delivered.map((d) => [d.name, d.status])).toEqual([["log-tool", "ok"]]);
+    const logged = JSON.parse(readFileSync(env.HOOK_TEST_LOG, "utf8").trim()) as Record<string, unknown>;
+    expect(logged).toMatchObject({ hook_event_name: "PostToolUse", tool_name: "Write", tool_response: { success: true } });
+  });
 });
 
 describe("hooks run --output claude", () => {

@@ -89,6 +89,17 @@ describe("enable / disable from the command line (SPEC §9)", () => {
     expect(readFileSync(file, "utf8")).toBe(broken);
   });
 
+  it("a file that breaks the schema (unknown key) exits 78 with its diagnostic and is not edited", async () => {
+    const t = setup();
+    const file = path.join(t.dir, "hooks.yaml");
+    const broken = BASIC.replace("command: npm test", "comand: npm test");
+    writeFileSync(file, broken);
+    const r = await runCli(["disable", "lint", "--no-user-config"], { cwd: t.dir, env: t.env });
+    expect(r.code).toBe(78);
+    expect(r.stderr).toContain("comand");
+    expect(readFileSync(file, "utf8")).toBe(broken);
+  });
+
   it("no config at all exits 78", async () => {
     const t = setup();
     const r = await runCli(["disable", "lint", "--no-user-config"], { cwd: t.dir, env: t.env });
@@ -110,15 +121,31 @@ describe("enable / disable from the command line (SPEC §9)", () => {
     expect(statSync(file).mode & 0o777).toBe(0o444);
   });
 
-  it("an edit whose result would not be what was asked is refused and the file is untouched", async () => {
+  it("a wrongly typed `enabled` (an explicit !!str tag) is already invalid: 78, not edited", async () => {
     const t = setup();
     const file = path.join(t.dir, "hooks.yaml");
-    // An explicit !!str tag would turn the new value into the string "false".
     const text = "hooks:\n  stop:\n    - name: tagged\n      command: echo\n      enabled: !!str true\n";
     writeFileSync(file, text);
     const r = await runCli(["disable", "tagged", "--no-user-config"], { cwd: t.dir, env: t.env });
-    expect([1, 78]).toContain(r.code); // refused (1), or already invalid once the schema rejects a string (78)
+    expect(r.code).toBe(78);
+    expect(r.stderr).toContain("enabled");
     expect(readFileSync(file, "utf8")).toBe(text);
+  });
+
+  it("an edit that would also change another hook through a shared anchor is refused, file untouched", async () => {
+    const t = setup();
+    const file = path.join(t.dir, "hooks.yaml");
+    const text = "hooks:\n  stop:\n    - name: a\n      command: echo a\n      enabled: &on true\n    - name: b\n      command: echo b\n      enabled: *on\n";
+    writeFileSync(file, text);
+    const r = await runCli(["disable", "a", "--no-user-config"], { cwd: t.dir, env: t.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`refusing to edit ${file}`);
+    expect(r.stderr).toContain('hook "b"');
+    expect(readFileSync(file, "utf8")).toBe(text);
+    // Disabling both at once changes only what was asked, so it is allowed.
+    const both = await runCli(["disable", "a", "b", "--no-user-config"], { cwd: t.dir, env: t.env });
+    expect(both.code, both.stderr).toBe(0);
+    expect(readFileSync(file, "utf8")).toBe(text.replace("&on true", "&on false").replace("enabled: *on", "enabled: false"));
   });
 
   it("validateEdit refuses edited text that no longer parses, or that does not say what was asked", async () => {

@@ -7,5 +7,7 @@ const code = await main(process.argv.slice(2), {
   stdin: process.stdin,
   env: process.env,
   cwd: process.cwd(),
+  // Detached async workers re-run this same CLI entry (`hooks __async-worker JOB`).
+  entry: process.argv[1],
 });
 process.exitCode = code;

@@ -14,6 +14,8 @@ export interface CliContext {
   trust: boolean;
   color: boolean;
   verbose: boolean;
+  /** Path of the CLI's entry script (for detached async workers). */
+  entry?: string;
 }
 
 export interface GlobalOptions {
@@ -26,7 +28,7 @@ export interface GlobalOptions {
 }
 
 /** Normalise the global flags once, at the edge. */
-export function makeCliContext(globals: GlobalOptions, base: Pick<CliContext, "stdout" | "stderr" | "stdin" | "env"> & { cwd: string }): CliContext {
+export function makeCliContext(globals: GlobalOptions, base: Pick<CliContext, "stdout" | "stderr" | "stdin" | "env" | "entry"> & { cwd: string }): CliContext {
   const cwd = globals.cwd ? path.resolve(base.cwd, globals.cwd) : base.cwd;
   const configFromEnv = base.env.HOOKS_CONFIG || undefined;
   const configPath = globals.config ?? configFromEnv;

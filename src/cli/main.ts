@@ -12,6 +12,8 @@ export interface MainIO {
   stdin: CliContext["stdin"];
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Path of the CLI's entry script, so detached async workers can start the same CLI. */
+  entry?: string;
 }
 
 /** Build the commander program; each command's action sets the exit code it returns. */

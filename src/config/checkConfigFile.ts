@@ -84,16 +84,17 @@ export function checkConfigFile(input: CheckConfigFileInput): Diagnostic[] {
       if (hook.on_failure === "block" && event !== null && !canBlock(event, input.custom)) {
         report("warning", [...at, "on_failure"], `\`on_failure: block\` has no effect on \`${event}\`, which cannot block: remove it or move the hook to a gate event`);
       }
-      const base = input.dir ?? input.cwd;
-      let runDir = base;
-      if (typeof hook.cwd === "string" && hook.cwd !== "") {
-        runDir = path.resolve(base, hook.cwd);
+      // User-layer hooks run in whatever directory the caller is in: only absolute paths are checkable.
+      const hookCwd = typeof hook.cwd === "string" && hook.cwd !== "" ? hook.cwd : null;
+      if (input.dir === null && !(hookCwd && path.isAbsolute(hookCwd))) return;
+      let runDir = input.dir ?? input.cwd;
+      if (hookCwd) {
+        runDir = path.resolve(runDir, hookCwd);
         if (!isDirectory(runDir)) {
-          report("error", [...at, "cwd"], `\`cwd\` ${JSON.stringify(hook.cwd)} does not exist (resolved to ${runDir}): create it or fix the path (it is relative to ${input.dir ? "the directory of this file" : "the working directory"})`);
+          report("error", [...at, "cwd"], `\`cwd\` ${JSON.stringify(hookCwd)} does not exist (resolved to ${runDir}): create it or fix the path (it is relative to the directory of this file)`);
           return;
         }
       }
-      if (input.dir === null && !path.isAbsolute(String(hook.cwd ?? ""))) return;
       const script = typeof hook.command === "string" ? firstWord(hook.command) : Array.isArray(hook.args) && typeof hook.args[0] === "string" ? hook.args[0] : null;
       if (script && looksLikeRelativeScript(script) && !existsSync(path.resolve(runDir, script))) {
         const field = typeof hook.command === "string" ? "command" : "args";

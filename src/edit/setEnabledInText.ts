@@ -26,7 +26,9 @@ export function setEnabledInText(text: string, name: string, enabled: boolean, f
     if (body.slice(range[0], range[1]) === value) return text;
     return splice(range[0], range[1], value);
   }
-  if (enabled) return text; // no key: already enabled as far as this file is concerned
+  // No key of its own: a merge key (`<<: *base`) may still decide it; default true.
+  const merged = (node.map.toJS(doc) as { enabled?: unknown }).enabled;
+  if ((merged ?? true) === enabled) return text;
 
   const keyRange = node.namePair.key.range!;
   const valueEnd = node.namePair.value!.range![1];
@@ -37,7 +39,11 @@ export function setEnabledInText(text: string, name: string, enabled: boolean, f
     const entry = `${keyText}${sep}${value}`;
     const after = /^[ \t]*,([ \t]*)/.exec(body.slice(valueEnd));
     const multiline = body.slice(node.map.range![0], keyRange[0]).includes("\n");
-    if (!multiline) return splice(valueEnd, valueEnd, `,${after ? after[1] : " "}${entry}`);
+    if (!multiline) {
+      // Spacing after commas: as after the name's own comma, else as before its key.
+      const before = /,([ \t]*)$/.exec(body.slice(node.map.range![0], keyRange[0]));
+      return splice(valueEnd, valueEnd, `,${after ? after[1] : before ? before[1] : " "}${entry}`);
+    }
     // One key per line: add a line of its own, so only one line of the file changes.
     const indent = /^[ \t]*/.exec(body.slice(lineStart(body, keyRange[0])))![0];
     const eol = detectEol(body);

@@ -135,7 +135,8 @@ export async function setHooksEnabled(names: string[], enabled: boolean, options
     if (Object.keys(overrides).length === 0) return changes;
 
     // Validate the edit in context before it replaces anything.
-    await validateEdit(options, overrides, hooks.map((h) => ({ name: h.name, file: plans.find((p) => p.hooks.includes(h))!.file })), enabled);
+    const current = await loadForEdit(options); // under the locks: what the edit starts from
+    await validateEdit(options, overrides, hooks.map((h) => ({ name: h.name, file: plans.find((p) => p.hooks.includes(h))!.file })), enabled, current);
     for (const [file, text] of Object.entries(overrides)) {
       let target = file;
       try {

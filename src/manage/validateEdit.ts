@@ -1,6 +1,7 @@
 import { findHookNode } from "../edit/findHookNode.js";
 import { parseDocumentForEdit } from "../edit/parseDocumentForEdit.js";
 import { ConfigError, WriteError } from "../errors.js";
+import type { ResolvedConfig, ResolvedHook } from "../config/types.js";
 import { loadForEdit } from "./loadForEdit.js";
 import type { SetEnabledOptions } from "./setHooksEnabled.js";
 
@@ -19,6 +20,7 @@ export async function validateEdit(
   overrides: Record<string, string>,
   hooks: { name: string; file: string }[],
   enabled: boolean,
+  before?: ResolvedConfig,
 ): Promise<void> {
   const refuse = (file: string, detail: string, cause?: unknown): never => {
     throw new WriteError(`refusing to edit ${file}: the result would not be a valid config (${detail}); nothing was written, edit it by hand`, file, { cause });
@@ -42,10 +44,32 @@ export async function validateEdit(
     const detail = error instanceof ConfigError && error.diagnostics[0] ? `${error.diagnostics[0].message} at line ${error.diagnostics[0].line}` : (error as Error).message;
     return refuse(error instanceof ConfigError && error.diagnostics[0] ? error.diagnostics[0].file : file, detail, error);
   }
+  if (before) assertOnlyNamedChanged(before, after, new Set(hooks.map((h) => h.name)), Object.keys(overrides)[0]);
   for (const { name, file } of hooks) {
     const now = after.hooks.find((h) => h.name === name);
     if (now?.enabled !== enabled) {
       throw new WriteError(`refusing to edit ${file}: "${name}" would still be ${enabled ? "disabled" : "enabled"} (decided by ${now?.enabledSource.file ?? "another file"}); nothing was written`, file);
+    }
+  }
+}
+
+/** What a hook does, without where it was written (an inserted line shifts positions). */
+function behaviour(hook: ResolvedHook): string {
+  const { source: _s, enabledSource: _e, sources: _all, ...rest } = hook;
+  return JSON.stringify(rest);
+}
+
+/**
+ * Refuse when the edit changed any hook other than the named ones (say, an `enabled: &on true`
+ * whose anchor other hooks use): only the asked `enabled` values may change.
+ */
+export function assertOnlyNamedChanged(before: ResolvedConfig, after: ResolvedConfig, names: Set<string>, file: string): void {
+  const now = new Map(after.hooks.map((h) => [h.name, h]));
+  for (const hook of before.hooks) {
+    if (names.has(hook.name)) continue;
+    const other = now.get(hook.name);
+    if (!other || behaviour(other) !== behaviour(hook)) {
+      throw new WriteError(`refusing to edit ${file}: the change would also change hook "${hook.name}" (through a shared YAML anchor); nothing was written, edit it by hand or use --local`, file);
     }
   }
 }

@@ -23,11 +23,11 @@ export function formatGithubHookBlock(r: HookResult, style: TextStyle): string {
   return `${githubCommand("group", line)}\n${details.join("\n")}\n::endgroup::\n`;
 }
 
-/** `::error` for each hook that failed or blocked, `::warning` for each warning (hook or run). */
+/** `::error` for each hook (delivered async ones first) that failed or blocked, `::warning` per warning. */
 export function formatGithubAnnotations(result: TriggerResult): string {
   const lines = result.warnings.map((w) => githubCommand("warning", w, { title: `hookrun ${result.event}` }));
-  for (const r of result.hooks) {
-    const title = `hookrun ${result.event}: ${r.name}`;
+  for (const r of [...result.async_delivered, ...result.hooks]) {
+    const title = `hookrun ${"event" in r ? r.event : result.event}: ${r.name}`;
     if (ANNOTATED.has(r.status)) lines.push(githubCommand("error", annotation(r), { title }));
     for (const w of r.warnings) lines.push(githubCommand("warning", w, { title }));
   }
@@ -36,5 +36,5 @@ export function formatGithubAnnotations(result: TriggerResult): string {
 
 /** The whole text report as a GitHub Actions step log: grouped blocks, annotations, footer. */
 export function formatGithubActions(result: TriggerResult, style: TextStyle): string {
-  return result.hooks.map((r) => formatGithubHookBlock(r, style)).join("") + formatGithubAnnotations(result) + formatFooter(result, style);
+  return [...result.async_delivered, ...result.hooks].map((r) => formatGithubHookBlock(r, style)).join("") + formatGithubAnnotations(result) + formatFooter(result, style);
 }

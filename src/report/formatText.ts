@@ -1,4 +1,4 @@
-import type { HookResult, HookStatus, Message, TriggerResult } from "../runner/types.js";
+import type { AsyncDelivery, HookResult, HookStatus, Message, TriggerResult } from "../runner/types.js";
 
 export interface TextStyle {
   color: boolean;
@@ -52,7 +52,7 @@ export function formatHookLine(r: HookResult, style: TextStyle): string {
 
 /** A hook's block: its line, its Messages, its warnings, and the tail of its stderr when it failed. */
 export function formatHookBlock(r: HookResult, style: TextStyle): string {
-  const lines = [formatHookLine(r, style)];
+  const lines = [formatHookLine(r, style) + asyncNote(r, style)];
   for (const m of r.messages) if (!m.hide) lines.push(formatMessage(m));
   for (const w of r.warnings) lines.push(`    ${paint(style, 33, "warning:")} ${w}`);
   if (r.status !== "ok" && r.status !== "skipped" && r.status !== "blocked" && r.stderr.trim()) {
@@ -60,6 +60,12 @@ export function formatHookBlock(r: HookResult, style: TextStyle): string {
     for (const line of tail) lines.push(`    ${paint(style, 90, "│")} ${line}`);
   }
   return lines.join("\n") + "\n";
+}
+
+// Async results say so, and which event started them (they may come from an earlier run).
+function asyncNote(r: HookResult, style: TextStyle): string {
+  const event = (r as Partial<AsyncDelivery>).event;
+  return typeof event === "string" && "finished_at" in r ? `  ${paint(style, 90, `(async, from ${event})`)}` : "";
 }
 
 /** What follows the hook blocks: the trigger's warnings and the summary line. */
@@ -71,7 +77,7 @@ export function formatFooter(result: TriggerResult, style: TextStyle): string {
 
 /** The text report of a trigger (SPEC §8): a block per hook, then warnings and a summary. */
 export function formatText(result: TriggerResult, style: TextStyle): string {
-  return result.hooks.map((r) => formatHookBlock(r, style)).join("") + formatFooter(result, style);
+  return [...result.async_delivered, ...result.hooks].map((r) => formatHookBlock(r, style)).join("") + formatFooter(result, style);
 }
 
 /** The summary line: counts by status, the block or stop, total time. */
@@ -84,5 +90,7 @@ export function formatSummary(result: TriggerResult, style: TextStyle): string {
   let text = `${result.event}: ${n === 0 ? "no hooks ran" : `${n} hook${n === 1 ? "" : "s"}`}${parts.length ? ` (${parts.join(", ")})` : ""} in ${formatDuration(result.duration_ms)}`;
   if (result.blocked) text += ` — blocked by ${result.blocked_by}${result.reason ? `: ${result.reason}` : ""}`;
   if (!result.continue) text += ` — ${result.stopped_by} asks to stop${result.stop_reason ? `: ${result.stop_reason}` : ""}`;
+  if (result.async_started.length > 0) text += `; async started: ${result.async_started.join(", ")}`;
+  if (result.async_delivered.length > 0) text += `; async delivered: ${result.async_delivered.length}`;
   return result.blocked ? paint(style, 31, text) : text;
 }

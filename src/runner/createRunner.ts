@@ -6,15 +6,23 @@ import type { GateKind } from "../events/catalog.js";
 import { parseHookEvent } from "../events/parseHookEvent.js";
 import { stateDir as defaultStateDir } from "../state/stateDir.js";
 import { assertTrusted } from "../trust/assertTrusted.js";
-import { buildContext, hookInput, sessionIdOf } from "./buildContext.js";
+import { buildContext, sessionIdOf } from "./buildContext.js";
 import { eventGate } from "./eventGate.js";
-import { hookEnv } from "./hookEnv.js";
-import { FAILURE_STATUSES, hookResult, notRunResult } from "./hookResult.js";
+import { notRunResult } from "./hookResult.js";
 import { orderHooks } from "./orderHooks.js";
 import { appendRunLog, runLogRecord } from "./runLog.js";
 import { selectHooks } from "./selectHooks.js";
-import { spawnHook, type SpawnedHook } from "./spawnHook.js";
+import { runHook } from "./runHook.js";
+import type { SpawnedHook } from "./spawnHook.js";
+import type { AsyncBackend } from "../async/asyncBackend.js";
+import { MemoryAsyncBackend } from "../async/memoryAsyncBackend.js";
+import { DetachedAsyncBackend } from "../async/detachedAsyncBackend.js";
+import { asyncMessages } from "../async/asyncMessages.js";
+import { asyncRunLogRecord, type AsyncPhase } from "../async/asyncRunLogRecord.js";
+import { DEFAULT_ASYNC_CLOSE_GRACE_MS } from "../async/asyncExpiry.js";
 import type {
+  AsyncDelivery,
+  CloseOptions,
   HookContext,
   HookEndEvent,
   HookResult,
@@ -58,6 +66,7 @@ class HookRunner implements Runner {
   private readonly trust: "all" | "checked";
   // Set once the loaded config passed the trust check; a new config is checked again.
   private trusted = false;
+  private readonly async: AsyncBackend;
 
   constructor(config: ResolvedConfig, options: RunnerOptions) {
     this.env = options.env ?? process.env;
@@ -68,6 +77,17 @@ class HookRunner implements Runner {
     this.stateDir = options.stateDir ?? defaultStateDir(this.env);
     this.trust = options.trust ?? "checked";
     this.setConfig(config);
+    this.async =
+      options.asyncMode === "detached"
+        ? new DetachedAsyncBackend({
+            stateDir: this.stateDir,
+            projectDir: config.projectDir,
+            workerArgv: options.asyncWorker ?? [],
+            env: this.baseEnv,
+            cwd: this.cwd,
+            runLog: this.runLog ? this.stateDir : null,
+          })
+        : new MemoryAsyncBackend();
   }
 
   setConfig(config: ResolvedConfig): void {
@@ -134,23 +154,49 @@ class HookRunner implements Runner {
       warnings: [],
     };
     const candidates = this.byEvent.get(event);
-    if (!candidates) return result;
-    const base = buildContext(event, context, this.cwd, this.env);
-    const selected = orderHooks(selectHooks(candidates, event, context, this.config, { env: this.env, cwd: this.cwd, only: options.only, skip: options.skip }));
+    const base = candidates ? buildContext(event, context, this.cwd, this.env) : null;
+    const selected = candidates ? orderHooks(selectHooks(candidates, event, context, this.config, { env: this.env, cwd: this.cwd, only: options.only, skip: options.skip })) : [];
     // Only when something would run: untrusted project/local config never spawns (SPEC §11).
     if (selected.length > 0 && !this.trusted && this.trust !== "all") {
       assertTrusted(this.config, { env: this.env, stateDir: this.stateDir });
       this.trusted = true;
     }
-    // The one place async hooks leave the sync path; the async runner slots in here.
+    // Finished async results of this session come first, whatever hooks this event has (taken
+    // after the trust check, so a refused run cannot swallow them).
+    const taken = this.async.take(result.session_id);
+    if (taken.delivered.length > 0) {
+      result.async_delivered = taken.delivered;
+      for (const d of taken.delivered) this.logAsync(d, "delivered");
+    }
+    for (const e of taken.expired) this.logAsync(e, "expired");
+    if (taken.warnings.length > 0) result.warnings.push(...taken.warnings);
+    if (!base || selected.length === 0) return this.finishEarly(result, started);
+    // The one place async hooks leave the sync path: all start at once, before the sync hooks.
     const sync: ResolvedHook[] = [];
-    for (const hook of selected) {
-      if (hook.async) result.warnings.push(`async hooks are not supported yet: ${hook.name} was not run`);
-      else sync.push(hook);
+    const background: ResolvedHook[] = [];
+    for (const hook of selected) (hook.async ? background : sync).push(hook);
+    let waited: Promise<AsyncDelivery[]> | null = null;
+    if (background.length > 0) {
+      const gate = eventGate(event, this.config);
+      const startedAsync = this.async.start({
+        event, gate, sessionId: result.session_id, hooks: background, context, wait: options.wait === true,
+        // Called only for hooks run in this process: detached workers report nothing back live.
+        run: (hook, signal) => {
+          this.emit("hook:start", { event, session_id: result.session_id, name: hook.name, async: true });
+          return runHook(hook, base, { env: this.baseEnv, projectDir: this.config.projectDir, gate, signal });
+        },
+        onFinish: (d) => {
+          this.emit("hook:end", { event, session_id: d.session_id, name: d.name, async: true, result: d });
+          this.logAsync(d, "finished");
+        },
+      });
+      result.async_started = startedAsync.names;
+      if (startedAsync.warnings.length > 0) result.warnings.push(...startedAsync.warnings);
+      if (options.wait) waited = startedAsync.waited;
     }
     if (sync.length === 0) {
-      result.duration_ms = Date.now() - started;
-      return result;
+      if (waited) this.deliverWaited(result, await waited);
+      return this.finishEarly(result, started);
     }
     const run: TriggerRun = { cancelled: false, active: new Set() };
     this.runs.add(run);
@@ -163,6 +209,7 @@ class HookRunner implements Runner {
       this.runs.delete(run);
       options.signal?.removeEventListener("abort", onAbort);
     }
+    if (waited) this.deliverWaited(result, await waited);
     this.collect(result);
     result.duration_ms = Date.now() - started;
     if (this.runLog) {
@@ -219,37 +266,27 @@ class HookRunner implements Runner {
   private async runOne(hook: ResolvedHook, base: Record<string, unknown>, gate: GateKind, run: TriggerRun): Promise<HookResult> {
     const session_id = base.session_id as string;
     this.emit("hook:start", { event: hook.event, session_id, name: hook.name, async: false });
-    const callerCwd = base.cwd as string;
-    const dir = hook.dir ?? callerCwd;
-    const useShell = hook.command !== undefined;
-    const argv = hook.args ?? [];
-    const spawned = spawnHook({
-      file: useShell ? hook.shell : argv[0],
-      args: useShell ? ["-c", hook.command as string] : argv.slice(1),
-      viaShell: useShell,
-      cwd: hook.cwd ? path.resolve(dir, hook.cwd) : dir,
-      env: hookEnv(this.baseEnv, hook, base, this.config.projectDir),
-      input: hookInput(base, hook.name, this.config.projectDir),
-      timeoutMs: hook.timeoutMs,
-      maxOutput: hook.maxOutput,
+    let spawned: SpawnedHook | undefined;
+    const result = await runHook(hook, base, {
+      env: this.baseEnv,
+      projectDir: this.config.projectDir,
+      gate,
+      onSpawn: (s) => {
+        spawned = s;
+        run.active.add(s);
+        const reaped = s.reaped;
+        this.reapers.add(reaped);
+        void reaped.then(() => this.reapers.delete(reaped));
+      },
     });
-    run.active.add(spawned);
-    const reaped = spawned.reaped;
-    this.reapers.add(reaped);
-    void reaped.then(() => this.reapers.delete(reaped));
-    const outcome = await spawned.outcome;
-    run.active.delete(spawned);
-    const result = hookResult(hook, outcome, gate);
-    if (gate === "yes" && hook.onFailure === "block" && FAILURE_STATUSES.has(result.status)) {
-      result.decision = "block";
-      result.reason = `hook ${hook.name} ${result.status === "timed_out" ? "timed out" : result.status === "spawn_error" ? "could not run" : "failed"} and has on_failure: block (${result.error})`;
-    }
+    if (spawned) run.active.delete(spawned);
     this.emit("hook:end", { event: hook.event, session_id, name: hook.name, async: false, result });
     return result;
   }
 
   // Fill the trigger-level fields from the hook results (SPEC §7).
   private collect(result: TriggerResult): void {
+    result.messages = asyncMessages(result.async_delivered);
     for (const r of result.hooks) {
       for (const m of r.messages) result.messages.push(m);
       if (!result.blocked && r.decision === "block") {
@@ -272,14 +309,46 @@ class HookRunner implements Runner {
   }
 
   async drain(): Promise<void> {
+    await this.async.drain();
     await Promise.all([...this.reapers]);
   }
 
-  pending(_sessionId?: string): PendingAsync[] {
-    return [];
+  pending(sessionId?: string): PendingAsync[] {
+    return this.async.pending(sessionId);
   }
 
-  async close(): Promise<void> {
+  // Async hooks waited for in their own trigger are delivered by it (`wait`, CLI --wait / CI).
+  private deliverWaited(result: TriggerResult, waited: AsyncDelivery[]): void {
+    result.async_delivered = [...result.async_delivered, ...waited];
+    for (const d of waited) this.logAsync(d, "delivered");
+  }
+
+  // A trigger that ran no sync hook: async deliveries still get their messages and a run-log line.
+  private finishEarly(result: TriggerResult, started: number): TriggerResult {
+    result.messages = asyncMessages(result.async_delivered);
+    result.duration_ms = Date.now() - started;
+    if (this.runLog && (result.async_started.length > 0 || result.async_delivered.length > 0)) {
+      try {
+        appendRunLog(this.stateDir, runLogRecord(result, this.config.projectDir, new Date(started)));
+      } catch (error) {
+        result.warnings.push(`run log not written: ${(error as Error).message}`);
+      }
+    }
+    return result;
+  }
+
+  // One run-log line per async run finishing, being delivered, or expiring (SPEC §10, `hooks log`).
+  private logAsync(d: Parameters<typeof asyncRunLogRecord>[0], phase: AsyncPhase): void {
+    if (!this.runLog) return;
+    try {
+      appendRunLog(this.stateDir, asyncRunLogRecord(d, this.config.projectDir, phase));
+    } catch {
+      // informational only: a result is delivered whether or not it was logged
+    }
+  }
+
+  async close(options: CloseOptions = {}): Promise<void> {
+    const asyncClosed = this.async.close(options.graceMs ?? DEFAULT_ASYNC_CLOSE_GRACE_MS);
     this.closed = true;
     const outcomes: Promise<unknown>[] = [];
     for (const run of this.runs) {
@@ -287,6 +356,7 @@ class HookRunner implements Runner {
       this.cancelRun(run);
     }
     await Promise.all(outcomes);
+    await asyncClosed;
     await Promise.all([...this.reapers]);
   }
 }

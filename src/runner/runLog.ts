@@ -14,6 +14,12 @@ export interface RunLogRecord {
   duration_ms: number;
   blocked: boolean;
   hooks: { name: string; status: string; exit_code: number | null; duration_ms: number }[];
+  /** Async hooks this trigger started (their own lines follow when they finish and are delivered). */
+  async_started?: string[];
+  /** On an async run's own lines: it finished, its result was delivered, or it expired undelivered. */
+  async?: "finished" | "delivered" | "expired";
+  /** On async lines: when the run started (with name and session, it identifies the run). */
+  started_at?: string;
 }
 
 export function runLogFile(stateDir: string): string {
@@ -29,6 +35,7 @@ export function runLogRecord(result: TriggerResult, projectDir: string, time: Da
     duration_ms: result.duration_ms,
     blocked: result.blocked,
     hooks: result.hooks.map((h) => ({ name: h.name, status: h.status, exit_code: h.exit_code, duration_ms: h.duration_ms })),
+    ...(result.async_started.length > 0 ? { async_started: result.async_started } : {}),
   };
 }
 

@@ -34,6 +34,8 @@ export interface SpawnOutcome {
 }
 
 export interface SpawnedHook {
+  /** pid of the hook's process, which leads its process group (undefined when it did not start). */
+  readonly pid: number | undefined;
   readonly outcome: Promise<SpawnOutcome>;
   /** Kill the whole group; the outcome becomes "cancelled". */
   cancel(): void;
@@ -184,6 +186,7 @@ export function spawnHook(request: SpawnRequest): SpawnedHook {
   });
 
   return {
+    pid,
     outcome,
     reaped,
     cancel: () => kill("cancelled"),
@@ -191,5 +194,5 @@ export function spawnHook(request: SpawnRequest): SpawnedHook {
 }
 
 function settled(outcome: SpawnOutcome): SpawnedHook {
-  return { outcome: Promise.resolve(outcome), reaped: Promise.resolve(), cancel: () => {} };
+  return { pid: undefined, outcome: Promise.resolve(outcome), reaped: Promise.resolve(), cancel: () => {} };
 }

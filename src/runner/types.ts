@@ -91,6 +91,18 @@ export interface RunnerOptions {
   runLog?: boolean;
   /** State directory (default $HOOKS_STATE_DIR, else $XDG_STATE_HOME/hookrun). */
   stateDir?: string;
+  /**
+   * Where async hooks run: "memory" (default: in this process, results kept in memory) or
+   * "detached" (the CLI: each in a worker process that outlives this one, results in the state dir).
+   */
+  asyncMode?: "memory" | "detached";
+  /** For asyncMode "detached": the argv that starts a worker; the job file's path is appended. */
+  asyncWorker?: string[];
+}
+
+export interface CloseOptions {
+  /** How long running async hooks may go on before they are killed (default 5000 ms). */
+  graceMs?: number;
 }
 
 /** Per-trigger options (CLI flags --only/--skip/--dry-run/--wait). */
@@ -135,7 +147,7 @@ export interface Runner {
   /** Outstanding async hooks, for one session or all. */
   pending(sessionId?: string): PendingAsync[];
   /** Kill every running hook (sync and async, after a short grace for async) and refuse new triggers. */
-  close(): Promise<void>;
+  close(options?: CloseOptions): Promise<void>;
   /** Swap the config (hot reload); running hooks are not affected. */
   setConfig(config: import("../config/types.js").ResolvedConfig): void;
   readonly config: import("../config/types.js").ResolvedConfig;

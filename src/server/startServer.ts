@@ -80,8 +80,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         server.closeIdleConnections();
         await Promise.race([closed, sleep(1000).then(() => server.closeAllConnections())]);
         await watcher?.close();
-        await Promise.race([runner.drain(), sleep(graceMs)]);
-        await runner.close();
+        // Async hooks get the grace to finish, then their process groups are killed.
+        await runner.close({ graceMs });
         if (token !== null && options.tokenFile) {
           // Remove the token only if it is still ours (a newer server may have replaced it).
           let onDisk: string | null = null;

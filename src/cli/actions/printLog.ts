@@ -1,7 +1,7 @@
 import { UsageError } from "../../errors.js";
 import { formatDuration } from "../../report/formatText.js";
 import { readRunLog } from "../../runner/readRunLog.js";
-import { runLogFile } from "../../runner/runLog.js";
+import { runLogFile, type RunLogRecord } from "../../runner/runLog.js";
 import { stateDir } from "../../state/stateDir.js";
 import type { CliContext } from "../context.js";
 
@@ -11,6 +11,7 @@ export async function printLog(ctx: CliContext, opts: { n?: string; session?: st
   if (!Number.isInteger(n) || n < 0) throw new UsageError(`-n ${opts.n}: expected a whole number ≥ 0`);
   const dir = stateDir(ctx.env);
   let records = readRunLog(dir);
+  const deliveredAt = asyncDeliveries(records);
   if (opts.session !== undefined) records = records.filter((r) => r.session_id === opts.session);
   records = n === 0 ? [] : records.slice(-n);
   if (opts.json) {
@@ -22,9 +23,35 @@ export async function printLog(ctx: CliContext, opts: { n?: string; session?: st
     return 0;
   }
   const lines = records.map((r) => {
+    if (r.async) return asyncLine(r, deliveredAt);
     const hooks = r.hooks.map((h) => `${h.name} ${h.status}${h.exit_code !== null && h.exit_code !== 0 ? `(${h.exit_code})` : ""}`).join(", ");
-    return `${r.time}  ${r.event}  session ${r.session_id}  ${formatDuration(r.duration_ms)}${r.blocked ? "  BLOCKED" : ""}  ${hooks}  ${r.project_dir}`;
+    const started = r.async_started?.length ? `  async started: ${r.async_started.join(", ")}` : "";
+    return `${r.time}  ${r.event}  session ${r.session_id}  ${formatDuration(r.duration_ms)}${r.blocked ? "  BLOCKED" : ""}  ${hooks}${started}  ${r.project_dir}`;
   });
   ctx.stdout.write(lines.join("\n") + "\n");
   return 0;
+}
+
+// An async run's line: it finished (status, exit code, duration), was delivered, or expired undelivered.
+function asyncLine(r: RunLogRecord, deliveredAt: Map<string, string>): string {
+  const h = r.hooks[0] ?? { name: "?", status: "?", exit_code: null, duration_ms: 0 };
+  const delivered = deliveredAt.get(asyncKey(r));
+  const what =
+    r.async === "finished"
+      ? `finished ${h.status}${h.exit_code !== null && h.exit_code !== 0 ? `(${h.exit_code})` : ""} in ${formatDuration(h.duration_ms)}, ${delivered ? `delivered ${delivered}` : "not delivered yet"}`
+      : r.async === "delivered"
+        ? `delivered (${h.status})`
+        : "expired undelivered after 24 h";
+  return `${r.time}  ${r.event}  session ${r.session_id}  async ${h.name}: ${what}  (started ${r.started_at ?? "?"})  ${r.project_dir}`;
+}
+
+function asyncKey(r: RunLogRecord): string {
+  return `${r.project_dir}\0${r.session_id}\0${r.hooks[0]?.name}\0${r.started_at}`;
+}
+
+// When each async run's result was delivered, from the log's "delivered" lines.
+function asyncDeliveries(records: RunLogRecord[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const r of records) if (r.async === "delivered") out.set(asyncKey(r), r.time);
+  return out;
 }

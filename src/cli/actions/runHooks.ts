@@ -20,10 +20,16 @@ import { EXIT } from "../exitCodes.js";
 import { readRunContext } from "./readRunContext.js";
 import { startProgress } from "./startProgress.js";
 
-/** Exit code of a finished run (SPEC §8): 2 blocked, 1 a hook failed, else 0 (continue:false too). */
-export function exitCodeForResult(result: TriggerResult): number {
+/**
+ * Exit code of a finished run (SPEC §8): 2 blocked, 1 a hook failed, else 0 (continue:false too).
+ * With `waited`, async hooks this run started and waited for count too (a CI job fails on them);
+ * results of earlier runs delivered now do not.
+ */
+export function exitCodeForResult(result: TriggerResult, waited = false): number {
   if (result.blocked) return EXIT.blocked;
   if (result.hooks.some((h) => FAILURE_STATUSES.has(h.status))) return EXIT.failed;
+  const own = waited ? result.async_delivered.slice(result.async_delivered.length - result.async_started.length) : [];
+  if (own.some((h) => FAILURE_STATUSES.has(h.status))) return EXIT.failed;
   return EXIT.ok;
 }
 
@@ -35,6 +41,12 @@ function checkNames(flag: string, names: string[] | undefined, known: string[]):
 }
 
 const OUTPUTS = ["text", "json", "junit", "claude"];
+
+/** CI leaves nothing behind: under CI (set, and not "", "0" or "false") `hooks run` waits for async hooks. */
+export function waitByDefault(env: NodeJS.ProcessEnv): boolean {
+  const ci = env.CI?.trim().toLowerCase();
+  return ci !== undefined && ci !== "" && ci !== "0" && ci !== "false";
+}
 
 /** `hooks run EVENT`: fire one event and print what the hooks said. */
 export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlags): Promise<number> {
@@ -75,13 +87,19 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     return EXIT.ok;
   }
 
-  const runner = createRunner(config, { env: ctx.env, cwd: ctx.cwd, maxParallel, trust: ctx.trust ? "all" : "checked" });
+  // Each async hook runs in a detached `hooks __async-worker` that outlives this process (SPEC §5.3).
+  const runner = createRunner(config, {
+    env: ctx.env, cwd: ctx.cwd, maxParallel, trust: ctx.trust ? "all" : "checked",
+    asyncMode: ctx.entry ? "detached" : "memory",
+    asyncWorker: ctx.entry ? [process.execPath, ctx.entry, "__async-worker"] : undefined,
+  });
+  const wait = flags.wait ?? waitByDefault(ctx.env);
   // SIGINT/SIGTERM: kill every hook's group, report what ran, exit 130/143 (SPEC §5.6).
   let interrupted: NodeJS.Signals | null = null;
   const onSignal = (signal: NodeJS.Signals): void => {
     if (interrupted) return;
     interrupted = signal;
-    void runner.close();
+    void runner.close({ graceMs: 0 });
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
@@ -91,7 +109,7 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   const progress = output === "text" ? startProgress(runner, ctx.stdout, ctx.color, block) : null;
   let result: TriggerResult;
   try {
-    result = await runner.trigger(event, context, { only: flags.only, skip: flags.skip, wait: flags.wait });
+    result = await runner.trigger(event, context, { only: flags.only, skip: flags.skip, wait });
   } finally {
     progress?.stop();
     await runner.close();
@@ -101,14 +119,15 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   if (output === "json") ctx.stdout.write(JSON.stringify(result, null, 2) + "\n");
   else if (output === "junit") ctx.stdout.write(formatJunit([result]));
   else if (output === "claude") ctx.stdout.write(JSON.stringify(formatClaude(result)) + "\n");
-  else if (result.hooks.length > 0 || result.warnings.length > 0) {
-    // Hooks that never ran (skipped, cancelled before starting) were not shown while running.
-    for (const r of result.hooks) if (!progress?.printed.has(r.name)) ctx.stdout.write(block(r, { color: ctx.color }));
+  else if (result.hooks.length > 0 || result.warnings.length > 0 || result.async_started.length > 0 || result.async_delivered.length > 0) {
+    // Results of earlier runs' async hooks (delivered now, first) and hooks that never ran
+    // (skipped, cancelled before starting) were not shown while running.
+    for (const r of [...result.async_delivered, ...result.hooks]) if (!progress?.shown.has(r)) ctx.stdout.write(block(r, { color: ctx.color }));
     if (github) ctx.stdout.write(formatGithubAnnotations(result));
     ctx.stdout.write(formatFooter(result, { color: ctx.color }));
   }
   if (interrupted) return interrupted === "SIGTERM" ? EXIT.sigterm : EXIT.sigint;
   // Claude Code reads a hook's JSON only on exit 0, so the block travels in the JSON (SPEC §8).
   if (output === "claude") return EXIT.ok;
-  return exitCodeForResult(result);
+  return exitCodeForResult(result, wait);
 }

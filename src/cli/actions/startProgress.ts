@@ -1,19 +1,21 @@
 import { formatDuration, formatHookBlock } from "../../report/formatText.js";
-import type { HookEndEvent, HookStartEvent, Runner } from "../../runner/types.js";
+import type { HookEndEvent, HookResult, HookStartEvent, Runner } from "../../runner/types.js";
 
 /**
  * Text progress while hooks run: each hook's block is printed as soon as it finishes; on a TTY a
  * line rewritten in place also lists the hooks still running with their elapsed time.
- * `printed` collects the names already shown, so the final report does not repeat them.
+ * `printed` collects the names already shown, and `shown` the results, so the final report does
+ * not repeat them.
  */
 export function startProgress(
   runner: Runner,
   out: NodeJS.WritableStream & { isTTY?: boolean },
   color: boolean,
   block: typeof formatHookBlock = formatHookBlock,
-): { stop: () => void; printed: Set<string> } {
+): { stop: () => void; printed: Set<string>; shown: Set<HookResult> } {
   const tty = Boolean(out.isTTY);
   const printed = new Set<string>();
+  const shown = new Set<HookResult>();
   const running = new Map<string, number>();
   const clear = (): void => void (tty && out.write("\r\x1b[K"));
   const draw = (): void => {
@@ -32,6 +34,7 @@ export function startProgress(
     clear();
     out.write(block(e.result, { color }));
     printed.add(e.name);
+    shown.add(e.result);
     draw();
   };
   runner.on("hook:start", onStart);
@@ -39,6 +42,7 @@ export function startProgress(
   const timer = tty ? setInterval(draw, 100) : undefined;
   return {
     printed,
+    shown,
     stop: () => {
       if (timer) clearInterval(timer);
       runner.off("hook:start", onStart);

@@ -15,5 +15,6 @@ import { registerServe } from "./serve.js";
 import { registerTrust } from "./trust.js";
 import { registerValidate } from "./validate.js";
 import { registerWatch } from "./watch.js";
+import { registerAsyncWorker } from "./asyncWorker.js";
 
-export const COMMANDS: RegisterCommand[] = [registerRun, registerValidate, registerList, registerEvents, registerEnable, registerTrust, registerLog, registerInit, registerWatch, registerServe, registerImport];
+export const COMMANDS: RegisterCommand[] = [registerRun, registerValidate, registerList, registerEvents, registerEnable, registerTrust, registerLog, registerInit, registerWatch, registerServe, registerAsyncWorker, registerImport];

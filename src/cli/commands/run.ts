@@ -33,6 +33,7 @@ export const registerRun: RegisterCommand = (program, context, setCode) => {
     .option("--only <names>", "run only these hooks (comma-separated or repeated)", collect)
     .option("--skip <names>", "do not run these hooks (comma-separated or repeated)", collect)
     .option("--wait", "wait for async hooks and report them in this run (default when CI is set)")
+    .option("--no-wait", "do not wait for async hooks, even when CI is set")
     .option("--max-parallel <n>", "concurrency cap for parallel events (default: CPUs × 2)")
     .action(async (event: string, opts: RunFlags, cmd) => {
       const { runHooks } = await import("../actions/runHooks.js");
