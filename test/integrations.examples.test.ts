@@ -26,8 +26,9 @@ describe("examples/node-agent", () => {
   it("fires the lifecycle events through the library and honours block, stop-block and continue: false", async () => {
     const p = isolated();
     const stopLog = path.join(p.dir, "stop.log");
+    const auditLog = path.join(p.dir, "audit.log");
     const { stdout } = await exec(process.execPath, [path.join(ROOT, "examples/node-agent/agent.mjs"), "list the files, then clean up", "what is my password?", "deploy it", "never reached"], {
-      env: cleanEnv({ ...p.env, AGENT_STOP_LOG: stopLog }),
+      env: cleanEnv({ ...p.env, AGENT_STOP_LOG: stopLog, AGENT_AUDIT_LOG: auditLog }),
       timeout: 60_000,
     });
     const lines = stdout.trimEnd().split("\n");
@@ -52,6 +53,9 @@ describe("examples/node-agent", () => {
       ["Summary: listed the files; build/ was kept because a hook refused rm -rf.", true],
     ]);
     expect(stops[0].turn_count).toBe(3);
+    // The async audit hook saw every tool that ran (not the blocked one), finished before exit (drain).
+    const audited = readFileSync(auditLog, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as { tool_name: string; tool_input: unknown });
+    expect(audited.map((a) => [a.tool_name, a.tool_input])).toEqual([["Bash", { command: "ls" }], ["Deploy", { env: "prod" }]]);
   }, 60_000);
 });
 
