@@ -5,6 +5,8 @@ export interface CliContext {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Set when `stdin` is the process's own: its descriptor, read directly (see readFdText). */
+  stdinFd?: number;
   env: NodeJS.ProcessEnv;
   /** Working directory after `-C`. */
   cwd: string;
@@ -28,12 +30,24 @@ export interface GlobalOptions {
 }
 
 /** Normalise the global flags once, at the edge. */
-export function makeCliContext(globals: GlobalOptions, base: Pick<CliContext, "stdout" | "stderr" | "stdin" | "env" | "entry"> & { cwd: string }): CliContext {
+export function makeCliContext(
+  globals: GlobalOptions,
+  base: Pick<CliContext, "stdout" | "stderr" | "stdin" | "stdinFd" | "env" | "entry"> & { cwd: string },
+): CliContext {
   const cwd = globals.cwd ? path.resolve(base.cwd, globals.cwd) : base.cwd;
   const configFromEnv = base.env.HOOKS_CONFIG || undefined;
   const configPath = globals.config ?? configFromEnv;
   return {
-    ...base,
+    stdout: base.stdout,
+    stderr: base.stderr,
+    // A getter, not a copy: creating process.stdin costs a cold start a few ms, and most
+    // commands never read it.
+    get stdin() {
+      return base.stdin;
+    },
+    stdinFd: base.stdinFd,
+    entry: base.entry,
+    env: base.env,
     cwd,
     configPath: configPath ? path.resolve(cwd, configPath) : undefined,
     userConfig: globals.userConfig !== false,

@@ -10,6 +10,7 @@ export interface MainIO {
   stdout: CliContext["stdout"];
   stderr: CliContext["stderr"];
   stdin: CliContext["stdin"];
+  stdinFd?: number;
   env: NodeJS.ProcessEnv;
   cwd: string;
   /** Path of the CLI's entry script, so detached async workers can start the same CLI. */
