@@ -54,6 +54,5 @@ export function makeCliContext(
     trust: globals.trust === true,
     color: globals.color !== false && !base.env.NO_COLOR && Boolean(base.stdout.isTTY),
     verbose: globals.verbose === true,
-    entry: base.entry,
   };
 }
