@@ -7,7 +7,7 @@ import { findClaudeSettings } from "../../interop/findClaudeSettings.js";
 import { importClaudeSettings } from "../../interop/importClaudeSettings.js";
 import { existingHooks, mergeClaudeImport, type ConfigFormat } from "../../interop/mergeClaudeImport.js";
 import { claudeImportToSpec, renderClaudeImport } from "../../interop/renderClaudeImport.js";
-import { writeFileAtomic } from "../../interop/writeFileAtomic.js";
+import { writeFileAtomic } from "../../fs/writeFileAtomic.js";
 import type { CliContext } from "../context.js";
 
 export interface ImportClaudeOptions {
@@ -39,15 +39,14 @@ export async function importClaude(ctx: CliContext, file: string | undefined, op
     return 0;
   }
   // The result must load (SPEC §2.3) before it replaces the file: an import never breaks a config.
-  await writeFileAtomic(target, exists ? mergeClaudeImport(text, format, imp) : renderClaudeImport(imp, label), async (tmp) => {
-    try {
-      await loadConfig({ cwd: ctx.cwd, configPath: tmp, userConfig: false, env: ctx.env });
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      const diagnostics = error.diagnostics.map((d) => (d.file === tmp ? { ...d, file: target } : d));
-      throw new ConfigError(`the imported hooks would make ${where} invalid; nothing was written`, diagnostics, { cause: error });
-    }
-  });
+  const merged = exists ? mergeClaudeImport(text, format, imp) : renderClaudeImport(imp, label);
+  try {
+    await loadConfig({ cwd: ctx.cwd, configPath: target, userConfig: false, env: ctx.env, overrides: { [target]: merged } });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw new ConfigError(`the imported hooks would make ${where} invalid; nothing was written`, error.diagnostics, { cause: error });
+  }
+  writeFileAtomic(target, merged);
   const names = imp.hooks.map((h) => `${h.event}/${h.hook.name}`).join(", ");
   ctx.stdout.write(`added ${imp.hooks.length} hook${imp.hooks.length === 1 ? "" : "s"} to ${where}: ${names}\nreview them, then run \`hooks validate\` and \`hooks trust\`\n`);
   return 0;
