@@ -1,5 +1,6 @@
-// `npm run demo`: fire `stop` at hooks.example.yaml with a sample context and show the Messages.
-// State goes to a temp dir that is removed afterwards, so the demo leaves nothing behind.
+// `npm run demo`: fire a few events at hooks.example.yaml, as an agent would during one turn, and
+// show what the hooks said and decided. State goes to a temp dir that is removed afterwards, so
+// the demo leaves nothing behind; --wait reports the async hook in the same run.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -11,21 +12,31 @@ const cli = path.join(root, "dist/bin/hooks.js");
 if (!existsSync(cli)) spawnSync(process.execPath, [path.join(root, "scripts/build.mjs")], { stdio: "inherit", cwd: root });
 
 const state = mkdtempSync(path.join(os.tmpdir(), "hookrun-demo-"));
-const context = {
-  session_id: "demo-session",
-  turn_count: 3,
-  last_assistant_message: "Refactored the parser.\nTODO: add tests for empty input\nTODO: update the changelog",
-};
-const args = ["--no-user-config", "--trust", "-c", path.join(root, "hooks.example.yaml"), "run", "stop"];
-console.log(`$ echo '${JSON.stringify(context)}' | hooks ${args.join(" ")}\n`);
+const session = { session_id: "demo-session", turn_count: 3 };
+const steps = [
+  { event: "session_start", context: { ...session, source: "startup" } },
+  { event: "pre_tool_use", context: { ...session, tool_name: "Bash", tool_input: { command: "ls src" } } },
+  { event: "pre_tool_use", context: { ...session, tool_name: "Bash", tool_input: { command: "git push --force origin main" } } },
+  { event: "stop", context: { ...session, last_assistant_message: "Refactored the parser; tests pass." }, flags: ["--wait"] },
+];
+const exitMeaning = { 0: "ok", 1: "a hook failed", 2: "blocked" };
+let worst = 0;
 try {
-  const run = spawnSync(process.execPath, [cli, ...args], {
-    cwd: root,
-    input: JSON.stringify(context),
-    stdio: ["pipe", "inherit", "inherit"],
-    env: { ...process.env, HOOKS_STATE_DIR: state, XDG_STATE_HOME: state },
-  });
-  process.exitCode = run.status ?? 1;
+  for (const { event, context, flags = [] } of steps) {
+    const args = ["--no-user-config", "--trust", "-c", "hooks.example.yaml", "run", event, ...flags];
+    console.log(`\n$ echo '${JSON.stringify(context)}' | hooks ${args.join(" ")}`);
+    const run = spawnSync(process.execPath, [cli, ...args], {
+      cwd: root,
+      input: JSON.stringify(context),
+      stdio: ["pipe", "inherit", "inherit"],
+      env: { ...process.env, HOOKS_STATE_DIR: state, XDG_STATE_HOME: state, NO_COLOR: process.env.NO_COLOR ?? "" },
+    });
+    const code = run.status ?? 1;
+    console.log(`(exit ${code}: ${exitMeaning[code] ?? "error"})`);
+    // A block is the demo working as intended; anything else non-zero is a real problem.
+    if (code !== 0 && code !== 2) worst = code;
+  }
 } finally {
   rmSync(state, { recursive: true, force: true });
 }
+process.exitCode = worst;

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -10,7 +11,7 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const EXAMPLES = [
   "hooks.example.yaml",
   ...readdirSync(path.join(ROOT, "examples"))
-    .filter((f) => /\.(ya?ml|json)$/.test(f))
+    .filter((f) => /\.(ya?ml|json)$/.test(f) && f !== "github-actions.yml") // a workflow, tested in integrations.examples.test.ts
     .map((f) => `examples/${f}`),
 ];
 
@@ -41,7 +42,18 @@ describe("shipped configs are valid, without warnings", () => {
     expect((await t.load()).warnings).toEqual([]);
   });
 
-  it("`npm run demo`'s commands succeed: validate and list of hooks.example.yaml with the built CLI", async () => {
+  it("`npm run demo` fires real hooks of hooks.example.yaml: messages, a block, an async result", () => {
+    const t = tempProject();
+    const r = spawnSync(process.execPath, [path.join(ROOT, "scripts/demo.mjs")], { cwd: ROOT, env: { ...t.env, NO_COLOR: "1" }, encoding: "utf8", timeout: 60_000 });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/✓ +session-context .*\n +» Repository on branch /);
+    expect(r.stdout).toMatch(/pre_tool_use: 1 hook \(1 ok\)/);
+    expect(r.stdout).toContain("blocked by guard-shell: force push; push a new branch instead");
+    expect(r.stdout).toContain("(exit 2: blocked)");
+    expect(r.stdout).toMatch(/async delivered: 1/);
+  });
+
+  it("hooks.example.yaml validates and lists with the built CLI", async () => {
     const t = tempProject();
     const v = await runCli(["--no-user-config", "--config", "hooks.example.yaml", "validate"], { cwd: ROOT, env: t.env });
     expect(v.code).toBe(0);

@@ -105,6 +105,34 @@ describe("hooks serve: triggers", () => {
   });
 });
 
+describe("hooks serve: async hooks", () => {
+  it("runs async hooks in the server and delivers each result to its own session only", async () => {
+    writeFileSync(
+      path.join(repo, "hooks.yaml"),
+      hookYaml([{ name: "bg", command: `sed -n 's/.*"session_id":"\\([^"]*\\)".*/bg for \\1/p'`, async: true }]),
+    );
+    const { target } = await startServe();
+    const a = await request(target, "POST", "/v1/trigger/stop", JSON.stringify({ session_id: "A" }));
+    const b = await request(target, "POST", "/v1/trigger/stop", JSON.stringify({ session_id: "B" }));
+    expect(a.json.async_started).toEqual(["bg"]);
+    expect(b.json.async_started).toEqual(["bg"]);
+    // Any later event of a session delivers what finished for it, and nothing of the other session.
+    const delivered = async (session: string) =>
+      waitFor(async () => {
+        const r = await request(target, "POST", "/v1/trigger/notification", JSON.stringify({ session_id: session }));
+        return r.json.async_delivered.length ? r.json : null;
+      }, { what: `delivery to ${session}` });
+    const toA = await delivered("A");
+    expect(toA.async_delivered).toHaveLength(1);
+    expect(toA.async_delivered[0]).toMatchObject({ name: "bg", event: "stop", session_id: "A", status: "ok" });
+    expect(toA.messages).toEqual([expect.objectContaining({ content: "bg for A", hook: "bg", async: true })]);
+    const toB = await delivered("B");
+    expect(toB.messages).toEqual([expect.objectContaining({ content: "bg for B", hook: "bg", async: true })]);
+    const again = await request(target, "POST", "/v1/trigger/notification", JSON.stringify({ session_id: "A" }));
+    expect(again.json.async_delivered).toEqual([]);
+  });
+});
+
 describe("hooks serve: errors", () => {
   beforeEach(() => writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "a", command: "true" }])));
 
@@ -170,7 +198,7 @@ describe("hooks serve: errors", () => {
   });
 
   it("--port: 401 without or with a wrong token; the token file is 0600 and works", async () => {
-    const { target } = await startServe(["--port", "0"]);
+    const { p, target } = await startServe(["--port", "0"]);
     const tokenFile = path.join(state, "serve.token");
     expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
     const token = readFileSync(tokenFile, "utf8").trim();
@@ -184,6 +212,9 @@ describe("hooks serve: errors", () => {
     const ok = await request(target, "POST", "/v1/trigger/stop", "{}", { authorization: `Bearer ${token}` });
     expect(ok.status).toBe(200);
     expect(ok.json.hooks[0].name).toBe("a");
+    p.child.kill("SIGTERM");
+    expect(await p.exited).toEqual({ code: 0, signal: null });
+    expect(existsSync(tokenFile)).toBe(false);
   });
 });
 
@@ -320,11 +351,14 @@ describe("hooks serve: the socket", () => {
     const r = await inflight;
     expect(r.status).toBe(200);
     expect(r.json.hooks.find((h: { name: string }) => h.name === "long")).toMatchObject({ status: "ok", stdout: "finished\n" });
+    expect(r.json.async_started).toEqual(["bg"]);
+    // The async hook is inside its 5 s grace now: still running, killed before the exit.
+    const bgPid = Number(readFileSync(path.join(pids, "bg"), "utf8"));
+    expect(isAlive(bgPid)).toBe(true);
     const exit = await p.exited;
     expect(exit).toEqual({ code: 0, signal: null });
     expect(existsSync(path.join(state, "serve.sock"))).toBe(false);
     for (const f of ["long", "bg"]) {
-      if (!existsSync(path.join(pids, f))) continue; // async hooks may not have started (runner without async support)
       const pid = Number(readFileSync(path.join(pids, f), "utf8"));
       await waitFor(() => !isAlive(pid), { what: `${f} hook (pid ${pid}) to be gone`, timeoutMs: 5000 });
     }

@@ -35,7 +35,7 @@ export async function bigOutput({ root, quick }) {
     runs.push({ ...out, ms: r.ms });
     return out.max_rss_kib / 1024;
   };
-  const [ref, sub] = await alternate(quick ? 1 : 3, idle, peak, 0);
+  const [ref, sub] = await alternate(quick ? 1 : 5, idle, peak, 0);
   const allowed = median(ref) + MAX_OUTPUT / 1024 / 1024 + SLACK_MIB;
   const detail = { node_idle_mib: summarize(ref), hookrun_peak_mib: summarize(sub), bytes_printed: BYTES, max_output: MAX_OUTPUT, runs };
   // For context: the same hook through the CLI, peak RSS as /usr/bin/time reports it.
@@ -46,11 +46,12 @@ export async function bigOutput({ root, quick }) {
   }
   return {
     reference: median(ref) + MAX_OUTPUT / 1024 / 1024,
-    hookrun: median(sub),
+    // A peak is a worst case: the row reports (and judges) the highest of the runs.
+    hookrun: Math.max(...sub),
     unit: "MiB",
-    slack: median(sub) - (median(ref) + MAX_OUTPUT / 1024 / 1024),
+    slack: Math.max(...sub) - (median(ref) + MAX_OUTPUT / 1024 / 1024),
     pass: Math.max(...sub) <= allowed,
     detail,
-    note: `worst of ${sub.length}: ${Math.max(...sub).toFixed(1)} MiB; allowed ${allowed.toFixed(1)} MiB` + (detail.cli_peak_mib ? `; via CLI ${detail.cli_peak_mib.toFixed(1)} MiB` : ""),
+    note: `highest of ${sub.length} runs (median ${median(sub).toFixed(1)} MiB); allowed ${allowed.toFixed(1)} MiB` + (detail.cli_peak_mib ? `; via CLI ${detail.cli_peak_mib.toFixed(1)} MiB` : ""),
   };
 }

@@ -4,10 +4,10 @@ here=$(dirname "$0")
 command=$("$here/json-field.sh" command)
 case "$command" in
   *"rm -rf /"|*"rm -rf / "*|*"rm -rf ~"*|*"rm -rf \$HOME"*)
-    echo "blocked: recursive delete of / or the home directory" >&2; exit 2 ;;
+    echo "recursive delete of / or the home directory" >&2; exit 2 ;;
   *"git push --force"*|*"git push -f"*)
-    echo "blocked: force push; push a new branch instead" >&2; exit 2 ;;
+    echo "force push; push a new branch instead" >&2; exit 2 ;;
   *"curl "*"| sh"*|*"curl "*"| bash"*|*"wget "*"| sh"*)
-    echo "blocked: piping a download into a shell" >&2; exit 2 ;;
+    echo "piping a download into a shell" >&2; exit 2 ;;
 esac
 exit 0

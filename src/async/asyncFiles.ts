@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { nodeCrypto } from "../crypto/nodeCrypto.js";
 
 /** Kinds of files in an async session directory, told apart by their suffix. */
 export type AsyncFileKind = "started" | "result" | "claimed" | "orphan" | "corrupt";
@@ -7,12 +7,12 @@ const PATTERN = /^([0-9a-z]+-[0-9a-f]+)\.(started|result|claimed|orphan|corrupt)
 
 /** A new run id that sorts by start time (base-36 milliseconds, then random hex). */
 export function newAsyncId(now = Date.now()): string {
-  return `${now.toString(36).padStart(9, "0")}-${randomBytes(4).toString("hex")}`;
+  return `${now.toString(36).padStart(9, "0")}-${nodeCrypto().randomBytes(4).toString("hex")}`;
 }
 
 /** A per-process name that makes a claim's rename target unique to its claimer. */
 export function newClaimerId(): string {
-  return `${process.pid}-${randomBytes(4).toString("hex")}`;
+  return `${process.pid}-${nodeCrypto().randomBytes(4).toString("hex")}`;
 }
 
 export function asyncFileName(id: string, kind: AsyncFileKind, tag?: string): string {

@@ -42,6 +42,9 @@ export class DetachedAsyncBackend implements AsyncBackend {
   }
 
   take(sessionId: string): AsyncTake {
+    // Nothing was ever started from this state dir: skip hashing the session's dir name (the
+    // hash loads node:crypto, which costs a cold `hooks run` milliseconds; SPEC §15).
+    if (!fs.existsSync(path.join(this.options.stateDir, "async"))) return { delivered: [], expired: [], warnings: [] };
     return collectAsyncResults(this.dir(sessionId));
   }
 

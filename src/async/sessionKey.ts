@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { nodeCrypto } from "../crypto/nodeCrypto.js";
 
 const MAX_PLAIN = 80;
 
@@ -16,6 +16,6 @@ export function sessionKey(sessionId: string): string {
   ).join("");
   if (encoded.length === 0) return "%";
   if (encoded.length <= MAX_PLAIN) return encoded;
-  const hash = createHash("sha256").update(sessionId).digest("hex").slice(0, 16);
+  const hash = nodeCrypto().createHash("sha256").update(sessionId).digest("hex").slice(0, 16);
   return `${encoded.slice(0, MAX_PLAIN - 17)}~${hash}`;
 }

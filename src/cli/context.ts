@@ -46,6 +46,7 @@ export function makeCliContext(
       return base.stdin;
     },
     stdinFd: base.stdinFd,
+    entry: base.entry,
     env: base.env,
     cwd,
     configPath: configPath ? path.resolve(cwd, configPath) : undefined,
@@ -53,6 +54,5 @@ export function makeCliContext(
     trust: globals.trust === true,
     color: globals.color !== false && !base.env.NO_COLOR && Boolean(base.stdout.isTTY),
     verbose: globals.verbose === true,
-    entry: base.entry,
   };
 }

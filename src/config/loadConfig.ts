@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { ConfigError, type Diagnostic } from "../errors.js";
@@ -12,6 +11,7 @@ import { mergeEventSettings } from "./mergeEventSettings.js";
 import { mergeHooks, type LayerFile } from "./mergeHooks.js";
 import { parseConfigText } from "./parseConfigText.js";
 import { schemaDiagnostics } from "./schemaDiagnostics.js";
+import { sha256 } from "../trust/sha256.js";
 import type { ConfigFileInfo, Layer, ResolvedConfig } from "./types.js";
 
 export interface LoadConfigOptions {
@@ -64,7 +64,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
         throw new ConfigError(`cannot read ${file}: ${reason}`, [{ file, line: 1, col: 1, severity: "error", message: `cannot read this file: ${reason}` }], { cause: error });
       }
     }
-    files.push({ path: file, layer, sha256: createHash("sha256").update(text, "utf8").digest("hex") });
+    files.push(configFileInfo(file, layer, text));
     const parsed = await parseConfigText(file, text);
     diagnostics.push(...parsed.diagnostics);
     if (parsed.value !== undefined) diagnostics.push(...schemaDiagnostics(parsed));
@@ -92,5 +92,19 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
     hooks: merged.hooks,
     events,
     warnings: diagnostics,
+  };
+}
+
+// sha256 is computed when first read (by trust): hashing loads node:crypto, which a validate or
+// an already-trusted run (CI, --trust) never needs (SPEC §15 start-up budget).
+function configFileInfo(file: string, layer: ConfigFileInfo["layer"], text: string): ConfigFileInfo {
+  let hash: string | undefined;
+  return {
+    path: file,
+    layer,
+    get sha256(): string {
+      hash ??= sha256(text);
+      return hash;
+    },
   };
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { nodeCrypto } from "../crypto/nodeCrypto.js";
 import { chmodSync, closeSync, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { WriteError } from "../errors.js";
@@ -16,7 +16,7 @@ export function writeFileAtomic(file: string, data: string | Buffer, mode = 0o64
     // a new file
   }
   const dir = path.dirname(file);
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${nodeCrypto().randomBytes(4).toString("hex")}.tmp`);
   let fd: number;
   try {
     fd = openSync(tmp, "wx", keepMode);

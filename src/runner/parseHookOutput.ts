@@ -103,6 +103,17 @@ function applyObject(acc: HookOutput, o: Record<string, unknown>, where: string)
     const why = optionalString(pick(hs, "permission_decision_reason", "permissionDecisionReason"), "hookSpecificOutput.permissionDecisionReason");
     if (why !== null && (permission === "block" || acc.reason === null)) acc.reason = why;
   }
+  // Claude Code's PermissionRequest answer: hookSpecificOutput.decision {behavior, message, updatedInput}.
+  const request = hs.decision;
+  if (request !== undefined) {
+    if (!isObject(request)) throw new InvalidOutput("`hookSpecificOutput.decision` must be an object with `behavior`");
+    const behavior = decisionOf(request.behavior, "hookSpecificOutput.decision.behavior");
+    if (behavior && acc.decision !== "block") acc.decision = behavior;
+    const message = optionalString(request.message, "hookSpecificOutput.decision.message");
+    if (message !== null && (behavior === "block" || acc.reason === null)) acc.reason = message;
+    const input = pick(request, "updated_input", "updatedInput");
+    if (input !== undefined) acc.updated_input = input;
+  }
 
   const cont = o.continue;
   if (cont !== undefined) {

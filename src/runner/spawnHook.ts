@@ -180,7 +180,10 @@ export function spawnHook(request: SpawnRequest): SpawnedHook {
         reapResolve();
       }
       if (open === 0) void finish();
-      else graceTimer = setTimeout(() => void finish(), DRAIN_GRACE_MS);
+      // The grace is measured in time AND at least one I/O poll: on a loop blocked for longer than
+      // the grace (50 concurrent spawns under load), the timer can fire before the poll phase has
+      // read what the hook wrote before exiting. setImmediate runs after that poll phase.
+      else graceTimer = setTimeout(() => setImmediate(() => void finish()), DRAIN_GRACE_MS);
     });
     child.stdin?.end(request.input);
   });

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
+import { nodeCrypto } from "../crypto/nodeCrypto.js";
 
 /** sha256 hex of bytes or text: what trust records about a config file. */
 export function sha256(data: string | Buffer): string {
-  return createHash("sha256").update(data).digest("hex");
+  return nodeCrypto().createHash("sha256").update(data).digest("hex");
 }

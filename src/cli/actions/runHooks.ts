@@ -1,7 +1,13 @@
+import path from "node:path";
 import { loadConfig } from "../../config/loadConfig.js";
+import { lastMessageFromTranscript } from "../../interop/lastMessageFromTranscript.js";
 import { UnknownHookError, UsageError } from "../../errors.js";
 import { parseHookEvent } from "../../events/parseHookEvent.js";
+import { formatClaude } from "../../report/formatClaude.js";
+import { formatGithubAnnotations, formatGithubHookBlock } from "../../report/formatGithubActions.js";
+import { formatJunit } from "../../report/formatJunit.js";
 import { formatFooter, formatHookBlock } from "../../report/formatText.js";
+import { isGithubActions } from "../../report/githubCommand.js";
 import { buildContext } from "../../runner/buildContext.js";
 import { createRunner } from "../../runner/createRunner.js";
 import { FAILURE_STATUSES } from "../../runner/hookResult.js";
@@ -34,6 +40,8 @@ function checkNames(flag: string, names: string[] | undefined, known: string[]):
   throw new UnknownHookError(`${flag}: no hook named ${unknown.join(", ")}${hint ? `; did you mean ${hint}?` : "; run `hooks list` to see them"}`, unknown);
 }
 
+const OUTPUTS = ["text", "json", "junit", "claude"];
+
 /** CI leaves nothing behind: under CI (set, and not "", "0" or "false") `hooks run` waits for async hooks. */
 export function waitByDefault(env: NodeJS.ProcessEnv): boolean {
   const ci = env.CI?.trim().toLowerCase();
@@ -43,7 +51,7 @@ export function waitByDefault(env: NodeJS.ProcessEnv): boolean {
 /** `hooks run EVENT`: fire one event and print what the hooks said. */
 export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlags): Promise<number> {
   const output = flags.json ? "json" : (flags.output ?? "text");
-  if (output !== "text" && output !== "json") throw new UsageError(`--output ${output} is not supported; use text or json`);
+  if (!OUTPUTS.includes(output)) throw new UsageError(`--output ${output} is not supported; use ${OUTPUTS.join(", ")}`);
   let maxParallel: number | undefined;
   if (flags.maxParallel !== undefined) {
     maxParallel = Number(flags.maxParallel);
@@ -53,6 +61,10 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   const custom = Object.keys(config.events).filter((e) => config.events[e].custom);
   const event = parseHookEvent(eventArg, custom);
   const context = await readRunContext(ctx, flags);
+  // Claude Code passes its transcript, not the last message (SPEC §13): derive it the agent-code way.
+  if (context.last_assistant_message === undefined && typeof context.transcript_path === "string") {
+    context.last_assistant_message = lastMessageFromTranscript(path.resolve(ctx.cwd, context.transcript_path));
+  }
   const names = config.hooks.map((h) => h.name);
   checkNames("--only", flags.only, names);
   checkNames("--skip", flags.skip, names);
@@ -91,7 +103,10 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-  const progress = output === "text" ? startProgress(runner, ctx.stdout, ctx.color) : null;
+  // Under GitHub Actions each hook's block is folded in a log group (SPEC §8).
+  const github = output === "text" && isGithubActions(ctx.env);
+  const block = github ? formatGithubHookBlock : formatHookBlock;
+  const progress = output === "text" ? startProgress(runner, ctx.stdout, ctx.color, block) : null;
   let result: TriggerResult;
   try {
     result = await runner.trigger(event, context, { only: flags.only, skip: flags.skip, wait });
@@ -102,12 +117,17 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     process.off("SIGTERM", onSignal);
   }
   if (output === "json") ctx.stdout.write(JSON.stringify(result, null, 2) + "\n");
+  else if (output === "junit") ctx.stdout.write(formatJunit([result]));
+  else if (output === "claude") ctx.stdout.write(JSON.stringify(formatClaude(result)) + "\n");
   else if (result.hooks.length > 0 || result.warnings.length > 0 || result.async_started.length > 0 || result.async_delivered.length > 0) {
     // Results of earlier runs' async hooks (delivered now, first) and hooks that never ran
     // (skipped, cancelled before starting) were not shown while running.
-    for (const r of [...result.async_delivered, ...result.hooks]) if (!progress?.shown.has(r)) ctx.stdout.write(formatHookBlock(r, { color: ctx.color }));
+    for (const r of [...result.async_delivered, ...result.hooks]) if (!progress?.shown.has(r)) ctx.stdout.write(block(r, { color: ctx.color }));
+    if (github) ctx.stdout.write(formatGithubAnnotations(result));
     ctx.stdout.write(formatFooter(result, { color: ctx.color }));
   }
   if (interrupted) return interrupted === "SIGTERM" ? EXIT.sigterm : EXIT.sigint;
+  // Claude Code reads a hook's JSON only on exit 0, so the block travels in the JSON (SPEC §8).
+  if (output === "claude") return EXIT.ok;
   return exitCodeForResult(result, wait);
 }

@@ -52,13 +52,14 @@ export async function serve(ctx: CliContext, flags: ServeFlags): Promise<number>
   });
   const { signal, dispose } = untilSignal((again) => {
     log(`${again} again: killing running hooks now`);
-    void runner?.close();
+    void runner?.close({ graceMs: 0 });
   });
   try {
     await watcher.ready;
     // A server that cannot load its config at start has nothing good to fall back on.
     if (!watcher.current) throw watcher.error;
-    runner = createRunner(watcher.current, { env: ctx.env, cwd: ctx.cwd, trust: ctx.trust ? "all" : "checked" });
+    // Async hooks live in this process ("memory") and are delivered per session on later triggers.
+    runner = createRunner(watcher.current, { env: ctx.env, cwd: ctx.cwd, trust: ctx.trust ? "all" : "checked", asyncMode: "memory" });
     const server = await startServer({ runner, watcher, socketPath, port, tokenFile: path.join(state, "serve.token") });
     const config = runner.config;
     log(`listening on ${server.url} (${config.hooks.length} hooks from ${config.files.map((f) => f.path).join(", ") || "no config file"})${port !== undefined ? `; bearer token in ${path.join(state, "serve.token")}` : ""}`);
@@ -70,6 +71,6 @@ export async function serve(ctx: CliContext, flags: ServeFlags): Promise<number>
   } finally {
     dispose();
     await watcher.close();
-    await runner?.close();
+    await runner?.close({ graceMs: 0 }); // after server.close() gave async hooks their grace
   }
 }

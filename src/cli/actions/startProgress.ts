@@ -7,7 +7,12 @@ import type { HookEndEvent, HookResult, HookStartEvent, Runner } from "../../run
  * `printed` collects the names already shown, and `shown` the results, so the final report does
  * not repeat them.
  */
-export function startProgress(runner: Runner, out: NodeJS.WritableStream & { isTTY?: boolean }, color: boolean): { stop: () => void; printed: Set<string>; shown: Set<HookResult> } {
+export function startProgress(
+  runner: Runner,
+  out: NodeJS.WritableStream & { isTTY?: boolean },
+  color: boolean,
+  block: typeof formatHookBlock = formatHookBlock,
+): { stop: () => void; printed: Set<string>; shown: Set<HookResult> } {
   const tty = Boolean(out.isTTY);
   const printed = new Set<string>();
   const shown = new Set<HookResult>();
@@ -27,7 +32,7 @@ export function startProgress(runner: Runner, out: NodeJS.WritableStream & { isT
   const onEnd = (e: HookEndEvent): void => {
     running.delete(e.name);
     clear();
-    out.write(formatHookBlock(e.result, { color }));
+    out.write(block(e.result, { color }));
     printed.add(e.name);
     shown.add(e.result);
     draw();

@@ -6,6 +6,7 @@ export type RegisterCommand = (program: Command, context: (cmd: Command) => CliC
 
 import { registerEnable } from "./enable.js";
 import { registerEvents } from "./events.js";
+import { registerImport } from "./import.js";
 import { registerInit } from "./init.js";
 import { registerList } from "./list.js";
 import { registerLog } from "./log.js";
@@ -16,4 +17,4 @@ import { registerValidate } from "./validate.js";
 import { registerWatch } from "./watch.js";
 import { registerAsyncWorker } from "./asyncWorker.js";
 
-export const COMMANDS: RegisterCommand[] = [registerRun, registerValidate, registerList, registerEvents, registerEnable, registerTrust, registerLog, registerInit, registerWatch, registerServe, registerAsyncWorker];
+export const COMMANDS: RegisterCommand[] = [registerRun, registerValidate, registerList, registerEvents, registerEnable, registerTrust, registerLog, registerInit, registerWatch, registerServe, registerAsyncWorker, registerImport];

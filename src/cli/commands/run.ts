@@ -27,7 +27,7 @@ export const registerRun: RegisterCommand = (program, context, setCode) => {
     .option("--turn-count <n>", "turn_count (default 0)")
     .option("--last-message <text>", "last_assistant_message")
     .option("--set <key=value>", "set a context field (dotted keys; VALUE parsed as JSON when it parses); repeatable", (v: string, prev: string[] = []) => [...prev, v])
-    .option("--output <format>", "text | json", "text")
+    .option("--output <format>", "text | json | junit | claude", "text")
     .option("--json", "same as --output json")
     .option("--dry-run", "print the plan and the context; run nothing")
     .option("--only <names>", "run only these hooks (comma-separated or repeated)", collect)

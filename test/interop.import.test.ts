@@ -1,0 +1,256 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { hookNameFromCommand, HOOK_NAME_PATTERN } from "../src/interop/hookNameFromCommand.js";
+import { importClaudeSettings } from "../src/interop/importClaudeSettings.js";
+import { mergeClaudeImport } from "../src/interop/mergeClaudeImport.js";
+import { runCli, ROOT } from "./helpers/cli.js";
+import { tempDir } from "./helpers/tempDir.js";
+
+const FIXTURE = path.join(ROOT, "test/fixtures/claude");
+const SETTINGS = JSON.parse(readFileSync(path.join(FIXTURE, ".claude/settings.json"), "utf8")) as unknown;
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+function project(fixture?: string) {
+  const p = tempDir(fixture);
+  cleanups.push(p.cleanup);
+  return p;
+}
+
+describe("generated hook names", () => {
+  it.each([
+    ["./scripts/guard-bash.sh", "guard-bash"],
+    ["npx eslint --fix", "eslint"],
+    ['"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard-bash.sh', "guard-bash"],
+    ["python3 -u .claude/hooks/protect_files.py", "protect-files"],
+    ["npm run lint", "lint"],
+    ["cd web && npx prettier --write .", "prettier"],
+    ["FOO=1 node hooks/log.mjs", "log"],
+    ["pnpm dlx @biomejs/biome check", "biome"],
+    ["echo 'hello'", ""],
+  ])("%s → %s", (command, name) => {
+    expect(hookNameFromCommand(command)).toBe(name);
+  });
+
+  it("are valid and unique across the whole import", () => {
+    const imp = importClaudeSettings({
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./lint.sh a" }, { type: "command", command: "./lint.sh b" }] }],
+        Stop: [{ hooks: [{ type: "command", command: "./lint.sh c" }, { type: "command", command: "echo Done!" }] }],
+      },
+    });
+    const names = imp.hooks.map((h) => h.hook.name);
+    expect(names).toEqual(["lint", "lint-2", "lint-3", "stop-hook"]);
+    for (const n of names) expect(n).toMatch(HOOK_NAME_PATTERN);
+  });
+});
+
+describe("importClaudeSettings", () => {
+  const imp = importClaudeSettings(SETTINGS);
+  const byName = Object.fromEntries(imp.hooks.map((h) => [h.hook.name, h]));
+
+  it("maps every command hook of every matcher group to its canonical event, in order", () => {
+    expect(imp.hooks.map((h) => [h.event, h.hook.name])).toEqual([
+      ["pre_tool_use", "guard-bash"],
+      ["pre_tool_use", "protect-files"],
+      ["pre_tool_use", "deny-env"],
+      ["post_tool_use", "log-tool"],
+      ["user_prompt_submit", "add-context"],
+      ["stop", "check-done"],
+      ["session_start", "session-start-hook"],
+      ["notification", "notification-hook"],
+      ["teammate_idle", "idle"],
+    ]);
+  });
+
+  it("keeps matcher, command, timeout (seconds) and async as written", () => {
+    expect(byName["guard-bash"].hook).toEqual({ name: "guard-bash", matcher: "Bash", command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard-bash.sh', timeout: 10 });
+    expect(byName["log-tool"].hook).toMatchObject({ matcher: "Edit|Write", timeout: 30, async: true });
+    expect(byName["session-start-hook"].hook.matcher).toBe("startup|resume");
+  });
+
+  it("drops match-all matchers and matchers on events with no match field", () => {
+    expect(byName["check-done"].hook.matcher).toBeUndefined();
+    expect(byName["notification-hook"].hook.matcher).toBeUndefined();
+  });
+
+  it("reports prompt/agent hooks as skipped and an unknown event as a custom event, never silently", () => {
+    expect(imp.notes.join("\n")).toMatch(/PreToolUse\[2\]\.hooks\[0\]: skipped a hook of type `prompt`/);
+    expect(imp.notes.join("\n")).toMatch(/Stop\[0\]\.hooks\[1\]: skipped a hook of type `agent`/);
+    expect(imp.notes.join("\n")).toMatch(/no event `TeammateIdle`.*custom event `teammate_idle`/);
+    expect(imp.customEvents.teammate_idle).toMatchObject({ custom: true });
+  });
+
+  it("skips a command an existing hook of the same event already runs, and does not reuse its name", () => {
+    const again = importClaudeSettings(SETTINGS, [
+      { event: "stop", name: "check-done", command: ".claude/hooks/check-done.sh" },
+      { event: "stop", name: "guard-bash", command: "other" },
+    ]);
+    expect(again.hooks.find((h) => h.event === "stop")).toBeUndefined();
+    expect(again.notes.join("\n")).toMatch(/already a stop hook \(`check-done`\); skipped/);
+    expect(again.hooks[0].hook.name).toBe("guard-bash-2");
+  });
+
+  it("rejects settings that are not an object", () => {
+    expect(() => importClaudeSettings([1, 2])).toThrow(/must be a JSON object/);
+  });
+});
+
+describe("mergeClaudeImport", () => {
+  const original = [
+    "# team hooks: keep this comment",
+    "version: 1",
+    "defaults:",
+    "  timeout: 30     # aligned comment",
+    "hooks:",
+    "  Stop:   # spelled the Claude way",
+    "  - name: notify",
+    "    command: 'echo done'   # single quotes kept",
+    "",
+    "  pre_tool_use: &guards",
+    "  - name: guard",
+    "    command: ./guard.sh",
+    "",
+    "# trailing comment",
+    "",
+  ].join("\n");
+  const imp = importClaudeSettings({
+    hooks: {
+      Stop: [{ hooks: [{ type: "command", command: "./check.sh" }] }],
+      UserPromptSubmit: [{ hooks: [{ type: "command", command: "./ctx.sh" }] }],
+      FancyNewEvent: [{ hooks: [{ type: "command", command: "./fancy.sh" }] }],
+    },
+  });
+  const merged = mergeClaudeImport(original, "yaml", imp);
+
+  it("keeps every original line byte for byte, in order", () => {
+    const lines = merged.split("\n");
+    let at = 0;
+    for (const line of original.split("\n")) {
+      const found = lines.indexOf(line, at);
+      expect(found, `line ${JSON.stringify(line)}`).toBeGreaterThanOrEqual(at);
+      at = found + 1;
+    }
+  });
+
+  it("adds the hooks under the existing spelling of their event, and new events in the file's style", () => {
+    const spec = parse(merged) as { hooks: Record<string, { name: string }[]>; events: Record<string, unknown> };
+    expect(spec.hooks.Stop.map((h) => h.name)).toEqual(["notify", "check"]);
+    expect(spec.hooks.user_prompt_submit.map((h) => h.name)).toEqual(["ctx"]);
+    expect(spec.hooks.fancy_new_event.map((h) => h.name)).toEqual(["fancy"]);
+    expect(spec.events.fancy_new_event).toMatchObject({ custom: true });
+    expect(merged).toContain("  user_prompt_submit:\n  - name: ctx\n");
+  });
+
+  it("merges into JSON keeping its indentation", () => {
+    const json = JSON.stringify({ hooks: { stop: [{ name: "a", command: "true" }] } }, null, 4);
+    const out = mergeClaudeImport(json, "json", imp);
+    expect(out).toMatch(/^ {4}"hooks"/m);
+    expect((JSON.parse(out) as { hooks: Record<string, unknown[]> }).hooks.stop).toHaveLength(2);
+  });
+});
+
+describe("hooks import claude (CLI)", () => {
+  it("prints the equivalent hooks.yaml and reports what it skipped on stderr", async () => {
+    const p = project(FIXTURE);
+    const r = await runCli(["import", "claude"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    const spec = parse(r.stdout) as { hooks: Record<string, { name: string; command: string }[]> };
+    expect(Object.keys(spec.hooks)).toEqual(["pre_tool_use", "post_tool_use", "user_prompt_submit", "stop", "session_start", "notification", "teammate_idle"]);
+    expect(r.stderr).toContain("skipped a hook of type `prompt`");
+    expect(r.stderr).toContain("TeammateIdle");
+  });
+
+  it("--json prints the same config as JSON", async () => {
+    const p = project(FIXTURE);
+    const yaml = await runCli(["import", "claude"], { cwd: p.dir, env: p.env });
+    const json = await runCli(["import", "claude", "--json"], { cwd: p.dir, env: p.env });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual(parse(yaml.stdout));
+  });
+
+  it("finds .claude/settings.json from a subdirectory", async () => {
+    const p = project(FIXTURE);
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(path.join(p.dir, "src/deep"), { recursive: true });
+    const r = await runCli(["import", "claude"], { cwd: path.join(p.dir, "src/deep"), env: p.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("# Imported from ../../.claude/settings.json");
+  });
+
+  it("says where it looked when there are no Claude Code settings", async () => {
+    const p = project();
+    const r = await runCli(["import", "claude"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`looked for .claude/settings.json in ${p.dir} and every parent`);
+    expect(r.stderr).toContain("~/.claude/settings.json");
+    expect(r.stdout).toBe("");
+  });
+
+  it("imports a file named by path, ~ expanded", async () => {
+    const p = project();
+    const home = p.env.HOME;
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(path.join(home, ".claude"), { recursive: true });
+    writeFileSync(path.join(home, ".claude/settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "say done" }] }] } }));
+    const r = await runCli(["import", "claude", "~/.claude/settings.json"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(parse(r.stdout)).toMatchObject({ hooks: { stop: [{ name: "say", command: "say done" }] } });
+  });
+
+  it("reports invalid JSON with the file name and exits 1", async () => {
+    const p = project();
+    writeFileSync(path.join(p.dir, "bad.json"), "{ hooks: ");
+    const r = await runCli(["import", "claude", "bad.json"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/cannot read .*bad\.json/);
+  });
+
+  it("--write merges into the project hooks.yaml once (a second import adds nothing)", async () => {
+    const p = project(FIXTURE);
+    const file = path.join(p.dir, "hooks.yaml");
+    writeFileSync(file, "# mine\nhooks:\n  stop:\n    - name: notify   # keep\n      command: echo done\n");
+    const first = await runCli(["import", "claude", "--write"], { cwd: p.dir, env: p.env });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/added 9 hooks to hooks\.yaml/);
+    const text = readFileSync(file, "utf8");
+    expect(text.startsWith("# mine\nhooks:\n  stop:\n    - name: notify   # keep\n      command: echo done\n")).toBe(true);
+    const second = await runCli(["import", "claude", "--write"], { cwd: p.dir, env: p.env });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain("nothing to add");
+    expect(readFileSync(file, "utf8")).toBe(text);
+  });
+
+  it("prints a config that validates as it is", async () => {
+    const p = project(FIXTURE);
+    const r = await runCli(["import", "claude"], { cwd: p.dir, env: p.env });
+    writeFileSync(path.join(p.dir, "imported.yaml"), r.stdout);
+    const v = await runCli(["--config", "imported.yaml", "validate"], { cwd: p.dir, env: p.env });
+    expect(v.stdout + v.stderr).toMatch(/^valid: 9 hooks in imported\.yaml/);
+    expect(v.code).toBe(0);
+  });
+
+  it("--write refuses (exit 78, file untouched) when the result would not validate", async () => {
+    const p = project(FIXTURE);
+    const file = path.join(p.dir, "hooks.yaml");
+    const before = "hooks:\n  stop:\n    - name: notify\n      command: echo done\n";
+    writeFileSync(file, before);
+    writeFileSync(path.join(p.dir, "bad.json"), JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash(", hooks: [{ type: "command", command: "./g.sh" }] }] } }));
+    const r = await runCli(["import", "claude", "bad.json", "--write"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(78);
+    expect(r.stderr).toContain("the imported hooks would make hooks.yaml invalid; nothing was written");
+    expect(r.stderr).toMatch(/hooks\.yaml:\d+:\d+: .*regex/i);
+    expect(readFileSync(file, "utf8")).toBe(before);
+    const { readdirSync } = await import("node:fs");
+    expect(readdirSync(p.dir).filter((f) => f.endsWith(".tmp.yaml"))).toEqual([]);
+  });
+
+  it("--write creates hooks.yaml when the project has none", async () => {
+    const p = project(FIXTURE);
+    const r = await runCli(["import", "claude", "--write"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    const spec = parse(readFileSync(path.join(p.dir, "hooks.yaml"), "utf8")) as { hooks: Record<string, unknown[]> };
+    expect(spec.hooks.pre_tool_use).toHaveLength(3);
+  });
+});
