@@ -13,9 +13,16 @@ const survivors = markProcesses();
 afterAll(() => expectNoSurvivors(survivors));
 
 let project: TempProject | undefined;
-afterEach(() => {
-  project?.cleanup();
-  project = undefined;
+// Detached workers outlive `hooks run` by design and keep writing into the state dir (result, run
+// log; they recreate missing dirs): removing it under them fails with ENOTEMPTY or leaks a temp
+// dir. Tests run one at a time per file, so every marked process left belongs to this test.
+afterEach(async () => {
+  try {
+    await waitFor(() => survivors().length === 0, 20_000);
+  } finally {
+    project?.cleanup();
+    project = undefined;
+  }
 });
 
 function setup(yaml: string): TempProject {

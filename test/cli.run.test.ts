@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CLI, runCli } from "./helpers/cli.js";
 import { tempDir, waitGone, expectNoSurvivors, markProcesses } from "./helpers/runnerConfig.js";
+import { waitFor } from "./helpers/waitFor.js";
 
 const survivors = markProcesses();
 afterAll(() => expectNoSurvivors(survivors));
@@ -41,6 +42,9 @@ describe("hooks run --output json (SPEC §7)", () => {
     expect(out.hooks).toHaveLength(1);
     expect(Object.keys(out.hooks[0]).sort()).toEqual(["decision", "duration_ms", "error", "exit_code", "messages", "name", "signal", "status", "stderr", "stdout", "truncated", "warnings"].sort());
     expect(out.hooks[0]).toMatchObject({ name: "auto-commit", status: "ok", exit_code: 0, signal: null, stdout: "committed\n", stderr: "", truncated: false, decision: null, error: null, warnings: [] });
+    // The detached worker of `bg` outlives the CLI and writes into the state dir: removing the temp
+    // dir under it fails (ENOTEMPTY) or leaks a dir it recreates. Wait until it has exited.
+    await waitFor(() => survivors().length === 0, { what: "the async worker of bg to exit" });
   });
 });
 
