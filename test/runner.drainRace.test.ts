@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { once } from "node:events";
 import os from "node:os";
 import { describe, expect, it } from "vitest";
 import { spawnHook, type SpawnRequest } from "../src/runner/spawnHook.js";
@@ -22,7 +23,7 @@ describe("spawnHook: output written just before exit is never lost to a stalled 
   it("keeps the stdout of a hook reaped by another hook's SIGCHLD while the loop is blocked", async () => {
     for (let round = 0; round < 3; round++) {
       // Becomes readable at ~50 ms: its handler blocks the poll phase while hook b writes and exits.
-      const stall = spawn("sh", ["-c", "sleep 0.05; echo x; sleep 5"], { stdio: ["ignore", "pipe", "ignore"] });
+      const stall = spawn("sh", ["-c", "sleep 0.05; echo x; exec sleep 5"], { stdio: ["ignore", "pipe", "ignore"] });
       stall.stdout.once("data", () => {
         block(250);
         // And the check phase, past the 150 ms grace, so the next iteration's timers run first.
@@ -33,7 +34,10 @@ describe("spawnHook: output written just before exit is never lost to a stalled 
       // Both the stall's output and a's SIGCHLD are pending when the loop next polls, in that order.
       block(180);
       const [, outB] = await Promise.all([a.outcome, b.outcome]);
+      // exec: the kill reaches the sleep itself, so nothing outlives the test.
+      const stallExit = once(stall, "exit");
       stall.kill("SIGKILL");
+      await stallExit;
       await Promise.all([a.reaped, b.reaped]);
       expect(outB).toMatchObject({ end: "exited", exitCode: 0, stdout: "hi\n" });
     }
