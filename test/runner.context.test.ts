@@ -1,18 +1,11 @@
-import { readFileSync, realpathSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createRunner } from "../src/runner/createRunner.js";
 import { lastAssistantText } from "../src/runner/lastAssistantText.js";
-import { config, hook, tempDir, expectNoSurvivors, markProcesses } from "./helpers/runnerConfig.js";
+import { config, hook, useRunnerSandbox } from "./helpers/runnerConfig.js";
 
-const survivors = markProcesses();
-afterAll(() => expectNoSurvivors(survivors));
-let tmp: { dir: string; cleanup: () => void };
-beforeEach(() => {
-  tmp = tempDir();
-  tmp.dir = realpathSync(tmp.dir);
-});
-afterEach(() => tmp.cleanup());
+const tmp = useRunnerSandbox();
 
 describe("the context a hook receives on stdin (SPEC §4)", () => {
   it("carries every fixed field, the event fields, stop_hook_active=false and other fields untouched", async () => {

@@ -1,18 +1,11 @@
-import { readFileSync, realpathSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createRunner } from "../src/runner/createRunner.js";
 import type { HookEndEvent, HookStartEvent } from "../src/runner/types.js";
-import { config, hook, tempDir, expectNoSurvivors, markProcesses } from "./helpers/runnerConfig.js";
+import { config, hook, useRunnerSandbox } from "./helpers/runnerConfig.js";
 
-const survivors = markProcesses();
-afterAll(() => expectNoSurvivors(survivors));
-let tmp: { dir: string; cleanup: () => void };
-beforeEach(() => {
-  tmp = tempDir();
-  tmp.dir = realpathSync(tmp.dir);
-});
-afterEach(() => tmp.cleanup());
+const tmp = useRunnerSandbox();
 
 const statuses = (r: { hooks: { name: string; status: string }[] }): string[] => r.hooks.map((h) => `${h.name}:${h.status}`);
 

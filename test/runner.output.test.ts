@@ -1,17 +1,9 @@
-import { realpathSync } from "node:fs";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createRunner } from "../src/runner/createRunner.js";
 import type { HookResult } from "../src/runner/types.js";
-import { config, hook, tempDir, expectNoSurvivors, markProcesses } from "./helpers/runnerConfig.js";
+import { config, hook, useRunnerSandbox } from "./helpers/runnerConfig.js";
 
-const survivors = markProcesses();
-afterAll(() => expectNoSurvivors(survivors));
-let tmp: { dir: string; cleanup: () => void };
-beforeEach(() => {
-  tmp = tempDir();
-  tmp.dir = realpathSync(tmp.dir);
-});
-afterEach(() => tmp.cleanup());
+const tmp = useRunnerSandbox();
 
 // Run one hook printing `stdout` (via printf, so the bytes are exact) on `event`.
 async function printing(stdout: string, event = "stop", exit = 0): Promise<HookResult> {

@@ -1,18 +1,11 @@
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
 import { createRunner } from "../src/runner/createRunner.js";
-import { config, hook, tempDir, expectNoSurvivors, markProcesses } from "./helpers/runnerConfig.js";
+import { config, hook, useRunnerSandbox } from "./helpers/runnerConfig.js";
 
-const survivors = markProcesses();
-afterAll(() => expectNoSurvivors(survivors));
-let tmp: { dir: string; cleanup: () => void };
-beforeEach(() => {
-  tmp = tempDir();
-  tmp.dir = realpathSync(tmp.dir);
-});
-afterEach(() => tmp.cleanup());
+const tmp = useRunnerSandbox();
 
 const ran = (r: { hooks: { name: string; status: string }[] }): string[] => r.hooks.filter((h) => h.status !== "skipped").map((h) => h.name);
 

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { waitFor as pollUntil } from "./waitFor.js";
 
 /** A temp project with a hooks.yaml, and isolated config and state dirs. */
 export interface TempProject {
@@ -32,11 +33,7 @@ export function tempProject(yaml: string): TempProject {
 
 /** Wait until a condition holds (generous bound: loaded CI machines are slow). */
 export async function waitFor(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  await pollUntil(check, { timeoutMs, intervalMs: 25 });
 }
 
 export function readPid(file: string): number {

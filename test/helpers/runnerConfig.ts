@@ -1,6 +1,7 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { afterAll, afterEach, beforeEach } from "vitest";
 import type { ResolvedConfig, ResolvedEventSettings, ResolvedHook } from "../../src/config/types.js";
 
 /** A resolved hook with the loader's defaults, for tests that build configs in code. */
@@ -101,4 +102,25 @@ export async function expectNoSurvivors(survivors: () => number[]): Promise<void
     }
     throw new Error(`hook processes left behind: ${left.join(", ")}`);
   }
+}
+
+/**
+ * The per-file set-up of the runner tests: a fresh temp dir (its real path, so paths compare
+ * equal to what hooks see) for each test, removed after it, and the file-level check that no
+ * hook process survives. Call at the top level of a test file.
+ */
+export function useRunnerSandbox(): { readonly dir: string } {
+  const survivors = markProcesses();
+  afterAll(() => expectNoSurvivors(survivors));
+  let tmp: { dir: string; cleanup: () => void };
+  beforeEach(() => {
+    tmp = tempDir();
+    tmp.dir = realpathSync(tmp.dir);
+  });
+  afterEach(() => tmp.cleanup());
+  return {
+    get dir() {
+      return tmp.dir;
+    },
+  };
 }
