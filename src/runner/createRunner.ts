@@ -154,7 +154,6 @@ class HookRunner implements Runner {
       warnings: [],
     };
     const candidates = this.byEvent.get(event);
-    const base = candidates ? buildContext(event, context, this.cwd, this.env) : null;
     const selected = candidates ? orderHooks(selectHooks(candidates, event, context, this.config, { env: this.env, cwd: this.cwd, only: options.only, skip: options.skip })) : [];
     // Only when something would run: untrusted project/local config never spawns (SPEC §11).
     if (selected.length > 0 && !this.trusted && this.trust !== "all") {
@@ -170,7 +169,9 @@ class HookRunner implements Runner {
     }
     for (const e of taken.expired) this.logAsync(e, "expired");
     if (taken.warnings.length > 0) result.warnings.push(...taken.warnings);
-    if (!base || selected.length === 0) return this.finishEarly(result, started);
+    if (selected.length === 0) return this.finishEarly(result, started);
+    // Built only once something will run: a matcher miss stays on the no-match fast path.
+    const base = buildContext(event, context, this.cwd, this.env);
     // The one place async hooks leave the sync path: all start at once, before the sync hooks.
     const sync: ResolvedHook[] = [];
     const background: ResolvedHook[] = [];
