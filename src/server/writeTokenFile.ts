@@ -4,7 +4,8 @@ import path from "node:path";
 
 /**
  * Write a fresh random token (32 bytes, hex) to `file`, mode 0600, atomically: a reader sees the
- * old token or the new one, never a partial file or one readable by others.
+ * old token or the new one, never a partial file or one readable by others. Not writeFileAtomic:
+ * that keeps an existing file's mode, and a token must be 0600 whatever was there before.
  */
 export function writeTokenFile(file: string): string {
   const token = randomBytes(32).toString("hex");

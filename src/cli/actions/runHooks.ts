@@ -19,6 +19,7 @@ import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";
 import { readRunContext } from "./readRunContext.js";
 import { startProgress } from "./startProgress.js";
+import { runningInCi } from "../../env/runningInCi.js";
 
 /**
  * Exit code of a finished run (SPEC §8): 2 blocked, 1 a hook failed, else 0 (continue:false too).
@@ -41,12 +42,6 @@ function checkNames(flag: string, names: string[] | undefined, known: string[]):
 }
 
 const OUTPUTS = ["text", "json", "junit", "claude"];
-
-/** CI leaves nothing behind: under CI (set, and not "", "0" or "false") `hooks run` waits for async hooks. */
-export function waitByDefault(env: NodeJS.ProcessEnv): boolean {
-  const ci = env.CI?.trim().toLowerCase();
-  return ci !== undefined && ci !== "" && ci !== "0" && ci !== "false";
-}
 
 /** `hooks run EVENT`: fire one event and print what the hooks said. */
 export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlags): Promise<number> {
@@ -93,7 +88,8 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     asyncMode: ctx.entry ? "detached" : "memory",
     asyncWorker: ctx.entry ? [process.execPath, ctx.entry, "__async-worker"] : undefined,
   });
-  const wait = flags.wait ?? waitByDefault(ctx.env);
+  // CI leaves nothing behind: under CI `hooks run` waits for its async hooks.
+  const wait = flags.wait ?? runningInCi(ctx.env);
   // SIGINT/SIGTERM: kill every hook's group, report what ran, exit 130/143 (SPEC §5.6).
   let interrupted: NodeJS.Signals | null = null;
   const onSignal = (signal: NodeJS.Signals): void => {
