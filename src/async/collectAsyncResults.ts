@@ -4,7 +4,7 @@ import type { AsyncDelivery } from "../runner/types.js";
 import type { AsyncJob } from "./asyncJob.js";
 import { asyncFileName, newClaimerId, parseAsyncFileName } from "./asyncFiles.js";
 import { ASYNC_EXPIRY_MS, ASYNC_ORPHAN_GRACE_MS } from "./asyncExpiry.js";
-import { groupAlive } from "../runner/processGroup.js";
+import { groupAlive, signalGroup } from "../runner/processGroup.js";
 
 /** What one collection found in a session directory. */
 export interface AsyncCollection {
@@ -118,7 +118,7 @@ function reapOrphan(dir: string, id: string, claimer: string, now: number, isAli
     claimResult(dir, id, claimer, now, out);
     return;
   }
-  if (job.hook_pid) killGroup(job.hook_pid);
+  if (job.hook_pid) signalGroup(job.hook_pid, "SIGKILL");
   fs.rmSync(claimed, { force: true });
   if (Number.isFinite(started) && now - started > ASYNC_EXPIRY_MS) {
     out.expired.push({ name: job.name, event: job.event, session_id: job.session_id, started_at: job.started_at });
@@ -176,14 +176,6 @@ function removeIfOlder(file: string, now: number): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-function killGroup(pgid: number): void {
-  try {
-    process.kill(-pgid, "SIGKILL");
-  } catch {
-    // already gone
   }
 }
 
