@@ -1,5 +1,6 @@
 import type { AsyncDelivery } from "../runner/types.js";
 import type { RunLogRecord } from "../runner/runLog.js";
+import { isoTime } from "../time/isoTime.js";
 
 /** What happened to an async run, as a run-log line: it finished, was delivered, or expired. */
 export type AsyncPhase = "finished" | "delivered" | "expired";
@@ -7,7 +8,7 @@ export type AsyncPhase = "finished" | "delivered" | "expired";
 /** A run-log line for one async run, in the shape of a trigger's line plus `async`. */
 export function asyncRunLogRecord(d: Pick<AsyncDelivery, "name" | "event" | "session_id" | "started_at"> & Partial<AsyncDelivery>, projectDir: string, phase: AsyncPhase): RunLogRecord {
   return {
-    time: new Date().toISOString(),
+    time: isoTime(),
     project_dir: projectDir,
     event: d.event,
     session_id: d.session_id,

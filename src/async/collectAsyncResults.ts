@@ -5,6 +5,7 @@ import type { AsyncJob } from "./asyncJob.js";
 import { asyncFileName, newClaimerId, parseAsyncFileName } from "./asyncFiles.js";
 import { ASYNC_EXPIRY_MS, ASYNC_ORPHAN_GRACE_MS } from "./asyncExpiry.js";
 import { groupAlive, signalGroup } from "../runner/processGroup.js";
+import { isoTime } from "../time/isoTime.js";
 
 /** What one collection found in a session directory. */
 export interface AsyncCollection {
@@ -143,7 +144,7 @@ function reapOrphan(dir: string, id: string, claimer: string, now: number, isAli
     event: job.event,
     session_id: job.session_id,
     started_at: job.started_at,
-    finished_at: new Date(now).toISOString(),
+    finished_at: isoTime(now),
   });
 }
 

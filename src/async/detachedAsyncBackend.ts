@@ -12,6 +12,7 @@ import { writeAsyncResult } from "./writeAsyncResult.js";
 import { collectAsyncResults } from "./collectAsyncResults.js";
 import { listAsyncPending } from "./listAsyncPending.js";
 import { MemoryAsyncBackend } from "./memoryAsyncBackend.js";
+import { isoTime } from "../time/isoTime.js";
 
 export interface DetachedAsyncOptions {
   stateDir: string;
@@ -57,7 +58,7 @@ export class DetachedAsyncBackend implements AsyncBackend {
       const id = newAsyncId();
       const job: AsyncJob = {
         version: 1, id, name: hook.name, event: start.event, gate: start.gate, session_id: start.sessionId, project_dir: this.options.projectDir,
-        started_at: new Date().toISOString(), timeout_ms: hook.timeoutMs, worker_pid: null, hook_pid: null, hook,
+        started_at: isoTime(), timeout_ms: hook.timeoutMs, worker_pid: null, hook_pid: null, hook,
         context: start.context, cwd: this.options.cwd, run_log: this.options.runLog,
       };
       let file: string;
@@ -79,7 +80,7 @@ export class DetachedAsyncBackend implements AsyncBackend {
         failure = `could not start the async worker: ${(error as Error).message}`;
       }
       if (failure) {
-        const now = new Date().toISOString();
+        const now = isoTime();
         writeAsyncResult(dir, id, {
           name: hook.name, status: "spawn_error", exit_code: null, signal: null, duration_ms: 0, stdout: "", stderr: "", truncated: false,
           messages: [], decision: null, error: failure, warnings: [], event: start.event, session_id: start.sessionId, started_at: job.started_at, finished_at: now,

@@ -3,6 +3,7 @@ import type { AsyncDelivery, PendingAsync } from "../runner/types.js";
 import type { AsyncBackend, AsyncStart, AsyncStarted, AsyncTake, RunAsyncHook } from "./asyncBackend.js";
 import { neutralizeAsyncResult } from "./neutralizeAsyncResult.js";
 import { ASYNC_EXPIRY_MS } from "./asyncExpiry.js";
+import { isoTime } from "../time/isoTime.js";
 
 interface Running {
   name: string;
@@ -66,7 +67,7 @@ export class MemoryAsyncBackend implements AsyncBackend {
       name: hook.name,
       event: start.event,
       session_id: start.sessionId,
-      started_at: new Date(started).toISOString(),
+      started_at: isoTime(started),
       controller,
       done: undefined as unknown as Promise<AsyncDelivery>,
     };
@@ -125,5 +126,5 @@ async function runToDelivery(run: RunAsyncHook, hook: ResolvedHook, signal: Abor
       stdout: "", stderr: "", truncated: false, messages: [], decision: null, error: (error as Error).message, warnings: [],
     };
   }
-  return { ...result, event: entry.event, session_id: entry.session_id, started_at: entry.started_at, finished_at: new Date().toISOString() };
+  return { ...result, event: entry.event, session_id: entry.session_id, started_at: entry.started_at, finished_at: isoTime() };
 }

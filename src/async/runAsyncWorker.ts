@@ -5,6 +5,7 @@ import { readAsyncJob } from "./writeAsyncJob.js";
 import { writeAsyncResult } from "./writeAsyncResult.js";
 import { writeJsonAtomic } from "./writeJsonAtomic.js";
 import { neutralizeAsyncResult } from "./neutralizeAsyncResult.js";
+import { isoTime } from "../time/isoTime.js";
 
 /** Runs the job's hook with the runner's spawn code; `onSpawn` receives the hook's pid. */
 export type RunJobHook = (job: AsyncJob, signal: AbortSignal, onSpawn: (pid: number) => void) => Promise<HookResult>;
@@ -33,7 +34,7 @@ export async function runAsyncWorker(jobFile: string, runHook: RunJobHook, signa
       stdout: "", stderr: "", truncated: false, messages: [], decision: null, error: (error as Error).message, warnings: [],
     };
   }
-  const delivery: AsyncDelivery = { ...result, event: job.event, session_id: job.session_id, started_at: job.started_at, finished_at: new Date().toISOString() };
+  const delivery: AsyncDelivery = { ...result, event: job.event, session_id: job.session_id, started_at: job.started_at, finished_at: isoTime() };
   writeAsyncResult(dir, job.id, delivery);
   return { job, delivery };
 }

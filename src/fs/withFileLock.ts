@@ -1,6 +1,7 @@
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { WriteError } from "../errors.js";
+import { isoTime } from "../time/isoTime.js";
 
 export interface LockOptions {
   /** Give up after this long (default 30 s). */
@@ -39,7 +40,7 @@ export async function withFileLock<T>(file: string, fn: () => Promise<T> | T, op
     try {
       const fd = openSync(lockPath, "wx", 0o600);
       try {
-        writeSync(fd, `${process.pid}\n${new Date().toISOString()}\n`);
+        writeSync(fd, `${process.pid}\n${isoTime()}\n`);
       } finally {
         closeSync(fd);
       }

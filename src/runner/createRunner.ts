@@ -215,7 +215,7 @@ class HookRunner implements Runner {
     result.duration_ms = Date.now() - started;
     if (this.runLog) {
       try {
-        appendRunLog(this.stateDir, runLogRecord(result, this.config.projectDir, new Date(started)));
+        appendRunLog(this.stateDir, runLogRecord(result, this.config.projectDir, started));
       } catch (error) {
         result.warnings.push(`run log not written: ${(error as Error).message}`);
       }
@@ -330,7 +330,7 @@ class HookRunner implements Runner {
     result.duration_ms = Date.now() - started;
     if (this.runLog && (result.async_started.length > 0 || result.async_delivered.length > 0)) {
       try {
-        appendRunLog(this.stateDir, runLogRecord(result, this.config.projectDir, new Date(started)));
+        appendRunLog(this.stateDir, runLogRecord(result, this.config.projectDir, started));
       } catch (error) {
         result.warnings.push(`run log not written: ${(error as Error).message}`);
       }

@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
 import path from "node:path";
 import type { TriggerResult } from "./types.js";
+import { isoTime } from "../time/isoTime.js";
 
 /** Rotate runs.jsonl at this size, keeping one old file (SPEC §10). */
 export const RUN_LOG_MAX_BYTES = 10 * 1024 * 1024;
@@ -26,9 +27,9 @@ export function runLogFile(stateDir: string): string {
   return path.join(stateDir, "runs.jsonl");
 }
 
-export function runLogRecord(result: TriggerResult, projectDir: string, time: Date): RunLogRecord {
+export function runLogRecord(result: TriggerResult, projectDir: string, startedMs: number): RunLogRecord {
   return {
-    time: time.toISOString(),
+    time: isoTime(startedMs),
     project_dir: projectDir,
     event: result.event,
     session_id: result.session_id,
