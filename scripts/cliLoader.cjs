@@ -15,6 +15,7 @@ const BUNDLE = path.join(__dirname, "__BUNDLE_FILE__");
 const BUNDLE_ID = "__BUNDLE_ID__";
 
 // The command word decides which code paths get compiled, so each command keeps its own cache.
+// Same rule as src/cli/commandWord.ts (this loader cannot import the bundle it loads).
 function commandOf(argv) {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -24,9 +25,11 @@ function commandOf(argv) {
   return "none";
 }
 
-function cacheDirs() {
-  const home = process.env.XDG_CACHE_HOME || path.join(require("node:os").homedir(), ".cache");
-  return [path.join(__dirname, ".v8-cache"), path.join(home, "hookrun", "v8-cache")];
+// Next to the bundle, else (a read-only install) in the user's cache; the second is computed only
+// when needed (node:os is not loaded otherwise).
+function* cacheDirs() {
+  yield path.join(__dirname, ".v8-cache");
+  yield path.join(process.env.XDG_CACHE_HOME || path.join(require("node:os").homedir(), ".cache"), "hookrun", "v8-cache");
 }
 
 function readCache(name) {

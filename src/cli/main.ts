@@ -4,6 +4,7 @@ import { makeCliContext, type CliContext, type GlobalOptions } from "./context.j
 import { EXIT, exitCodeFor } from "./exitCodes.js";
 import { formatError } from "./formatError.js";
 import { COMMANDS } from "./commands/index.js";
+import { commandWord } from "./commandWord.js";
 import { VERSION } from "../version.js";
 
 export interface MainIO {
@@ -17,8 +18,13 @@ export interface MainIO {
   entry?: string;
 }
 
-/** Build the commander program; each command's action sets the exit code it returns. */
-function buildProgram(io: MainIO, setCode: (code: number) => void): Command {
+/**
+ * Build the commander program; each command's action sets the exit code it returns. Only the
+ * command that argv names is registered (building all of them is a measurable share of a cold
+ * `hooks run`, SPEC §15); with no known command word (help, a typo) all are, for help and
+ * suggestions.
+ */
+function buildProgram(argv: string[], io: MainIO, setCode: (code: number) => void): Command {
   const program = new Command("hooks");
   program
     .description("Run shell-command hooks for AI coding agents and CI, from hooks.yaml")
@@ -37,14 +43,16 @@ function buildProgram(io: MainIO, setCode: (code: number) => void): Command {
     })
     .exitOverride();
   const context = (cmd: Command): CliContext => makeCliContext(cmd.optsWithGlobals() as GlobalOptions, io);
-  for (const register of COMMANDS) register(program, context, setCode);
+  const word = commandWord(argv);
+  const named = COMMANDS.filter((c) => word !== undefined && c.names.includes(word));
+  for (const { register } of named.length > 0 ? named : COMMANDS) register(program, context, setCode);
   return program;
 }
 
 /** Run the CLI with argv (without node and script); resolves to the exit code. */
 export async function main(argv: string[], io: MainIO): Promise<number> {
   let code: number = EXIT.ok;
-  const program = buildProgram(io, (c) => {
+  const program = buildProgram(argv, io, (c) => {
     code = c;
   });
   try {

@@ -17,4 +17,18 @@ import { registerValidate } from "./validate.js";
 import { registerWatch } from "./watch.js";
 import { registerAsyncWorker } from "./asyncWorker.js";
 
-export const COMMANDS: RegisterCommand[] = [registerRun, registerValidate, registerList, registerEvents, registerEnable, registerTrust, registerLog, registerInit, registerWatch, registerServe, registerAsyncWorker, registerImport];
+/** Every command with the words it registers: main() registers only the one an argv names. */
+export const COMMANDS: { names: string[]; register: RegisterCommand }[] = [
+  { names: ["run"], register: registerRun },
+  { names: ["validate"], register: registerValidate },
+  { names: ["list"], register: registerList },
+  { names: ["events"], register: registerEvents },
+  { names: ["enable", "disable"], register: registerEnable },
+  { names: ["trust", "untrust"], register: registerTrust },
+  { names: ["log"], register: registerLog },
+  { names: ["init"], register: registerInit },
+  { names: ["watch"], register: registerWatch },
+  { names: ["serve"], register: registerServe },
+  { names: ["__async-worker"], register: registerAsyncWorker },
+  { names: ["import"], register: registerImport },
+];

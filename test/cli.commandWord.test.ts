@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { commandWord } from "../src/cli/commandWord.js";
+import { COMMANDS } from "../src/cli/commands/index.js";
+import { runCli } from "./helpers/cli.js";
+
+describe("commandWord", () => {
+  it("skips global options and the values of -c/--config/-C/--cwd", () => {
+    expect(commandWord(["run", "stop"])).toBe("run");
+    expect(commandWord(["--trust", "--no-user-config", "run", "stop"])).toBe("run");
+    expect(commandWord(["-C", "run", "validate"])).toBe("validate");
+    expect(commandWord(["--config", "list", "-v", "list"])).toBe("list");
+    expect(commandWord(["--config=x.yaml", "events"])).toBe("events");
+    expect(commandWord(["--help"])).toBeUndefined();
+    expect(commandWord([])).toBeUndefined();
+  });
+});
+
+// main() registers only the named command; help and unknown words still see every command.
+describe("lazy command registration", () => {
+  it("hooks --help lists every command", async () => {
+    const r = await runCli(["--help"]);
+    expect(r.code).toBe(0);
+    for (const { names } of COMMANDS) for (const n of names) if (!n.startsWith("__")) expect(r.stdout).toMatch(new RegExp(`^  ${n}\\b`, "m"));
+  });
+
+  it("a misspelt command is still matched against all of them", async () => {
+    const r = await runCli(["valdate"]);
+    expect(r.code).toBe(64);
+    expect(r.stderr).toContain("(Did you mean validate?)");
+  });
+
+  it("a command's own help works when only it is registered", async () => {
+    const r = await runCli(["--no-user-config", "run", "--help"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Usage: hooks run [options] <event>");
+    expect(r.stdout).toContain("--max-parallel");
+  });
+});
