@@ -1,9 +1,10 @@
 import path from "node:path";
+import type { CliOutput } from "./stdioWriter.js";
 
 /** What every command gets: streams, environment and the resolved global options. */
 export interface CliContext {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stdout: CliOutput;
+  stderr: CliOutput;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   /** Set when `stdin` is the process's own: its descriptor, read directly (see readFdText). */
   stdinFd?: number;

@@ -42,7 +42,7 @@ export function mergeHooks(files: LayerFile[], defaults: MergedDefaults, custom:
         const spec = raw as Partial<HookSpec>;
         if (typeof spec.name !== "string" || seenHere.has(spec.name)) return;
         seenHere.add(spec.name);
-        const loc = (path: (string | number)[], target: "key" | "value" = "value"): SourceLocation => ({ file: parsed.file, layer, ...parsed.locate(path, target) });
+        const loc = (path: (string | number)[], target: "key" | "value" = "value"): SourceLocation => lazyLocation(parsed, layer, path, target);
         const here = loc(["hooks", key, i]);
         const prev = byName.get(spec.name);
         if (prev) {
@@ -144,4 +144,22 @@ function finish(d: Draft, defaults: MergedDefaults): ResolvedHook {
 /** Another file as seen from `from`: its base name when beside it, else its full path. */
 function nameFrom(from: string, file: string): string {
   return path.dirname(from) === path.dirname(file) ? path.basename(file) : file;
+}
+
+/**
+ * A hook's FILE:LINE:COL, its line and column looked up on first read: most runs never print
+ * them, and locating needs the file's source tree, which a valid file otherwise never builds.
+ */
+function lazyLocation(parsed: ParsedConfigText, layer: Layer, path: (string | number)[], target: "key" | "value"): SourceLocation {
+  let at: { line: number; col: number } | undefined;
+  return {
+    file: parsed.file,
+    layer,
+    get line() {
+      return (at ??= parsed.locate(path, target)).line;
+    },
+    get col() {
+      return (at ??= parsed.locate(path, target)).col;
+    },
+  };
 }

@@ -2,7 +2,7 @@ import type { Document, Node as YamlNode, Pair } from "yaml";
 import type { Diagnostic } from "../errors.js";
 import { scanJson } from "./scanJson.js";
 import { parseYamlFast } from "./parseYamlFast.js";
-import { locateInTree } from "./sourceTree.js";
+import { locateInTree, type SourceNode } from "./sourceTree.js";
 
 type YamlModule = typeof import("yaml");
 
@@ -41,8 +41,13 @@ export async function parseConfigText(file: string, text: string): Promise<Parse
     return { file, value: undefined, diagnostics, locate: noLocate };
   }
   if (isJson) return parseJson(file, text);
-  const fast = parseYamlFast(text);
-  if (fast) return { file, value: fast.value, diagnostics, locate: (p, target) => locateInTree(fast.tree, p, target) };
+  // Positions are wanted only for a diagnostic or a hook's source line: parse without them, and
+  // once more with them on the first locate() (a valid 1,000-hook file never asks; SPEC §15).
+  const fast = parseYamlFast(text, false);
+  if (fast) {
+    let tree: SourceNode | undefined;
+    return { file, value: fast.value, diagnostics, locate: (p, target) => locateInTree((tree ??= parseYamlFast(text)!.tree), p, target) };
+  }
   // The CLI bundle sees yaml's CommonJS build, whose exports sit under `default`.
   const loaded = (await import("yaml")) as YamlModule & { default?: YamlModule };
   const yaml: YamlModule = loaded.LineCounter ? loaded : loaded.default!;

@@ -1,4 +1,5 @@
 import { formatDuration, formatHookBlock } from "../../report/formatText.js";
+import type { CliOutput } from "../stdioWriter.js";
 import type { HookEndEvent, HookResult, HookStartEvent, Runner } from "../../runner/types.js";
 
 /**
@@ -9,7 +10,7 @@ import type { HookEndEvent, HookResult, HookStartEvent, Runner } from "../../run
  */
 export function startProgress(
   runner: Runner,
-  out: NodeJS.WritableStream & { isTTY?: boolean },
+  out: CliOutput,
   color: boolean,
   block: typeof formatHookBlock = formatHookBlock,
 ): { stop: () => void; printed: Set<string>; shown: Set<HookResult> } {

@@ -23,7 +23,9 @@ export function describeReviewedCommands(config: ResolvedConfig): { files: strin
 
 function ask(ctx: CliContext, question: string): Promise<string> {
   return new Promise((resolve) => {
-    const rl = createInterface({ input: ctx.stdin, output: ctx.stderr });
+    // Asked only on a terminal, where stderr is Node's own stream (see stdioWriter); readline
+    // uses nothing but write() of an output that is not a terminal anyway.
+    const rl = createInterface({ input: ctx.stdin, output: ctx.stderr as NodeJS.WritableStream });
     rl.question(question, (answer) => {
       resolve(answer); // before close(): its "close" event fires synchronously
       rl.close();
