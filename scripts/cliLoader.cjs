@@ -64,9 +64,16 @@ function writeCache(name, data) {
   }
 }
 
+const command = commandOf(process.argv.slice(2));
+// `validate` and `list` read and check the whole config once, then exit. V8's optimizing compiler
+// (TurboFan) only costs them: it compiles the parser's hot loops while the interpreter and
+// Maglev finish the job anyway (validate of 1,000 hooks: 124.8 -> 95.4 ms median, CPU 160 -> 103
+// ms, 25 alternated runs). Other commands keep it: they load Node built-ins afterwards, whose
+// embedded code cache V8 rejects once a flag has changed, and serve/watch run for long.
+if (command === "validate" || command === "list") require("node:v8").setFlagsFromString("--no-opt");
 const source = fs.readFileSync(BUNDLE, "utf8");
 const useCache = process.env.HOOKS_CODE_CACHE !== "0";
-const cacheName = `${commandOf(process.argv.slice(2))}-${BUNDLE_ID}-${process.version}-${process.arch}.bin`;
+const cacheName = `${command}-${BUNDLE_ID}-${process.version}-${process.arch}.bin`;
 const cachedData = useCache ? readCache(cacheName) : undefined;
 const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
   filename: BUNDLE,
