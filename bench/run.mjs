@@ -20,6 +20,7 @@ import { coldRun, coldValidate } from "./rows/coldCli.mjs";
 import { serverRoundTrip, lefthookContext } from "./rows/server.mjs";
 import { bigOutput } from "./rows/bigOutput.mjs";
 import { REFERENCES } from "./lib/references.mjs";
+import { nodeStartContext } from "./lib/nodeStart.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -101,6 +102,13 @@ async function main() {
       context.lefthook_error = String(error);
     }
   }
+  if (rows.some((r) => r.status === "measured" && (r.id === "cold_run" || r.id === "validate_1000"))) {
+    try {
+      context.node_start = await nodeStartContext(ctx);
+    } catch (error) {
+      context.node_start_error = String(error);
+    }
+  }
   const noMatchRow = rows.find((r) => r.id === "no_match" && r.status === "measured");
   if (noMatchRow) context.no_match = noMatchRow.result.detail;
   const loadAfter = os.loadavg();
@@ -113,6 +121,10 @@ async function main() {
   if (noMatchRow) lines.push(`No-match fast path: ${noMatchRow.result.note}; run log written: ${noMatchRow.result.detail.run_log_written ? "yes" : "no"}`);
   if (context.lefthook) lines.push(`lefthook (Go binary, cold): 1 job ${context.lefthook.one_job_ms.median.toFixed(1)} ms, 100 sequential jobs ${context.lefthook.hundred_jobs_ms.median.toFixed(1)} ms`);
   for (const r of rows) if (r.status === "measured" && r.result.note && r.id !== "no_match") lines.push(`${r.id}: ${r.result.note}`);
+  if (context.node_start) {
+    const { with_extra_ca_certs_ms: withCerts, without_ms: without } = context.node_start;
+    lines.push(`Node start: NODE_EXTRA_CA_CERTS is set here, and \`node -e 0\` takes ${withCerts.toFixed(1)} ms with it, ${without.toFixed(1)} ms without; the cold rows are measured with it (both sides pay it)`);
+  }
   lines.push(`Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, load average ${loadBefore[0].toFixed(2)} → ${loadAfter[0].toFixed(2)}, ${quick ? "quick" : "full"} mode, ${((Date.now() - started) / 1000).toFixed(0)} s`);
   process.stdout.write(lines.join("\n") + "\n");
 

@@ -93,16 +93,38 @@ export async function serverRoundTrip({ root, quick }) {
     const [ref, sub] = await alternate(runs, lefthook, useCurl ? curl : inProcess, 3);
     const direct = [];
     for (let i = 0; i < (quick ? 5 : 41); i++) direct.push(await inProcess());
+    // The row's floor: the same curl command against a server that answers at once.
+    const floor = useCurl ? await curlFloor(path.join(fixture.state, "floor.sock"), body, fixture.env, quick ? 5 : 21) : null;
     return {
       reference: median(ref),
       hookrun: median(sub),
       unit: "ms",
       ratio: median(sub) / median(ref),
-      detail: { lefthook_run: summarize(ref), hookrun_curl: summarize(sub), in_process_http_client: summarize(direct), client: useCurl ? "curl" : "node http client", runs },
-      note: `${useCurl ? "curl process per request" : "no /usr/bin/curl: in-process HTTP client"}; in-process client round trip ${median(direct).toFixed(2)} ms`,
+      detail: { lefthook_run: summarize(ref), hookrun_curl: summarize(sub), in_process_http_client: summarize(direct), curl_against_instant_server: floor && summarize(floor), client: useCurl ? "curl" : "node http client", runs },
+      note:
+        `${useCurl ? "curl process per request" : "no /usr/bin/curl: in-process HTTP client"}; in-process client round trip ${median(direct).toFixed(2)} ms` +
+        (floor ? `; curl against a server that answers at once ${median(floor).toFixed(2)} ms (${(median(floor) / median(ref)).toFixed(2)}× lefthook: the floor of this row)` : ""),
     };
   } finally {
     await stopServer(server);
+  }
+}
+
+/** curl's own cost: the same request against a Node server that answers `{}` at once. */
+async function curlFloor(socketPath, body, env, runs) {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => res.setHeader("content-type", "application/json").end('{"status":"ok"}'));
+  });
+  await new Promise((resolve, reject) => server.once("error", reject).listen(socketPath, resolve));
+  try {
+    const args = ["-sS", "--fail", "--unix-socket", socketPath, "-X", "POST", "-H", "content-type: application/json", "--data-binary", body, "http://localhost/v1/trigger/stop"];
+    await timeOk(CURL, args, { env });
+    const out = [];
+    for (let i = 0; i < runs; i++) out.push(await timeOk(CURL, args, { env }));
+    return out;
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
   }
 }
 
