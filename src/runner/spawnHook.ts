@@ -46,12 +46,16 @@ export interface SpawnedHook {
 /** After the hook's process exits, how long its pipes may stay open before we stop reading. */
 const DRAIN_GRACE_MS = 150;
 
-// Keeps at most `cap` bytes of a stream; the rest is read and dropped so memory stays bounded.
+// Keeps at most `cap` bytes of a stream; the rest is dropped so memory stays bounded. `onFull`
+// is called once, when the cap is first passed.
 class Capture {
   chunks: Buffer[] = [];
   size = 0;
   truncated = false;
-  constructor(private readonly cap: number) {}
+  constructor(
+    private readonly cap: number,
+    private readonly onFull: () => void,
+  ) {}
   push = (chunk: Buffer): void => {
     const room = this.cap - this.size;
     if (room <= 0) {
@@ -62,6 +66,7 @@ class Capture {
       this.chunks.push(chunk.subarray(0, room));
       this.size = this.cap;
       this.truncated = true;
+      this.onFull();
       return;
     }
     this.chunks.push(chunk);
@@ -70,6 +75,27 @@ class Capture {
   text(): string {
     return this.chunks.length === 1 ? this.chunks[0].toString("utf8") : Buffer.concat(this.chunks, this.size).toString("utf8");
   }
+}
+
+/**
+ * Past its cap, a stream is handed to a `cat` that reads and drops the rest outside this process:
+ * every read here is a fresh 64 KiB Buffer that lives until V8's external-memory GC, which let a
+ * 200 MB flood grow the process by 50-64 MiB. Returns the drainer, or null (no `cat`: the caller
+ * keeps reading and dropping).
+ */
+function drainElsewhere(stream: Readable, push: (chunk: Buffer) => void): ChildProcess | null {
+  let drainer: ChildProcess;
+  try {
+    drainer = spawn("cat", [], { stdio: [stream, "ignore", "ignore"] });
+  } catch {
+    return null;
+  }
+  drainer.on("error", () => {});
+  if (drainer.pid === undefined) return null;
+  // The drainer holds its own copy of the pipe now; ours closes (and counts as closed).
+  stream.off("data", push);
+  stream.destroy();
+  return drainer;
 }
 
 function spawnFailure(message: string, started: number): SpawnOutcome {
@@ -103,8 +129,13 @@ export function spawnHook(request: SpawnRequest): SpawnedHook {
   } catch (error) {
     return settled(spawnFailure(describeSpawnError(error as NodeJS.ErrnoException, request), started));
   }
-  const out = new Capture(request.maxOutput);
-  const err = new Capture(request.maxOutput);
+  const drainers: ChildProcess[] = [];
+  const handOff = (stream: Readable, capture: () => Capture) => () => {
+    const drainer = drainElsewhere(stream, capture().push);
+    if (drainer) drainers.push(drainer);
+  };
+  const out: Capture = new Capture(request.maxOutput, handOff(child.stdout as Readable, () => out));
+  const err: Capture = new Capture(request.maxOutput, handOff(child.stderr as Readable, () => err));
   let end: SpawnEnd = "exited";
   let spawnError: string | null = null;
   let reapResolve!: () => void;
@@ -138,6 +169,8 @@ export function spawnHook(request: SpawnRequest): SpawnedHook {
       child.stdout?.destroy();
       child.stderr?.destroy();
       child.stdin?.destroy();
+      // Like our own pipe ends: an escaped descendant still writing gets EPIPE, nothing lingers.
+      for (const d of drainers) d.kill("SIGKILL");
       if (killing) await killing;
       resolve({
         end: spawnError ? "spawn_error" : end,
