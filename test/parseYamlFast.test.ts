@@ -37,7 +37,11 @@ function yamlPosition(text: string, p: (string | number)[], target: "key" | "val
 /** The fast parser must give exactly what `yaml` gives, or decline (null). */
 function expectSameAsYaml(text: string): boolean {
   const fast = parseYamlFast(text);
+  // Without positions (how config is read first) it must decline and accept exactly alike.
+  const lean = parseYamlFast(text, false);
+  expect(lean === null).toBe(fast === null);
   if (!fast) return false;
+  expect(lean!.value).toEqual(fast.value);
   expect(fast.value).toEqual(parse(text));
   for (const p of paths(fast.value)) {
     expect(locateInTree(fast.tree, p, "value")).toEqual(yamlPosition(text, p, "value"));
@@ -116,8 +120,10 @@ describe("parseYamlFast agrees with the yaml package, or declines", () => {
       valid = false;
     }
     const fast = parseYamlFast(text);
-    if (!valid) expect(fast).toBeNull();
-    else if (fast) {
+    if (!valid) {
+      expect(fast).toBeNull();
+      expect(parseYamlFast(text, false)).toBeNull();
+    } else if (fast) {
       expect(fast.value).toEqual(reference);
       expectSameAsYaml(text);
     }
