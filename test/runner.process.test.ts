@@ -81,6 +81,25 @@ describe("output capture (SPEC §5.7)", () => {
   });
 });
 
+describe("output capture: the hand-off when the cap is met exactly", () => {
+  it("a stream that filled its cap to the byte is handed off on its next bytes", async () => {
+    const cap = 64 * 1024;
+    const runner = runnerFor(hook("exact", "stop", { command: `head -c ${cap} /dev/zero; sleep 0.3; echo more; sleep 1.5`, maxOutput: cap }));
+    const pending = runner.trigger("stop", {});
+    let seen: number[] = [];
+    for (let i = 0; i < 60 && seen.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      seen = drainersOf(process.pid);
+    }
+    expect(seen.length).toBe(1);
+    const h = (await pending).hooks[0];
+    expect(h.status).toBe("ok");
+    expect(h.truncated).toBe(true);
+    expect(h.stdout.length).toBe(cap);
+    expect(drainersOf(process.pid)).toEqual([]);
+  });
+});
+
 /** Live `cat` processes whose parent is `ppid` (read from /proc). */
 function drainersOf(ppid: number): number[] {
   const found: number[] = [];

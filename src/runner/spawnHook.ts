@@ -58,15 +58,14 @@ class Capture {
   ) {}
   push = (chunk: Buffer): void => {
     const room = this.cap - this.size;
-    if (room <= 0) {
-      this.truncated = true;
-      return;
-    }
     if (chunk.length > room) {
-      this.chunks.push(chunk.subarray(0, room));
+      // Also when the cap was met exactly by earlier chunks (room 0): every byte from here is dropped.
+      if (room > 0) this.chunks.push(chunk.subarray(0, room));
       this.size = this.cap;
-      this.truncated = true;
-      this.onFull();
+      if (!this.truncated) {
+        this.truncated = true;
+        this.onFull();
+      }
       return;
     }
     this.chunks.push(chunk);
