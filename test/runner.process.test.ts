@@ -64,7 +64,7 @@ describe("output capture (SPEC §5.7)", () => {
     // 200 MB went through; past the cap a `cat` drains the pipe outside this process, so the
     // process grew by little (reading and dropping here grew it by 50-64 MiB).
     expect(peak - before).toBeLessThan(32 * 1024 * 1024);
-    expect(drainersOf(process.pid)).toEqual([]);
+    expect(await drainersGone(process.pid)).toEqual([]);
   });
 
   it("a hook flooding both streams forever times out; its drainers do not outlive the result", async () => {
@@ -76,8 +76,7 @@ describe("output capture (SPEC §5.7)", () => {
     expect(h.stdout.startsWith("out\nout\n")).toBe(true);
     expect(h.stderr.length).toBe(64 * 1024);
     expect(h.stderr.startsWith("err\nerr\n")).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(drainersOf(process.pid)).toEqual([]);
+    expect(await drainersGone(process.pid)).toEqual([]);
   });
 });
 
@@ -96,9 +95,20 @@ describe("output capture: the hand-off when the cap is met exactly", () => {
     expect(h.status).toBe("ok");
     expect(h.truncated).toBe(true);
     expect(h.stdout.length).toBe(cap);
-    expect(drainersOf(process.pid)).toEqual([]);
+    expect(await drainersGone(process.pid)).toEqual([]);
   });
 });
+
+/** Drainers are SIGKILLed when the result is built; give the kernel a moment to finish them. */
+async function drainersGone(ppid: number, ms = 2000): Promise<number[]> {
+  const until = Date.now() + ms;
+  let left = drainersOf(ppid);
+  while (left.length > 0 && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    left = drainersOf(ppid);
+  }
+  return left;
+}
 
 /** Live `cat` processes whose parent is `ppid` (read from /proc). */
 function drainersOf(ppid: number): number[] {
