@@ -64,9 +64,31 @@ describe("hooks list", () => {
     expect(JSON.parse(r.stdout)).toEqual([
       {
         event: "stop", name: "a", priority: 0, async: false, timeout_ms: 60000, enabled: false,
-        source: "hooks.yaml:3:7", layer: "project", enabled_source: "hooks.yaml:5:7",
+        source: "hooks.yaml:3:7", layer: "project", enabled_source: "hooks.yaml:5:7", disabled_by_env: null,
         command: "echo", args: null, description: null, matcher: null, paths: null, overridden_by: [],
       },
+    ]);
+  });
+
+  it("shows hooks the environment turns off (HOOKS_DISABLED, HOOKS=0) as a run would see them", async () => {
+    const t = tempProject();
+    t.write("hooks.yaml", y("hooks:", "  stop:", "    - name: a", "      command: echo a", "    - name: b", "      command: echo b", "    - name: c", "      command: echo c", "      enabled: false"));
+    const rows = async (env: Record<string, string>) => (await runCli(["list"], { cwd: t.root, env: { ...t.env, ...env } })).stdout.trim().split("\n").slice(1).map((l) => l.split(/\s{2,}/).slice(1, 8));
+    expect(await rows({ HOOKS_DISABLED: "b, c" })).toEqual([
+      ["a", "0", "no", "1m", "enabled", "hooks.yaml:3", "-"],
+      ["b", "0", "no", "1m", "disabled", "hooks.yaml:5", "HOOKS_DISABLED"],
+      ["c", "0", "no", "1m", "disabled", "hooks.yaml:7", "hooks.yaml:9"],
+    ]);
+    expect((await rows({ HOOKS: "0" })).map((r) => [r[0], r[4], r[6]])).toEqual([
+      ["a", "disabled", "HOOKS=0"],
+      ["b", "disabled", "HOOKS=0"],
+      ["c", "disabled", "hooks.yaml:9"],
+    ]);
+    const json = JSON.parse((await runCli(["list", "--json"], { cwd: t.root, env: { ...t.env, HOOKS_DISABLED: "b" } })).stdout) as { name: string; enabled: boolean; disabled_by_env: string | null }[];
+    expect(json.map((h) => [h.name, h.enabled, h.disabled_by_env])).toEqual([
+      ["a", true, null],
+      ["b", false, "HOOKS_DISABLED"],
+      ["c", false, null],
     ]);
   });
 

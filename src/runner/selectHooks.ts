@@ -18,13 +18,18 @@ export function hooksDisabledByEnv(env: NodeJS.ProcessEnv): boolean {
   return v === "0" || v === "false" || v === "off";
 }
 
+/** The names HOOKS_DISABLED=a,b turns off for one invocation, or null. */
+export function namesDisabledByEnv(env: NodeJS.ProcessEnv): Set<string> | null {
+  return env.HOOKS_DISABLED ? new Set(env.HOOKS_DISABLED.split(",").map((s) => s.trim())) : null;
+}
+
 /**
  * The hooks of `candidates` (already those of the canonical event) that run for this context:
  * enabled, not named in HOOKS_DISABLED, kept by --only/--skip, matcher and paths passing.
  */
 export function selectHooks(candidates: ResolvedHook[], event: string, context: HookContext, config: ResolvedConfig, options: SelectOptions): ResolvedHook[] {
   if (candidates.length === 0 || hooksDisabledByEnv(options.env)) return [];
-  const disabled = options.env.HOOKS_DISABLED ? new Set(options.env.HOOKS_DISABLED.split(",").map((s) => s.trim())) : null;
+  const disabled = namesDisabledByEnv(options.env);
   const only = options.only?.length ? new Set(options.only) : null;
   const skip = options.skip?.length ? new Set(options.skip) : null;
   const matchField = EVENT_BY_NAME.get(event)?.matchField ?? null;

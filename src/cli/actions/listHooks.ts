@@ -4,6 +4,7 @@ import { formatDuration } from "../../config/formatDuration.js";
 import { sortHooks } from "../../config/sortHooks.js";
 import type { ResolvedHook, SourceLocation } from "../../config/types.js";
 import { parseHookEvent } from "../../events/parseHookEvent.js";
+import { hooksDisabledByEnv, namesDisabledByEnv } from "../../runner/selectHooks.js";
 import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";
 import { loadCliConfig } from "./loadCliConfig.js";
@@ -19,6 +20,11 @@ export async function listHooks(ctx: CliContext, opts: { event?: string; json?: 
     hooks = hooks.filter((h) => h.event === event);
   }
   const where = (s: SourceLocation, col = false) => `${displayFile(s.file, ctx.cwd)}:${s.line}${col ? `:${s.col}` : ""}`;
+  // The environment can turn hooks off for one invocation (SPEC §5.1); list shows the state a
+  // `hooks run` with this environment would see, and names the variable that decided it.
+  const allOff = hooksDisabledByEnv(ctx.env) ? `HOOKS=${ctx.env.HOOKS?.trim()}` : null;
+  const namedOff = namesDisabledByEnv(ctx.env);
+  const offBy = (h: ResolvedHook): string | null => (!h.enabled ? null : (allOff ?? (namedOff?.has(h.name) ? "HOOKS_DISABLED" : null)));
   const run = (h: ResolvedHook) => h.command ?? JSON.stringify(h.args ?? []);
   if (opts.json) {
     const rows = hooks.map((h) => ({
@@ -27,10 +33,11 @@ export async function listHooks(ctx: CliContext, opts: { event?: string; json?: 
       priority: h.priority,
       async: h.async,
       timeout_ms: h.timeoutMs,
-      enabled: h.enabled,
+      enabled: h.enabled && offBy(h) === null,
       source: where(h.source, true),
       layer: h.source.layer,
       enabled_source: where(h.enabledSource, true),
+      disabled_by_env: offBy(h),
       command: h.command ?? null,
       args: h.args ?? null,
       description: h.description ?? null,
@@ -53,9 +60,9 @@ export async function listHooks(ctx: CliContext, opts: { event?: string; json?: 
     String(h.priority),
     h.async ? "yes" : "no",
     formatDuration(h.timeoutMs),
-    h.enabled ? "enabled" : "disabled",
+    h.enabled && offBy(h) === null ? "enabled" : "disabled",
     where(h.source),
-    h.enabledSource === h.source ? "-" : where(h.enabledSource),
+    offBy(h) ?? (h.enabledSource === h.source ? "-" : where(h.enabledSource)),
     oneLine(run(h)),
   ]);
   const widths = head.map((t, i) => Math.max(t.length, ...rows.map((r) => r[i].length)));
