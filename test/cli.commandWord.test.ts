@@ -29,6 +29,14 @@ describe("lazy command registration", () => {
     expect(r.stderr).toContain("(Did you mean validate?)");
   });
 
+  it("a command group without its subcommand is a usage error (help on stderr, exit 64); help itself exits 0", async () => {
+    const r = await runCli(["import"]);
+    expect(r.code).toBe(64);
+    expect(r.stderr).toContain("Usage: hooks import");
+    expect(r.stdout).toBe("");
+    for (const args of [["help"], ["help", "run"], ["import", "--help"]]) expect((await runCli(args)).code, args.join(" ")).toBe(0);
+  });
+
   it("a command's own help works when only it is registered", async () => {
     const r = await runCli(["--no-user-config", "run", "--help"]);
     expect(r.code).toBe(0);

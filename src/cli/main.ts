@@ -60,7 +60,10 @@ export async function main(argv: string[], io: MainIO): Promise<number> {
     return code;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return EXIT.ok;
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return EXIT.ok;
+      // `hooks help` exits 0; a command group named without its subcommand (`hooks import`)
+      // prints its help to stderr with exit code 1: a usage error.
+      if (error.code === "commander.help") return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
       return EXIT.usage;
     }
     const verbose = argv.includes("-v") || argv.includes("--verbose");
