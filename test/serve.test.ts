@@ -78,6 +78,23 @@ describe("hooks serve: triggers", () => {
     expect(b.json).toMatchObject({ event: "pre_tool_use", blocked: true, blocked_by: "guard", reason: "no" });
   });
 
+  it("derives last_assistant_message from transcript_path, as hooks run does (relative to the context's cwd)", async () => {
+    writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "cap", command: "cat > ctx.json" }]));
+    const line = (role: string, text: string) => JSON.stringify({ type: role, message: { role, content: [{ type: "text", text }] } });
+    mkdirSync(path.join(repo, "logs"));
+    writeFileSync(path.join(repo, "logs", "t.jsonl"), [line("user", "hi"), line("assistant", "All tests pass."), ""].join("\n"));
+    const { target } = await startServe();
+    const seen = async (context: Record<string, unknown>): Promise<unknown> => {
+      rmSync(path.join(repo, "ctx.json"), { force: true });
+      expect((await request(target, "POST", "/v1/trigger/stop", JSON.stringify(context))).status).toBe(200);
+      return (JSON.parse(readFileSync(path.join(repo, "ctx.json"), "utf8")) as { last_assistant_message?: unknown }).last_assistant_message;
+    };
+    expect(await seen({ session_id: "a", transcript_path: path.join(repo, "logs", "t.jsonl") })).toBe("All tests pass.");
+    expect(await seen({ session_id: "a", cwd: path.join(repo, "logs"), transcript_path: "t.jsonl" })).toBe("All tests pass.");
+    expect(await seen({ session_id: "a", transcript_path: path.join(repo, "logs", "t.jsonl"), last_assistant_message: "given" })).toBe("given");
+    expect(await seen({ session_id: "a", transcript_path: path.join(repo, "missing.jsonl") })).toBe(null);
+  });
+
   it("fires custom events declared in the config, and lists them in /v1/events", async () => {
     writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "d", event: "deploy_finished", command: "echo deployed" }], "events:\n  deploy_finished: { custom: true, description: ours }\n"));
     const { target } = await startServe();

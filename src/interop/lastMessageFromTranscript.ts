@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import path from "node:path";
 import { lastAssistantText, type HistoryEntry } from "../runner/lastAssistantText.js";
 
 const TAIL_BYTES = 1024 * 1024;
@@ -38,4 +39,14 @@ export function lastMessageFromTranscript(file: string): string | null {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Claude Code passes its transcript, not the last message (SPEC §13): when a context has
+ * `transcript_path` (relative paths resolved against `baseDir`) and no `last_assistant_message`,
+ * set it from the transcript's tail, the agent-code way. Both `hooks run` and the server call this.
+ */
+export function deriveLastMessage(context: Record<string, unknown>, baseDir: string): void {
+  if (context.last_assistant_message !== undefined || typeof context.transcript_path !== "string") return;
+  context.last_assistant_message = lastMessageFromTranscript(path.resolve(baseDir, context.transcript_path));
 }

@@ -10,6 +10,7 @@ import { healthReport } from "./healthReport.js";
 import { HttpError } from "./httpError.js";
 import { readJsonBody } from "./readJsonBody.js";
 import { sendJson } from "./sendJson.js";
+import { deriveLastMessage } from "../interop/lastMessageFromTranscript.js";
 
 export interface HandlerDeps {
   runner: Runner;
@@ -39,6 +40,8 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     }
     const event = parseHookEvent(raw, custom);
     const context = await readJsonBody(req);
+    // As `hooks run` does; a relative transcript_path is taken from the caller's `cwd`, else the project.
+    deriveLastMessage(context, typeof context.cwd === "string" && context.cwd ? context.cwd : config.projectDir);
     // A caller that hangs up no longer wants the answer: its hooks are cancelled.
     const abort = new AbortController();
     res.once("close", () => {

@@ -1,6 +1,5 @@
-import path from "node:path";
 import { loadConfig } from "../../config/loadConfig.js";
-import { lastMessageFromTranscript } from "../../interop/lastMessageFromTranscript.js";
+import { deriveLastMessage } from "../../interop/lastMessageFromTranscript.js";
 import { UnknownHookError, UsageError } from "../../errors.js";
 import { parseHookEvent } from "../../events/parseHookEvent.js";
 import { formatClaude } from "../../report/formatClaude.js";
@@ -56,10 +55,7 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   const custom = Object.keys(config.events).filter((e) => config.events[e].custom);
   const event = parseHookEvent(eventArg, custom);
   const context = await readRunContext(ctx, flags);
-  // Claude Code passes its transcript, not the last message (SPEC §13): derive it the agent-code way.
-  if (context.last_assistant_message === undefined && typeof context.transcript_path === "string") {
-    context.last_assistant_message = lastMessageFromTranscript(path.resolve(ctx.cwd, context.transcript_path));
-  }
+  deriveLastMessage(context, ctx.cwd);
   const names = config.hooks.map((h) => h.name);
   checkNames("--only", flags.only, names);
   checkNames("--skip", flags.skip, names);
