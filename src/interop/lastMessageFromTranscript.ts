@@ -43,10 +43,12 @@ export function lastMessageFromTranscript(file: string): string | null {
 
 /**
  * Claude Code passes its transcript, not the last message (SPEC §13): when a context has
- * `transcript_path` (relative paths resolved against `baseDir`) and no `last_assistant_message`,
- * set it from the transcript's tail, the agent-code way. Both `hooks run` and the server call this.
+ * `transcript_path` and no `last_assistant_message`, set it from the transcript's tail, the
+ * agent-code way. A relative path is taken from the context's `cwd`, else from `fallbackDir`.
+ * Both `hooks run` and the server call this.
  */
-export function deriveLastMessage(context: Record<string, unknown>, baseDir: string): void {
+export function deriveLastMessage(context: Record<string, unknown>, fallbackDir: string): void {
   if (context.last_assistant_message !== undefined || typeof context.transcript_path !== "string") return;
-  context.last_assistant_message = lastMessageFromTranscript(path.resolve(baseDir, context.transcript_path));
+  const base = typeof context.cwd === "string" && context.cwd ? path.resolve(fallbackDir, context.cwd) : fallbackDir;
+  context.last_assistant_message = lastMessageFromTranscript(path.resolve(base, context.transcript_path));
 }

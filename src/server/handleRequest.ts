@@ -40,8 +40,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     }
     const event = parseHookEvent(raw, custom);
     const context = await readJsonBody(req);
-    // As `hooks run` does; a relative transcript_path is taken from the caller's `cwd`, else the project.
-    deriveLastMessage(context, typeof context.cwd === "string" && context.cwd ? context.cwd : config.projectDir);
+    deriveLastMessage(context, config.projectDir);
     // A caller that hangs up no longer wants the answer: its hooks are cancelled.
     const abort = new AbortController();
     res.once("close", () => {
