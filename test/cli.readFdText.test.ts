@@ -25,7 +25,7 @@ describe("reading the context from stdin's descriptor", () => {
     fs.writeFileSync(file, text);
     const fd = fs.openSync(file, "r");
     fds.push(fd);
-    expect(readFdText(fd)).toEqual({ text });
+    expect(readFdText(fd, 1 << 20)).toEqual({ text });
   });
 
   it("hands back what it read when a non-blocking descriptor runs dry, so the stream can finish", () => {
@@ -36,7 +36,7 @@ describe("reading the context from stdin's descriptor", () => {
     const writer = fs.openSync(fifo, "w");
     fds.push(writer);
     fs.writeSync(writer, '{"session_id":');
-    const got = readFdText(reader);
+    const got = readFdText(reader, 1 << 20);
     expect(got.text).toBeNull();
     expect("partial" in got && got.partial.toString()).toBe('{"session_id":');
   });

@@ -1,4 +1,6 @@
+import { statSync } from "node:fs";
 import path from "node:path";
+import { UsageError } from "../errors.js";
 import type { CliOutput } from "./stdioWriter.js";
 
 /** What every command gets: streams, environment and the resolved global options. */
@@ -36,6 +38,10 @@ export function makeCliContext(
   base: Pick<CliContext, "stdout" | "stderr" | "stdin" | "stdinFd" | "env" | "entry"> & { cwd: string },
 ): CliContext {
   const cwd = globals.cwd ? path.resolve(base.cwd, globals.cwd) : base.cwd;
+  // A mistyped -C must not run nothing and exit 0 (no config found there is not an error for run).
+  if (globals.cwd && !statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new UsageError(`-C ${globals.cwd}: ${cwd} is not a directory; name an existing directory`);
+  }
   const configFromEnv = base.env.HOOKS_CONFIG || undefined;
   const configPath = globals.config ?? configFromEnv;
   return {

@@ -9,8 +9,8 @@ export const READ_LIMITS = {
   state: 16 * 1024 * 1024,
   /** A transcript read for last_assistant_message (only its tail matters). */
   transcript: 64 * 1024 * 1024,
-  /** One context file (`--context FILE`). */
-  context: 64 * 1024 * 1024,
+  /** A context (stdin or `--context FILE`): the same cap as the server's request body. */
+  context: 10 * 1024 * 1024,
 } as const;
 
 /** Why a file was not read: the message says what, where and what to do. */

@@ -16,8 +16,16 @@ export function buildContext(event: string, context: HookContext, cwd: string, e
     cwd: typeof ctxCwd === "string" && ctxCwd !== "" ? ctxCwd : cwd,
   };
   if (EVENT_BY_NAME.get(event)?.fields.includes("stop_hook_active")) out.stop_hook_active = rest.stop_hook_active ?? false;
-  for (const key of Object.keys(rest)) if (!(key in out)) out[key] = rest[key];
+  for (const key of Object.keys(rest)) if (!Object.hasOwn(out, key)) setOwn(out, key, rest[key]);
   return out;
+}
+
+/**
+ * `obj[key] = value` that also works for a key named `__proto__` (a JSON object from a caller or
+ * a hook may have one): it becomes an own field, as JSON.parse made it, never the object's prototype.
+ */
+export function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** One hook's stdin line: the base context plus `hook`, then a newline. */

@@ -1,3 +1,4 @@
+import { setOwn } from "./buildContext.js";
 import { describeJsonError } from "../text/jsonErrorPosition.js";
 import type { Decision, Message, Role } from "./types.js";
 
@@ -142,7 +143,7 @@ function applyObject(acc: HookOutput, o: Record<string, unknown>, where: string)
 
   for (const key of Object.keys(o)) {
     if (KNOWN.has(key)) continue;
-    (acc.json ??= {})[key] = o[key];
+    setOwn((acc.json ??= {}), key, o[key]);
   }
 }
 

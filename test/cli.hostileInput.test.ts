@@ -1,0 +1,85 @@
+import { spawnSync } from "node:child_process";
+import { closeSync, mkdirSync, openSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CLI, runCli } from "./helpers/cli.js";
+import { tempDir } from "./helpers/runnerConfig.js";
+
+// Issue 12, points 12 and 17: what a caller passes on the command line or stdin is hostile input.
+let tmp: { dir: string; cleanup: () => void };
+let env: Record<string, string>;
+let repo: string;
+beforeEach(() => {
+  tmp = tempDir("hookrun-cli-hostile-");
+  tmp.dir = realpathSync(tmp.dir);
+  env = { XDG_CONFIG_HOME: path.join(tmp.dir, "xdg"), XDG_STATE_HOME: path.join(tmp.dir, "state"), HOOKS_STATE_DIR: path.join(tmp.dir, "state", "hookrun") };
+  repo = path.join(tmp.dir, "repo");
+  mkdirSync(repo);
+  writeFileSync(path.join(repo, "hooks.yaml"), `hooks:\n  stop:\n    - {name: cap, command: "cat > ctx.json; echo '{}'"}\n`);
+});
+afterEach(() => tmp.cleanup());
+
+const run = (args: string[], input = "") => runCli(["--trust", ...args], { cwd: repo, env, input });
+
+describe("--set cannot reach Object.prototype (issue 12.12)", () => {
+  for (const key of ["__proto__.decision", "a.__proto__.decision", "constructor.prototype.decision", "tool_input.prototype", "a..b"]) {
+    it(`refuses --set ${key}=block with exit 64, running nothing`, async () => {
+      const r = await run(["run", "stop", "--set", `${key}=block`]);
+      expect(r.code).toBe(64);
+      expect(r.stderr).toContain("cannot be a context key");
+      expect(() => readFileSync(path.join(repo, "ctx.json"))).toThrow();
+    });
+  }
+
+  it("a context field named __proto__ reaches the hook as a field, and a hook's own __proto__ stays data", async () => {
+    writeFileSync(path.join(repo, "hooks.yaml"), `hooks:\n  stop:\n    - {name: cap, command: "cat > ctx.json; echo '{\\"__proto__\\": {\\"decision\\": \\"block\\"}, \\"x\\": 1}'"}\n`);
+    const r = await run(["run", "stop", "--json"], `{"__proto__": {"decision": "block"}, "note": "n"}`);
+    expect(r.code).toBe(0);
+    const ctx = JSON.parse(readFileSync(path.join(repo, "ctx.json"), "utf8"));
+    expect(Object.hasOwn(ctx, "__proto__")).toBe(true);
+    expect(ctx.__proto__).toEqual({ decision: "block" });
+    const result = JSON.parse(r.stdout);
+    expect(result.blocked).toBe(false);
+    expect(result.hooks[0].status).toBe("ok");
+    expect(Object.hasOwn(result.hooks[0].json, "__proto__")).toBe(true);
+    expect(result.hooks[0].json).toMatchObject({ x: 1 });
+  });
+});
+
+describe("bad places to read from (issue 12.17)", () => {
+  it("-C naming a missing directory is a usage error (64), not a quiet run of nothing", async () => {
+    const r = await run(["-C", "no/such/dir", "run", "stop"]);
+    expect(r.code).toBe(64);
+    expect(r.stderr).toContain("is not a directory");
+    const file = await run(["-C", "hooks.yaml", "run", "stop"]);
+    expect(file.code).toBe(64);
+  });
+
+  it("a directory on stdin is bad context input (65)", () => {
+    const fd = openSync(repo, "r");
+    try {
+      const r = spawnSync(process.execPath, [CLI, "--trust", "run", "stop"], { cwd: repo, env: { ...process.env, ...env, CI: "" }, stdio: [fd, "pipe", "pipe"], encoding: "utf8", timeout: 20_000 });
+      expect(r.status).toBe(65);
+      expect(r.stderr).toContain("stdin is a directory");
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it("a context over 10 MiB, on stdin or in --context, is refused with 65 instead of read whole", async () => {
+    const big = `{"pad":"${"x".repeat(10 * 1024 * 1024 + 16)}"}`;
+    const r = await run(["run", "stop"], big);
+    expect(r.code).toBe(65);
+    expect(r.stderr).toContain("byte limit");
+    writeFileSync(path.join(repo, "big.json"), big);
+    const f = await run(["run", "stop", "--context", "big.json"]);
+    expect(f.code).toBe(65);
+    expect(f.stderr).toContain("byte limit");
+  });
+
+  it("--context reads a pipe (process substitution names one)", () => {
+    const r = spawnSync("bash", ["-c", `node ${JSON.stringify(CLI)} --trust run stop --context <(echo '{"turn_count": 7}')`], { cwd: repo, env: { ...process.env, ...env, CI: "" }, encoding: "utf8", timeout: 20_000 });
+    expect(r.status).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(repo, "ctx.json"), "utf8")).turn_count).toBe(7);
+  });
+});
