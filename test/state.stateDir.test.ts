@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ensureStateDir, StateDirError } from "../src/state/stateDir.js";
 import { appendRunLog, runLogFile, type RunLogRecord } from "../src/runner/runLog.js";
 import { readRunLog } from "../src/runner/readRunLog.js";
+import { runAsyncWorker } from "../src/async/runAsyncWorker.js";
 import { HookrunError } from "../src/errors.js";
 import { runCli } from "./helpers/cli.js";
 
@@ -65,6 +66,27 @@ describe("state dir: private to its user", () => {
     fs.chownSync(dir, 4242, 4242);
     expect(() => ensureStateDir(dir)).toThrow(/belongs to uid 4242, not to you \(uid 0\).*HOOKS_STATE_DIR/);
   });
+
+  it("a worker runs nothing from a job file others could have written", async () => {
+    const dir = path.join(root, "state", "async", "p", "s");
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const job = path.join(dir, "0-0.started.json");
+    fs.writeFileSync(job, "{}", { mode: 0o600 });
+    fs.chmodSync(path.join(root, "state", "async"), 0o777);
+    let ran = false;
+    const run = runAsyncWorker(job, async () => {
+      ran = true;
+      throw new Error("must not run");
+    }, new AbortController().signal);
+    await expect(run).rejects.toThrow(/directory .*async in the state dir is writable by group or others \(mode 777\)/);
+    fs.chmodSync(path.join(root, "state", "async"), 0o700);
+    fs.chmodSync(job, 0o666);
+    await expect(runAsyncWorker(job, async () => {
+      ran = true;
+      throw new Error("must not run");
+    }, new AbortController().signal)).rejects.toThrow(/async job file .* is writable by group or others.*chmod 600/);
+    expect(ran).toBe(false);
+  });
 });
 
 describe("run log: hostile lines and size", () => {
@@ -98,7 +120,7 @@ describe("run log: hostile lines and size", () => {
     expect(r.stderr).toMatch(/skipped 1 malformed line in .*runs\.jsonl/);
   });
 
-  it("`hooks log` refuses a group-writable state dir with the fix", async () => {
+  it("`hooks log` and `hooks run` refuse a group-writable state dir with the fix", async () => {
     const dir = path.join(root, "open");
     fs.mkdirSync(dir);
     fs.chmodSync(dir, 0o777);
@@ -106,5 +128,14 @@ describe("run log: hostile lines and size", () => {
     expect(log.code).toBe(1);
     expect(log.stderr).toContain(`state dir ${dir} is writable by group or others (mode 777)`);
     expect(log.stderr).toContain(`chmod 700 ${dir}`);
+    const project = path.join(root, "project");
+    fs.mkdirSync(project);
+    fs.writeFileSync(path.join(project, "hooks.yaml"), "hooks:\n  stop:\n    - { name: bg, async: true, command: \"touch ran\" }\n");
+    const run = await runCli(["--trust", "run", "stop", "--session-id", "x", "--json"], { cwd: project, env: { HOOKS_STATE_DIR: dir, XDG_CONFIG_HOME: path.join(root, "cfg") } });
+    expect(run.code).toBe(0);
+    const json = JSON.parse(run.stdout) as { async_started: string[]; warnings: string[] };
+    expect(json.async_started).toEqual([]);
+    expect(json.warnings.join("\n")).toMatch(/async hook bg was not started: state dir .* is writable by group or others.*chmod 700/);
+    expect(fs.readdirSync(dir)).toEqual([]);
   });
 });
