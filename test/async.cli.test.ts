@@ -3,6 +3,9 @@ import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { asyncSessionDir } from "../src/async/asyncSessionDir.js";
 import { asyncFileName, newAsyncId } from "../src/async/asyncFiles.js";
+import type { AsyncWorkerRecord } from "../src/async/asyncJob.js";
+import type { ProcessIdentity } from "../src/async/processIdentity.js";
+import { collectAsyncResults } from "../src/async/collectAsyncResults.js";
 import type { TriggerResult } from "../src/runner/types.js";
 import { runCli, type CliRun } from "./helpers/cli.js";
 import { readPid, tempProject, waitFor, type TempProject } from "./helpers/asyncFixtures.js";
@@ -196,6 +199,17 @@ hooks:
   });
 });
 
+// The worker record of the one run in `dir`, once it names the hook's process group.
+async function workerRecord(dir: string): Promise<AsyncWorkerRecord & { hook: ProcessIdentity }> {
+  let record: AsyncWorkerRecord | null = null;
+  await waitFor(() => {
+    const name = fs.readdirSync(dir).find((n) => n.endsWith(".worker.json"));
+    record = name ? (JSON.parse(fs.readFileSync(path.join(dir, name), "utf8")) as AsyncWorkerRecord) : null;
+    return record?.hook != null;
+  });
+  return record! as AsyncWorkerRecord & { hook: ProcessIdentity };
+}
+
 describe("CLI: a worker that dies", () => {
   it("is delivered as failed by the next run, and its hook is killed", async () => {
     const p = setup(`
@@ -205,12 +219,9 @@ hooks:
 `);
     await run(p, ["stop", "--session-id", "K"]);
     await waitFor(() => fs.existsSync(p.file("long.pid")));
-    const dir = sessionDir(p, "K");
-    const started = fs.readdirSync(dir).find((n) => n.endsWith(".started.json"))!;
-    await waitFor(() => JSON.parse(fs.readFileSync(path.join(dir, started), "utf8")).hook_pid !== null);
-    const job = JSON.parse(fs.readFileSync(path.join(dir, started), "utf8")) as { worker_pid: number };
-    process.kill(job.worker_pid, "SIGKILL");
-    expect(await waitGone(job.worker_pid)).toBe(true);
+    const job = await workerRecord(sessionDir(p, "K"));
+    process.kill(job.worker.pid, "SIGKILL");
+    expect(await waitGone(job.worker.pid)).toBe(true);
     const r = await run(p, ["pre_turn", "--session-id", "K"]);
     expect(r.json.async_delivered).toMatchObject([{ name: "long", status: "failed" }]);
     expect(r.json.async_delivered[0].error).toMatch(/exited without writing a result/);
@@ -227,11 +238,8 @@ hooks:
 `);
     await run(p, ["stop", "--session-id", "T2"]);
     await waitFor(() => fs.existsSync(p.file("long.pid")));
-    const dir = sessionDir(p, "T2");
-    const started = fs.readdirSync(dir).find((n) => n.endsWith(".started.json"))!;
-    await waitFor(() => JSON.parse(fs.readFileSync(path.join(dir, started), "utf8")).hook_pid !== null);
-    const job = JSON.parse(fs.readFileSync(path.join(dir, started), "utf8")) as { worker_pid: number };
-    process.kill(job.worker_pid, "SIGTERM");
+    const job = await workerRecord(sessionDir(p, "T2"));
+    process.kill(job.worker.pid, "SIGTERM");
     await waitFor(() => finishedIn(p, "T2"));
     expect(await waitGone(readPid(p.file("long.pid")))).toBe(true);
     const r = await run(p, ["pre_turn", "--session-id", "T2"]);
@@ -239,7 +247,58 @@ hooks:
   });
 });
 
+describe("CLI: a stopped worker declared lost", () => {
+  it("delivers the loss once, kills the hook, and the resumed worker's result is never delivered", async () => {
+    const p = setup(`
+hooks:
+  stop:
+    - { name: long, async: true, timeout: 60, command: "echo $$ > long.pid; sleep 60" }
+`);
+    await run(p, ["stop", "--session-id", "S"]);
+    const dir = sessionDir(p, "S");
+    const job = await workerRecord(dir);
+    const hookPid = readPid(p.file("long.pid"));
+    process.kill(job.worker.pid, "SIGSTOP");
+    try {
+      // Past the hook's timeout plus the 60 s grace (the clock moved instead of waited for).
+      const lost = collectAsyncResults(dir, { now: Date.now() + 60_000 + 61_000 });
+      expect(lost.delivered).toMatchObject([{ name: "long", status: "failed" }]);
+      expect(lost.delivered[0].error).toMatch(/declared lost/);
+      // its hook group (identity checked) is killed
+      expect(await waitGone(hookPid)).toBe(true);
+    } finally {
+      process.kill(job.worker.pid, "SIGCONT");
+    }
+    // The worker resumes, sees its hook killed, and tries to publish: it must find the run taken.
+    expect(await waitGone(job.worker.pid, 15_000)).toBe(true);
+    expect(fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => !n.includes(".corrupt.")) : []).toEqual([]);
+    const again = await run(p, ["pre_turn", "--session-id", "S"]);
+    expect(again.json.async_delivered).toEqual([]);
+    expect(again.json.warnings).toEqual([]);
+  });
+});
+
 describe("CLI: damaged and expired results", () => {
+  it("a result with a null message is moved aside with a warning; the run goes on (exit 0)", async () => {
+    const p = setup(`
+hooks:
+  stop:
+    - { name: fg, command: "echo fine" }
+`);
+    const dir = sessionDir(p, "N");
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const now = new Date().toISOString();
+    fs.writeFileSync(path.join(dir, asyncFileName(newAsyncId(), "result")), JSON.stringify({
+      name: "bg", status: "ok", exit_code: 0, signal: null, duration_ms: 1, stdout: "", stderr: "", truncated: false,
+      messages: [null], decision: null, error: null, warnings: [], event: "stop", session_id: "N", started_at: now, finished_at: now,
+    }));
+    const r = await run(p, ["stop", "--session-id", "N"]);
+    expect(r.code).toBe(0);
+    expect(r.json.hooks.map((h) => h.status)).toEqual(["ok"]);
+    expect(r.json.warnings.join("\n")).toMatch(/messages\[0\] is not an object.*moved it aside/);
+    expect(fs.readdirSync(dir).filter((n) => n.includes(".corrupt."))).toHaveLength(1);
+  });
+
   it("an unusable state dir does not start the async hook, says why, and the run still succeeds", async () => {
     const p = setup(`
 hooks:

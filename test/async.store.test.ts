@@ -6,8 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { asyncSessionDir } from "../src/async/asyncSessionDir.js";
 import { sessionKey } from "../src/async/sessionKey.js";
 import { newAsyncId, asyncFileName } from "../src/async/asyncFiles.js";
-import { writeAsyncResult } from "../src/async/writeAsyncResult.js";
-import { writeAsyncJob } from "../src/async/writeAsyncJob.js";
+import { publishAsyncResult, writeAsyncResult } from "../src/async/writeAsyncResult.js";
+import { writeAsyncJob, writeWorkerRecord } from "../src/async/writeAsyncJob.js";
+import { captureIdentity, groupSignalDecision } from "../src/async/processIdentity.js";
 import { collectAsyncResults } from "../src/async/collectAsyncResults.js";
 import { listAsyncPending } from "../src/async/listAsyncPending.js";
 import type { AsyncDelivery } from "../src/runner/types.js";
@@ -34,7 +35,7 @@ function delivery(name: string, extra: Partial<AsyncDelivery> = {}): AsyncDelive
 function job(id: string, extra: Partial<AsyncJob> = {}): AsyncJob {
   return {
     version: 1, id, name: "bg", event: "stop", gate: "yes", session_id: "s1", project_dir: "/p", started_at: new Date().toISOString(),
-    timeout_ms: 60_000, worker_pid: null, hook_pid: null, cwd: "/p", run_log: null, context: { session_id: "s1" },
+    timeout_ms: 60_000, cwd: "/p", run_log: null, context: { session_id: "s1" },
     hook: { name: "bg", event: "stop", command: "true", priority: 0, async: true, timeoutMs: 60_000, enabled: true, env: {}, dir: "/p", shell: "sh", onFailure: "continue", maxOutput: 1024, order: 0,
       source: { file: "/p/hooks.yaml", line: 1, col: 1, layer: "project" }, enabledSource: { file: "/p/hooks.yaml", line: 1, col: 1, layer: "project" }, sources: [] },
     ...extra,
@@ -74,7 +75,8 @@ describe("async store delivery", () => {
     // a stand-in worker: detached, so it leads its own process group like a real one
     const worker = spawn("sleep", ["30"], { detached: true, stdio: "ignore" });
     try {
-      writeAsyncJob(dir, job(id, { worker_pid: worker.pid! }));
+      writeAsyncJob(dir, job(id));
+      writeWorkerRecord(dir, id, { version: 1, worker: captureIdentity(worker.pid!), hook: null });
       expect(listAsyncPending(dir).map((p) => p.state)).toEqual(["running"]);
       const got = collectAsyncResults(dir);
       expect(got.delivered).toEqual([]);
@@ -82,8 +84,8 @@ describe("async store delivery", () => {
     } finally {
       worker.kill("SIGKILL");
     }
-    writeAsyncResult(dir, id, delivery("bg"));
-    expect(fs.existsSync(path.join(dir, asyncFileName(id, "started")))).toBe(false);
+    expect(publishAsyncResult(dir, id, delivery("bg"))).toBe(true);
+    expect(fs.readdirSync(dir)).toEqual([asyncFileName(id, "result")]);
     expect(collectAsyncResults(dir).delivered.map((d) => d.name)).toEqual(["bg"]);
   });
 
@@ -91,7 +93,9 @@ describe("async store delivery", () => {
     const dir = asyncSessionDir(state, "/repo", "s1");
     const dead = spawnSync("sh", ["-c", "echo $$"], { encoding: "utf8" });
     const pid = Number(dead.stdout.trim());
-    writeAsyncJob(dir, job(newAsyncId(), { worker_pid: pid }));
+    const id = newAsyncId();
+    writeAsyncJob(dir, job(id));
+    writeWorkerRecord(dir, id, { version: 1, worker: { pid, start: null, boot_id: null }, hook: null });
     const got = collectAsyncResults(dir);
     expect(got.delivered).toHaveLength(1);
     expect(got.delivered[0]).toMatchObject({ name: "bg", status: "failed" });
@@ -145,7 +149,7 @@ describe("async store expiry", () => {
   it("expires a run started more than 24 h ago whose worker never reported back", () => {
     const dir = asyncSessionDir(state, "/repo", "s1");
     const old = new Date(Date.now() - 25 * 3600_000).toISOString();
-    writeAsyncJob(dir, job(newAsyncId(), { started_at: old, worker_pid: null }));
+    writeAsyncJob(dir, job(newAsyncId(), { started_at: old }));
     const got = collectAsyncResults(dir);
     expect(got.delivered).toEqual([]);
     expect(got.expired.map((e) => e.name)).toEqual(["bg"]);
@@ -200,5 +204,208 @@ describe("async store: exactly-once delivery across concurrent processes", () =>
     expect(new Set(all).size).toBe(total);
     expect(all.sort()).toEqual(ids.sort());
     expect(fs.readdirSync(path.join(state, "async")).length).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("async store: session ids are encoded one-to-one", () => {
+  it("keeps ids differing only in lone surrogates apart (short and long)", () => {
+    const pairs: [string, string][] = [["\ud800v", "\udbffv"], ["x".repeat(100) + "\ud800", "x".repeat(100) + "\udbff"], ["\udc00", "\ufffd"]];
+    for (const [a, b] of pairs) {
+      expect(sessionKey(a)).not.toBe(sessionKey(b));
+      const dirA = asyncSessionDir(state, "/repo", a);
+      const dirB = asyncSessionDir(state, "/repo", b);
+      writeAsyncResult(dirA, newAsyncId(), delivery("for-a", { session_id: a }));
+      writeAsyncResult(dirB, newAsyncId(), delivery("for-b", { session_id: b }));
+      expect(collectAsyncResults(dirA).delivered.map((d) => d.name)).toEqual(["for-a"]);
+      expect(collectAsyncResults(dirB).delivered.map((d) => d.name)).toEqual(["for-b"]);
+    }
+    // well-formed ids keep the names older versions gave them (results survive an upgrade)
+    expect(sessionKey("é x")).toBe("%C3%A9%20x");
+    expect(sessionKey("\ud83d\ude00")).toBe("%F0%9F%98%80");
+  });
+});
+
+describe("async store: result files are hostile input", () => {
+  it.each([
+    ["a null message", { messages: [null] }],
+    ["a message without content", { messages: [{ role: "system" }] }],
+    ["an unknown role", { messages: [{ role: "root", content: "x" }] }],
+    ["a warning that is not a string", { warnings: [3] }],
+    ["an unknown status", { status: "pwned" }],
+    ["a duration that is not a number", { duration_ms: "5" }],
+  ])("moves aside a result with %s, says so, and delivers the others", (_label, patch) => {
+    const dir = asyncSessionDir(state, "/repo", "s1");
+    writeAsyncResult(dir, newAsyncId(), delivery("good"));
+    const bad = path.join(dir, asyncFileName(newAsyncId(), "result"));
+    fs.writeFileSync(bad, JSON.stringify({ ...delivery("bad"), ...patch }));
+    const got = collectAsyncResults(dir);
+    expect(got.delivered.map((d) => d.name)).toEqual(["good"]);
+    expect(got.warnings).toHaveLength(1);
+    expect(got.warnings[0]).toMatch(/is corrupt \(.+\); moved it aside to .*\.corrupt\./);
+    expect(fs.readdirSync(dir).filter((n) => n.includes(".corrupt."))).toHaveLength(1);
+  });
+
+  it("drops fields an async result may not carry", () => {
+    const dir = asyncSessionDir(state, "/repo", "s1");
+    const file = path.join(dir, asyncFileName(newAsyncId(), "result"));
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(file, JSON.stringify({ ...delivery("x"), decision: "block", continue: false, updated_input: { a: 1 }, extra: 1, messages: [{ content: "m", evil: true }] }));
+    const [d] = collectAsyncResults(dir).delivered;
+    expect(d.decision).toBeNull();
+    expect(d).not.toHaveProperty("continue");
+    expect(d).not.toHaveProperty("updated_input");
+    expect(d).not.toHaveProperty("extra");
+    expect(d.messages).toEqual([{ role: "system", content: "m" }]);
+  });
+
+  it("never reads an oversized result, a FIFO or a link to a device: each is moved aside", () => {
+    const dir = asyncSessionDir(state, "/repo", "s1");
+    fs.mkdirSync(dir, { recursive: true });
+    const huge = path.join(dir, asyncFileName(newAsyncId(), "result"));
+    fs.writeFileSync(huge, "");
+    fs.truncateSync(huge, 300 * 1024 * 1024); // sparse: costs no disk, would cost 300 MB of memory to read
+    const fifo = path.join(dir, asyncFileName(newAsyncId(), "result"));
+    expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+    fs.symlinkSync("/dev/zero", path.join(dir, asyncFileName(newAsyncId(), "result")));
+    writeAsyncResult(dir, newAsyncId(), delivery("good"));
+    const got = collectAsyncResults(dir);
+    expect(got.delivered.map((d) => d.name)).toEqual(["good"]);
+    expect(got.warnings.join("\n")).toMatch(/over the \d+-byte limit/);
+    expect(got.warnings.join("\n")).toMatch(/is a FIFO/);
+    expect(got.warnings.join("\n")).toMatch(/is a character device/);
+    expect(fs.readdirSync(dir).filter((n) => n.includes(".corrupt."))).toHaveLength(3);
+  });
+
+  it("moves aside a started record of the wrong shape", () => {
+    const dir = asyncSessionDir(state, "/repo", "s1");
+    const id = newAsyncId();
+    writeAsyncJob(dir, { ...job(id), timeout_ms: "soon" } as unknown as AsyncJob);
+    const got = collectAsyncResults(dir);
+    expect(got.warnings.join("\n")).toMatch(/async run record .* is corrupt \(.*timeout_ms/);
+  });
+});
+
+describe("async store: a lost run's hook is killed only if it provably is the group hookrun started", () => {
+  const realBoot = fs.readFileSync("/proc/sys/kernel/random/boot_id", "latin1").trim();
+
+  // A worker that died without a result, whose record names `hook` as the hook's group.
+  function lostRun(hook: unknown): string {
+    const dir = asyncSessionDir(state, "/repo", "s1");
+    const id = newAsyncId();
+    writeAsyncJob(dir, job(id));
+    const dead = Number(spawnSync("sh", ["-c", "echo $$"], { encoding: "utf8" }).stdout.trim());
+    fs.writeFileSync(path.join(dir, asyncFileName(id, "worker")), JSON.stringify({ version: 1, worker: { pid: dead, start: null, boot_id: null }, hook }));
+    return dir;
+  }
+
+  it.each([
+    ["pid 1 (kill(-1) signals every process)", 1],
+    ["pid 0 (our own group)", 0],
+    ["a negative pid", -4242],
+    ["a fraction", 4242.5],
+    ["a string", "4242"],
+    ["a pid above pid_max", 2 ** 31],
+    ["our own pid", process.pid],
+  ])("refuses %s before any signal", (_label, pid) => {
+    const hook = { pid, start: "1", boot_id: realBoot };
+    // Guard first: were the decision wrong, the collector below would signal for real (as root).
+    const decision = groupSignalDecision(hook);
+    expect(decision.signal).toBe(false);
+    // overdue too: a record whose worker identity is corrupt is judged by its deadline alone
+    const got = collectAsyncResults(lostRun(hook), { now: Date.now() + 60_000 + 61_000 });
+    expect(got.delivered.map((d) => d.status)).toEqual(["failed"]);
+    // a non-integer pid fails the record's shape check; every other one is refused by number
+    expect(got.warnings.join("\n")).toMatch(typeof pid === "number" && Number.isInteger(pid) ? /did not signal its process group .*not a pid hookrun could have started/ : /async worker record .* is corrupt/);
+    expect(process.kill(process.pid, 0)).toBe(true);
+  });
+
+  it("spares a live process group whose start time differs from the record (a reused pid)", async () => {
+    const other = spawn("sleep", ["30"], { detached: true, stdio: "ignore" });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => other.on("exit", (_code, signal) => resolve(signal)));
+    try {
+      const real = captureIdentity(other.pid!);
+      expect(real.start).toMatch(/^\d+$/);
+      const forged = { ...real, start: String(Number(real.start) + 1) };
+      expect(groupSignalDecision(forged)).toEqual({ signal: false, reason: expect.stringMatching(/start time differs/), gone: true });
+      const got = collectAsyncResults(lostRun(forged));
+      expect(got.delivered.map((d) => d.status)).toEqual(["failed"]);
+      // Proof it was not killed: it dies of the SIGTERM sent now, not of a SIGKILL before.
+      other.kill("SIGTERM");
+      expect(await exited).toBe("SIGTERM");
+    } finally {
+      other.kill("SIGKILL");
+    }
+  });
+
+  it("spares a group recorded before the last reboot, and one that was never identified", async () => {
+    const other = spawn("sleep", ["30"], { detached: true, stdio: "ignore" });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => other.on("exit", (_code, signal) => resolve(signal)));
+    try {
+      const real = captureIdentity(other.pid!);
+      expect(groupSignalDecision({ ...real, boot_id: "00000000-0000-0000-0000-000000000000" })).toMatchObject({ signal: false, reason: expect.stringMatching(/before the last reboot/) });
+      expect(groupSignalDecision({ ...real, start: null })).toMatchObject({ signal: false, reason: expect.stringMatching(/no start time/) });
+      collectAsyncResults(lostRun({ ...real, boot_id: "00000000-0000-0000-0000-000000000000" }));
+      collectAsyncResults(lostRun({ ...real, start: null, boot_id: null }));
+      other.kill("SIGTERM");
+      expect(await exited).toBe("SIGTERM");
+    } finally {
+      other.kill("SIGKILL");
+    }
+  });
+
+  it("kills the group when pid, start time and boot match (and the pid leads its group)", async () => {
+    const hookGroup = spawn("sleep", ["30"], { detached: true, stdio: "ignore" });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => hookGroup.on("exit", (_code, signal) => resolve(signal)));
+    const notLeader = spawn("sleep", ["30"], { stdio: "ignore" }); // in our group: pgrp != pid
+    try {
+      expect(groupSignalDecision(captureIdentity(notLeader.pid!))).toMatchObject({ signal: false, reason: expect.stringMatching(/no longer leads its process group/) });
+      expect(groupSignalDecision(captureIdentity(hookGroup.pid!))).toEqual({ signal: true });
+      const got = collectAsyncResults(lostRun(captureIdentity(hookGroup.pid!)));
+      expect(got.delivered[0].error).toMatch(/exited without writing a result/);
+      expect(await exited).toBe("SIGKILL");
+    } finally {
+      hookGroup.kill("SIGKILL");
+      notLeader.kill("SIGKILL");
+    }
+  });
+});
+
+describe("async store: one outcome per run", () => {
+  // A live stand-in worker: detached like a real one.
+  let worker: ReturnType<typeof spawn>;
+  beforeEach(() => {
+    worker = spawn("sleep", ["30"], { detached: true, stdio: "ignore" });
+  });
+  afterEach(() => {
+    worker.kill("SIGKILL");
+  });
+
+  it("a worker publishing after its run was declared lost writes nothing anyone delivers", () => {
+    const dir = asyncSessionDir(state, "/repo", "s1");
+    const id = newAsyncId();
+    writeAsyncJob(dir, job(id, { timeout_ms: 1000 }));
+    writeWorkerRecord(dir, id, { version: 1, worker: captureIdentity(worker.pid!), hook: null });
+    expect(collectAsyncResults(dir).delivered).toEqual([]);
+    // The worker lives but is overdue (stopped, say): declared lost.
+    const lost = collectAsyncResults(dir, { now: Date.now() + 1000 + 61_000 });
+    expect(lost.delivered.map((d) => [d.name, d.status])).toEqual([["bg", "failed"]]);
+    expect(lost.delivered[0].error).toMatch(/declared lost/);
+    // It resumes and publishes: refused.
+    writeWorkerRecord(dir, id, { version: 1, worker: captureIdentity(worker.pid!), hook: null });
+    expect(publishAsyncResult(dir, id, delivery("bg"))).toBe(false);
+    expect(collectAsyncResults(dir).delivered).toEqual([]);
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+
+  it("a publishing worker is never declared lost for being late, only once provably gone", () => {
+    const dir = asyncSessionDir(state, "/repo", "s1");
+    const id = newAsyncId();
+    writeAsyncJob(dir, job(id, { timeout_ms: 1000 }));
+    fs.renameSync(path.join(dir, asyncFileName(id, "started")), path.join(dir, asyncFileName(id, "publishing")));
+    writeWorkerRecord(dir, id, { version: 1, worker: captureIdentity(worker.pid!), hook: null });
+    expect(listAsyncPending(dir).map((p) => p.state)).toEqual(["running"]);
+    expect(collectAsyncResults(dir, { now: Date.now() + 1000 + 61_000 }).delivered).toEqual([]);
+    const gone = collectAsyncResults(dir, { isAlive: () => false });
+    expect(gone.delivered[0].error).toMatch(/exited while publishing its result/);
   });
 });

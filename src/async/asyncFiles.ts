@@ -1,9 +1,14 @@
 import { nodeCrypto } from "../crypto/nodeCrypto.js";
 
-/** Kinds of files in an async session directory, told apart by their suffix. */
-export type AsyncFileKind = "started" | "result" | "claimed" | "orphan" | "corrupt";
+/**
+ * Kinds of files in an async session directory, told apart by their suffix: `started` (the job,
+ * and the run's claim token), `publishing` (its worker took the token and is writing the result),
+ * `worker` (the worker's and hook's process identities), `result`, and a collector's `claimed`
+ * result or `orphan` (a run declared lost), and `corrupt` files set aside.
+ */
+export type AsyncFileKind = "started" | "publishing" | "worker" | "result" | "claimed" | "orphan" | "corrupt";
 
-const PATTERN = /^([0-9a-z]+-[0-9a-f]+)\.(started|result|claimed|orphan|corrupt)(?:\.[^/]*)?\.json$/;
+const PATTERN = /^([0-9a-z]+-[0-9a-f]+)\.(started|publishing|worker|result|claimed|orphan|corrupt)(?:\.[^/]*)?\.json$/;
 
 /** A new run id that sorts by start time (base-36 milliseconds, then random hex). */
 export function newAsyncId(now = Date.now()): string {

@@ -1,12 +1,15 @@
 import type { ResolvedHook } from "../config/types.js";
 import type { GateKind } from "../events/catalog.js";
 import type { HookContext } from "../runner/types.js";
+import type { ProcessIdentity } from "./processIdentity.js";
 
 /**
- * The "started" record of one detached async run, written before its worker is spawned; it is
- * also the worker's job (what to run). The worker fills in its pid and the hook's pid (= its
- * process group) and deletes the record once the result is written. The environment is not
- * stored (it may hold secrets): the worker inherits it from the process that spawns it.
+ * The "started" record of one detached async run, written once, before its worker is spawned:
+ * the worker's job (what to run) and the run's claim token. Whoever renames it away first owns
+ * the run's outcome: the worker when it publishes its result, or a collector that declares the
+ * worker lost (SPEC §7: delivered exactly once). So nobody rewrites it in place; what the
+ * worker learns while running (its pid, the hook's pid) goes to the run's worker record. The
+ * environment is not stored (it may hold secrets): the worker inherits it from its spawner.
  */
 export interface AsyncJob {
   version: 1;
@@ -19,9 +22,6 @@ export interface AsyncJob {
   project_dir: string;
   started_at: string;
   timeout_ms: number;
-  worker_pid: number | null;
-  /** pid of the hook's process, which leads its process group. */
-  hook_pid: number | null;
   hook: ResolvedHook;
   /** The context of the trigger, as the runner received it. */
   context: HookContext;
@@ -29,4 +29,15 @@ export interface AsyncJob {
   cwd: string;
   /** State dir whose run log the worker appends its record to (null: no run log). */
   run_log: string | null;
+}
+
+/**
+ * `<id>.worker.json`, written by the worker: who it is, and who the hook's process group leader
+ * is once spawned. Identities (pid + start time + boot id), not bare pids: a collector signals
+ * the hook's group only if it provably is still that group (processIdentity.ts).
+ */
+export interface AsyncWorkerRecord {
+  version: 1;
+  worker: ProcessIdentity;
+  hook: ProcessIdentity | null;
 }

@@ -1,10 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { AsyncDelivery } from "../runner/types.js";
-import type { AsyncJob } from "./asyncJob.js";
-import { asyncFileName, newClaimerId, parseAsyncFileName } from "./asyncFiles.js";
+import type { AsyncJob, AsyncWorkerRecord } from "./asyncJob.js";
+import { asyncFileName, newClaimerId, parseAsyncFileName, type AsyncFileKind } from "./asyncFiles.js";
 import { ASYNC_EXPIRY_MS, ASYNC_ORPHAN_GRACE_MS } from "./asyncExpiry.js";
-import { groupAlive, signalGroup } from "../runner/processGroup.js";
+import { readAsyncJob, readWorkerRecord } from "./writeAsyncJob.js";
+import { readAsyncDelivery } from "./writeAsyncResult.js";
+import { processAlive, signalRecordedGroup, type ProcessIdentity } from "./processIdentity.js";
 import { isoTime } from "../time/isoTime.js";
 
 /** What one collection found in a session directory. */
@@ -18,9 +20,10 @@ export interface AsyncCollection {
 }
 
 export interface CollectOptions {
+  /** The clock (tests move it past a deadline instead of waiting for it). */
   now?: number;
-  /** Tells whether a worker pid still runs (tests replace it). */
-  isAlive?: (pid: number) => boolean;
+  /** Tells whether a recorded worker still runs (default: same pid and start time, not a zombie). */
+  isAlive?: (worker: ProcessIdentity) => boolean;
 }
 
 /**
@@ -28,7 +31,9 @@ export interface CollectOptions {
  * concurrent processes: a result is first renamed to a name unique to this claimer (rename of one
  * source succeeds for one process only), then read, then deleted. Expired results are deleted
  * without delivery, corrupt ones moved aside, and runs whose worker died are delivered as failed.
- * Never throws for what it finds on disk.
+ * Declaring a run lost takes its started record the same way, which is what stops its worker
+ * from publishing later (publishAsyncResult): one outcome per run, whatever the timing. Every
+ * file is read bounded and checked: it is hostile input. Never throws for what it finds on disk.
  */
 export function collectAsyncResults(dir: string, options: CollectOptions = {}): AsyncCollection {
   const out: AsyncCollection = { delivered: [], expired: [], warnings: [] };
@@ -40,14 +45,14 @@ export function collectAsyncResults(dir: string, options: CollectOptions = {}): 
     return out;
   }
   const now = options.now ?? Date.now();
-  // A worker is started detached, so it leads its own process group: the group lives while it does
-  // (zombies count as gone: a killed worker may never be reaped under a PID 1 that does not reap).
-  const isAlive = options.isAlive ?? groupAlive;
+  const isAlive = options.isAlive ?? processAlive;
   const claimer = newClaimerId();
-  const ids = new Set<string>();
+  const results = new Set<string>();
+  const runs = new Set<string>();
   for (const name of names) {
     const parsed = parseAsyncFileName(name);
-    if (parsed?.kind === "result") ids.add(parsed.id);
+    if (parsed?.kind === "result") results.add(parsed.id);
+    if (parsed?.kind === "started" || parsed?.kind === "publishing") runs.add(parsed.id);
   }
   for (const name of names.sort()) {
     const file = path.join(dir, name);
@@ -57,13 +62,13 @@ export function collectAsyncResults(dir: string, options: CollectOptions = {}): 
       continue;
     }
     if (parsed.kind === "result") claimResult(dir, parsed.id, claimer, now, out);
-    else if (parsed.kind === "started" && !ids.has(parsed.id)) reapOrphan(dir, parsed.id, claimer, now, isAlive, out);
+    else if ((parsed.kind === "started" || parsed.kind === "publishing") && !results.has(parsed.id)) reapLost(dir, parsed.id, parsed.kind, claimer, now, isAlive, out);
     else if (parsed.kind === "claimed" || parsed.kind === "orphan") {
       if (removeIfOlder(file, now)) out.warnings.push(`removed ${file}: a process claimed this async result more than 24 h ago and never delivered it`);
-    } else if (parsed.kind === "corrupt") removeIfOlder(file, now);
+    } else if (parsed.kind === "corrupt" || (parsed.kind === "worker" && !runs.has(parsed.id) && !results.has(parsed.id))) removeIfOlder(file, now);
   }
   out.delivered.sort((a, b) => (a.started_at < b.started_at ? -1 : a.started_at > b.started_at ? 1 : 0));
-  if (names.length > 0) tryRemoveDir(dir);
+  tryRemoveDir(dir);
   return out;
 }
 
@@ -72,15 +77,16 @@ function claimResult(dir: string, id: string, claimer: string, now: number, out:
   const source = path.join(dir, asyncFileName(id, "result"));
   const claimed = path.join(dir, asyncFileName(id, "claimed", claimer));
   if (!tryRename(source, claimed, out)) return;
+  // A worker that died between writing its result and cleaning up leaves these behind.
+  fs.rmSync(path.join(dir, asyncFileName(id, "publishing")), { force: true });
+  fs.rmSync(path.join(dir, asyncFileName(id, "worker")), { force: true });
   let delivery: AsyncDelivery;
   let mtime = now;
   try {
     mtime = fs.statSync(claimed).mtimeMs;
-    delivery = parseDelivery(fs.readFileSync(claimed, "utf8"));
+    delivery = readAsyncDelivery(claimed);
   } catch (error) {
-    const aside = path.join(dir, asyncFileName(id, "corrupt", String(now)));
-    tryRename(claimed, aside, out);
-    out.warnings.push(`async result file ${source} is corrupt (${(error as Error).message}); moved it aside to ${aside}`);
+    setAside(dir, id, claimed, `async result file ${source}`, error, now, out);
     return;
   }
   const finished = Date.parse(delivery.finished_at);
@@ -94,22 +100,37 @@ function claimResult(dir: string, id: string, claimer: string, now: number, out:
   out.delivered.push(delivery);
 }
 
-// A started record whose worker is gone and that has no result: the worker crashed or was killed.
-function reapOrphan(dir: string, id: string, claimer: string, now: number, isAlive: (pid: number) => boolean, out: AsyncCollection): void {
-  const source = path.join(dir, asyncFileName(id, "started"));
+/**
+ * A run with no result. From its started record: declared lost once its worker is provably gone,
+ * or once it is overdue (timeout + grace: the worker may be stopped or its machine suspended;
+ * taking the record keeps its late result out). From a publishing marker (the worker won the
+ * record and is writing its result): only once the worker is provably gone, never for being late.
+ */
+function reapLost(dir: string, id: string, kind: AsyncFileKind, claimer: string, now: number, isAlive: (w: ProcessIdentity) => boolean, out: AsyncCollection): void {
+  const source = path.join(dir, asyncFileName(id, kind));
   let job: AsyncJob;
   try {
-    job = JSON.parse(fs.readFileSync(source, "utf8")) as AsyncJob;
-    if (!job || typeof job.name !== "string" || typeof job.started_at !== "string") throw new Error("not an async job record");
+    job = readAsyncJob(source);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return; // finished meanwhile
+    if ((error as { reason?: string }).reason === "ENOENT") return; // finished meanwhile
     const aside = path.join(dir, asyncFileName(id, "corrupt", String(now)));
     if (tryRename(source, aside, out)) out.warnings.push(`async run record ${source} is corrupt (${(error as Error).message}); moved it aside to ${aside}`);
     return;
   }
+  let record: AsyncWorkerRecord | null = null;
+  try {
+    record = readWorkerRecord(dir, id);
+  } catch (error) {
+    // Its identities are not trusted for anything; the run is judged by its deadline alone.
+    setAside(dir, id, path.join(dir, asyncFileName(id, "worker")), `async worker record of ${source}`, error, now, out);
+  }
   const started = Date.parse(job.started_at);
-  const overdue = !Number.isFinite(started) || now > started + (job.timeout_ms ?? 0) + ASYNC_ORPHAN_GRACE_MS;
-  const workerGone = job.worker_pid != null && !isAlive(job.worker_pid);
+  const overdue = !Number.isFinite(started) || now > started + job.timeout_ms + ASYNC_ORPHAN_GRACE_MS;
+  const workerGone = record !== null && !isAlive(record.worker);
+  if (kind === "publishing" && !workerGone) {
+    if (removeIfOlder(source, now)) out.warnings.push(`removed ${source}: its async worker started publishing a result more than 24 h ago and never finished`);
+    return;
+  }
   if (!overdue && !workerGone) return;
   const claimed = path.join(dir, asyncFileName(id, "orphan", claimer));
   if (!tryRename(source, claimed, out)) return;
@@ -119,14 +140,24 @@ function reapOrphan(dir: string, id: string, claimer: string, now: number, isAli
     claimResult(dir, id, claimer, now, out);
     return;
   }
-  if (job.hook_pid) signalGroup(job.hook_pid, "SIGKILL");
+  // Nothing of a lost run may outlive it, but only its own group is signalled: pid + start time.
+  if (record?.hook) {
+    const decision = signalRecordedGroup(record.hook, "SIGKILL");
+    if (!decision.signal && !decision.gone) out.warnings.push(`async hook "${job.name}": did not signal its process group (pid ${record.hook.pid}): ${decision.reason}`);
+  }
   fs.rmSync(claimed, { force: true });
+  fs.rmSync(path.join(dir, asyncFileName(id, "worker")), { force: true });
   if (Number.isFinite(started) && now - started > ASYNC_EXPIRY_MS) {
     out.expired.push({ name: job.name, event: job.event, session_id: job.session_id, started_at: job.started_at });
     out.warnings.push(`async hook "${job.name}" (${job.event}, started ${job.started_at}) expired: its worker vanished and the run is older than 24 h`);
     return;
   }
-  const error = `the async worker${job.worker_pid ? ` (pid ${job.worker_pid})` : ""} exited without writing a result`;
+  const pid = record ? ` (pid ${record.worker.pid})` : "";
+  const error = workerGone
+    ? kind === "publishing"
+      ? `the async worker${pid} exited while publishing its result`
+      : `the async worker${pid} exited without writing a result`
+    : `the async worker${pid} did not finish within the hook's timeout plus ${ASYNC_ORPHAN_GRACE_MS / 1000} s (stopped, or its machine suspended?): the run is declared lost and a later result will not be delivered`;
   out.warnings.push(`async hook "${job.name}" (${job.event}): ${error}`);
   out.delivered.push({
     name: job.name,
@@ -148,15 +179,11 @@ function reapOrphan(dir: string, id: string, claimer: string, now: number, isAli
   });
 }
 
-function parseDelivery(text: string): AsyncDelivery {
-  const value = JSON.parse(text) as AsyncDelivery;
-  if (!value || typeof value !== "object" || Array.isArray(value)) throw new Error("not a JSON object");
-  for (const key of ["name", "status", "event", "session_id", "started_at", "finished_at"] as const) {
-    if (typeof value[key] !== "string") throw new Error(`field "${key}" is missing or not a string`);
-  }
-  if (!Array.isArray(value.messages)) throw new Error(`field "messages" is not a list`);
-  if (!Array.isArray(value.warnings)) value.warnings = [];
-  return value;
+// A file that failed its read or shape check: renamed aside (kept 24 h for inspection), reported once.
+function setAside(dir: string, id: string, file: string, what: string, error: unknown, now: number, out: AsyncCollection): void {
+  const aside = path.join(dir, asyncFileName(id, "corrupt", `${now}-${path.basename(file).split(".")[1]}`));
+  tryRename(file, aside, out);
+  out.warnings.push(`${what} is corrupt (${(error as Error).message}); moved it aside to ${aside}`);
 }
 
 // false when another process renamed the source first (ENOENT); other errors become warnings.
@@ -172,7 +199,7 @@ function tryRename(from: string, to: string, out: AsyncCollection): boolean {
 
 function removeIfOlder(file: string, now: number): boolean {
   try {
-    if (now - fs.statSync(file).mtimeMs <= ASYNC_EXPIRY_MS) return false;
+    if (now - fs.lstatSync(file).mtimeMs <= ASYNC_EXPIRY_MS) return false;
     fs.rmSync(file, { force: true });
     return true;
   } catch {

@@ -8,11 +8,12 @@ import { asyncSessionDir } from "./asyncSessionDir.js";
 import { projectKey } from "./projectKey.js";
 import { newAsyncId } from "./asyncFiles.js";
 import { writeAsyncJob } from "./writeAsyncJob.js";
-import { writeAsyncResult } from "./writeAsyncResult.js";
+import { publishAsyncResult } from "./writeAsyncResult.js";
 import { collectAsyncResults } from "./collectAsyncResults.js";
 import { listAsyncPending } from "./listAsyncPending.js";
 import { MemoryAsyncBackend } from "./memoryAsyncBackend.js";
 import { isoTime } from "../time/isoTime.js";
+import { ensureStateDir, StateDirError } from "../state/stateDir.js";
 
 export interface DetachedAsyncOptions {
   stateDir: string;
@@ -46,6 +47,9 @@ export class DetachedAsyncBackend implements AsyncBackend {
     // Nothing was ever started from this state dir: skip hashing the session's dir name (the
     // hash loads node:crypto, which costs a cold `hooks run` milliseconds; SPEC §15).
     if (!fs.existsSync(path.join(this.options.stateDir, "async"))) return { delivered: [], expired: [], warnings: [] };
+    // Results become messages to the agent and records name pids to kill: only from a private dir.
+    const refused = this.refusal();
+    if (refused) return { delivered: [], expired: [], warnings: [`async results not collected: ${refused}`] };
     return collectAsyncResults(this.dir(sessionId));
   }
 
@@ -54,11 +58,14 @@ export class DetachedAsyncBackend implements AsyncBackend {
     const dir = this.dir(start.sessionId);
     const names: string[] = [];
     const warnings: string[] = [];
+    // Job files are run as commands: never written where someone else could swap them.
+    const refused = this.refusal();
+    if (refused) return { names, waited: Promise.resolve([]), warnings: start.hooks.map((h) => `async hook ${h.name} was not started: ${refused}`) };
     for (const hook of start.hooks) {
       const id = newAsyncId();
       const job: AsyncJob = {
         version: 1, id, name: hook.name, event: start.event, gate: start.gate, session_id: start.sessionId, project_dir: this.options.projectDir,
-        started_at: isoTime(), timeout_ms: hook.timeoutMs, worker_pid: null, hook_pid: null, hook,
+        started_at: isoTime(), timeout_ms: hook.timeoutMs, hook,
         context: start.context, cwd: this.options.cwd, run_log: this.options.runLog,
       };
       let file: string;
@@ -81,13 +88,24 @@ export class DetachedAsyncBackend implements AsyncBackend {
       }
       if (failure) {
         const now = isoTime();
-        writeAsyncResult(dir, id, {
+        publishAsyncResult(dir, id, {
           name: hook.name, status: "spawn_error", exit_code: null, signal: null, duration_ms: 0, stdout: "", stderr: "", truncated: false,
           messages: [], decision: null, error: failure, warnings: [], event: start.event, session_id: start.sessionId, started_at: job.started_at, finished_at: now,
         });
       }
     }
     return { names, waited: Promise.resolve([]), warnings };
+  }
+
+  // The state dir's refusal (another owner, writable by others), as a sentence; null when usable.
+  private refusal(): string | null {
+    try {
+      ensureStateDir(this.options.stateDir);
+      return null;
+    } catch (error) {
+      if (error instanceof StateDirError) return error.message;
+      throw error;
+    }
   }
 
   pending(sessionId?: string): PendingAsync[] {

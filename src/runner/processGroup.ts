@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
  * positive answer is confirmed by scanning /proc for a non-zombie member.
  */
 export function groupAlive(pgid: number): boolean {
+  if (!isGroupId(pgid)) return false;
   try {
     process.kill(-pgid, 0);
   } catch {
@@ -34,8 +35,15 @@ export function groupAlive(pgid: number): boolean {
   return false;
 }
 
+// kill(-0) is our own group and kill(-1) every process we may signal (as root: the machine):
+// whatever the caller passes, only a real group id other than ours is ever signalled.
+function isGroupId(pgid: number): boolean {
+  return Number.isSafeInteger(pgid) && pgid > 1 && pgid !== process.pid;
+}
+
 /** Send `signal` to every process of the group; false when the group is already gone. */
 export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
+  if (!isGroupId(pgid)) return false;
   try {
     process.kill(-pgid, signal);
     return true;

@@ -1,7 +1,8 @@
-import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
+import { appendFileSync, chmodSync, renameSync, statSync } from "node:fs";
 import path from "node:path";
 import type { TriggerResult } from "./types.js";
 import { isoTime } from "../time/isoTime.js";
+import { ensureStateDir } from "../state/stateDir.js";
 
 /** Rotate runs.jsonl at this size, keeping one old file (SPEC §10). */
 export const RUN_LOG_MAX_BYTES = 10 * 1024 * 1024;
@@ -40,16 +41,23 @@ export function runLogRecord(result: TriggerResult, projectDir: string, startedM
   };
 }
 
-/** Append one record, rotating first when the file has reached the limit. Throws on I/O errors. */
+/**
+ * Append one record, rotating first when the file has reached the limit. The log is private
+ * (0600; one made 0644 by an older hookrun is tightened), in a private state dir. Throws on I/O
+ * errors and on a state dir hookrun refuses (StateDirError).
+ */
 export function appendRunLog(stateDir: string, record: RunLogRecord, maxBytes = RUN_LOG_MAX_BYTES): void {
+  ensureStateDir(stateDir);
   const file = runLogFile(stateDir);
   const line = JSON.stringify(record) + "\n";
   let size = -1;
   try {
-    size = statSync(file).size;
+    const st = statSync(file);
+    size = st.size;
+    if (st.mode & 0o077) chmodSync(file, 0o600);
   } catch {
-    mkdirSync(stateDir, { recursive: true });
+    // no log yet
   }
   if (size >= 0 && size + line.length > maxBytes) renameSync(file, file + ".1");
-  appendFileSync(file, line);
+  appendFileSync(file, line, { mode: 0o600 });
 }

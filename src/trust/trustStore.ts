@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { withFileLock } from "../fs/withFileLock.js";
 import { writeFileAtomic } from "../fs/writeFileAtomic.js";
-import { stateDir } from "../state/stateDir.js";
+import { ensureStateDir, stateDir } from "../state/stateDir.js";
 
 /** trust.json: absolute config file path → sha256 of the bytes that were reviewed. */
 export interface TrustStore {
@@ -27,7 +27,8 @@ export function readTrustStore(dir: string = stateDir()): TrustStore {
 
 /** Read-modify-write the store under its lock, atomically, so concurrent commands keep each other's entries. */
 export async function updateTrustStore(dir: string, change: (files: Record<string, string>) => void): Promise<void> {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Created 0700, or refused when others could write there (StateDirError).
+  ensureStateDir(dir);
   const file = trustStorePath(dir);
   await withFileLock(file, () => {
     const store = readTrustStore(dir);

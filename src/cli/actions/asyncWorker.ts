@@ -15,7 +15,7 @@ export async function asyncWorker(ctx: CliContext, jobFile: string): Promise<num
   const cancel = (): void => controller.abort();
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, cancel);
   const leftovers: Promise<void>[] = [];
-  const { job, delivery } = await runAsyncWorker(
+  const outcome = await runAsyncWorker(
     jobFile,
     (job, signal, onSpawn) =>
       runHook(job.hook, buildContext(job.event, job.context, job.cwd, ctx.env), {
@@ -32,6 +32,9 @@ export async function asyncWorker(ctx: CliContext, jobFile: string): Promise<num
   );
   // Background children of a finished hook are killed too: nothing of it outlives the worker.
   await Promise.all(leftovers);
+  // Null or unpublished: a collector declared this run lost (and delivered that) first.
+  if (!outcome?.published) return 0;
+  const { job, delivery } = outcome;
   if (job.run_log) {
     try {
       appendRunLog(job.run_log, asyncRunLogRecord(delivery, job.project_dir, "finished"));

@@ -10,7 +10,10 @@ export async function printLog(ctx: CliContext, opts: { n?: string; session?: st
   const n = opts.n === undefined ? 20 : Number(opts.n);
   if (!Number.isInteger(n) || n < 0) throw new UsageError(`-n ${opts.n}: expected a whole number ≥ 0`);
   const dir = stateDir(ctx.env);
-  let records = readRunLog(dir);
+  const log = readRunLog(dir);
+  let records = log.records;
+  // Malformed lines are not fatal: say how many were skipped, on stderr so --json stays parseable.
+  if (log.skipped > 0) ctx.stderr.write(`hooks: skipped ${log.skipped} malformed line${log.skipped === 1 ? "" : "s"} in ${runLogFile(dir)}\n`);
   const deliveredAt = asyncDeliveries(records);
   if (opts.session !== undefined) records = records.filter((r) => r.session_id === opts.session);
   records = n === 0 ? [] : records.slice(-n);
