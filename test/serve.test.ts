@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, existsSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -379,5 +380,23 @@ describe("hooks serve: the socket", () => {
       const pid = Number(readFileSync(path.join(pids, f), "utf8"));
       await waitFor(() => !isAlive(pid), { what: `${f} hook (pid ${pid}) to be gone`, timeoutMs: 5000 });
     }
+  });
+});
+
+describe("hooks serve: transcript_path that is not a regular file", () => {
+  it("a FIFO neither blocks the trigger nor the server: null message, a warning, health still answers", async () => {
+    writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "cap", command: "cat > ctx.json" }]));
+    const fifo = path.join(tmp, "transcript.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const { target } = await startServe();
+    const r = await Promise.race([
+      request(target, "POST", "/v1/trigger/stop", JSON.stringify({ session_id: "f", transcript_path: fifo })),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("the trigger hung on the FIFO")), 10_000)),
+    ]);
+    expect(r.status).toBe(200);
+    expect(r.json.hooks[0]).toMatchObject({ name: "cap", status: "ok" });
+    expect(r.json.warnings).toEqual([expect.stringMatching(/transcript .*transcript\.fifo is a FIFO, not a regular file/)]);
+    expect(JSON.parse(readFileSync(path.join(repo, "ctx.json"), "utf8")).last_assistant_message).toBe(null);
+    expect((await request(target, "GET", "/v1/health")).status).toBe(200);
   });
 });

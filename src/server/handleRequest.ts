@@ -40,7 +40,8 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     }
     const event = parseHookEvent(raw, custom);
     const context = await readJsonBody(req);
-    deriveLastMessage(context, config.projectDir);
+    // A transcript that cannot be read (a FIFO, a device, too large) never fails the trigger.
+    const transcriptWarning = deriveLastMessage(context, config.projectDir);
     // A caller that hangs up no longer wants the answer: its hooks are cancelled.
     const abort = new AbortController();
     res.once("close", () => {
@@ -48,6 +49,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     });
     const options: TriggerOptions = { signal: abort.signal, wait: flag(url.searchParams.get("wait")), only: list(url.searchParams.get("only")), skip: list(url.searchParams.get("skip")) };
     const result = await runner.trigger(event, context, options);
+    if (transcriptWarning) result.warnings.unshift(transcriptWarning);
     sendJson(res, 200, result);
   };
 

@@ -55,13 +55,15 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   const custom = Object.keys(config.events).filter((e) => config.events[e].custom);
   const event = parseHookEvent(eventArg, custom);
   const context = await readRunContext(ctx, flags);
-  deriveLastMessage(context, ctx.cwd);
+  // A transcript that cannot be read (a FIFO, a device, too large) never fails the run.
+  const transcriptWarning = deriveLastMessage(context, ctx.cwd);
   const names = config.hooks.map((h) => h.name);
   checkNames("--only", flags.only, names);
   checkNames("--skip", flags.skip, names);
   if (config.files.length === 0) ctx.stderr.write(`hooks: no hooks.yaml found from ${ctx.cwd} up (nor a user config); nothing to run\n`);
 
   if (flags.dryRun) {
+    if (transcriptWarning) ctx.stderr.write(`hooks: warning: ${transcriptWarning}\n`);
     const plan = planHooks(config, event, context, { env: ctx.env, cwd: ctx.cwd, only: flags.only, skip: flags.skip });
     const stdinContext = buildContext(event, context, ctx.cwd, ctx.env);
     const hooks = plan.map((h) => ({
@@ -108,6 +110,7 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
+  if (transcriptWarning) result.warnings.unshift(transcriptWarning);
   if (output === "json") ctx.stdout.write(JSON.stringify(result, null, 2) + "\n");
   else if (output === "junit") ctx.stdout.write(formatJunit([result]));
   else if (output === "claude") ctx.stdout.write(JSON.stringify(formatClaude(result)) + "\n");
