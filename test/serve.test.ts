@@ -383,6 +383,20 @@ describe("hooks serve: the socket", () => {
   });
 });
 
+describe("hooks serve: other terminating signals", () => {
+  for (const signal of ["SIGHUP", "SIGQUIT"] as const) {
+    it(`on ${signal} (a closed terminal, a host) shuts down as on SIGTERM: socket removed, exit 0`, async () => {
+      writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "a", command: "true" }]));
+      const { p, target } = await startServe();
+      expect((await request(target, "GET", "/v1/health")).status).toBe(200);
+      p.child.kill(signal);
+      expect(await p.exited).toEqual({ code: 0, signal: null });
+      expect(p.stderr()).toMatch(new RegExp(`${signal}: finishing in-flight triggers`));
+      expect(existsSync(path.join(state, "serve.sock"))).toBe(false);
+    });
+  }
+});
+
 describe("hooks serve: transcript_path that is not a regular file", () => {
   it("a FIFO neither blocks the trigger nor the server: null message, a warning, health still answers", async () => {
     writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "cap", command: "cat > ctx.json" }]));

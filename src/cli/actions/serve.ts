@@ -21,7 +21,11 @@ function parsePort(value: string): number {
   return port;
 }
 
-/** `hooks serve`: one runner for the life of the process, hot-reloaded, until SIGINT/SIGTERM (exit 0). */
+/**
+ * `hooks serve`: one runner for the life of the process, hot-reloaded, until a terminating signal
+ * (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR2): then a clean shutdown and exit 0. SIGHUP does not
+ * mean "reload" here: the config is watched, and a server whose terminal closed should stop.
+ */
 export async function serve(ctx: CliContext, flags: ServeFlags): Promise<number> {
   if (flags.socket !== undefined && flags.port !== undefined) throw new UsageError("--socket and --port exclude each other; choose one");
   const port = flags.port === undefined ? undefined : parsePort(flags.port);
