@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, existsSync } from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -49,6 +50,27 @@ const isAlive = (pid: number): boolean => {
     return false;
   }
 };
+
+/** A raw connection: what the server wrote on it so far, and whether it has closed it. */
+interface RawClient {
+  socket: net.Socket;
+  received(): string;
+  closed: Promise<string>;
+  isClosed(): boolean;
+}
+function connectRaw(target: Target, send = ""): RawClient {
+  const socket = "socketPath" in target ? net.connect(target.socketPath) : net.connect(target.port, "127.0.0.1");
+  let data = "";
+  let done = false;
+  socket.setEncoding("utf8").on("data", (d: string) => (data += d));
+  socket.on("error", () => {});
+  const closed = new Promise<string>((resolve) => socket.on("close", () => resolve(data)));
+  void closed.then(() => (done = true));
+  if (send) socket.write(send);
+  return { socket, received: () => data, closed, isClosed: () => done };
+}
+const statusOf = (raw: string): number => Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1] ?? 0);
+const bodyOf = (raw: string): any => JSON.parse(raw.slice(raw.indexOf("\r\n\r\n") + 4));
 
 beforeEach(() => {
   tmp = mkdtempSync(path.join(os.tmpdir(), "hookrun-serve-"));
@@ -395,6 +417,32 @@ describe("hooks serve: other terminating signals", () => {
       expect(existsSync(path.join(state, "serve.sock"))).toBe(false);
     });
   }
+});
+
+describe("hooks serve: no request can end it", () => {
+  beforeEach(() => writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "a", command: "true" }])));
+
+  for (const mode of ["socket", "port"] as const) {
+    it(`answers 400 to a request target that is not a URL (//x:99999) and keeps serving (${mode})`, async () => {
+      const { p, target } = await startServe(mode === "port" ? ["--port", "0"] : []);
+      const c = connectRaw(target, "GET //x:99999 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+      const raw = await c.closed;
+      expect(statusOf(raw)).toBe(400);
+      expect(bodyOf(raw).error).toMatch(/request target "\/\/x:99999" is not a valid path/);
+      const auth: Record<string, string> = mode === "port" ? { authorization: `Bearer ${readFileSync(path.join(state, "serve.token"), "utf8").trim()}` } : {};
+      expect((await request(target, "GET", "/v1/health", undefined, auth)).status).toBe(200);
+      expect(p.child.exitCode).toBe(null);
+    });
+  }
+
+  it("answers a request Node cannot parse with a JSON 400 and closes that connection only", async () => {
+    const { p, target } = await startServe();
+    const raw = await connectRaw(target, "NOT HTTP AT ALL\r\n\r\n").closed;
+    expect(statusOf(raw)).toBe(400);
+    expect(bodyOf(raw).error).toMatch(/malformed HTTP request/);
+    expect((await request(target, "GET", "/v1/health")).status).toBe(200);
+    expect(p.child.exitCode).toBe(null);
+  });
 });
 
 describe("hooks serve: transcript_path that is not a regular file", () => {

@@ -25,8 +25,11 @@ type Route = (req: IncomingMessage, res: ServerResponse, url: URL, param: string
 const list = (v: string | null): string[] | undefined => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : undefined);
 const flag = (v: string | null): boolean => v !== null && v !== "0" && v !== "false";
 
-/** The HTTP API of SPEC §12 over one long-lived runner: every door calls the same runner. */
-export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
+/**
+ * The HTTP API of SPEC §12 over one long-lived runner: every door calls the same runner. The
+ * handler's promise never rejects; it settles once the answer is handed to the connection.
+ */
+export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { runner, watcher } = deps;
 
   const trigger: Route = async (req, res, url, param) => {
@@ -45,7 +48,11 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     // A caller that hangs up no longer wants the answer: its hooks are cancelled.
     const abort = new AbortController();
     res.once("close", () => {
-      if (!res.writableFinished) abort.abort();
+      try {
+        if (!res.writableFinished) abort.abort();
+      } catch {
+        // A listener's failure must not escape an event handler: the hooks end by their timeouts.
+      }
     });
     const options: TriggerOptions = { signal: abort.signal, wait: flag(url.searchParams.get("wait")), only: list(url.searchParams.get("only")), skip: list(url.searchParams.get("skip")) };
     const result = await runner.trigger(event, context, options);
@@ -71,23 +78,48 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     },
   ];
 
+  // Everything a request can make go wrong happens inside this promise, so it ends as an error
+  // response, never as an exception that would take the server (and every other client) down.
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = requestUrl(req);
+    if (deps.token !== null) checkBearer(req, deps.token);
+    const route = routes.find((r) => r.pattern.test(url.pathname));
+    if (!route) throw new HttpError(404, `no such endpoint: ${req.method} ${url.pathname}; the API is POST /v1/trigger/{event}, GET /v1/hooks, GET /v1/events, GET /v1/health, POST /v1/reload`);
+    const method = route.methods[req.method ?? ""];
+    const allow = Object.keys(route.methods).join(", ");
+    if (!method) throw new HttpError(405, `${req.method} is not allowed on ${url.pathname}; use ${allow}`, { allow: Object.keys(route.methods) }, { allow });
+    await method(req, res, url, route.pattern.exec(url.pathname)?.[1] ?? "");
+  };
+
   return (req, res) => {
-    const url = new URL(req.url ?? "/", "http://hookrun");
-    const handle = async (): Promise<void> => {
-      if (deps.token !== null) checkBearer(req, deps.token);
-      const route = routes.find((r) => r.pattern.test(url.pathname));
-      if (!route) throw new HttpError(404, `no such endpoint: ${req.method} ${url.pathname}; the API is POST /v1/trigger/{event}, GET /v1/hooks, GET /v1/events, GET /v1/health, POST /v1/reload`);
-      const method = route.methods[req.method ?? ""];
-      const allow = Object.keys(route.methods).join(", ");
-      if (!method) throw new HttpError(405, `${req.method} is not allowed on ${url.pathname}; use ${allow}`, { allow: Object.keys(route.methods) }, { allow });
-      await method(req, res, url, route.pattern.exec(url.pathname)?.[1] ?? "");
-    };
-    handle().catch((error: unknown) => {
-      if (res.headersSent || res.destroyed) return;
-      const { status, body, headers } = errorResponse(error);
-      // A body we did not read to its end cannot be followed by another request on this connection.
-      const unread: Record<string, string> = req.complete ? {} : { connection: "close" };
-      sendJson(res, status, body, { ...unread, ...headers });
+    // A stream error with no listener is thrown by Node as an uncaught exception. Errors of the
+    // request surface through readJsonBody; a response that cannot be written has nobody to tell.
+    req.on("error", () => {});
+    res.on("error", () => {});
+    return handle(req, res).catch((error: unknown) => {
+      try {
+        // Headers gone out: the only honest ending left is to cut the response short.
+        if (res.headersSent) return void res.destroy();
+        if (res.destroyed) return;
+        const { status, body, headers } = errorResponse(error);
+        // A body we did not read to its end cannot be followed by another request on this connection.
+        const unread: Record<string, string> = req.complete ? {} : { connection: "close" };
+        sendJson(res, status, body, { ...unread, ...headers });
+      } catch {
+        res.destroy();
+      }
     });
   };
+}
+
+/**
+ * The request-target as a URL. `//x:99999` and the like are not valid URLs (WHATWG reads a
+ * leading `//` as a host): a 400 for that client, not an exception.
+ */
+function requestUrl(req: IncomingMessage): URL {
+  try {
+    return new URL(req.url ?? "/", "http://hookrun");
+  } catch {
+    throw new HttpError(400, `the request target ${JSON.stringify(req.url)} is not a valid path; send e.g. POST /v1/trigger/stop`, {}, { connection: "close" });
+  }
 }

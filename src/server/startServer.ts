@@ -1,6 +1,7 @@
 import { readFileSync, rmSync } from "node:fs";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import { HookrunError } from "../errors.js";
 import type { Runner } from "../runner/types.js";
 import type { ConfigWatcher } from "../watch/watchConfig.js";
@@ -17,6 +18,8 @@ export interface StartServerOptions {
   /** …or on 127.0.0.1:port (0 = any free port), with a bearer token written to tokenFile. */
   port?: number;
   tokenFile?: string;
+  /** A server-level error after start (e.g. EMFILE on accept): reported, the server goes on. */
+  onError?: (error: Error) => void;
 }
 
 export interface RunningServer {
@@ -45,10 +48,19 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     res.once("close", () => {
       if (--inFlight === 0) idle?.();
     });
-    handler(req, res);
+    void handler(req, res);
   };
   // Hooks may run for hours: no request timeout. The body limit guards the reading side.
   const server = createServer({ requestTimeout: 0 }, onRequest);
+  // A request Node's parser refuses: answered as Node would, in JSON, and the connection closed.
+  // Without this listener Node answers too, but this one is ours to reason about.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === "ECONNRESET" || !socket.writable) return void socket.destroy();
+    const [status, message] = clientErrorAnswer(error);
+    const body = JSON.stringify({ error: message }) + "\n";
+    const head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n`;
+    socket.end(head + body, () => socket.destroy());
+  });
   // `Expect: 100-continue` with a declared body over the limit: answer 413 before the client sends it.
   server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
     if (!(Number(req.headers["content-length"]) > MAX_BODY_BYTES)) res.writeContinue();
@@ -68,6 +80,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     });
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
+  // After start, an 'error' with no listener would end the process (and every trigger in it).
+  server.on("error", (error: Error) => options.onError?.(error));
 
   let closing: Promise<void> | null = null;
   return {
@@ -96,4 +110,18 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       return closing;
     },
   };
+}
+
+/** Status and message for a request Node's parser refused or timed out. */
+function clientErrorAnswer(error: NodeJS.ErrnoException): [number, string] {
+  switch (error.code) {
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return [408, "the request did not arrive in time"];
+    case "HPE_HEADER_OVERFLOW":
+      return [431, "the request headers are too large"];
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
+      return [413, "the chunk extensions of the request body are too large"];
+    default:
+      return [400, `malformed HTTP request (${error.code ?? error.message})`];
+  }
 }
