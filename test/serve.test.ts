@@ -5,6 +5,9 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createRunner } from "../src/runner/createRunner.js";
+import { startServer, type RunningServer } from "../src/server/startServer.js";
+import { config as runnerConfig, hook } from "./helpers/runnerConfig.js";
 import { request, spawnCli, untilListening, type ServeProcess, type Target } from "./helpers/server.js";
 import { waitFor } from "./helpers/waitFor.js";
 
@@ -442,6 +445,74 @@ describe("hooks serve: no request can end it", () => {
     expect(bodyOf(raw).error).toMatch(/malformed HTTP request/);
     expect((await request(target, "GET", "/v1/health")).status).toBe(200);
     expect(p.child.exitCode).toBe(null);
+  });
+});
+
+describe("hooks serve: slow clients", () => {
+  it("on SIGTERM closes connections still sending a request, finishes the in-flight trigger, exits 0", async () => {
+    const pids = path.join(tmp, "pids");
+    mkdirSync(pids);
+    writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "long", command: `echo $$ > ${pids}/long; sleep 1; echo finished` }]));
+    const { p, target } = await startServe();
+    const inflight = request(target, "POST", "/v1/trigger/stop", JSON.stringify({ session_id: "t" }));
+    await waitFor(() => existsSync(path.join(pids, "long")), { what: "the long hook to start" });
+    // One client stalls in its body, one in its headers, one is idle between requests.
+    const body = connectRaw(target, "POST /v1/trigger/stop HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"se");
+    const headers = connectRaw(target, "GET /v1/health HTTP/1.1\r\nHost: x\r\n");
+    const idle = connectRaw(target, "GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n");
+    await waitFor(() => statusOf(idle.received()) === 200, { what: "the idle client's first answer" });
+    const signalled = Date.now();
+    p.child.kill("SIGTERM");
+    const r = await inflight;
+    expect(r.status).toBe(200);
+    expect(r.json.hooks[0]).toMatchObject({ name: "long", status: "ok", stdout: "finished\n" });
+    // Well before the 10 s body stall limit: the shutdown did not wait for the stalled clients.
+    await waitFor(() => p.child.exitCode !== null, { what: "the server to exit", timeoutMs: 6000 });
+    expect(Date.now() - signalled).toBeLessThan(8000);
+    expect(await p.exited).toEqual({ code: 0, signal: null });
+    await waitFor(() => body.isClosed() && headers.isClosed() && idle.isClosed(), { what: "every connection to be closed" });
+    expect(existsSync(path.join(state, "serve.sock"))).toBe(false);
+  });
+});
+
+describe("startServer: bounds on receiving a request (never on the response)", () => {
+  let server: RunningServer | null = null;
+  afterEach(async () => {
+    await server?.close(0);
+    server = null;
+  });
+  // In process, with short limits, so the test does not wait the real 10 s.
+  const start = async (timeouts: { headersMs?: number; requestMs?: number; bodyStallMs?: number }): Promise<Target> => {
+    const runner = createRunner(runnerConfig(repo, []), { env: { HOOKS_STATE_DIR: state }, cwd: repo, trust: "all", runLog: false });
+    const socketPath = path.join(tmp, "t.sock");
+    server = await startServer({ runner, watcher: null, socketPath, timeouts });
+    return { socketPath };
+  };
+
+  it("a body that stalls gets 408 and its connection closed; the server goes on", async () => {
+    const target = await start({ bodyStallMs: 300 });
+    const c = connectRaw(target, "POST /v1/trigger/stop HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"se");
+    await waitFor(() => c.isClosed(), { what: "the stalled connection to be closed", timeoutMs: 5000 });
+    expect(statusOf(c.received())).toBe(408);
+    expect(c.received()).toMatch(/\r\nconnection: close\r\n/i);
+    expect(bodyOf(c.received()).error).toMatch(/request body stalled: nothing arrived for 0\.3 s/);
+    expect((await request(target, "GET", "/v1/health")).status).toBe(200);
+  });
+
+  it("headers that never end get 408 and the connection closed", async () => {
+    const target = await start({ headersMs: 300, requestMs: 1000 });
+    const c = connectRaw(target, "GET /v1/health HTTP/1.1\r\nHost: x\r\n");
+    await waitFor(() => c.isClosed(), { what: "the stalled connection to be closed", timeoutMs: 5000 });
+    expect(statusOf(c.received())).toBe(408);
+    expect(bodyOf(c.received()).error).toMatch(/did not arrive in time/);
+  });
+
+  it("a trigger whose hooks outlast every request bound still gets its answer", async () => {
+    const runner = createRunner(runnerConfig(repo, [hook("slow", "stop", { command: "sleep 1.5; echo done" })]), { env: { HOOKS_STATE_DIR: state }, cwd: repo, trust: "all", runLog: false });
+    server = await startServer({ runner, watcher: null, socketPath: path.join(tmp, "t.sock"), timeouts: { headersMs: 200, requestMs: 500, bodyStallMs: 200 } });
+    const r = await request({ socketPath: path.join(tmp, "t.sock") }, "POST", "/v1/trigger/stop", "{}");
+    expect(r.status).toBe(200);
+    expect(r.json.hooks[0]).toMatchObject({ name: "slow", status: "ok", stdout: "done\n" });
   });
 });
 

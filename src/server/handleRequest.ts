@@ -8,7 +8,7 @@ import { describeHooks } from "./describeHooks.js";
 import { errorResponse } from "./errorResponse.js";
 import { healthReport } from "./healthReport.js";
 import { HttpError } from "./httpError.js";
-import { readJsonBody } from "./readJsonBody.js";
+import { MAX_BODY_BYTES, readJsonBody } from "./readJsonBody.js";
 import { sendJson } from "./sendJson.js";
 import { deriveLastMessage } from "../interop/lastMessageFromTranscript.js";
 
@@ -18,6 +18,8 @@ export interface HandlerDeps {
   watcher: ConfigWatcher | null;
   /** Required bearer token (TCP mode); null on a Unix socket, where file modes guard access. */
   token: string | null;
+  /** A request body that sends nothing for this long is answered 408 (0: no limit). */
+  bodyStallMs?: number;
 }
 
 type Route = (req: IncomingMessage, res: ServerResponse, url: URL, param: string) => Promise<void>;
@@ -42,7 +44,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       throw new HttpError(400, `the event in ${url.pathname} is not valid percent-encoding`);
     }
     const event = parseHookEvent(raw, custom);
-    const context = await readJsonBody(req);
+    const context = await readJsonBody(req, MAX_BODY_BYTES, deps.bodyStallMs);
     // A transcript that cannot be read (a FIFO, a device, too large) never fails the trigger.
     const transcriptWarning = deriveLastMessage(context, config.projectDir);
     // A caller that hangs up no longer wants the answer: its hooks are cancelled.
