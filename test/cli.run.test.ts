@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CLI, runCli } from "./helpers/cli.js";
@@ -164,7 +165,8 @@ describe("hooks log (SPEC §10)", () => {
 });
 
 describe("signals to hooks run (SPEC §5.6)", () => {
-  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+  // SIGHUP: the terminal closed; SIGQUIT: Ctrl-\ or a host. Each exits 128 + its number.
+  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129], ["SIGQUIT", 131], ["SIGUSR2", 128 + os.constants.signals.SIGUSR2]] as const) {
     it(`${signal} while hooks run: every group killed, exit ${code}, no survivor`, async () => {
       const dir = project(`hooks:\n  post_tool_use:\n    - {name: a, command: "sleep 60 & echo $! > a.pid; wait"}\n    - {name: b, command: "sleep 60 & echo $! > b.pid; wait"}\nevents:\n  post_tool_use: {parallel: true}\n`);
       const child = spawn(process.execPath, [CLI, "--trust", "run", "post_tool_use"], { cwd: dir, env: { ...process.env, ...env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });

@@ -1,8 +1,13 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, existsSync } from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createRunner } from "../src/runner/createRunner.js";
+import { startServer, type RunningServer } from "../src/server/startServer.js";
+import { config as runnerConfig, hook } from "./helpers/runnerConfig.js";
 import { request, spawnCli, untilListening, type ServeProcess, type Target } from "./helpers/server.js";
 import { waitFor } from "./helpers/waitFor.js";
 
@@ -48,6 +53,27 @@ const isAlive = (pid: number): boolean => {
     return false;
   }
 };
+
+/** A raw connection: what the server wrote on it so far, and whether it has closed it. */
+interface RawClient {
+  socket: net.Socket;
+  received(): string;
+  closed: Promise<string>;
+  isClosed(): boolean;
+}
+function connectRaw(target: Target, send = ""): RawClient {
+  const socket = "socketPath" in target ? net.connect(target.socketPath) : net.connect(target.port, "127.0.0.1");
+  let data = "";
+  let done = false;
+  socket.setEncoding("utf8").on("data", (d: string) => (data += d));
+  socket.on("error", () => {});
+  const closed = new Promise<string>((resolve) => socket.on("close", () => resolve(data)));
+  void closed.then(() => (done = true));
+  if (send) socket.write(send);
+  return { socket, received: () => data, closed, isClosed: () => done };
+}
+const statusOf = (raw: string): number => Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1] ?? 0);
+const bodyOf = (raw: string): any => JSON.parse(raw.slice(raw.indexOf("\r\n\r\n") + 4));
 
 beforeEach(() => {
   tmp = mkdtempSync(path.join(os.tmpdir(), "hookrun-serve-"));
@@ -379,5 +405,131 @@ describe("hooks serve: the socket", () => {
       const pid = Number(readFileSync(path.join(pids, f), "utf8"));
       await waitFor(() => !isAlive(pid), { what: `${f} hook (pid ${pid}) to be gone`, timeoutMs: 5000 });
     }
+  });
+});
+
+describe("hooks serve: other terminating signals", () => {
+  for (const signal of ["SIGHUP", "SIGQUIT"] as const) {
+    it(`on ${signal} (a closed terminal, a host) shuts down as on SIGTERM: socket removed, exit 0`, async () => {
+      writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "a", command: "true" }]));
+      const { p, target } = await startServe();
+      expect((await request(target, "GET", "/v1/health")).status).toBe(200);
+      p.child.kill(signal);
+      expect(await p.exited).toEqual({ code: 0, signal: null });
+      expect(p.stderr()).toMatch(new RegExp(`${signal}: finishing in-flight triggers`));
+      expect(existsSync(path.join(state, "serve.sock"))).toBe(false);
+    });
+  }
+});
+
+describe("hooks serve: no request can end it", () => {
+  beforeEach(() => writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "a", command: "true" }])));
+
+  for (const mode of ["socket", "port"] as const) {
+    it(`answers 400 to a request target that is not a URL (//x:99999) and keeps serving (${mode})`, async () => {
+      const { p, target } = await startServe(mode === "port" ? ["--port", "0"] : []);
+      const c = connectRaw(target, "GET //x:99999 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+      const raw = await c.closed;
+      expect(statusOf(raw)).toBe(400);
+      expect(bodyOf(raw).error).toMatch(/request target "\/\/x:99999" is not a valid path/);
+      const auth: Record<string, string> = mode === "port" ? { authorization: `Bearer ${readFileSync(path.join(state, "serve.token"), "utf8").trim()}` } : {};
+      expect((await request(target, "GET", "/v1/health", undefined, auth)).status).toBe(200);
+      expect(p.child.exitCode).toBe(null);
+    });
+  }
+
+  it("answers a request Node cannot parse with a JSON 400 and closes that connection only", async () => {
+    const { p, target } = await startServe();
+    const raw = await connectRaw(target, "NOT HTTP AT ALL\r\n\r\n").closed;
+    expect(statusOf(raw)).toBe(400);
+    expect(bodyOf(raw).error).toMatch(/malformed HTTP request/);
+    expect((await request(target, "GET", "/v1/health")).status).toBe(200);
+    expect(p.child.exitCode).toBe(null);
+  });
+});
+
+describe("hooks serve: slow clients", () => {
+  it("on SIGTERM closes connections still sending a request, finishes the in-flight trigger, exits 0", async () => {
+    const pids = path.join(tmp, "pids");
+    mkdirSync(pids);
+    writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "long", command: `echo $$ > ${pids}/long; sleep 1; echo finished` }]));
+    const { p, target } = await startServe();
+    const inflight = request(target, "POST", "/v1/trigger/stop", JSON.stringify({ session_id: "t" }));
+    await waitFor(() => existsSync(path.join(pids, "long")), { what: "the long hook to start" });
+    // One client stalls in its body, one in its headers, one is idle between requests.
+    const body = connectRaw(target, "POST /v1/trigger/stop HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"se");
+    const headers = connectRaw(target, "GET /v1/health HTTP/1.1\r\nHost: x\r\n");
+    const idle = connectRaw(target, "GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n");
+    await waitFor(() => statusOf(idle.received()) === 200, { what: "the idle client's first answer" });
+    const signalled = Date.now();
+    p.child.kill("SIGTERM");
+    const r = await inflight;
+    expect(r.status).toBe(200);
+    expect(r.json.hooks[0]).toMatchObject({ name: "long", status: "ok", stdout: "finished\n" });
+    // Well before the 10 s body stall limit: the shutdown did not wait for the stalled clients.
+    await waitFor(() => p.child.exitCode !== null, { what: "the server to exit", timeoutMs: 6000 });
+    expect(Date.now() - signalled).toBeLessThan(8000);
+    expect(await p.exited).toEqual({ code: 0, signal: null });
+    await waitFor(() => body.isClosed() && headers.isClosed() && idle.isClosed(), { what: "every connection to be closed" });
+    expect(existsSync(path.join(state, "serve.sock"))).toBe(false);
+  });
+});
+
+describe("startServer: bounds on receiving a request (never on the response)", () => {
+  let server: RunningServer | null = null;
+  afterEach(async () => {
+    await server?.close(0);
+    server = null;
+  });
+  // In process, with short limits, so the test does not wait the real 10 s.
+  const start = async (timeouts: { headersMs?: number; requestMs?: number; bodyStallMs?: number }): Promise<Target> => {
+    const runner = createRunner(runnerConfig(repo, []), { env: { HOOKS_STATE_DIR: state }, cwd: repo, trust: "all", runLog: false });
+    const socketPath = path.join(tmp, "t.sock");
+    server = await startServer({ runner, watcher: null, socketPath, timeouts });
+    return { socketPath };
+  };
+
+  it("a body that stalls gets 408 and its connection closed; the server goes on", async () => {
+    const target = await start({ bodyStallMs: 300 });
+    const c = connectRaw(target, "POST /v1/trigger/stop HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"se");
+    await waitFor(() => c.isClosed(), { what: "the stalled connection to be closed", timeoutMs: 5000 });
+    expect(statusOf(c.received())).toBe(408);
+    expect(c.received()).toMatch(/\r\nconnection: close\r\n/i);
+    expect(bodyOf(c.received()).error).toMatch(/request body stalled: nothing arrived for 0\.3 s/);
+    expect((await request(target, "GET", "/v1/health")).status).toBe(200);
+  });
+
+  it("headers that never end get 408 and the connection closed", async () => {
+    const target = await start({ headersMs: 300, requestMs: 1000 });
+    const c = connectRaw(target, "GET /v1/health HTTP/1.1\r\nHost: x\r\n");
+    await waitFor(() => c.isClosed(), { what: "the stalled connection to be closed", timeoutMs: 5000 });
+    expect(statusOf(c.received())).toBe(408);
+    expect(bodyOf(c.received()).error).toMatch(/did not arrive in time/);
+  });
+
+  it("a trigger whose hooks outlast every request bound still gets its answer", async () => {
+    const runner = createRunner(runnerConfig(repo, [hook("slow", "stop", { command: "sleep 1.5; echo done" })]), { env: { HOOKS_STATE_DIR: state }, cwd: repo, trust: "all", runLog: false });
+    server = await startServer({ runner, watcher: null, socketPath: path.join(tmp, "t.sock"), timeouts: { headersMs: 200, requestMs: 500, bodyStallMs: 200 } });
+    const r = await request({ socketPath: path.join(tmp, "t.sock") }, "POST", "/v1/trigger/stop", "{}");
+    expect(r.status).toBe(200);
+    expect(r.json.hooks[0]).toMatchObject({ name: "slow", status: "ok", stdout: "done\n" });
+  });
+});
+
+describe("hooks serve: transcript_path that is not a regular file", () => {
+  it("a FIFO neither blocks the trigger nor the server: null message, a warning, health still answers", async () => {
+    writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "cap", command: "cat > ctx.json" }]));
+    const fifo = path.join(tmp, "transcript.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const { target } = await startServe();
+    const r = await Promise.race([
+      request(target, "POST", "/v1/trigger/stop", JSON.stringify({ session_id: "f", transcript_path: fifo })),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("the trigger hung on the FIFO")), 10_000)),
+    ]);
+    expect(r.status).toBe(200);
+    expect(r.json.hooks[0]).toMatchObject({ name: "cap", status: "ok" });
+    expect(r.json.warnings).toEqual([expect.stringMatching(/transcript .*transcript\.fifo is a FIFO, not a regular file/)]);
+    expect(JSON.parse(readFileSync(path.join(repo, "ctx.json"), "utf8")).last_assistant_message).toBe(null);
+    expect((await request(target, "GET", "/v1/health")).status).toBe(200);
   });
 });

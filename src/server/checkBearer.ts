@@ -9,7 +9,9 @@ const digest = (s: string): Buffer => createHash("sha256").update(s).digest();
  * constant-time whatever the length of what the client sent.
  */
 export function checkBearer(req: IncomingMessage, token: string): void {
-  const header = req.headers.authorization ?? "";
+  // A string for a well-formed request; anything else (absent, repeated) is no token.
+  const raw: unknown = req.headers.authorization;
+  const header = typeof raw === "string" ? raw : "";
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   const challenge = { "www-authenticate": 'Bearer realm="hookrun"' };
   if (!match) throw new HttpError(401, "missing bearer token; send `Authorization: Bearer $(cat $HOOKS_STATE_DIR/serve.token)`", {}, challenge);

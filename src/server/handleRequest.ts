@@ -8,7 +8,7 @@ import { describeHooks } from "./describeHooks.js";
 import { errorResponse } from "./errorResponse.js";
 import { healthReport } from "./healthReport.js";
 import { HttpError } from "./httpError.js";
-import { readJsonBody } from "./readJsonBody.js";
+import { MAX_BODY_BYTES, readJsonBody } from "./readJsonBody.js";
 import { sendJson } from "./sendJson.js";
 import { deriveLastMessage } from "../interop/lastMessageFromTranscript.js";
 
@@ -18,6 +18,8 @@ export interface HandlerDeps {
   watcher: ConfigWatcher | null;
   /** Required bearer token (TCP mode); null on a Unix socket, where file modes guard access. */
   token: string | null;
+  /** A request body that sends nothing for this long is answered 408 (0: no limit). */
+  bodyStallMs?: number;
 }
 
 type Route = (req: IncomingMessage, res: ServerResponse, url: URL, param: string) => Promise<void>;
@@ -25,8 +27,11 @@ type Route = (req: IncomingMessage, res: ServerResponse, url: URL, param: string
 const list = (v: string | null): string[] | undefined => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : undefined);
 const flag = (v: string | null): boolean => v !== null && v !== "0" && v !== "false";
 
-/** The HTTP API of SPEC §12 over one long-lived runner: every door calls the same runner. */
-export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
+/**
+ * The HTTP API of SPEC §12 over one long-lived runner: every door calls the same runner. The
+ * handler's promise never rejects; it settles once the answer is handed to the connection.
+ */
+export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { runner, watcher } = deps;
 
   const trigger: Route = async (req, res, url, param) => {
@@ -39,15 +44,21 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       throw new HttpError(400, `the event in ${url.pathname} is not valid percent-encoding`);
     }
     const event = parseHookEvent(raw, custom);
-    const context = await readJsonBody(req);
-    deriveLastMessage(context, config.projectDir);
+    const context = await readJsonBody(req, MAX_BODY_BYTES, deps.bodyStallMs);
+    // A transcript that cannot be read (a FIFO, a device, too large) never fails the trigger.
+    const transcriptWarning = deriveLastMessage(context, config.projectDir);
     // A caller that hangs up no longer wants the answer: its hooks are cancelled.
     const abort = new AbortController();
     res.once("close", () => {
-      if (!res.writableFinished) abort.abort();
+      try {
+        if (!res.writableFinished) abort.abort();
+      } catch {
+        // A listener's failure must not escape an event handler: the hooks end by their timeouts.
+      }
     });
     const options: TriggerOptions = { signal: abort.signal, wait: flag(url.searchParams.get("wait")), only: list(url.searchParams.get("only")), skip: list(url.searchParams.get("skip")) };
     const result = await runner.trigger(event, context, options);
+    if (transcriptWarning) result.warnings.unshift(transcriptWarning);
     sendJson(res, 200, result);
   };
 
@@ -69,23 +80,48 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     },
   ];
 
+  // Everything a request can make go wrong happens inside this promise, so it ends as an error
+  // response, never as an exception that would take the server (and every other client) down.
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = requestUrl(req);
+    if (deps.token !== null) checkBearer(req, deps.token);
+    const route = routes.find((r) => r.pattern.test(url.pathname));
+    if (!route) throw new HttpError(404, `no such endpoint: ${req.method} ${url.pathname}; the API is POST /v1/trigger/{event}, GET /v1/hooks, GET /v1/events, GET /v1/health, POST /v1/reload`);
+    const method = route.methods[req.method ?? ""];
+    const allow = Object.keys(route.methods).join(", ");
+    if (!method) throw new HttpError(405, `${req.method} is not allowed on ${url.pathname}; use ${allow}`, { allow: Object.keys(route.methods) }, { allow });
+    await method(req, res, url, route.pattern.exec(url.pathname)?.[1] ?? "");
+  };
+
   return (req, res) => {
-    const url = new URL(req.url ?? "/", "http://hookrun");
-    const handle = async (): Promise<void> => {
-      if (deps.token !== null) checkBearer(req, deps.token);
-      const route = routes.find((r) => r.pattern.test(url.pathname));
-      if (!route) throw new HttpError(404, `no such endpoint: ${req.method} ${url.pathname}; the API is POST /v1/trigger/{event}, GET /v1/hooks, GET /v1/events, GET /v1/health, POST /v1/reload`);
-      const method = route.methods[req.method ?? ""];
-      const allow = Object.keys(route.methods).join(", ");
-      if (!method) throw new HttpError(405, `${req.method} is not allowed on ${url.pathname}; use ${allow}`, { allow: Object.keys(route.methods) }, { allow });
-      await method(req, res, url, route.pattern.exec(url.pathname)?.[1] ?? "");
-    };
-    handle().catch((error: unknown) => {
-      if (res.headersSent || res.destroyed) return;
-      const { status, body, headers } = errorResponse(error);
-      // A body we did not read to its end cannot be followed by another request on this connection.
-      const unread: Record<string, string> = req.complete ? {} : { connection: "close" };
-      sendJson(res, status, body, { ...unread, ...headers });
+    // A stream error with no listener is thrown by Node as an uncaught exception. Errors of the
+    // request surface through readJsonBody; a response that cannot be written has nobody to tell.
+    req.on("error", () => {});
+    res.on("error", () => {});
+    return handle(req, res).catch((error: unknown) => {
+      try {
+        // Headers gone out: the only honest ending left is to cut the response short.
+        if (res.headersSent) return void res.destroy();
+        if (res.destroyed) return;
+        const { status, body, headers } = errorResponse(error);
+        // A body we did not read to its end cannot be followed by another request on this connection.
+        const unread: Record<string, string> = req.complete ? {} : { connection: "close" };
+        sendJson(res, status, body, { ...unread, ...headers });
+      } catch {
+        res.destroy();
+      }
     });
   };
+}
+
+/**
+ * The request-target as a URL. `//x:99999` and the like are not valid URLs (WHATWG reads a
+ * leading `//` as a host): a 400 for that client, not an exception.
+ */
+function requestUrl(req: IncomingMessage): URL {
+  try {
+    return new URL(req.url ?? "/", "http://hookrun");
+  } catch {
+    throw new HttpError(400, `the request target ${JSON.stringify(req.url)} is not a valid path; send e.g. POST /v1/trigger/stop`, {}, { connection: "close" });
+  }
 }

@@ -1,12 +1,14 @@
 import { readFileSync, rmSync } from "node:fs";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import type { Duplex } from "node:stream";
 import { HookrunError } from "../errors.js";
 import type { Runner } from "../runner/types.js";
 import type { ConfigWatcher } from "../watch/watchConfig.js";
 import { createRequestHandler } from "./handleRequest.js";
 import { listenUnix } from "./listenUnix.js";
-import { MAX_BODY_BYTES } from "./readJsonBody.js";
+import { BODY_STALL_MS, MAX_BODY_BYTES } from "./readJsonBody.js";
+import { sendJson } from "./sendJson.js";
 import { writeTokenFile } from "./writeTokenFile.js";
 
 export interface StartServerOptions {
@@ -17,7 +19,26 @@ export interface StartServerOptions {
   /** …or on 127.0.0.1:port (0 = any free port), with a bearer token written to tokenFile. */
   port?: number;
   tokenFile?: string;
+  /** How long a client may take to send a request; defaults: SERVER_TIMEOUTS. */
+  timeouts?: Partial<ServerTimeouts>;
+  /** A server-level error after start (e.g. EMFILE on accept): reported, the server goes on. */
+  onError?: (error: Error) => void;
 }
+
+/**
+ * Bounds on receiving a request, so that a slow or stalled client cannot hold a connection (and
+ * shutdown) forever. None applies to the response: hooks may run for hours.
+ */
+export interface ServerTimeouts {
+  /** From the first byte of a request to the end of its headers (Node's headersTimeout). */
+  headersMs: number;
+  /** From the first byte of a request to the end of its body (Node's requestTimeout). */
+  requestMs: number;
+  /** The longest pause inside a request body. */
+  bodyStallMs: number;
+}
+
+export const SERVER_TIMEOUTS: ServerTimeouts = { headersMs: 10_000, requestMs: 60_000, bodyStallMs: BODY_STALL_MS };
 
 export interface RunningServer {
   /** "unix:/path/serve.sock" or "http://127.0.0.1:PORT". */
@@ -37,21 +58,51 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     if (!options.tokenFile) throw new HookrunError("startServer on a port needs tokenFile, where the bearer token is written");
     token = writeTokenFile(options.tokenFile);
   }
-  const handler = createRequestHandler({ runner, watcher, token });
+  const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
+  const handler = createRequestHandler({ runner, watcher, token, bodyStallMs: timeouts.bodyStallMs });
+  let stopping = false;
   let inFlight = 0;
   let idle: (() => void) | null = null;
+  // Every connection, and the exchange it is in (from the request's headers to the response's
+  // end): at shutdown, one that has not sent a whole request is closed at once.
+  const sockets = new Set<Socket>();
+  const exchanges = new Map<Duplex, { req: IncomingMessage; res: ServerResponse }>();
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-    inFlight++;
+    if (stopping) return sendJson(res, 503, { error: "the server is shutting down; retry against the next one" }, { connection: "close" });
+    const socket = req.socket;
+    exchanges.set(socket, { req, res });
     res.once("close", () => {
-      if (--inFlight === 0) idle?.();
+      if (exchanges.get(socket)?.req === req) exchanges.delete(socket);
     });
-    handler(req, res);
+    // In flight until the handler is done (the trigger finished, its answer handed to the socket).
+    inFlight++;
+    const settle = (): void => {
+      if (--inFlight === 0) idle?.();
+    };
+    handler(req, res).then(settle, settle);
   };
-  // Hooks may run for hours: no request timeout. The body limit guards the reading side.
-  const server = createServer({ requestTimeout: 0 }, onRequest);
+  // Node checks both timeouts every connectionsCheckingInterval (30 s by default): often enough
+  // here that each bites within a quarter of its value, at most a second late.
+  const bounds = [timeouts.headersMs, timeouts.requestMs].filter((ms) => ms > 0);
+  const checking = bounds.length === 0 ? 30_000 : Math.min(1000, Math.max(50, Math.floor(Math.min(...bounds) / 4)));
+  const server = createServer({ headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, connectionsCheckingInterval: checking }, onRequest);
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+  // A malformed request, headers or a body too slow: answered as Node would, in JSON, and the
+  // connection closed. Without this listener Node answers too, but this one is ours to reason about.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const answering = exchanges.get(socket)?.res.headersSent ?? false;
+    if (error.code === "ECONNRESET" || !socket.writable || answering) return void socket.destroy();
+    const [status, message] = clientErrorAnswer(error, timeouts);
+    const body = JSON.stringify({ error: message }) + "\n";
+    const head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n`;
+    socket.end(head + body, () => socket.destroy());
+  });
   // `Expect: 100-continue` with a declared body over the limit: answer 413 before the client sends it.
   server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
-    if (!(Number(req.headers["content-length"]) > MAX_BODY_BYTES)) res.writeContinue();
+    if (!stopping && !(Number(req.headers["content-length"]) > MAX_BODY_BYTES)) res.writeContinue();
     onRequest(req, res);
   });
 
@@ -68,15 +119,23 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     });
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
+  // After start, an 'error' with no listener would end the process (and every trigger in it).
+  server.on("error", (error: Error) => options.onError?.(error));
 
   let closing: Promise<void> | null = null;
   return {
     url,
     close(graceMs = 5000) {
       closing ??= (async () => {
+        stopping = true;
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
+        // Idle connections, and those still sending a request (headers or body), carry no
+        // trigger to finish: closed now, or a stalled client would hold the shutdown.
+        for (const socket of sockets) {
+          if (!exchanges.get(socket)?.req.complete) socket.destroy();
+        }
         if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
+        // Answers are written; a client that does not read its answer gets a second to take it.
         server.closeIdleConnections();
         await Promise.race([closed, sleep(1000).then(() => server.closeAllConnections())]);
         await watcher?.close();
@@ -96,4 +155,18 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       return closing;
     },
   };
+}
+
+/** Status and message for a request Node's parser refused or timed out. */
+function clientErrorAnswer(error: NodeJS.ErrnoException, timeouts: ServerTimeouts): [number, string] {
+  switch (error.code) {
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return [408, `the request did not arrive in time (headers within ${timeouts.headersMs / 1000} s, the whole request within ${timeouts.requestMs / 1000} s)`];
+    case "HPE_HEADER_OVERFLOW":
+      return [431, "the request headers are too large"];
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
+      return [413, "the chunk extensions of the request body are too large"];
+    default:
+      return [400, `malformed HTTP request (${error.code ?? error.message})`];
+  }
 }

@@ -15,9 +15,10 @@ import type { TriggerResult } from "../../runner/types.js";
 import { closestMatches } from "../../text/didYouMean.js";
 import type { RunFlags } from "../commands/run.js";
 import type { CliContext } from "../context.js";
-import { EXIT } from "../exitCodes.js";
+import { EXIT, signalExitCode } from "../exitCodes.js";
 import { readRunContext } from "./readRunContext.js";
 import { startProgress } from "./startProgress.js";
+import { onTerminatingSignal } from "./untilSignal.js";
 import { runningInCi } from "../../env/runningInCi.js";
 
 /**
@@ -55,13 +56,15 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   const custom = Object.keys(config.events).filter((e) => config.events[e].custom);
   const event = parseHookEvent(eventArg, custom);
   const context = await readRunContext(ctx, flags);
-  deriveLastMessage(context, ctx.cwd);
+  // A transcript that cannot be read (a FIFO, a device, too large) never fails the run.
+  const transcriptWarning = deriveLastMessage(context, ctx.cwd);
   const names = config.hooks.map((h) => h.name);
   checkNames("--only", flags.only, names);
   checkNames("--skip", flags.skip, names);
   if (config.files.length === 0) ctx.stderr.write(`hooks: no hooks.yaml found from ${ctx.cwd} up (nor a user config); nothing to run\n`);
 
   if (flags.dryRun) {
+    if (transcriptWarning) ctx.stderr.write(`hooks: warning: ${transcriptWarning}\n`);
     const plan = planHooks(config, event, context, { env: ctx.env, cwd: ctx.cwd, only: flags.only, skip: flags.skip });
     const stdinContext = buildContext(event, context, ctx.cwd, ctx.env);
     const hooks = plan.map((h) => ({
@@ -86,15 +89,14 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   });
   // CI leaves nothing behind: under CI `hooks run` waits for its async hooks.
   const wait = flags.wait ?? runningInCi(ctx.env);
-  // SIGINT/SIGTERM: kill every hook's group, report what ran, exit 130/143 (SPEC §5.6).
+  // SIGINT, SIGTERM, SIGHUP, SIGQUIT…: kill every hook's group, report what ran, exit 128+n
+  // (SPEC §5.6). Unhandled, SIGHUP (a closed terminal) would end the CLI and leave the hooks running.
   let interrupted: NodeJS.Signals | null = null;
-  const onSignal = (signal: NodeJS.Signals): void => {
+  const stopSignals = onTerminatingSignal((signal) => {
     if (interrupted) return;
     interrupted = signal;
     void runner.close({ graceMs: 0 });
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  });
   // Under GitHub Actions each hook's block is folded in a log group (SPEC §8).
   const github = output === "text" && isGithubActions(ctx.env);
   const block = github ? formatGithubHookBlock : formatHookBlock;
@@ -105,9 +107,9 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   } finally {
     progress?.stop();
     await runner.close();
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    stopSignals();
   }
+  if (transcriptWarning) result.warnings.unshift(transcriptWarning);
   if (output === "json") ctx.stdout.write(JSON.stringify(result, null, 2) + "\n");
   else if (output === "junit") ctx.stdout.write(formatJunit([result]));
   else if (output === "claude") ctx.stdout.write(JSON.stringify(formatClaude(result)) + "\n");
@@ -118,7 +120,7 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     if (github) ctx.stdout.write(formatGithubAnnotations(result));
     ctx.stdout.write(formatFooter(result, { color: ctx.color }));
   }
-  if (interrupted) return interrupted === "SIGTERM" ? EXIT.sigterm : EXIT.sigint;
+  if (interrupted) return signalExitCode(interrupted);
   // Claude Code reads a hook's JSON only on exit 0, so the block travels in the JSON (SPEC §8).
   if (output === "claude") return EXIT.ok;
   return exitCodeForResult(result, wait);

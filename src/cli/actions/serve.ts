@@ -21,7 +21,11 @@ function parsePort(value: string): number {
   return port;
 }
 
-/** `hooks serve`: one runner for the life of the process, hot-reloaded, until SIGINT/SIGTERM (exit 0). */
+/**
+ * `hooks serve`: one runner for the life of the process, hot-reloaded, until a terminating signal
+ * (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR2): then a clean shutdown and exit 0. SIGHUP does not
+ * mean "reload" here: the config is watched, and a server whose terminal closed should stop.
+ */
 export async function serve(ctx: CliContext, flags: ServeFlags): Promise<number> {
   if (flags.socket !== undefined && flags.port !== undefined) throw new UsageError("--socket and --port exclude each other; choose one");
   const port = flags.port === undefined ? undefined : parsePort(flags.port);
@@ -60,7 +64,7 @@ export async function serve(ctx: CliContext, flags: ServeFlags): Promise<number>
     if (!watcher.current) throw watcher.error;
     // Async hooks live in this process ("memory") and are delivered per session on later triggers.
     runner = createRunner(watcher.current, { env: ctx.env, cwd: ctx.cwd, trust: ctx.trust ? "all" : "checked", asyncMode: "memory" });
-    const server = await startServer({ runner, watcher, socketPath, port, tokenFile: path.join(state, "serve.token") });
+    const server = await startServer({ runner, watcher, socketPath, port, tokenFile: path.join(state, "serve.token"), onError: (error) => log(`server error: ${error.message}`) });
     const config = runner.config;
     log(`listening on ${server.url} (${config.hooks.length} hooks from ${config.files.map((f) => f.path).join(", ") || "no config file"})${port !== undefined ? `; bearer token in ${path.join(state, "serve.token")}` : ""}`);
     const received = await signal;

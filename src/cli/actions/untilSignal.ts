@@ -1,23 +1,35 @@
+import { constants } from "node:os";
+
 /**
- * Resolve with the first SIGINT or SIGTERM; `onRepeat` gets any later one. Returns the promise
+ * The signals that end the CLI: by hand (SIGINT, SIGQUIT), a host or a service manager
+ * (SIGTERM), a closed terminal (SIGHUP), and SIGUSR2, whose default action also kills. Each is
+ * caught so that hooks' process groups are ended first: otherwise they would outlive the CLI,
+ * reparented to PID 1. Not SIGPIPE: Node ignores it and a closed pipe surfaces as EPIPE on the
+ * write (stdioWriter drops the rest of the output); a handler would turn every broken pipe into
+ * a termination. Not SIGUSR1: Node reserves it to start its inspector.
+ */
+export const TERMINATING_SIGNALS = (["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR2"] as const).filter((s) => s in constants.signals);
+
+/** Call `handler` on every terminating signal until the returned function removes it. */
+export function onTerminatingSignal(handler: (signal: NodeJS.Signals) => void): () => void {
+  for (const s of TERMINATING_SIGNALS) process.on(s, handler);
+  return () => {
+    for (const s of TERMINATING_SIGNALS) process.off(s, handler);
+  };
+}
+
+/**
+ * Resolve with the first terminating signal; `onRepeat` gets any later one. Returns the promise
  * and a function that removes the handlers.
  */
 export function untilSignal(onRepeat: (signal: NodeJS.Signals) => void = () => {}): { signal: Promise<NodeJS.Signals>; dispose: () => void } {
   let first: NodeJS.Signals | null = null;
   let resolve!: (s: NodeJS.Signals) => void;
   const signal = new Promise<NodeJS.Signals>((r) => (resolve = r));
-  const handler = (s: NodeJS.Signals): void => {
+  const dispose = onTerminatingSignal((s) => {
     if (first) return onRepeat(s);
     first = s;
     resolve(s);
-  };
-  process.on("SIGINT", handler);
-  process.on("SIGTERM", handler);
-  return {
-    signal,
-    dispose: () => {
-      process.off("SIGINT", handler);
-      process.off("SIGTERM", handler);
-    },
-  };
+  });
+  return { signal, dispose };
 }

@@ -6,7 +6,7 @@ import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";
 import { untilSignal } from "./untilSignal.js";
 
-/** `hooks watch`: validate now and after every change of any layer, until SIGINT/SIGTERM (exit 0). */
+/** `hooks watch`: validate now and after every change of any layer, until a terminating signal (exit 0). */
 export async function watchCommand(ctx: CliContext, opts: { json?: boolean }): Promise<number> {
   const report = (config: ResolvedConfig | null, error: ConfigError | null): void => {
     const diagnostics = error ? error.diagnostics : (config?.warnings ?? []);
