@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -165,6 +165,30 @@ describe("hooks log (SPEC §10)", () => {
 });
 
 describe("signals to hooks run (SPEC §5.6)", () => {
+  it("a closed terminal (real pty hang-up): hooks killed, exit 129 even though the report cannot be shown", () => {
+    const dir = project(`hooks:\n  post_tool_use:\n    - {name: a, command: "sleep 60 & echo $! > a.pid; wait"}\n`);
+    // python3's pty.fork makes the CLI a session leader on a real terminal; closing the master
+    // side is what closing a terminal window does: SIGHUP, then every write fails with EIO.
+    const script = [
+      "import os, pty, sys, time",
+      "pid, fd = pty.fork()",
+      "if pid == 0:",
+      "    os.execv(sys.argv[1], sys.argv[1:])",
+      "deadline = time.time() + 10",
+      "while not (os.path.exists('a.pid') and open('a.pid').read().strip()):",
+      "    if time.time() > deadline: sys.exit('hooks never started')",
+      "    try: os.read(fd, 65536)",
+      "    except OSError: pass",
+      "    time.sleep(0.02)",
+      "os.close(fd)",
+      "print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))",
+    ].join("\n");
+    const r = spawnSync("python3", ["-c", script, process.execPath, CLI, "--trust", "run", "post_tool_use"], { cwd: dir, env: { ...process.env, ...env }, encoding: "utf8", timeout: 20_000 });
+    expect(r.stderr).toBe("");
+    expect(r.stdout.trim()).toBe("129");
+    return waitGone(Number(readFileSync(path.join(dir, "a.pid"), "utf8")), 3000).then((gone) => expect(gone).toBe(true));
+  });
+
   // SIGHUP: the terminal closed; SIGQUIT: Ctrl-\ or a host. Each exits 128 + its number.
   for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129], ["SIGQUIT", 131], ["SIGUSR2", 128 + os.constants.signals.SIGUSR2]] as const) {
     it(`${signal} while hooks run: every group killed, exit ${code}, no survivor`, async () => {

@@ -1,3 +1,5 @@
+import { closeSync, fstatSync } from "node:fs";
+import { createRequire } from "node:module";
 import { main } from "../cli/main.js";
 import { stdioWriter } from "../cli/stdioWriter.js";
 
@@ -28,8 +30,42 @@ void main(process.argv.slice(2), {
  */
 function exitWhenFlushed(code: number): void {
   process.exitCode = code;
+  const exit = (): never => {
+    releaseHungUpTerminals();
+    return process.exit(code);
+  };
   const pending = [stdout, stderr].filter((s): s is NodeJS.WriteStream => "writableLength" in s && (s as NodeJS.WriteStream).writableLength > 0);
   let left = pending.length;
-  if (left === 0) process.exit(code);
-  for (const s of pending) s.once("drain", () => --left === 0 && process.exit(code));
+  if (left === 0) exit();
+  // A terminal that went away (SIGHUP of a closed window) never drains: an error or close counts
+  // as done, and a bound keeps a wedged descriptor from holding the exit (and its code) forever.
+  for (const s of pending) {
+    let settled = false;
+    const done = (): void => {
+      if (settled) return;
+      settled = true;
+      if (--left === 0) exit();
+    };
+    s.once("drain", done);
+    s.once("error", done);
+    s.once("close", done);
+  }
+  setTimeout(exit, 2000);
+}
+
+/**
+ * At exit Node restores the terminal modes of stdio descriptors that were terminals at start, and
+ * aborts (SIGABRT, no exit code) when that fails, which it does on a terminal that hung up (a
+ * closed window: SIGHUP, then EIO). Node skips a descriptor that was closed, so close those: a
+ * character device that no longer answers as a terminal. /dev/null closes harmlessly.
+ */
+function releaseHungUpTerminals(): void {
+  for (const fd of [0, 1, 2]) {
+    try {
+      // node:tty is loaded only for a character device: pipes and files (agents, CI) skip it.
+      if (fstatSync(fd).isCharacterDevice() && !(createRequire(import.meta.url)("node:tty") as typeof import("node:tty")).isatty(fd)) closeSync(fd);
+    } catch {
+      // already closed
+    }
+  }
 }

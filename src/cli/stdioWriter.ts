@@ -24,7 +24,11 @@ export function stdioWriter(fd: 1 | 2, stream: () => CliOutput): CliOutput {
       // closed or unusable descriptor: let Node's stream deal with it
     }
   }
-  return stream();
+  const s = stream();
+  // A terminal closed under us (EIO) must not become an uncaught 'error' that replaces the exit
+  // code hookrun chose (129 for SIGHUP, say): what cannot be shown is dropped.
+  (s as Partial<NodeJS.WriteStream>).on?.("error", () => {});
+  return s;
 }
 
 function fdWriter(fd: number): CliOutput {
