@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, existsSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, existsSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
@@ -362,6 +362,18 @@ describe("hooks serve: the socket", () => {
     expect(statSync(sock).isSocket()).toBe(true);
     expect(statSync(sock).mode & 0o777).toBe(0o600);
     expect(statSync(state).mode & 0o777).toBe(0o700);
+  });
+
+  it("refuses a state dir that others can write (socket or token there): exit 1 naming the fix, no socket", async () => {
+    mkdirSync(state, { recursive: true });
+    chmodSync(state, 0o777);
+    for (const args of [[], ["--port", "0"]]) {
+      const p = serve(args);
+      expect((await p.exited).code).toBe(1);
+      expect(p.stderr()).toContain(`chmod 700 ${state}`);
+    }
+    expect(existsSync(path.join(state, "serve.sock"))).toBe(false);
+    expect(existsSync(path.join(state, "serve.token"))).toBe(false);
   });
 
   it("refuses to start a second server on a live socket, and takes over a stale one", async () => {

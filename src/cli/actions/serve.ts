@@ -1,11 +1,10 @@
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { formatDiagnostic } from "../../config/formatDiagnostic.js";
 import { UsageError } from "../../errors.js";
 import { createRunner } from "../../runner/createRunner.js";
 import type { Runner } from "../../runner/types.js";
 import { startServer } from "../../server/startServer.js";
-import { stateDir } from "../../state/stateDir.js";
+import { ensureStateDir, stateDir } from "../../state/stateDir.js";
 import { watchConfig } from "../../watch/watchConfig.js";
 import type { ServeFlags } from "../commands/serve.js";
 import type { CliContext } from "../context.js";
@@ -32,11 +31,9 @@ export async function serve(ctx: CliContext, flags: ServeFlags): Promise<number>
   const state = stateDir(ctx.env);
   const log = (line: string): void => void ctx.stderr.write(`hooks serve: ${line}\n`);
   let socketPath: string | undefined;
-  if (port === undefined) {
-    socketPath = flags.socket !== undefined ? path.resolve(ctx.cwd, flags.socket) : path.join(state, "serve.sock");
-    // Created 0700; an existing directory keeps its mode (HOOKS_STATE_DIR may name a shared one).
-    if (flags.socket === undefined) mkdirSync(state, { recursive: true, mode: 0o700 });
-  }
+  if (port === undefined) socketPath = flags.socket !== undefined ? path.resolve(ctx.cwd, flags.socket) : path.join(state, "serve.sock");
+  // The default socket and the token file live in the state dir: private (0700) or refused.
+  if (flags.socket === undefined) ensureStateDir(state);
 
   let runner: Runner | null = null;
   const watcher = watchConfig({
