@@ -1,7 +1,7 @@
 import { lstatSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { ConfigError, type Diagnostic } from "../errors.js";
-import { FileReadError, READ_LIMITS, readBoundedText } from "../fs/readBounded.js";
+import { FileReadError, READ_LIMITS, readBoundedFile } from "../fs/readBounded.js";
 import { checkConfigFile } from "./checkConfigFile.js";
 import { customEvents } from "./customEvents.js";
 import { findLocalFile } from "./findLocalFile.js";
@@ -97,7 +97,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
  */
 export function readConfigFile(file: string): string {
   try {
-    return readBoundedText(file, READ_LIMITS.config, { what: "config file" });
+    // A BOM is kept here (the trust hash is of the file as it is) and skipped by parseConfigText.
+    return readBoundedFile(file, READ_LIMITS.config, { what: "config file" }).toString("utf8");
   } catch (error) {
     if (!(error instanceof FileReadError)) throw error;
     const reason =
