@@ -182,14 +182,14 @@ class FastParser {
     }
     if (ch === '"' || ch === "'") {
       const q = ch === '"' ? readDouble(s, 0) : readSingle(s, 0);
-      if (stripComment(s.slice(q.end)) !== "") bail();
+      if (!onlyComment(s.slice(q.end))) bail();
       this.noMoreIndented(parentIndent);
       return { value: q.value, tree };
     }
     if (ch === "[" || ch === "{") {
       const flow = new FlowParser(s, lineNo + 1, c, this.depth);
       const out = flow.parseNode();
-      if (stripComment(s.slice(flow.i)) !== "") bail();
+      if (!onlyComment(s.slice(flow.i))) bail();
       this.noMoreIndented(parentIndent);
       return { value: out.value, tree: out.tree };
     }
@@ -339,6 +339,15 @@ function indentOf(line: string): number {
 
 function isSeqLine(line: string, n: number): boolean {
   return line[n] === "-" && (line[n + 1] === " " || line[n + 1] === undefined);
+}
+
+/**
+ * Whether what follows a quoted scalar or flow collection is nothing or a comment. A `#` right
+ * after the closing quote or bracket starts no comment: yaml refuses `"a"#c`, so must we.
+ */
+function onlyComment(rest: string): boolean {
+  const t = rest.trimStart();
+  return t === "" || (t.charCodeAt(0) === 35 && t.length < rest.length);
 }
 
 /** Content after a ` #` comment removed, trimmed (quotes are handled before this is used). */
