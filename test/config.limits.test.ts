@@ -115,3 +115,33 @@ describe("nesting is capped at 200 levels, in both YAML readers and in JSON, wit
     expect(yaml.stderr).toContain(`hooks.yaml:201:202: error: ${TOO_DEEP}`);
   });
 });
+
+describe("JSON configs: a BOM and very long numbers load as JSON.parse reads them", () => {
+  const HOOKS = '"hooks": {"stop": [{"name": "a", "command": "b"}]}';
+
+  it("a UTF-8 BOM is skipped, and positions count from after it", async () => {
+    const t = tempProject();
+    t.write("hooks.json", `\uFEFF{${HOOKS}}`);
+    expect((await t.load()).hooks.map((h) => h.name)).toEqual(["a"]);
+    t.write("hooks.json", `\uFEFF{\n  "hooks": {"stop": [{"name": "a", "command": "b", "priority": "x"}]}}`);
+    const [d] = await t.diagnostics();
+    expect([d.line, d.col]).toEqual([2, 64]);
+    const r = await runCli(["validate"], { cwd: t.root, env: t.env });
+    expect(r.stderr).toContain("hooks.json:2:64: error:");
+    // YAML too, on both readers (the fast one takes the rest of this file).
+    t.write("hooks.json", "{}");
+    const y = tempProject();
+    y.write("hooks.yaml", `\uFEFFhooks:\n  stop:\n    - name: a\n      command: b\n      priority: x\n`);
+    expect((await y.diagnostics()).map((e) => [e.line, e.col])).toEqual([[5, 17]]);
+  });
+
+  it("a 500-digit number loads (as the nearest double, Infinity past 1.8e308); where a number matters it is a clear error", async () => {
+    const t = tempProject();
+    t.write("hooks.json", `{"x-big": 1${"0".repeat(500)}, "x-small": 0.${"0".repeat(500)}1, ${HOOKS}}`);
+    expect((await t.load()).hooks).toHaveLength(1);
+    t.write("hooks.json", `{"hooks": {"stop": [{"name": "a", "command": "b", "priority": 1${"0".repeat(450)}}]}}`);
+    const [d] = await t.diagnostics();
+    expect(d.message).toBe("`priority` in hook `a` must be a whole number, not number Infinity");
+    expect(d.col).toBe(63);
+  });
+});
