@@ -87,3 +87,25 @@ describe("event spellings (SPEC §3)", () => {
     expect(JSON.parse(r.stdout).map((h: { event: string }) => h.event)).toEqual(["deploy_finished"]);
   });
 });
+
+describe("custom events named like Object.prototype members", () => {
+  // Event tables are looked up by user-chosen names: no inherited member may answer for one.
+  for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
+    it(`\`${name}\` with custom: true loads, lists and runs`, async () => {
+      const t = tempProject();
+      t.write("hooks.yaml", `events:\n  ${name}: { custom: true, gate: true }\nhooks:\n  ${name}:\n    - name: a\n      command: echo ran\n`);
+      const config = await t.load();
+      expect(config.hooks.map((h) => h.name)).toEqual(["a"]);
+      expect(config.events[config.hooks[0].event]).toMatchObject({ custom: true, gate: true });
+      const r = await runCli(["run", name, "--trust"], { cwd: t.root, env: t.env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout + r.stderr).toContain("ran");
+    });
+  }
+
+  it("an undeclared `constructor` is still an unknown event", async () => {
+    const t = tempProject();
+    t.write("hooks.yaml", "hooks:\n  constructor:\n    - name: a\n      command: echo\n");
+    expect((await t.diagnostics()).map((d) => d.message)).toEqual([expect.stringContaining("unknown event `constructor`")]);
+  });
+});

@@ -1,6 +1,7 @@
-import { readFileSync } from "node:fs";
+import { lstatSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { ConfigError, type Diagnostic } from "../errors.js";
+import { FileReadError, READ_LIMITS, readBoundedFile } from "../fs/readBounded.js";
 import { checkConfigFile } from "./checkConfigFile.js";
 import { customEvents } from "./customEvents.js";
 import { findLocalFile } from "./findLocalFile.js";
@@ -57,12 +58,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
   for (const { file, layer } of found) {
     let text = overrides.get(file);
     if (text === undefined) {
-      try {
-        text = readFileSync(file, "utf8");
-      } catch (error) {
-        const reason = (error as NodeJS.ErrnoException).code === "EACCES" ? "permission denied" : (error as Error).message;
-        throw new ConfigError(`cannot read ${file}: ${reason}`, [{ file, line: 1, col: 1, severity: "error", message: `cannot read this file: ${reason}` }], { cause: error });
-      }
+      text = readConfigFile(file);
     }
     files.push(configFileInfo(file, layer, text));
     const parsed = await parseConfigText(file, text);
@@ -93,6 +89,34 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
     events,
     warnings: diagnostics,
   };
+}
+
+/**
+ * A config file's text, read once, bounded and without blocking: a hooks.yaml committed as a
+ * symlink to /dev/zero or a FIFO must not hang or fill memory before trust is even checked.
+ */
+export function readConfigFile(file: string): string {
+  try {
+    // A BOM is kept here (the trust hash is of the file as it is) and skipped by parseConfigText.
+    return readBoundedFile(file, READ_LIMITS.config, { what: "config file" }).toString("utf8");
+  } catch (error) {
+    if (!(error instanceof FileReadError)) throw error;
+    const reason =
+      error.reason === "EACCES" ? "permission denied" : error.reason === "not-regular" || error.reason === "too-large" ? null : error.reason;
+    // A symlink is what a reviewer sees in the repository: name its target too.
+    const shown = reason ? file : `${file}${linkTarget(file)}`;
+    const message = reason ? `cannot read config file ${file}: ${reason}` : error.message.replace(file, shown);
+    throw new ConfigError(message, [{ file, line: 1, col: 1, severity: "error", message: message.replace(`config file ${shown}`, `this file${shown.slice(file.length)}`) }], { cause: error });
+  }
+}
+
+/** " (a symlink to TARGET)" when `file` is a symlink, else "". */
+function linkTarget(file: string): string {
+  try {
+    return lstatSync(file).isSymbolicLink() ? ` (a symlink to ${readlinkSync(file)})` : "";
+  } catch {
+    return "";
+  }
 }
 
 // sha256 is computed when first read (by trust): hashing loads node:crypto, which a validate or

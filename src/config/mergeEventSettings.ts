@@ -3,7 +3,9 @@ import type { ResolvedEventSettings } from "./types.js";
 
 /** `events:` of every layer merged key by key (later layers win), under canonical names. */
 export function mergeEventSettings(values: unknown[], custom: readonly string[]): Record<string, ResolvedEventSettings> {
-  const merged: Record<string, ResolvedEventSettings> = {};
+  // No prototype: event names are user text, and a custom event called `constructor` must not
+  // find Object.prototype.constructor here (or in any `config.events[name]` downstream).
+  const merged: Record<string, ResolvedEventSettings> = Object.create(null);
   for (const value of values) {
     const events = (value as { events?: unknown } | undefined)?.events;
     if (!events || typeof events !== "object" || Array.isArray(events)) continue;

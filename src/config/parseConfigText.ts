@@ -1,5 +1,7 @@
 import type { Document, Node as YamlNode, Pair } from "yaml";
 import type { Diagnostic } from "../errors.js";
+import { checkYamlDocument, flowTooDeep } from "./checkYamlLimits.js";
+import { CONFIG_LIMITS, TOO_DEEP } from "./limits.js";
 import { scanJson } from "./scanJson.js";
 import { parseYamlFast } from "./parseYamlFast.js";
 import { locateInTree, type SourceNode } from "./sourceTree.js";
@@ -31,7 +33,9 @@ const START: Position = { line: 1, col: 1 };
  * Parse YAML 1.2 or (by extension) strict JSON, keeping positions for every diagnostic. The
  * common plain YAML goes through parseYamlFast; the `yaml` package is loaded only for the rest.
  */
-export async function parseConfigText(file: string, text: string): Promise<ParsedConfigText> {
+export async function parseConfigText(file: string, source: string): Promise<ParsedConfigText> {
+  // A UTF-8 BOM (some Windows editors write one) is not content: positions count from after it.
+  const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   const isJson = file.endsWith(".json");
   const diagnostics: Diagnostic[] = [];
   const error = (pos: Position, message: string) => diagnostics.push({ file, ...pos, severity: "error", message });
@@ -52,13 +56,38 @@ export async function parseConfigText(file: string, text: string): Promise<Parse
   const loaded = (await import("yaml")) as YamlModule & { default?: YamlModule };
   const yaml: YamlModule = loaded.LineCounter ? loaded : loaded.default!;
   const lineCounter = new yaml.LineCounter();
-  const doc = yaml.parseDocument(text, { lineCounter, merge: true, prettyErrors: false, uniqueKeys: true });
+  const tooDeep = flowTooDeep(yaml, text);
+  if (tooDeep !== null) {
+    error(positionAt(text, tooDeep), TOO_DEEP);
+    return { file, value: undefined, diagnostics, locate: noLocate };
+  }
+  let doc: Document;
+  try {
+    doc = yaml.parseDocument(text, { lineCounter, merge: true, prettyErrors: false, uniqueKeys: true });
+  } catch (e) {
+    // yaml's parser recurses once per block level it closes: some 1,500 levels exhaust the stack.
+    if (!(e instanceof RangeError)) throw e;
+    error(deepBlockLine(text), TOO_DEEP);
+    return { file, value: undefined, diagnostics, locate: noLocate };
+  }
+  // yaml's composer catches its own stack overflow into doc.errors: the same too-deep sentence.
+  if (doc.errors.some((e) => /call stack/i.test(e.message))) {
+    error(deepBlockLine(text), TOO_DEEP);
+    return { file, value: undefined, diagnostics, locate: noLocate };
+  }
   const at = (offset: number): Position => lineCounter.linePos(offset);
   for (const e of doc.errors) error(at(e.pos[0]), yamlErrorMessage(e.code, e.message, keyAt(text, e.pos[0])));
   const locate = makeLocator(yaml, doc, at);
   // Only duplicate keys leave a trustworthy document behind; after other syntax errors, stop.
   if (doc.errors.some((e) => e.code !== "DUPLICATE_KEY")) return { file, value: undefined, diagnostics, locate };
-  return topLevelMap({ file, value: doc.toJS({ maxAliasCount: 1000 }), diagnostics, locate });
+  // Aliases and depth are checked first, with positions; then toJS cannot throw or blow up, and
+  // its own alias counter (a cruder bound that trips on 1,001 uses of one scalar) is not needed.
+  const problem = checkYamlDocument(yaml, doc);
+  if (problem) {
+    error(at(problem.offset), problem.message);
+    return { file, value: undefined, diagnostics, locate };
+  }
+  return topLevelMap({ file, value: doc.toJS({ maxAliasCount: -1 }), diagnostics, locate });
 }
 
 // JSON never needs the yaml package: JSON.parse for the data, scanJson for positions and errors.
@@ -86,6 +115,39 @@ function topLevelMap(parsed: ParsedConfigText): ParsedConfigText {
     return { ...parsed, value: undefined };
   }
   return parsed;
+}
+
+/**
+ * Where block nesting first passes the depth limit, from indentation and `- ` / `key:` starts of
+ * lines (an estimate, not a parse): a position for when yaml ran out of stack.
+ */
+function deepBlockLine(text: string): Position {
+  const stack: { indent: number; seq: boolean }[] = [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    let rest = lines[i].trimStart();
+    if (rest === "" || rest.startsWith("#")) continue;
+    let col = lines[i].length - rest.length;
+    const opened: { indent: number; seq: boolean }[] = [];
+    for (let m = /^-( +|$)/.exec(rest); m; m = /^-( +|$)/.exec(rest)) {
+      opened.push({ indent: col, seq: true });
+      col += m[0].length;
+      rest = rest.slice(m[0].length);
+    }
+    if (/^[^#\s][^#]*?:( |$)/.test(rest)) opened.push({ indent: col, seq: false });
+    if (opened.length === 0) continue;
+    const first = opened[0];
+    while (stack.length && stack[stack.length - 1].indent > first.indent) stack.pop();
+    let top = stack[stack.length - 1];
+    // A list may sit at its parent key's indentation; a key there closes that list.
+    if (top && top.indent === first.indent && top.seq && !first.seq) stack.pop(), (top = stack[stack.length - 1]);
+    if (top && top.indent === first.indent && top.seq === first.seq) opened.shift();
+    for (const o of opened) {
+      stack.push(o);
+      if (stack.length > CONFIG_LIMITS.depth) return { line: i + 1, col: o.indent + 1 };
+    }
+  }
+  return START;
 }
 
 function isOnlyComments(text: string): boolean {

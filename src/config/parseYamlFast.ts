@@ -1,3 +1,4 @@
+import { CONFIG_LIMITS } from "./limits.js";
 import type { SourceNode } from "./sourceTree.js";
 
 /**
@@ -38,6 +39,8 @@ const KEY_VALUE = /([A-Za-z_][\w.-]*):( +)(?:"([^"\\\n]*)"|'([^'\n]*)'|([^-?:,[\
 class FastParser {
   private readonly lines: string[];
   private li = 0;
+  /** Collections open around the current line: past the limit, yaml words the error. */
+  private depth = 0;
 
   /** Without positions the tree is NO_POSITIONS throughout: a valid file needs none. */
   constructor(
@@ -88,6 +91,7 @@ class FastParser {
   }
 
   private parseMap(n: number): { value: Record<string, unknown>; tree: SourceNode } {
+    if (++this.depth > CONFIG_LIMITS.depth) bail();
     const value: Record<string, unknown> = {};
     const entries = this.positions ? new Map<string, { line: number; col: number; node: SourceNode | null }>() : undefined;
     const tree: SourceNode = entries ? { line: this.li + 1, col: n + 1, entries } : NO_POSITIONS;
@@ -125,10 +129,12 @@ class FastParser {
       entries?.set(key, { line: lineNo + 1, col: n + 1, node: child.tree });
     }
     if (this.li < this.lines.length && this.nextIndent() > n) bail();
+    this.depth--;
     return { value, tree };
   }
 
   private parseSeq(n: number): { value: unknown[]; tree: SourceNode } {
+    if (++this.depth > CONFIG_LIMITS.depth) bail();
     const value: unknown[] = [];
     const items: SourceNode[] | undefined = this.positions ? [] : undefined;
     const tree: SourceNode = items ? { line: this.li + 1, col: n + 1, items } : NO_POSITIONS;
@@ -160,6 +166,7 @@ class FastParser {
       value.push(child.value);
       items?.push(child.tree);
     }
+    this.depth--;
     return { value, tree };
   }
 
@@ -175,14 +182,14 @@ class FastParser {
     }
     if (ch === '"' || ch === "'") {
       const q = ch === '"' ? readDouble(s, 0) : readSingle(s, 0);
-      if (stripComment(s.slice(q.end)) !== "") bail();
+      if (!onlyComment(s.slice(q.end))) bail();
       this.noMoreIndented(parentIndent);
       return { value: q.value, tree };
     }
     if (ch === "[" || ch === "{") {
-      const flow = new FlowParser(s, lineNo + 1, c);
+      const flow = new FlowParser(s, lineNo + 1, c, this.depth);
       const out = flow.parseNode();
-      if (stripComment(s.slice(flow.i)) !== "") bail();
+      if (!onlyComment(s.slice(flow.i))) bail();
       this.noMoreIndented(parentIndent);
       return { value: out.value, tree: out.tree };
     }
@@ -235,6 +242,7 @@ class FlowParser {
     private readonly s: string,
     private readonly line: number,
     private readonly base: number,
+    private depth: number,
   ) {
     this.i = 0;
   }
@@ -247,19 +255,20 @@ class FlowParser {
     this.ws();
     const tree: SourceNode = { line: this.line, col: this.base + this.i + 1 };
     const ch = this.s[this.i];
+    if ((ch === "[" || ch === "{") && ++this.depth > CONFIG_LIMITS.depth) bail();
     if (ch === "[") {
       this.i++;
       const value: unknown[] = [];
       tree.items = [];
       this.ws();
-      if (this.s[this.i] === "]") return this.i++, { value, tree };
+      if (this.s[this.i] === "]") return this.i++, this.depth--, { value, tree };
       for (;;) {
         const item = this.parseNode();
         value.push(item.value);
         tree.items.push(item.tree);
         this.ws();
         const sep = this.s[this.i++];
-        if (sep === "]") return { value, tree };
+        if (sep === "]") return this.depth--, { value, tree };
         if (sep !== ",") bail();
         this.ws();
         if (this.s[this.i] === "]" || this.s[this.i] === ",") bail();
@@ -270,7 +279,7 @@ class FlowParser {
       const value: Record<string, unknown> = {};
       tree.entries = new Map();
       this.ws();
-      if (this.s[this.i] === "}") return this.i++, { value, tree };
+      if (this.s[this.i] === "}") return this.i++, this.depth--, { value, tree };
       for (;;) {
         this.ws();
         const keyCol = this.base + this.i + 1;
@@ -285,7 +294,7 @@ class FlowParser {
         tree.entries.set(key as string, { line: this.line, col: keyCol, node: v.tree });
         this.ws();
         const sep = this.s[this.i++];
-        if (sep === "}") return { value, tree };
+        if (sep === "}") return this.depth--, { value, tree };
         if (sep !== ",") bail();
         this.ws();
         if (this.s[this.i] === "}" || this.s[this.i] === ",") bail();
@@ -330,6 +339,15 @@ function indentOf(line: string): number {
 
 function isSeqLine(line: string, n: number): boolean {
   return line[n] === "-" && (line[n + 1] === " " || line[n + 1] === undefined);
+}
+
+/**
+ * Whether what follows a quoted scalar or flow collection is nothing or a comment. A `#` right
+ * after the closing quote or bracket starts no comment: yaml refuses `"a"#c`, so must we.
+ */
+function onlyComment(rest: string): boolean {
+  const t = rest.trimStart();
+  return t === "" || (t.charCodeAt(0) === 35 && t.length < rest.length);
 }
 
 /** Content after a ` #` comment removed, trimmed (quotes are handled before this is used). */

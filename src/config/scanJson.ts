@@ -1,8 +1,11 @@
+import { CONFIG_LIMITS, TOO_DEEP } from "./limits.js";
 import type { SourceNode } from "./sourceTree.js";
 
 export type JsonScan =
   | { ok: true; tree: SourceNode; duplicates: { pos: number; key: string }[] }
   | { ok: false; pos: number; message: string };
+
+const NUMBER = /-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 
 /**
  * Walk a JSON text once: the first syntax error with its offset (V8's JSON.parse message does
@@ -61,16 +64,19 @@ export function scanJson(text: string): JsonScan {
     const raw = text.slice(start, i);
     return escaped ? (JSON.parse(raw) as string) : raw.slice(1, -1);
   };
+  let depth = 0;
   const value = (): SourceNode => {
     ws();
     comment();
     const node = here();
     const c = text[i];
+    // Recursion is one frame per level: stop long before the stack does.
+    if ((c === "{" || c === "[") && ++depth > CONFIG_LIMITS.depth) throw new Fail(i, TOO_DEEP);
     if (c === "{") {
       i++;
       node.entries = new Map();
       ws();
-      if (text[i] === "}") return i++, node;
+      if (text[i] === "}") return i++, depth--, node;
       for (;;) {
         ws();
         comment();
@@ -89,7 +95,7 @@ export function scanJson(text: string): JsonScan {
           trailing(at, "}");
           continue;
         }
-        if (text[i] === "}") return i++, node;
+        if (text[i] === "}") return i++, depth--, node;
         fail("`,` or `}`");
       }
     }
@@ -97,7 +103,7 @@ export function scanJson(text: string): JsonScan {
       i++;
       node.items = [];
       ws();
-      if (text[i] === "]") return i++, node;
+      if (text[i] === "]") return i++, depth--, node;
       for (;;) {
         node.items.push(value());
         ws();
@@ -107,12 +113,14 @@ export function scanJson(text: string): JsonScan {
           trailing(at, "]");
           continue;
         }
-        if (text[i] === "]") return i++, node;
+        if (text[i] === "]") return i++, depth--, node;
         fail("`,` or `]`");
       }
     }
     if (c === '"') return string(), node;
-    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    // Any length, as JSON.parse takes it (the value is the nearest double; past ±1.8e308, Infinity).
+    NUMBER.lastIndex = i;
+    const m = NUMBER.exec(text);
     if (m && m[0] !== "-" && m[0] !== "") return (i += m[0].length), node;
     for (const word of ["true", "false", "null"]) if (text.startsWith(word, i)) return (i += word.length), node;
     return fail("a value");

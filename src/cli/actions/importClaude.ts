@@ -1,12 +1,13 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { loadConfig } from "../../config/loadConfig.js";
+import { loadConfig, readConfigFile } from "../../config/loadConfig.js";
 import { ConfigError, HookrunError } from "../../errors.js";
 import { findClaudeSettings } from "../../interop/findClaudeSettings.js";
 import { importClaudeSettings } from "../../interop/importClaudeSettings.js";
 import { existingHooks, mergeClaudeImport, type ConfigFormat } from "../../interop/mergeClaudeImport.js";
 import { claudeImportToSpec, renderClaudeImport } from "../../interop/renderClaudeImport.js";
+import { FileReadError, READ_LIMITS, readBoundedText } from "../../fs/readBounded.js";
 import { writeFileAtomic } from "../../fs/writeFileAtomic.js";
 import type { CliContext } from "../context.js";
 
@@ -30,7 +31,7 @@ export async function importClaude(ctx: CliContext, file: string | undefined, op
   const target = await projectConfigFile(ctx);
   const format: ConfigFormat = target.endsWith(".json") ? "json" : "yaml";
   const exists = existsSync(target);
-  const text = exists ? readFileSync(target, "utf8") : "";
+  const text = exists ? readConfigFile(target) : "";
   const imp = convert(settings, source, existingHooks(text, format));
   imp.notes.forEach(note);
   const where = path.relative(ctx.cwd, target) || target;
@@ -69,8 +70,16 @@ function resolveSource(ctx: CliContext, file: string | undefined): string {
 }
 
 function readSettings(file: string): unknown {
+  // Bounded and non-blocking: a settings file that is a FIFO or a link to /dev/zero is refused.
+  let text: string;
   try {
-    return JSON.parse(readFileSync(file, "utf8"));
+    text = readBoundedText(file, READ_LIMITS.config, { what: "Claude Code settings file" });
+  } catch (error) {
+    if (error instanceof FileReadError) throw new HookrunError(error.message, { code: "import", cause: error });
+    throw error;
+  }
+  try {
+    return JSON.parse(text);
   } catch (error) {
     throw new HookrunError(`cannot read ${file}: ${(error as Error).message}; it must be Claude Code's settings JSON`, { code: "import", cause: error });
   }
