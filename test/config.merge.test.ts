@@ -34,6 +34,15 @@ describe("merging layers (SPEC §2.1)", () => {
     expect(h.sources).toEqual([h.source, { file: local, line: 3, col: 7, layer: "local" }]);
   });
 
+  it("env variables named __proto__ or constructor stay variables, in defaults and in an override (issue 12)", async () => {
+    const t = tempProject();
+    t.write("hooks.yaml", "defaults:\n  env: {__proto__: d, constructor: c}\nhooks:\n  stop:\n    - name: a\n      command: env\n      env: {A: a}\n");
+    t.write("hooks.local.yaml", "hooks:\n  stop:\n    - name: a\n      env: {__proto__: local}\n");
+    const h = (await t.load()).hooks[0];
+    expect(Object.getPrototypeOf(h.env)).toBe(Object.prototype);
+    expect(Object.entries(h.env).sort()).toEqual([["A", "a"], ["__proto__", "local"], ["constructor", "c"]]);
+  });
+
   it("an override giving args replaces the inherited command (exactly one survives)", async () => {
     const t = tempProject();
     t.write("hooks.yaml", "hooks:\n  stop:\n    - name: a\n      command: echo shell\n");

@@ -16,7 +16,8 @@ export function mergeDefaults(values: unknown[]): MergedDefaults {
     merged.timeoutMs = parseDuration(d.timeout) ?? merged.timeoutMs;
     merged.maxOutput = parseSize(d.max_output) ?? merged.maxOutput;
     if (typeof d.shell === "string") merged.shell = d.shell;
-    if (d.env && typeof d.env === "object") Object.assign(merged.env, d.env);
+    // Spread, not Object.assign: a variable named __proto__ stays a variable (assign would set the prototype).
+    if (d.env && typeof d.env === "object") merged.env = { ...merged.env, ...d.env };
   }
   return merged;
 }

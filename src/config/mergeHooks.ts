@@ -118,7 +118,8 @@ function applySpec(draft: Draft, spec: Partial<HookSpec>, loc: (p: (string | num
     draft.spec.enabled = spec.enabled;
     draft.hook.enabledSource = loc([...at, "enabled"], "key");
   }
-  if (spec.env && typeof spec.env === "object") Object.assign(draft.env, spec.env);
+  // Spread, not Object.assign: a variable named __proto__ stays a variable (assign would set the prototype).
+  if (spec.env && typeof spec.env === "object") draft.env = { ...draft.env, ...spec.env };
 }
 
 function finish(d: Draft, defaults: MergedDefaults): ResolvedHook {
