@@ -179,6 +179,17 @@ describe("hooks import claude (CLI)", () => {
     expect(r.stdout).toContain("# Imported from ../../.claude/settings.json");
   });
 
+  it("a dangling .claude/settings.json symlink is an error, not skipped for a parent directory's settings", async () => {
+    const p = project(FIXTURE);
+    const { mkdirSync, symlinkSync } = await import("node:fs");
+    mkdirSync(path.join(p.dir, "sub/.claude"), { recursive: true });
+    symlinkSync("gone.json", path.join(p.dir, "sub/.claude/settings.json"));
+    const r = await runCli(["import", "claude"], { cwd: path.join(p.dir, "sub"), env: p.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(path.join("sub", ".claude", "settings.json"));
+    expect(r.stdout).toBe("");
+  });
+
   it("says where it looked when there are no Claude Code settings", async () => {
     const p = project();
     const r = await runCli(["import", "claude"], { cwd: p.dir, env: p.env });

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import path from "node:path";
 
 /** Where `hooks import claude` looks without a FILE: `.claude/settings.json` here, then in each parent. */
@@ -13,5 +13,6 @@ export function claudeSettingsCandidates(cwd: string): string[] {
 /** The project's Claude Code settings file, or null (with the candidates tried). */
 export function findClaudeSettings(cwd: string): { file: string | null; tried: string[] } {
   const tried = claudeSettingsCandidates(cwd);
-  return { file: tried.find((f) => existsSync(f)) ?? null, tried };
+  // lstat: a dangling settings symlink is found (and its read fails, saying so), not skipped for a parent's.
+  return { file: tried.find((f) => lstatSync(f, { throwIfNoEntry: false }) !== undefined) ?? null, tried };
 }
