@@ -1,9 +1,10 @@
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { loadConfig } from "../src/config/loadConfig.js";
-import { WriteError } from "../src/index.js";
+import { assertTrusted, WriteError } from "../src/index.js";
 import { validateEdit } from "../src/manage/validateEdit.js";
 import { runCli } from "./helpers/cli.js";
 import { lineDiff } from "./helpers/lineDiff.js";
@@ -50,6 +51,66 @@ describe("concurrent disables all take effect (SPEC §9)", () => {
     expect(after.replaceAll("      enabled: false\n", "")).toBe(original);
     expect(statSync(file).mode & 0o777).toBe(0o640);
     expect(existsSync(`${file}.lock`)).toBe(false);
+  }, 120_000);
+});
+
+/** The pid of a process that has exited (and, right after, is not reused). */
+function deadPid(): number {
+  return Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
+}
+
+/** A file of `count` hooks named `<prefix>-NN`, each `echo`. */
+function manyHooks(count: number, prefix = "hook"): { names: string[]; text: string } {
+  const names = Array.from({ length: count }, (_, i) => `${prefix}-${String(i).padStart(2, "0")}`);
+  return { names, text: "hooks:\n  stop:\n" + names.map((n, i) => `    - name: ${n}\n      command: echo ${i}\n`).join("") };
+}
+
+/** Every process that said it disabled its hook did, every hook is disabled, the file is still valid and trusted. */
+async function expectAllLanded(runs: { name: string; r: Awaited<ReturnType<typeof runCli>> }[], file: string, dir: string, env: Record<string, string>): Promise<void> {
+  const doc = parse(readFileSync(file, "utf8")) as { hooks: { stop: { name: string; enabled?: boolean }[] } };
+  const enabled = new Map(doc.hooks.stop.map((h) => [h.name, h.enabled]));
+  for (const { name, r } of runs) if (r.code === 0) expect(enabled.get(name), `${name} reported success: ${r.stdout}`).toBe(false);
+  for (const { name, r } of runs) expect(r.code, `${name}: ${r.stderr}`).toBe(0);
+  const config = await loadConfig({ configPath: file, cwd: dir, userConfig: false, env });
+  expect(() => assertTrusted(config, { env })).not.toThrow();
+}
+
+describe("a stale lock is broken by exactly one waiter; locks are keyed by the real path (SPEC §9)", () => {
+  it("rounds of concurrent `hooks disable` on a file left locked by a dead process: every edit that reports success is on disk", async () => {
+    const t = setup();
+    const file = path.join(t.dir, "hooks.yaml");
+    for (let round = 0; round < 4; round++) {
+      const { names, text } = manyHooks(14, `r${round}`);
+      writeFileSync(file, text);
+      expect((await runCli(["trust", "--yes", "--no-user-config"], { cwd: t.dir, env: t.env })).code).toBe(0);
+      // A `hooks disable` that dies while every other one waits for its lock: they all find the
+      // lock stale at about the same moment, which is when two breakers could both "win".
+      const holder = spawn("sleep", ["60"], { stdio: "ignore" });
+      writeFileSync(`${file}.lock`, `${holder.pid}\n${new Date().toISOString()}\n`);
+      const pending = Promise.all(names.map(async (name) => ({ name, r: await runCli(["disable", name, "--no-user-config"], { cwd: t.dir, env: t.env, timeoutMs: 60_000 }) })));
+      await new Promise((r) => setTimeout(r, 1500));
+      holder.kill("SIGKILL");
+      const runs = await pending;
+      await expectAllLanded(runs, file, t.dir, t.env);
+      expect(readdirSync(t.dir).filter((f) => f !== "hooks.yaml")).toEqual([]);
+    }
+  }, 120_000);
+
+  it("edits through two symlinks to one file take turns: all land, and it stays trusted through both", async () => {
+    const t = setup();
+    const real = path.join(t.root, "shared-hooks.yaml");
+    const { names, text } = manyHooks(12);
+    writeFileSync(real, text);
+    const dirs = [path.join(t.root, "a"), path.join(t.root, "b")];
+    for (const d of dirs) {
+      mkdirSync(d);
+      symlinkSync(real, path.join(d, "hooks.yaml"));
+      expect((await runCli(["trust", "--yes", "--no-user-config"], { cwd: d, env: t.env })).code).toBe(0);
+    }
+    const runs = await Promise.all(
+      names.map(async (name, i) => ({ name, r: await runCli(["disable", name, "--no-user-config"], { cwd: dirs[i % 2], env: t.env, timeoutMs: 60_000 }) })),
+    );
+    for (const d of dirs) await expectAllLanded(runs, path.join(d, "hooks.yaml"), d, t.env);
   }, 120_000);
 });
 

@@ -5,7 +5,7 @@ import type { ResolvedConfig, ResolvedHook } from "../config/types.js";
 import { addLocalOverride } from "../edit/addLocalOverride.js";
 import { setEnabledInText } from "../edit/setEnabledInText.js";
 import { ConfigError, UnknownHookError, WriteError } from "../errors.js";
-import { withFileLock } from "../fs/withFileLock.js";
+import { lockPathFor, realPathOf, withFileLock } from "../fs/withFileLock.js";
 import { writeFileAtomic } from "../fs/writeFileAtomic.js";
 import { stateDir } from "../state/stateDir.js";
 import { closestMatches } from "../text/didYouMean.js";
@@ -74,10 +74,14 @@ function plan(config: ResolvedConfig, hooks: ResolvedHook[], local: boolean): Fi
   return [...plans.values()].sort((a, b) => a.file.localeCompare(b.file));
 }
 
+/**
+ * Hold the lock of every file (keyed by real path: two symlinks to one file are one lock, taken
+ * once), always in the same order so two edits of the same files cannot deadlock.
+ */
 async function withLocks<T>(files: string[], fn: () => Promise<T>): Promise<T> {
-  if (files.length === 0) return fn();
-  const [first, ...rest] = files;
-  return withFileLock(first, () => withLocks(rest, fn));
+  const locks = [...new Map(files.map((f) => [lockPathFor(f), f])).entries()].sort(([a], [b]) => a.localeCompare(b));
+  const hold = (i: number): Promise<T> => (i === locks.length ? fn() : withFileLock(locks[i][1], () => hold(i + 1)));
+  return hold(0);
 }
 
 function assertWritable(file: string, local: boolean): void {
@@ -112,7 +116,9 @@ export async function setHooksEnabled(names: string[], enabled: boolean, options
     const store = readTrustStore(trustDir);
     const projectFile = config.files.find((f) => f.layer === "project")?.path;
     const overrides: Record<string, string> = {};
-    const keepTrust: string[] = [];
+    // Trust entries to move to the edited text: every path (symlinks included) that trusted
+    // exactly the text this edit starts from, read under the lock.
+    const keepTrust: { entry: string; file: string }[] = [];
     const changes: SetEnabledChange[] = [];
     for (const p of plans) {
       const exists = existsSync(p.file);
@@ -128,9 +134,15 @@ export async function setHooksEnabled(names: string[], enabled: boolean, options
       if (!changed) continue;
       assertWritable(p.file, p.local);
       overrides[p.file] = text;
-      // Keep trust only where it was already given; a new local file inherits the project's.
-      const trusted = before ? store.files[path.resolve(p.file)] === sha256(before.toString("utf8")) : projectFile !== undefined && store.files[path.resolve(projectFile)] === sha256(readFileSync(projectFile, "utf8"));
-      if (trusted) keepTrust.push(p.file);
+      if (before) {
+        const hash = sha256(before.toString("utf8"));
+        const real = realPathOf(p.file);
+        for (const [entry, trusted] of Object.entries(store.files)) {
+          if (trusted === hash && (entry === path.resolve(p.file) || realPathOf(entry) === real)) keepTrust.push({ entry, file: p.file });
+        }
+      } else if (projectFile !== undefined && store.files[path.resolve(projectFile)] === sha256(readFileSync(projectFile, "utf8"))) {
+        keepTrust.push({ entry: path.resolve(p.file), file: p.file }); // a new local file inherits the project's trust
+      }
     }
     if (Object.keys(overrides).length === 0) return changes;
 
@@ -148,7 +160,7 @@ export async function setHooksEnabled(names: string[], enabled: boolean, options
     }
     if (keepTrust.length > 0) {
       await updateTrustStore(trustDir, (files) => {
-        for (const f of keepTrust) files[path.resolve(f)] = sha256(overrides[f]);
+        for (const { entry, file } of keepTrust) files[entry] = sha256(overrides[file]);
       });
     }
     return changes;

@@ -1,4 +1,12 @@
 import type { AsyncDelivery, HookResult, HookStatus, Message, TriggerResult } from "../runner/types.js";
+import { terminalSafe, terminalSafeLines } from "../text/terminalSafe.js";
+
+// Every string below that came from a hook's output or from config (names, reasons, errors,
+// messages, stderr, warnings) goes through terminalSafe: a hook must not be able to clear the
+// screen, overwrite a line or write the clipboard (OSC 52) through our report. This is done
+// whether or not stdout is a terminal, since a saved log is later `cat`-ed to one; the exact
+// bytes are in `--output json`.
+const safe = (text: string): string => terminalSafe(text, { keepTabs: true });
 
 export interface TextStyle {
   color: boolean;
@@ -25,25 +33,24 @@ function detail(r: HookResult): string {
     case "ok":
       return r.exit_code === 0 || r.exit_code === null ? "" : `exit ${r.exit_code}`;
     case "blocked":
-      return `blocked: ${r.reason ?? ""}`.trim();
+      return `blocked: ${safe(r.reason ?? "")}`.trim();
     case "skipped":
       return "skipped";
     default:
-      return r.decision === "block" ? `${r.error ?? r.status}; blocks (on_failure: block)` : r.error ?? r.status;
+      return r.decision === "block" ? `${safe(r.error ?? r.status)}; blocks (on_failure: block)` : safe(r.error ?? r.status);
   }
 }
 
 function formatMessage(m: Message): string {
   const role = m.role === "system" ? "" : `[${m.role}] `;
-  return m.content
-    .split("\n")
+  return terminalSafeLines(m.content)
     .map((line, i) => (i === 0 ? `    » ${role}${line}` : `      ${line}`))
     .join("\n");
 }
 
 /** One line for a hook: mark, name, duration, exit code or reason. */
 export function formatHookLine(r: HookResult, style: TextStyle): string {
-  const parts = [paint(style, COLOR[r.status], MARK[r.status]), r.name];
+  const parts = [paint(style, COLOR[r.status], MARK[r.status]), safe(r.name)];
   if (r.status !== "skipped") parts.push(paint(style, 90, formatDuration(r.duration_ms)));
   const d = detail(r);
   if (d) parts.push(r.status === "ok" ? d : paint(style, COLOR[r.status], d));
@@ -54,9 +61,9 @@ export function formatHookLine(r: HookResult, style: TextStyle): string {
 export function formatHookBlock(r: HookResult, style: TextStyle): string {
   const lines = [formatHookLine(r, style) + asyncNote(r, style)];
   for (const m of r.messages) if (!m.hide) lines.push(formatMessage(m));
-  for (const w of r.warnings) lines.push(`    ${paint(style, 33, "warning:")} ${w}`);
+  for (const w of r.warnings) lines.push(`    ${paint(style, 33, "warning:")} ${safe(w)}`);
   if (r.status !== "ok" && r.status !== "skipped" && r.status !== "blocked" && r.stderr.trim()) {
-    const tail = r.stderr.trimEnd().split("\n").slice(-STDERR_TAIL_LINES);
+    const tail = terminalSafeLines(r.stderr.trimEnd()).slice(-STDERR_TAIL_LINES);
     for (const line of tail) lines.push(`    ${paint(style, 90, "│")} ${line}`);
   }
   return lines.join("\n") + "\n";
@@ -65,12 +72,12 @@ export function formatHookBlock(r: HookResult, style: TextStyle): string {
 // Async results say so, and which event started them (they may come from an earlier run).
 function asyncNote(r: HookResult, style: TextStyle): string {
   const event = (r as Partial<AsyncDelivery>).event;
-  return typeof event === "string" && "finished_at" in r ? `  ${paint(style, 90, `(async, from ${event})`)}` : "";
+  return typeof event === "string" && "finished_at" in r ? `  ${paint(style, 90, `(async, from ${safe(event)})`)}` : "";
 }
 
 /** What follows the hook blocks: the trigger's warnings and the summary line. */
 export function formatFooter(result: TriggerResult, style: TextStyle): string {
-  const lines = result.warnings.map((w) => `${paint(style, 33, "warning:")} ${w}`);
+  const lines = result.warnings.map((w) => `${paint(style, 33, "warning:")} ${safe(w)}`);
   lines.push(formatSummary(result, style));
   return lines.join("\n") + "\n";
 }
@@ -87,10 +94,10 @@ export function formatSummary(result: TriggerResult, style: TextStyle): string {
   const order: HookStatus[] = ["ok", "blocked", "failed", "timed_out", "spawn_error", "invalid_output", "cancelled", "skipped"];
   const parts = order.filter((s) => counts.has(s)).map((s) => `${counts.get(s)} ${s.replace("_", " ")}`);
   const n = result.hooks.length;
-  let text = `${result.event}: ${n === 0 ? "no hooks ran" : `${n} hook${n === 1 ? "" : "s"}`}${parts.length ? ` (${parts.join(", ")})` : ""} in ${formatDuration(result.duration_ms)}`;
-  if (result.blocked) text += ` — blocked by ${result.blocked_by}${result.reason ? `: ${result.reason}` : ""}`;
-  if (!result.continue) text += ` — ${result.stopped_by} asks to stop${result.stop_reason ? `: ${result.stop_reason}` : ""}`;
-  if (result.async_started.length > 0) text += `; async started: ${result.async_started.join(", ")}`;
+  let text = `${safe(result.event)}: ${n === 0 ? "no hooks ran" : `${n} hook${n === 1 ? "" : "s"}`}${parts.length ? ` (${parts.join(", ")})` : ""} in ${formatDuration(result.duration_ms)}`;
+  if (result.blocked) text += ` — blocked by ${safe(result.blocked_by ?? "")}${result.reason ? `: ${safe(result.reason)}` : ""}`;
+  if (!result.continue) text += ` — ${safe(result.stopped_by ?? "")} asks to stop${result.stop_reason ? `: ${safe(result.stop_reason)}` : ""}`;
+  if (result.async_started.length > 0) text += `; async started: ${result.async_started.map(safe).join(", ")}`;
   if (result.async_delivered.length > 0) text += `; async delivered: ${result.async_delivered.length}`;
   return result.blocked ? paint(style, 31, text) : text;
 }

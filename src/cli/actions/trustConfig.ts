@@ -1,25 +1,10 @@
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { loadConfig } from "../../config/loadConfig.js";
-import type { ResolvedConfig } from "../../config/types.js";
+import { terminalSafe } from "../../text/terminalSafe.js";
 import { recordTrust } from "../../trust/recordTrust.js";
+import { describeForReview } from "../../trust/reviewText.js";
 import type { CliContext } from "../context.js";
-
-/** What a reviewer must see: each project/local file and the command of every hook it touches. */
-export function describeReviewedCommands(config: ResolvedConfig): { files: string[]; text: string } {
-  const files = config.files.filter((f) => f.layer !== "user").map((f) => f.path);
-  const lines: string[] = [];
-  for (const file of files) {
-    lines.push(`${file}:`);
-    const hooks = config.hooks.filter((h) => h.sources.some((s) => s.file === file));
-    if (hooks.length === 0) lines.push("  (no hooks)");
-    for (const h of hooks) {
-      const cmd = h.command ?? JSON.stringify(h.args ?? []);
-      lines.push(`  ${h.event} ${h.name}${h.enabled ? "" : " (disabled)"}: ${cmd}${h.cwd ? `  [cwd ${h.cwd}]` : ""}`);
-    }
-  }
-  return { files, text: lines.join("\n") + "\n" };
-}
 
 function ask(ctx: CliContext, question: string): Promise<string> {
   return new Promise((resolve) => {
@@ -37,7 +22,7 @@ function ask(ctx: CliContext, question: string): Promise<string> {
 /** `hooks trust [--yes]`: show, confirm on a TTY, record the files' hashes. */
 export async function trustConfig(ctx: CliContext, opts: { yes?: boolean }): Promise<number> {
   const config = await loadConfig({ cwd: ctx.cwd, configPath: ctx.configPath, userConfig: ctx.userConfig, env: ctx.env });
-  const { files, text } = describeReviewedCommands(config);
+  const { files, text } = await describeForReview(config);
   if (files.length === 0) {
     ctx.stderr.write(`hooks: no project config found from ${ctx.cwd}; nothing to trust (the user config is always trusted)\n`);
     return 1;
@@ -55,7 +40,7 @@ export async function trustConfig(ctx: CliContext, opts: { yes?: boolean }): Pro
       return 1;
     }
   }
-  await recordTrust(config.files.filter((f) => f.layer !== "user"), ctx.env); // the bytes shown, not a later edit
-  for (const f of files) ctx.stderr.write(`trusted ${path.relative(ctx.cwd, f) || f}\n`);
+  await recordTrust(files, ctx.env); // the bytes shown, not a later edit
+  for (const f of files) ctx.stderr.write(`trusted ${terminalSafe(path.relative(ctx.cwd, f.path) || f.path)}\n`);
   return 0;
 }
