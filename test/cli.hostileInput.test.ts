@@ -83,3 +83,39 @@ describe("bad places to read from (issue 12.17)", () => {
     expect(JSON.parse(readFileSync(path.join(repo, "ctx.json"), "utf8")).turn_count).toBe(7);
   });
 });
+
+describe("text bound for a terminal never carries raw control characters (issue 12.3/12.16)", () => {
+  const ESC = "\u001b";
+  const clean = (s: string) => expect(s).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+
+  it("hooks list escapes a command's escape sequences", async () => {
+    writeFileSync(path.join(repo, "hooks.yaml"), `hooks:\n  stop:\n    - {name: cap, command: "touch /tmp/x #\\r\\e[2K  looks innocent"}\n`);
+    const r = await run(["list"]);
+    expect(r.code).toBe(0);
+    clean(r.stdout);
+    expect(r.stdout).toContain("⟨CR⟩⟨ESC⟩[2K");
+  });
+
+  it("diagnostics and error sentences quote hostile names escaped", async () => {
+    writeFileSync(path.join(repo, "hooks.yaml"), `hooks:\n  stop:\n    - {name: cap, command: "true", "bad\\e[2Jkey": 1}\n`);
+    const v = await run(["validate"]);
+    expect(v.code).toBe(78);
+    clean(v.stderr);
+    expect(v.stderr).toContain("⟨ESC⟩[2J");
+    writeFileSync(path.join(repo, "hooks.yaml"), `hooks:\n  stop:\n    - {name: cap, command: "true"}\n`);
+    const d = await run(["disable", `nope${ESC}]52;c;ZXZpbA==${ESC}\\`]);
+    expect(d.code).toBe(1);
+    clean(d.stderr);
+    expect(d.stderr).toContain("⟨ESC⟩]52");
+  });
+
+  it("hooks log shows a hostile session id escaped", async () => {
+    const r = await run(["run", "stop", "--session-id", `s${ESC}[2J`]);
+    expect(r.code).toBe(0);
+    clean(r.stdout);
+    const log = await run(["log"]);
+    expect(log.code).toBe(0);
+    clean(log.stdout);
+    expect(log.stdout).toContain("s⟨ESC⟩[2J");
+  });
+});

@@ -1,20 +1,23 @@
 import { ConfigError, HookrunError } from "../errors.js";
 import { displayFile, formatDiagnostic } from "../config/formatDiagnostic.js";
+import { terminalSafe } from "../text/terminalSafe.js";
 
 /** One clear sentence per error; diagnostics one per line; a stack only with --verbose. */
 export function formatError(error: unknown, verbose: boolean, cwd?: string): string {
+  // Errors quote paths, names and values that may come from a hostile config or context:
+  // every line is terminal-safe (formatDiagnostic escapes its own).
   const lines: string[] = [];
   if (error instanceof ConfigError) {
     for (const d of error.diagnostics) lines.push(formatDiagnostic(d, cwd));
-    lines.push(`hooks: ${configSummary(error, cwd)}`);
+    lines.push(terminalSafe(`hooks: ${configSummary(error, cwd)}`));
   } else if (error instanceof HookrunError) {
-    lines.push(`hooks: ${error.message}`);
+    lines.push(terminalSafe(`hooks: ${error.message}`));
   } else if (error instanceof Error) {
-    lines.push(`hooks: internal error: ${error.message}${verbose ? "" : " (run with --verbose for details)"}`);
+    lines.push(terminalSafe(`hooks: internal error: ${error.message}${verbose ? "" : " (run with --verbose for details)"}`));
   } else {
-    lines.push(`hooks: ${String(error)}`);
+    lines.push(terminalSafe(`hooks: ${String(error)}`));
   }
-  if (verbose && error instanceof Error && error.stack) lines.push(error.stack);
+  if (verbose && error instanceof Error && error.stack) lines.push(terminalSafe(error.stack, { keepNewlines: true, keepTabs: true }));
   return lines.join("\n");
 }
 

@@ -8,6 +8,7 @@ import { hooksDisabledByEnv, namesDisabledByEnv } from "../../runner/selectHooks
 import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";
 import { loadCliConfig } from "./loadCliConfig.js";
+import { terminalSafe } from "../../text/terminalSafe.js";
 
 /** `hooks list`: the merged hooks in run order, with where each is declared and where its state was decided. */
 export async function listHooks(ctx: CliContext, opts: { event?: string; json?: boolean }): Promise<number> {
@@ -64,7 +65,7 @@ export async function listHooks(ctx: CliContext, opts: { event?: string; json?: 
     where(h.source),
     offBy(h) ?? (h.enabledSource === h.source ? "-" : where(h.enabledSource)),
     oneLine(run(h)),
-  ]);
+  ].map((cell) => terminalSafe(cell)));
   const widths = head.map((t, i) => Math.max(t.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join("  ").trimEnd();
   ctx.stdout.write([line(head), ...rows.map(line)].join("\n") + "\n");

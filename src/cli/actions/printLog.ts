@@ -4,6 +4,7 @@ import { readRunLog } from "../../runner/readRunLog.js";
 import { runLogFile, type RunLogRecord } from "../../runner/runLog.js";
 import { stateDir } from "../../state/stateDir.js";
 import type { CliContext } from "../context.js";
+import { terminalSafe } from "../../text/terminalSafe.js";
 
 /** `hooks log`: the last N runs (optionally of one session), as lines or a JSON array. */
 export async function printLog(ctx: CliContext, opts: { n?: string; session?: string; json?: boolean }): Promise<number> {
@@ -31,7 +32,8 @@ export async function printLog(ctx: CliContext, opts: { n?: string; session?: st
     const started = r.async_started?.length ? `  async started: ${r.async_started.join(", ")}` : "";
     return `${r.time}  ${r.event}  session ${r.session_id}  ${formatDuration(r.duration_ms)}${r.blocked ? "  BLOCKED" : ""}  ${hooks}${started}  ${r.project_dir}`;
   });
-  ctx.stdout.write(lines.join("\n") + "\n");
+  // Names, ids and paths in the log came from configs and callers: shown escaped, as hook output is.
+  ctx.stdout.write(lines.map((l) => terminalSafe(l)).join("\n") + "\n");
   return 0;
 }
 

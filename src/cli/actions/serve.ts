@@ -10,6 +10,7 @@ import type { ServeFlags } from "../commands/serve.js";
 import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";
 import { untilSignal } from "./untilSignal.js";
+import { terminalSafe } from "../../text/terminalSafe.js";
 
 /** Async hooks still running at shutdown get this long to finish before they are killed (SPEC §12). */
 const ASYNC_GRACE_MS = 5000;
@@ -29,7 +30,9 @@ export async function serve(ctx: CliContext, flags: ServeFlags): Promise<number>
   if (flags.socket !== undefined && flags.port !== undefined) throw new UsageError("--socket and --port exclude each other; choose one");
   const port = flags.port === undefined ? undefined : parsePort(flags.port);
   const state = stateDir(ctx.env);
-  const log = (line: string): void => void ctx.stderr.write(`hooks serve: ${line}\n`);
+  // Paths, messages and diagnostics quote what configs hold: the log is terminal-safe.
+  const logSafe = (line: string): void => void ctx.stderr.write(`hooks serve: ${line}\n`);
+  const log = (line: string): void => logSafe(terminalSafe(line));
   let socketPath: string | undefined;
   if (port === undefined) socketPath = flags.socket !== undefined ? path.resolve(ctx.cwd, flags.socket) : path.join(state, "serve.sock");
   // The default socket and the token file live in the state dir: private (0700) or refused.
@@ -47,7 +50,7 @@ export async function serve(ctx: CliContext, flags: ServeFlags): Promise<number>
     },
     onError: (error) => {
       if (!runner) return; // the start-up failure is thrown below
-      for (const d of error.diagnostics) log(formatDiagnostic(d, ctx.cwd));
+      for (const d of error.diagnostics) logSafe(formatDiagnostic(d, ctx.cwd)); // escapes its own
       log(`${error.message}; keeping the last good config (${runner.config.hooks.length} hooks)`);
     },
   });

@@ -5,6 +5,7 @@ import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";
 import { configSummary } from "../formatError.js";
 import { loadCliConfig } from "./loadCliConfig.js";
+import { terminalSafe } from "../../text/terminalSafe.js";
 
 /** `hooks validate`: every diagnostic of every layer; exit 0 when valid (warnings allowed), else 78. */
 export async function validateConfig(ctx: CliContext, opts: { json?: boolean }): Promise<number> {
@@ -20,7 +21,7 @@ export async function validateConfig(ctx: CliContext, opts: { json?: boolean }):
     for (const w of config.warnings) ctx.stderr.write(formatDiagnostic(w, here) + "\n");
     const n = config.hooks.length;
     const warned = config.warnings.length ? ` (${config.warnings.length} warning${config.warnings.length === 1 ? "" : "s"})` : "";
-    ctx.stdout.write(`valid: ${n} hook${n === 1 ? "" : "s"} in ${files.join(", ")}${warned}\n`);
+    ctx.stdout.write(terminalSafe(`valid: ${n} hook${n === 1 ? "" : "s"} in ${files.join(", ")}${warned}`) + "\n");
     return EXIT.ok;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -30,7 +31,7 @@ export async function validateConfig(ctx: CliContext, opts: { json?: boolean }):
       return EXIT.config;
     }
     for (const d of error.diagnostics) ctx.stderr.write(formatDiagnostic(d, here) + "\n");
-    ctx.stderr.write(`hooks: ${configSummary(error, here)}\n`);
+    ctx.stderr.write(terminalSafe(`hooks: ${configSummary(error, here)}`) + "\n");
     return EXIT.config;
   }
 }

@@ -5,6 +5,7 @@ import { watchConfig } from "../../watch/watchConfig.js";
 import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";
 import { untilSignal } from "./untilSignal.js";
+import { terminalSafe } from "../../text/terminalSafe.js";
 
 /** `hooks watch`: validate now and after every change of any layer, until a terminating signal (exit 0). */
 export async function watchCommand(ctx: CliContext, opts: { json?: boolean }): Promise<number> {
@@ -16,9 +17,9 @@ export async function watchCommand(ctx: CliContext, opts: { json?: boolean }): P
       return;
     }
     const lines = diagnostics.map((d) => formatDiagnostic(d, ctx.cwd));
-    if (error) lines.push(`invalid: ${error.message}`);
+    if (error) lines.push(terminalSafe(`invalid: ${error.message}`));
     else if (config && config.files.length === 0) lines.push("valid: no config file found yet (waiting for one)");
-    else if (config) lines.push(`valid: ${config.hooks.length} hook${config.hooks.length === 1 ? "" : "s"} in ${config.files.map((f) => displayFile(f.path, ctx.cwd)).join(", ")}`);
+    else if (config) lines.push(terminalSafe(`valid: ${config.hooks.length} hook${config.hooks.length === 1 ? "" : "s"} in ${config.files.map((f) => displayFile(f.path, ctx.cwd)).join(", ")}`));
     ctx.stdout.write(lines.join("\n") + "\n");
   };
   const { signal, dispose } = untilSignal();
