@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { STARTER_CONFIG } from "../src/config/starterConfig.js";
@@ -117,6 +118,15 @@ describe("hooks init", () => {
     expect(v.stderr).toBe("");
     const list = JSON.parse((await runCli(["list", "--json"], { cwd: t.root, env: t.env })).stdout) as { event: string }[];
     expect(new Set(list.map((h) => h.event))).toEqual(new Set(["session_start", "pre_tool_use", "post_tool_use", "file_post_save", "stop"]));
+  });
+
+  it("a .gitignore that is a FIFO is left alone, not waited on (issue 12.5)", async () => {
+    const t = tempProject();
+    execFileSync("mkfifo", [t.path(".gitignore")]);
+    const r = await runCli(["init"], { cwd: t.root, env: t.env, timeoutMs: 10_000 });
+    expect(r.signal).toBe(null);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/could not read \.gitignore: add hooks\.local\.yaml to it yourself/);
   });
 
   it("keeps an existing file (exit 1) unless --force, and does not repeat .gitignore lines", async () => {

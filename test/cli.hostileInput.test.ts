@@ -119,3 +119,33 @@ describe("text bound for a terminal never carries raw control characters (issue 
     expect(log.stdout).toContain("s⟨ESC⟩[2J");
   });
 });
+
+describe("the trust store is only believed in a private state dir (issue 12.17)", () => {
+  it("a state dir others can write is refused before trust.json is read", async () => {
+    const { chmodSync, mkdirSync: mk } = await import("node:fs");
+    const { createHash } = await import("node:crypto");
+    const state = env.HOOKS_STATE_DIR;
+    mk(state, { recursive: true, mode: 0o700 });
+    const text = readFileSync(path.join(repo, "hooks.yaml"), "utf8");
+    // What another user who can write the dir would plant: a store that trusts their config.
+    writeFileSync(path.join(state, "trust.json"), JSON.stringify({ version: 1, files: { [path.join(repo, "hooks.yaml")]: createHash("sha256").update(text).digest("hex") } }));
+    const ok = await runCli(["run", "stop"], { cwd: repo, env });
+    expect(ok.code).toBe(0);
+    const { rmSync } = await import("node:fs");
+    rmSync(path.join(repo, "ctx.json"));
+    chmodSync(state, 0o777);
+    const r = await runCli(["run", "stop"], { cwd: repo, env });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(`chmod 700 ${state}`);
+    expect(() => readFileSync(path.join(repo, "ctx.json"))).toThrow(); // the hook did not run
+  });
+
+  it("a trust.json with malformed entries is no crash: nothing is trusted (77)", async () => {
+    const { mkdirSync: mk } = await import("node:fs");
+    const state = env.HOOKS_STATE_DIR;
+    mk(state, { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(state, "trust.json"), JSON.stringify({ version: 1, files: { [path.join(repo, "hooks.yaml")]: { toString: "x" } } }));
+    const r = await runCli(["run", "stop"], { cwd: repo, env });
+    expect(r.code).toBe(77);
+  });
+});

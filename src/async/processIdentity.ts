@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { bootId, readProcStat } from "../fs/procStat.js";
 import { signalGroup } from "../runner/processGroup.js";
 
 /**
@@ -16,41 +16,6 @@ export interface ProcessIdentity {
 
 /** Linux caps pid_max at 2^22 (PID_MAX_LIMIT): any larger number is not a pid. */
 const PID_MAX_LIMIT = 4 * 1024 * 1024;
-
-interface ProcStat {
-  state: string;
-  ppid: number;
-  pgrp: number;
-  start: string;
-}
-
-// The command name (field 2) is parenthesised and may hold spaces or ")": fields are counted
-// from the last ")".
-function readProcStat(pid: number | "self"): ProcStat | null {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, "latin1");
-  } catch {
-    return null;
-  }
-  const rest = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  // rest[0] is field 3 (state), so field N is rest[N - 3].
-  const start = rest[19];
-  if (!start || !/^\d+$/.test(start)) return null;
-  return { state: rest[0], ppid: Number(rest[1]), pgrp: Number(rest[2]), start };
-}
-
-let bootIdCache: string | null | undefined;
-function bootId(): string | null {
-  if (bootIdCache === undefined) {
-    try {
-      bootIdCache = readFileSync("/proc/sys/kernel/random/boot_id", "latin1").trim() || null;
-    } catch {
-      bootIdCache = null;
-    }
-  }
-  return bootIdCache;
-}
 
 /** A number that could be a pid hookrun started: an integer > 1 (0 and 1 mean "my group" and "everyone" to kill(2)), not ours. */
 export function isPlausiblePid(pid: unknown): pid is number {

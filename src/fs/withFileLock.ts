@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, realpathSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { readProcStat } from "./procStat.js";
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { nodeCrypto } from "../crypto/nodeCrypto.js";
@@ -38,20 +39,6 @@ export function realPathOf(file: string): string {
  */
 export function lockPathFor(file: string): string {
   return `${realPathOf(file)}.lock`;
-}
-
-/**
- * This process's start time in clock ticks since boot (Linux), written into the lock so that a
- * live process that merely reuses a dead holder's pid is not taken for the holder.
- */
-function processStart(pid: number | "self"): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
-    // Field 22; the command name (field 2) may hold spaces and parentheses, so count after its ")".
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
-  } catch {
-    return null;
-  }
 }
 
 /** One lock file as seen by a waiter: which file it is (device, inode, content) and how old. */
@@ -105,7 +92,7 @@ function isStale(lock: LockSnapshot, staleMs: number): boolean {
     return (error as NodeJS.ErrnoException).code === "ESRCH";
   }
   const start = /^[0-9]{1,20}$/.test(startText ?? "") ? startText : null;
-  const now = start ? processStart(pid) : null;
+  const now = start ? (readProcStat(pid)?.start ?? null) : null;
   return start !== null && now !== null && now !== start;
 }
 
@@ -158,7 +145,7 @@ function breakStale(lockPath: string, seen: LockSnapshot, file: string): boolean
 
 /** Create the lock with O_EXCL and our pid, start time and a random token; false if it exists. */
 function tryCreate(lockPath: string, file: string): string | null {
-  const content = `${process.pid}\n${isoTime()}\n${processStart("self") ?? "-"}\n${nodeCrypto().randomBytes(8).toString("hex")}\n`;
+  const content = `${process.pid}\n${isoTime()}\n${readProcStat("self")?.start ?? "-"}\n${nodeCrypto().randomBytes(8).toString("hex")}\n`;
   let fd: number;
   try {
     fd = openSync(lockPath, "wx", 0o600);

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { READ_LIMITS, readBoundedFile } from "../fs/readBounded.js";
 import path from "node:path";
 import { defaultLocalFile } from "../config/findLocalFile.js";
 import type { ResolvedConfig, ResolvedHook } from "../config/types.js";
@@ -122,7 +123,7 @@ export async function setHooksEnabled(names: string[], enabled: boolean, options
     const changes: SetEnabledChange[] = [];
     for (const p of plans) {
       const exists = existsSync(p.file);
-      const before = exists ? readFileSync(p.file) : null;
+      const before = exists ? readBoundedFile(p.file, READ_LIMITS.config, { what: "config file" }) : null;
       let text = before ? before.toString("utf8") : "";
       for (const hook of p.hooks) {
         text = p.local
@@ -140,7 +141,7 @@ export async function setHooksEnabled(names: string[], enabled: boolean, options
         for (const [entry, trusted] of Object.entries(store.files)) {
           if (trusted === hash && (entry === path.resolve(p.file) || realPathOf(entry) === real)) keepTrust.push({ entry, file: p.file });
         }
-      } else if (projectFile !== undefined && store.files[path.resolve(projectFile)] === sha256(readFileSync(projectFile, "utf8"))) {
+      } else if (projectFile !== undefined && store.files[path.resolve(projectFile)] === sha256(readBoundedFile(projectFile, READ_LIMITS.config, { what: "config file" }).toString("utf8"))) {
         keepTrust.push({ entry: path.resolve(p.file), file: p.file }); // a new local file inherits the project's trust
       }
     }

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
+import { readProcStat } from "../fs/procStat.js";
 
 /**
  * Whether any live process is still in process group `pgid`. kill(-pgid, 0) alone also counts
@@ -22,15 +23,8 @@ export function groupAlive(pgid: number): boolean {
   for (const entry of entries) {
     const c = entry.charCodeAt(0);
     if (c < 48 || c > 57) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "latin1");
-    } catch {
-      continue;
-    }
-    // Fields after the parenthesised command: state ppid pgrp ...
-    const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(rest[2]) === pgid && rest[0] !== "Z" && rest[0] !== "X") return true;
+    const stat = readProcStat(entry);
+    if (stat && stat.pgrp === pgid && stat.state !== "Z" && stat.state !== "X") return true;
   }
   return false;
 }

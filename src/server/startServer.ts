@@ -1,4 +1,5 @@
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
+import { readBoundedText } from "../fs/readBounded.js";
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { Duplex } from "node:stream";
@@ -145,7 +146,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           // Remove the token only if it is still ours (a newer server may have replaced it).
           let onDisk: string | null = null;
           try {
-            onDisk = readFileSync(options.tokenFile, "utf8").trim();
+            onDisk = readBoundedText(options.tokenFile, 4096, { what: "token file" }).trim();
           } catch {
             // already gone
           }

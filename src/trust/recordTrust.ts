@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { READ_LIMITS, readBoundedFile } from "../fs/readBounded.js";
 import path from "node:path";
 import { stateDir } from "../state/stateDir.js";
 import { sha256 } from "./sha256.js";
@@ -10,7 +10,7 @@ import { updateTrustStore } from "./trustStore.js";
  */
 export async function recordTrust(files: (string | { path: string; sha256: string })[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
   // A {path, sha256} (a loaded ConfigFileInfo) trusts exactly the bytes that were shown.
-  const hashes = files.map((f): [string, string] => (typeof f === "string" ? [path.resolve(f), sha256(readFileSync(f, "utf8"))] : [path.resolve(f.path), f.sha256]));
+  const hashes = files.map((f): [string, string] => (typeof f === "string" ? [path.resolve(f), sha256(readBoundedFile(f, READ_LIMITS.config, { what: "config file" }).toString("utf8"))] : [path.resolve(f.path), f.sha256]));
   await updateTrustStore(stateDir(env), (store) => {
     for (const [file, hash] of hashes) store[file] = hash;
   });

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { READ_LIMITS, readBoundedFile } from "../fs/readBounded.js";
 import path from "node:path";
 import { formatDuration } from "../config/formatDuration.js";
 import { parseConfigText } from "../config/parseConfigText.js";
@@ -68,7 +68,7 @@ export async function describeForReview(config: ResolvedConfig): Promise<{ files
   const files = config.files.filter((f) => f.layer !== "user");
   const lines: string[] = [];
   for (const file of files) {
-    const text = readFileSync(file.path, "utf8");
+    const text = readBoundedFile(file.path, READ_LIMITS.config, { what: "config file" }).toString("utf8");
     if (sha256(text) !== file.sha256) {
       throw new TrustError(`${file.path} changed while it was being reviewed; nothing was trusted, run \`hooks trust\` again`, [file.path]);
     }

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { READ_LIMITS, readBoundedText } from "../fs/readBounded.js";
 import path from "node:path";
 import { withFileLock } from "../fs/withFileLock.js";
 import { writeFileAtomic } from "../fs/writeFileAtomic.js";
@@ -14,15 +14,23 @@ export function trustStorePath(dir: string): string {
   return path.join(dir, "trust.json");
 }
 
-/** The recorded hashes; a missing or unreadable store trusts nothing. */
+/**
+ * The recorded hashes; a missing or unreadable store trusts nothing. Whoever can write the store
+ * decides what runs, so a state dir others can write is refused (StateDirError) before it is read,
+ * the read is bounded and never blocks, and only well-formed entries count.
+ */
 export function readTrustStore(dir: string = stateDir()): TrustStore {
+  ensureStateDir(dir, { create: false });
+  const files: Record<string, string> = {};
   try {
-    const data = JSON.parse(readFileSync(trustStorePath(dir), "utf8")) as Partial<TrustStore>;
-    if (data && typeof data.files === "object" && data.files !== null) return { version: 1, files: { ...data.files } };
+    const data = JSON.parse(readBoundedText(trustStorePath(dir), READ_LIMITS.state, { what: "trust store" })) as Partial<TrustStore> | null;
+    if (data && typeof data.files === "object" && data.files !== null && !Array.isArray(data.files)) {
+      for (const [file, hash] of Object.entries(data.files)) if (path.isAbsolute(file) && typeof hash === "string" && /^[0-9a-f]{64}$/.test(hash)) files[file] = hash;
+    }
   } catch {
-    // no store yet
+    // no store yet, or one that is not a regular file, too large or not JSON: nothing is trusted
   }
-  return { version: 1, files: {} };
+  return { version: 1, files };
 }
 
 /** Read-modify-write the store under its lock, atomically, so concurrent commands keep each other's entries. */

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
+import { FileReadError, READ_LIMITS, readBoundedText } from "../../fs/readBounded.js";
 import path from "node:path";
 import { configCandidate, PROJECT_FILE_NAMES } from "../../config/configCandidates.js";
 import { displayFile } from "../../config/formatDiagnostic.js";
@@ -36,9 +37,10 @@ export async function initConfig(ctx: CliContext, opts: { force?: boolean }): Pr
 function addToGitignore(gitignore: string): string {
   let text = "";
   try {
-    text = readFileSync(gitignore, "utf8");
-  } catch {
-    // absent: created below
+    text = readBoundedText(gitignore, READ_LIMITS.config, { what: ".gitignore" });
+  } catch (error) {
+    // Absent: created below. A FIFO, device or huge file is left alone (writing could block too).
+    if (!(error instanceof FileReadError && error.reason === "ENOENT")) return ` (could not read .gitignore: add hooks.local.yaml to it yourself)`;
   }
   const lines = new Set(text.split(/\r?\n/).map((l) => l.trim()));
   const missing = IGNORED.filter((n) => !lines.has(n) && !lines.has(`/${n}`));
