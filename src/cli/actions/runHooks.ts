@@ -19,7 +19,7 @@ import { EXIT, signalExitCode } from "../exitCodes.js";
 import { readRunContext } from "./readRunContext.js";
 import { startProgress } from "./startProgress.js";
 import { onTerminatingSignal } from "./untilSignal.js";
-import { runningInCi } from "../../env/runningInCi.js";
+import { runningInCi } from "../../env.js";
 
 /**
  * Exit code of a finished run (SPEC §8): 2 blocked, 1 a hook failed, else 0 (continue:false too).

@@ -1,0 +1,53 @@
+/**
+ * Every environment variable hookrun reads, in one table: `hooks --help` lists it and the README's
+ * table is tested against it. Variables hookrun *sets* for hooks (HOOKRUN, HOOK_*) are in
+ * HOOK_ENV below. Code reads a variable through the env object it was handed (never
+ * process.env directly, except at the doors), so tests and embedders control it.
+ */
+export interface EnvVar {
+  name: string;
+  /** One line for help and the README. */
+  description: string;
+}
+
+export const ENV_VARS: readonly EnvVar[] = [
+  { name: "HOOKS", description: "0, false or off: run no hook at all" },
+  { name: "HOOKS_DISABLED", description: "comma-separated hook names to skip for this invocation" },
+  { name: "HOOKS_CONFIG", description: "the project config file (as --config; no walk up)" },
+  { name: "HOOKS_SESSION_ID", description: "session_id when the context has none (default \"default\")" },
+  { name: "HOOKS_TRUST", description: "1: trust project and local config without review" },
+  { name: "HOOKS_STATE_DIR", description: "state dir: run log, trust store, async results, socket (default $XDG_STATE_HOME/hookrun)" },
+  { name: "HOOKS_CODE_CACHE", description: "0: do not use or write the CLI's V8 code cache" },
+  { name: "HOME", description: "home dir for ~ and the XDG defaults" },
+  { name: "XDG_CONFIG_HOME", description: "user layer in $XDG_CONFIG_HOME/hookrun/ (default ~/.config)" },
+  { name: "XDG_STATE_HOME", description: "default state dir parent (default ~/.local/state)" },
+  { name: "XDG_CACHE_HOME", description: "code cache in $XDG_CACHE_HOME/hookrun/ (default ~/.cache)" },
+  { name: "CI", description: "set (not \"\", 0, false): trust without asking, and --wait by default" },
+  { name: "GITHUB_ACTIONS", description: "true: fold each hook's output in ::group:: and annotate failures" },
+  { name: "NO_COLOR", description: "set: no colours (as --no-color)" },
+  { name: "CLAUDE_PROJECT_DIR", description: "passed through to hooks; set to the project dir when absent" },
+];
+
+/** What every hook finds in its environment besides the runner's (SPEC §4). */
+export const HOOK_ENV: readonly EnvVar[] = [
+  { name: "HOOKRUN", description: "1" },
+  { name: "HOOK_EVENT", description: "the canonical event name" },
+  { name: "HOOK_NAME", description: "the hook's name" },
+  { name: "HOOK_SESSION_ID", description: "the context's session_id" },
+  { name: "HOOK_TURN_COUNT", description: "the context's turn_count" },
+  { name: "HOOK_PROJECT_DIR", description: "the project dir" },
+  { name: "HOOK_TOOL_NAME", description: "tool_name, when the context has one" },
+  { name: "HOOK_FILE_PATH", description: "path, when the context has one" },
+  { name: "CLAUDE_PROJECT_DIR", description: "the project dir, unless already set" },
+];
+
+/** `CI` is set and means yes (not "", "0" or "false", any case): trust without asking, wait for async hooks. */
+export function runningInCi(env: NodeJS.ProcessEnv): boolean {
+  const ci = env.CI?.trim().toLowerCase();
+  return ci !== undefined && ci !== "" && ci !== "0" && ci !== "false";
+}
+
+/** CI and HOOKS_TRUST=1 trust every layer without asking (SPEC §11). */
+export function trustedByEnvironment(env: NodeJS.ProcessEnv): boolean {
+  return runningInCi(env) || env.HOOKS_TRUST === "1";
+}
