@@ -164,8 +164,10 @@ describe("examples/github-actions.yml", () => {
   const runs = Object.values(workflow.jobs).flatMap((j) => j.steps.map((s) => s.run).filter((r): r is string => typeof r === "string"));
 
   it("validates the config and writes a JUnit report", () => {
-    expect(runs).toContain("npx hooks validate");
-    expect(runs.some((r) => /^npx hooks run \S+ .*--output junit > \S+\.xml$/.test(r))).toBe(true);
+    expect(runs).toContain("npm exec --no -- hooks validate");
+    expect(runs.some((r) => /^npm exec --no -- hooks run \S+ .*--output junit > \S+\.xml$/.test(r))).toBe(true);
+    // Never a bare `npx hooks`: it fetches the unrelated registry package `hooks` when hookrun is missing.
+    expect(runs.filter((r) => /\bnpx\b/.test(r))).toEqual([]);
   });
 
   it("its `hooks run` steps work as written, as GitHub runs them (CI, GITHUB_ACTIONS, bash -e)", async () => {
@@ -176,7 +178,7 @@ describe("examples/github-actions.yml", () => {
     writeFileSync(bin, `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
     chmodSync(bin, 0o755);
     const env = cleanEnv({ ...p.env, CI: "true", GITHUB_ACTIONS: "true" });
-    for (const step of runs.filter((r) => r.startsWith("npx hooks run"))) {
+    for (const step of runs.filter((r) => r.startsWith("npm exec --no -- hooks run"))) {
       const command = step.replace(/\$\{\{ github\.sha \}\}/g, "abc123");
       // A step's stdin is empty, as on GitHub's runners.
       const r = await new Promise<{ code: number | null; stdout: string }>((resolve) => {

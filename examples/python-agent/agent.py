@@ -2,12 +2,14 @@
 """A minimal Python agent loop that runs hookrun through its CLI (standard library only).
 
 Each event is one `hooks run EVENT --output json` process: the context goes in as JSON on stdin,
-the result (SPEC §7) comes back as JSON on stdout. Exit code 2 means blocked, and the result
+hookrun's result comes back as JSON on stdout. Exit code 2 means blocked, and the result
 says why. The "model" is scripted so the example runs offline.
 
     python3 examples/python-agent/agent.py "clean up the build" "what is the admin password?"
 
-HOOKS_BIN names the CLI (default: `npx --no-install hooks`).
+HOOKS_BIN names the CLI (default: `hooks` on the PATH, from `npm i -g hookrun`; for a project
+install, its path: HOOKS_BIN=/path/to/project/node_modules/.bin/hooks). Not npx: it would add
+npm's start-up to every event.
 """
 import json
 import os
@@ -16,7 +18,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-HOOKS = shlex.split(os.environ.get("HOOKS_BIN", "npx --no-install hooks"))
+HOOKS = shlex.split(os.environ.get("HOOKS_BIN", "hooks"))
 SESSION = f"python-agent-{os.getpid()}"
 state = {"turn_count": 0, "last_assistant_message": None}
 
