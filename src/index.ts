@@ -13,12 +13,12 @@ export {
   type Diagnostic,
 } from "./errors.js";
 export { loadConfig, type LoadConfigOptions } from "./config/loadConfig.js";
-export { findProjectFile, type FindProjectFileOptions } from "./config/findProjectFile.js";
-export { findLocalFile, defaultLocalFile } from "./config/findLocalFile.js";
-export { findUserFile } from "./config/findUserFile.js";
-export { PROJECT_FILE_NAMES, LOCAL_FILE_NAMES } from "./config/configCandidates.js";
-export { formatDiagnostic } from "./config/formatDiagnostic.js";
-export { matcherIsRegex } from "./config/matcherIsRegex.js";
+export { findProjectFile, type FindProjectFileOptions } from "./config/discover.js";
+export { findLocalFile, defaultLocalFile } from "./config/discover.js";
+export { findUserFile } from "./config/discover.js";
+export { PROJECT_FILE_NAMES, LOCAL_FILE_NAMES } from "./config/discover.js";
+export { formatDiagnostic } from "./errors.js";
+export { matcherIsRegex } from "./config/matcher.js";
 export type * from "./config/types.js";
 export type * from "./runner/types.js";
 export { VERSION } from "./version.js";

@@ -1,8 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EVENTS } from "../src/events/catalog.js";
-import { eventTableMarkdown } from "../src/events/eventTableMarkdown.js";
+import { EVENTS, eventTableMarkdown } from "../src/events/catalog.js";
 
 const README = readFileSync(path.resolve(import.meta.dirname, "../README.md"), "utf8");
 

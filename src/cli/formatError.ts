@@ -1,5 +1,4 @@
-import { ConfigError, HookrunError } from "../errors.js";
-import { displayFile, formatDiagnostic } from "../config/formatDiagnostic.js";
+import { ConfigError, HookrunError, displayFile, formatDiagnostic } from "../errors.js";
 import { terminalSafe } from "../text/terminalSafe.js";
 
 /** One clear sentence per error; diagnostics one per line; a stack only with --verbose. */

@@ -1,7 +1,7 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { READ_LIMITS, readBoundedFile } from "../fs/readBounded.js";
 import path from "node:path";
-import { defaultLocalFile } from "../config/findLocalFile.js";
+import { defaultLocalFile } from "../config/discover.js";
 import type { ResolvedConfig, ResolvedHook } from "../config/types.js";
 import { addLocalOverride } from "../edit/addLocalOverride.js";
 import { setEnabledInText } from "../edit/setEnabledInText.js";

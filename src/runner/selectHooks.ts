@@ -1,7 +1,7 @@
 import type { ResolvedConfig, ResolvedHook } from "../config/types.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
 import type { HookContext } from "./types.js";
-import { matchesMatcher } from "./matchesMatcher.js";
+import { matchesMatcher } from "../config/matcher.js";
 import { matchesPaths } from "./matchesPaths.js";
 
 export interface SelectOptions {

@@ -1,7 +1,7 @@
-import { assertConfigFound } from "../../config/assertConfigFound.js";
-import { displayFile, formatDiagnostic } from "../../config/formatDiagnostic.js";
-import { formatDuration } from "../../config/formatDuration.js";
-import { sortHooks } from "../../config/sortHooks.js";
+import { assertConfigFound } from "../../config/discover.js";
+import { displayFile, formatDiagnostic } from "../../errors.js";
+import { formatDuration } from "../../config/units.js";
+import { sortHooks } from "../../config/layers.js";
 import type { ResolvedHook, SourceLocation } from "../../config/types.js";
 import { parseHookEvent } from "../../events/parseHookEvent.js";
 import { hooksDisabledByEnv, namesDisabledByEnv } from "../../runner/selectHooks.js";

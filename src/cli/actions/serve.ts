@@ -1,6 +1,5 @@
 import path from "node:path";
-import { formatDiagnostic } from "../../config/formatDiagnostic.js";
-import { UsageError } from "../../errors.js";
+import { formatDiagnostic, UsageError } from "../../errors.js";
 import { createRunner } from "../../runner/createRunner.js";
 import type { Runner } from "../../runner/types.js";
 import { startServer } from "../../server/startServer.js";

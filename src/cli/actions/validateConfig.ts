@@ -1,6 +1,5 @@
-import { assertConfigFound } from "../../config/assertConfigFound.js";
-import { displayFile, formatDiagnostic } from "../../config/formatDiagnostic.js";
-import { ConfigError, type Diagnostic } from "../../errors.js";
+import { assertConfigFound } from "../../config/discover.js";
+import { displayFile, formatDiagnostic, ConfigError, type Diagnostic } from "../../errors.js";
 import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";
 import { configSummary } from "../formatError.js";

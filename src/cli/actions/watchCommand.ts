@@ -1,6 +1,5 @@
-import { displayFile, formatDiagnostic } from "../../config/formatDiagnostic.js";
+import { displayFile, formatDiagnostic, type ConfigError } from "../../errors.js";
 import type { ResolvedConfig } from "../../config/types.js";
-import type { ConfigError } from "../../errors.js";
 import { watchConfig } from "../../watch/watchConfig.js";
 import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";

@@ -1,11 +1,11 @@
 import path from "node:path";
 import type { Diagnostic } from "../errors.js";
-import { tryParseHookEvent } from "../events/parseHookEvent.js";
-import type { MergedDefaults } from "./mergeDefaults.js";
-import type { ParsedConfigText } from "./parseConfigText.js";
+import { tryParseHookEvent, normalizeEventName } from "../events/parseHookEvent.js";
+import type { ParsedConfigText } from "./positions.js";
 import { HOOK_KEYS } from "./schemaDiagnostics.js";
-import type { HookSpec, Layer, ResolvedHook, SourceLocation } from "./types.js";
-import { parseDuration, parseSize } from "./units.js";
+import type { HookSpec, Layer, ResolvedHook, SourceLocation, ResolvedEventSettings } from "./types.js";
+import { parseDuration, parseSize, DEFAULT_MAX_OUTPUT, DEFAULT_TIMEOUT_MS } from "./units.js";
+import { EVENTS } from "../events/catalog.js";
 
 export interface LayerFile {
   parsed: ParsedConfigText;
@@ -163,4 +163,75 @@ function lazyLocation(parsed: ParsedConfigText, layer: Layer, path: (string | nu
       return (at ??= parsed.locate(path, target)).col;
     },
   };
+}
+
+export interface MergedDefaults {
+  timeoutMs: number;
+  shell: string;
+  env: Record<string, string>;
+  maxOutput: number;
+}
+
+/** `defaults:` of every layer, merged key by key and `env` variable by variable (later wins). */
+export function mergeDefaults(values: unknown[]): MergedDefaults {
+  const merged: MergedDefaults = { timeoutMs: DEFAULT_TIMEOUT_MS, shell: "sh", env: {}, maxOutput: DEFAULT_MAX_OUTPUT };
+  for (const value of values) {
+    const d = (value as { defaults?: unknown } | undefined)?.defaults as Record<string, unknown> | null | undefined;
+    if (!d || typeof d !== "object") continue;
+    merged.timeoutMs = parseDuration(d.timeout) ?? merged.timeoutMs;
+    merged.maxOutput = parseSize(d.max_output) ?? merged.maxOutput;
+    if (typeof d.shell === "string") merged.shell = d.shell;
+    // Spread, not Object.assign: a variable named __proto__ stays a variable (assign would set the prototype).
+    if (d.env && typeof d.env === "object") merged.env = { ...merged.env, ...d.env };
+  }
+  return merged;
+}
+
+/** `events:` of every layer merged key by key (later layers win), under canonical names. */
+export function mergeEventSettings(values: unknown[], custom: readonly string[]): Record<string, ResolvedEventSettings> {
+  // No prototype: event names are user text, and a custom event called `constructor` must not
+  // find Object.prototype.constructor here (or in any `config.events[name]` downstream).
+  const merged: Record<string, ResolvedEventSettings> = Object.create(null);
+  for (const value of values) {
+    const events = (value as { events?: unknown } | undefined)?.events;
+    if (!events || typeof events !== "object" || Array.isArray(events)) continue;
+    for (const [key, raw] of Object.entries(events)) {
+      if (key.startsWith("x-")) continue;
+      const name = tryParseHookEvent(key, custom);
+      if (name === null) continue;
+      const s = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+      const prev: ResolvedEventSettings = merged[name] ?? { parallel: false, custom: custom.includes(name) };
+      const next: ResolvedEventSettings = { ...prev };
+      if (typeof s.parallel === "boolean") next.parallel = s.parallel;
+      if (typeof s.description === "string") next.description = s.description;
+      if (typeof s.gate === "boolean") next.gate = s.gate;
+      merged[name] = next;
+    }
+  }
+  return merged;
+}
+
+/** Normalised names of the custom events a file declares under `events:` with `custom: true`. */
+export function customEvents(value: unknown): string[] {
+  const events = (value as { events?: unknown } | undefined)?.events;
+  if (!events || typeof events !== "object" || Array.isArray(events)) return [];
+  const out: string[] = [];
+  for (const [key, settings] of Object.entries(events)) {
+    if (key.startsWith("x-") || tryParseHookEvent(key) !== null) continue;
+    if ((settings as { custom?: unknown } | null)?.custom === true) out.push(normalizeEventName(key));
+  }
+  return out;
+}
+
+const EVENT_RANK = new Map(EVENTS.map((e, i) => [e.name, i]));
+
+/** Hooks by event (catalog order, then custom events by name), then run order: priority high first, ties in declaration order. */
+export function sortHooks(hooks: readonly ResolvedHook[]): ResolvedHook[] {
+  return [...hooks].sort(
+    (a, b) =>
+      (EVENT_RANK.get(a.event) ?? EVENTS.length) - (EVENT_RANK.get(b.event) ?? EVENTS.length) ||
+      a.event.localeCompare(b.event) ||
+      b.priority - a.priority ||
+      a.order - b.order,
+  );
 }

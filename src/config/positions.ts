@@ -1,4 +1,23 @@
-import type { ConfigPath, Position } from "./parseConfigText.js";
+import type { Diagnostic } from "../errors.js";
+
+/** A segment path into a config file: map keys and list indexes. */
+export type ConfigPath = readonly (string | number)[];
+
+export interface Position {
+  line: number;
+  col: number;
+}
+
+/** A config file's data plus a way back from any path in it to LINE:COL. */
+export interface ParsedConfigText {
+  file: string;
+  /** The data, or undefined when the file could not be read as a map. */
+  value: unknown;
+  /** Syntax problems (empty file, tab indentation, duplicate keys, trailing comma, …). */
+  diagnostics: Diagnostic[];
+  /** LINE:COL of the key (`"key"`) or the value at `path`; the nearest enclosing node when absent. */
+  locate(path: ConfigPath, target?: "key" | "value"): Position;
+}
 
 /** Where each value of a parsed file sits: the fast parsers' answer to yaml's node ranges. */
 export interface SourceNode {
