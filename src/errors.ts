@@ -1,5 +1,5 @@
 import path from "node:path";
-import { terminalSafe } from "./text/terminalSafe.js";
+import { terminalSafe } from "./text.js";
 
 /** One base class for every error hookrun throws, so callers can catch them all at once. */
 export class HookrunError extends Error {

@@ -28,7 +28,7 @@ export type { SetEnabledOptions, SetEnabledChange } from "./manage/setHooksEnabl
 export { assertTrusted, untrustedFiles, type TrustOptions } from "./trust/assertTrusted.js";
 export { recordTrust, revokeTrust } from "./trust/recordTrust.js";
 export { createRunner } from "./runner/createRunner.js";
-export { lastAssistantText, type HistoryEntry } from "./runner/lastAssistantText.js";
+export { lastAssistantText, type HistoryEntry } from "./runner/context.js";
 export { watchConfig, type WatchConfigOptions, type ConfigWatcher } from "./watch/watchConfig.js";
 export { startServer, type StartServerOptions, type RunningServer } from "./server/startServer.js";
 export { formatClaude, type ClaudeHookResponse } from "./report/formatClaude.js";

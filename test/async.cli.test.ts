@@ -4,7 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { asyncSessionDir } from "../src/async/asyncSessionDir.js";
 import { asyncFileName, newAsyncId } from "../src/async/asyncFiles.js";
 import type { AsyncWorkerRecord } from "../src/async/asyncJob.js";
-import type { ProcessIdentity } from "../src/async/processIdentity.js";
+import type { ProcessIdentity } from "../src/fs/processes.js";
 import { collectAsyncResults } from "../src/async/collectAsyncResults.js";
 import type { TriggerResult } from "../src/runner/types.js";
 import { runCli, type CliRun } from "./helpers/cli.js";

@@ -8,7 +8,7 @@ import { sessionKey } from "../src/async/sessionKey.js";
 import { newAsyncId, asyncFileName } from "../src/async/asyncFiles.js";
 import { publishAsyncResult, writeAsyncResult } from "../src/async/writeAsyncResult.js";
 import { writeAsyncJob, writeWorkerRecord } from "../src/async/writeAsyncJob.js";
-import { captureIdentity, groupSignalDecision } from "../src/async/processIdentity.js";
+import { captureIdentity, groupSignalDecision } from "../src/fs/processes.js";
 import { collectAsyncResults } from "../src/async/collectAsyncResults.js";
 import { listAsyncPending } from "../src/async/listAsyncPending.js";
 import type { AsyncDelivery } from "../src/runner/types.js";

@@ -1,4 +1,4 @@
-import { nodeCrypto } from "../crypto/nodeCrypto.js";
+import { nodeCrypto } from "../fs/crypto.js";
 
 /**
  * Kinds of files in an async session directory, told apart by their suffix: `started` (the job,

@@ -1,7 +1,7 @@
 import type { ResolvedHook } from "../config/types.js";
 import type { GateKind } from "../events/catalog.js";
 import type { HookContext } from "../runner/types.js";
-import type { ProcessIdentity } from "./processIdentity.js";
+import type { ProcessIdentity } from "../fs/processes.js";
 
 /**
  * The "started" record of one detached async run, written once, before its worker is spawned:

@@ -1,6 +1,6 @@
 import type { AsyncDelivery } from "../runner/types.js";
 import type { RunLogRecord } from "../runner/runLog.js";
-import { isoTime } from "../time/isoTime.js";
+import { isoTime } from "../text.js";
 
 /** What happened to an async run, as a run-log line: it finished, was delivered, or expired. */
 export type AsyncPhase = "finished" | "delivered" | "expired";

@@ -6,8 +6,8 @@ import { asyncFileName, newClaimerId, parseAsyncFileName, type AsyncFileKind } f
 import { ASYNC_EXPIRY_MS, ASYNC_ORPHAN_GRACE_MS } from "./asyncExpiry.js";
 import { readAsyncJob, readWorkerRecord } from "./writeAsyncJob.js";
 import { readAsyncDelivery } from "./writeAsyncResult.js";
-import { processAlive, signalRecordedGroup, type ProcessIdentity } from "./processIdentity.js";
-import { isoTime } from "../time/isoTime.js";
+import { processAlive, signalRecordedGroup, type ProcessIdentity } from "../fs/processes.js";
+import { isoTime } from "../text.js";
 
 /** What one collection found in a session directory. */
 export interface AsyncCollection {

@@ -12,8 +12,8 @@ import { publishAsyncResult } from "./writeAsyncResult.js";
 import { collectAsyncResults } from "./collectAsyncResults.js";
 import { listAsyncPending } from "./listAsyncPending.js";
 import { MemoryAsyncBackend } from "./memoryAsyncBackend.js";
-import { isoTime } from "../time/isoTime.js";
-import { ensureStateDir, StateDirError } from "../state/stateDir.js";
+import { isoTime } from "../text.js";
+import { ensureStateDir, StateDirError } from "../fs/stateDir.js";
 
 export interface DetachedAsyncOptions {
   stateDir: string;

@@ -3,7 +3,7 @@ import type { AsyncDelivery, PendingAsync } from "../runner/types.js";
 import type { AsyncBackend, AsyncStart, AsyncStarted, AsyncTake, RunAsyncHook } from "./asyncBackend.js";
 import { neutralizeAsyncResult } from "./neutralizeAsyncResult.js";
 import { ASYNC_EXPIRY_MS } from "./asyncExpiry.js";
-import { isoTime } from "../time/isoTime.js";
+import { isoTime } from "../text.js";
 
 interface Running {
   name: string;

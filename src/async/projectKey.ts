@@ -1,4 +1,4 @@
-import { nodeCrypto } from "../crypto/nodeCrypto.js";
+import { nodeCrypto } from "../fs/crypto.js";
 import path from "node:path";
 
 /** Short, stable key of a project directory: the first 16 hex digits of sha256 of its absolute path. */

@@ -4,9 +4,9 @@ import type { AsyncJob, AsyncWorkerRecord } from "./asyncJob.js";
 import { readAsyncJob, writeWorkerRecord } from "./writeAsyncJob.js";
 import { publishAsyncResult } from "./writeAsyncResult.js";
 import { neutralizeAsyncResult } from "./neutralizeAsyncResult.js";
-import { captureIdentity } from "./processIdentity.js";
-import { assertPrivateStatePath } from "../state/stateDir.js";
-import { isoTime } from "../time/isoTime.js";
+import { captureIdentity } from "../fs/processes.js";
+import { assertPrivateStatePath } from "../fs/stateDir.js";
+import { isoTime } from "../text.js";
 
 /** Runs the job's hook with the runner's spawn code; `onSpawn` receives the hook's pid. */
 export type RunJobHook = (job: AsyncJob, signal: AbortSignal, onSpawn: (pid: number) => void) => Promise<HookResult>;

@@ -1,4 +1,4 @@
-import { nodeCrypto } from "../crypto/nodeCrypto.js";
+import { nodeCrypto } from "../fs/crypto.js";
 
 const MAX_PLAIN = 80;
 

@@ -1,8 +1,8 @@
 import path from "node:path";
 import type { AsyncJob, AsyncWorkerRecord } from "./asyncJob.js";
 import { asyncFileName } from "./asyncFiles.js";
-import { writeJsonAtomic } from "./writeJsonAtomic.js";
-import { parseIdentity } from "./processIdentity.js";
+import { writeJsonAtomic } from "../fs/writeFileAtomic.js";
+import { parseIdentity } from "../fs/processes.js";
 import { READ_LIMITS, readBoundedText } from "../fs/readBounded.js";
 
 /** Record that an async run started (atomically); returns the record's path, the worker's job. */

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { AsyncDelivery, Message } from "../runner/types.js";
 import { asyncFileName } from "./asyncFiles.js";
-import { writeJsonAtomic } from "./writeJsonAtomic.js";
+import { writeJsonAtomic } from "../fs/writeFileAtomic.js";
 import { READ_LIMITS, readBoundedText } from "../fs/readBounded.js";
 
 /**

@@ -7,7 +7,7 @@ import { customEvents, mergeDefaults, mergeEventSettings, mergeHooks, type Layer
 import { findLocalFile, findProjectFile, findUserFile } from "./discover.js";
 import { parseConfigText } from "./parseConfigText.js";
 import { schemaDiagnostics } from "./schemaDiagnostics.js";
-import { sha256 } from "../trust/sha256.js";
+import { sha256 } from "../fs/crypto.js";
 import type { ConfigFileInfo, Layer, ResolvedConfig } from "./types.js";
 
 export interface LoadConfigOptions {

@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../errors.js";
 import { tryParseHookEvent } from "../events/parseHookEvent.js";
-import { didYouMean } from "../text/didYouMean.js";
+import { didYouMean } from "../text.js";
 import validateSchema from "./validateSchema.generated.js";
 import type { ConfigPath, ParsedConfigText } from "./positions.js";
 

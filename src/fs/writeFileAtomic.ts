@@ -1,6 +1,7 @@
-import { nodeCrypto } from "../crypto/nodeCrypto.js";
 import { chmodSync, closeSync, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import fs from "node:fs";
+import { nodeCrypto } from "./crypto.js";
 import { WriteError } from "../errors.js";
 
 /**
@@ -50,5 +51,26 @@ export function writeFileAtomic(file: string, data: string | Buffer, mode = 0o64
     }
   } catch {
     // some filesystems refuse fsync on a directory; the rename itself is still atomic
+  }
+}
+
+/**
+ * Write JSON so that readers see the old state or the whole new file, never a prefix, even after
+ * a crash (writeFileAtomic), private to the user (0600). Creates the directory again if a
+ * concurrent cleanup removed it meanwhile.
+ */
+export function writeJsonAtomic(file: string, value: unknown): void {
+  const dir = path.dirname(file);
+  const data = JSON.stringify(value) + "\n";
+  for (let attempt = 0; ; attempt++) {
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      writeFileAtomic(file, data, 0o600);
+      return;
+    } catch (error) {
+      const cause = (error as { cause?: NodeJS.ErrnoException }).cause;
+      if (cause?.code === "ENOENT" && attempt < 5) continue;
+      throw error;
+    }
   }
 }

@@ -1,5 +1,5 @@
 import type { AsyncDelivery, HookResult, HookStatus, Message, TriggerResult } from "../runner/types.js";
-import { terminalSafe, terminalSafeLines } from "../text/terminalSafe.js";
+import { terminalSafe, terminalSafeLines } from "../text.js";
 
 // Every string below that came from a hook's output or from config (names, reasons, errors,
 // messages, stderr, warnings) goes through terminalSafe: a hook must not be able to clear the

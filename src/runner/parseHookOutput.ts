@@ -1,4 +1,4 @@
-import { setOwn } from "./buildContext.js";
+import { setOwn } from "./context.js";
 import { describeJsonError } from "../config/scanJson.js";
 import type { Decision, Message, Role } from "./types.js";
 

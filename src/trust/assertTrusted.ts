@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { ConfigFileInfo, ResolvedConfig } from "../config/types.js";
 import { TrustError } from "../errors.js";
-import { stateDir as defaultStateDir } from "../state/stateDir.js";
+import { stateDir as defaultStateDir } from "../fs/stateDir.js";
 import { trustedByEnvironment } from "../env.js";
 import { readTrustStore } from "./trustStore.js";
 

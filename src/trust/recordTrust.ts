@@ -1,7 +1,7 @@
 import { READ_LIMITS, readBoundedFile } from "../fs/readBounded.js";
 import path from "node:path";
-import { stateDir } from "../state/stateDir.js";
-import { sha256 } from "./sha256.js";
+import { stateDir } from "../fs/stateDir.js";
+import { sha256 } from "../fs/crypto.js";
 import { updateTrustStore } from "./trustStore.js";
 
 /**

@@ -2,7 +2,7 @@ import { READ_LIMITS, readBoundedText } from "../fs/readBounded.js";
 import path from "node:path";
 import { withFileLock } from "../fs/withFileLock.js";
 import { writeFileAtomic } from "../fs/writeFileAtomic.js";
-import { ensureStateDir, stateDir } from "../state/stateDir.js";
+import { ensureStateDir, stateDir } from "../fs/stateDir.js";
 
 /** trust.json: absolute config file path → sha256 of the bytes that were reviewed. */
 export interface TrustStore {

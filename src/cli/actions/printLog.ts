@@ -1,10 +1,9 @@
 import { UsageError } from "../../errors.js";
 import { formatDuration } from "../../report/formatText.js";
-import { readRunLog } from "../../runner/readRunLog.js";
-import { runLogFile, type RunLogRecord } from "../../runner/runLog.js";
-import { stateDir } from "../../state/stateDir.js";
+import { readRunLog, runLogFile, type RunLogRecord } from "../../runner/runLog.js";
+import { stateDir } from "../../fs/stateDir.js";
 import type { CliContext } from "../context.js";
-import { terminalSafe } from "../../text/terminalSafe.js";
+import { terminalSafe } from "../../text.js";
 
 /** `hooks log`: the last N runs (optionally of one session), as lines or a JSON array. */
 export async function printLog(ctx: CliContext, opts: { n?: string; session?: string; json?: boolean }): Promise<number> {

@@ -7,12 +7,12 @@ import { formatGithubAnnotations, formatGithubHookBlock } from "../../report/for
 import { formatJunit } from "../../report/formatJunit.js";
 import { formatFooter, formatHookBlock } from "../../report/formatText.js";
 import { isGithubActions } from "../../report/githubCommand.js";
-import { buildContext } from "../../runner/buildContext.js";
+import { buildContext } from "../../runner/context.js";
 import { createRunner } from "../../runner/createRunner.js";
-import { FAILURE_STATUSES } from "../../runner/hookResult.js";
-import { planHooks } from "../../runner/planHooks.js";
+import { FAILURE_STATUSES } from "../../runner/runHook.js";
+import { planHooks } from "../../runner/select.js";
 import type { TriggerResult } from "../../runner/types.js";
-import { closestMatches } from "../../text/didYouMean.js";
+import { closestMatches } from "../../text.js";
 import type { RunFlags } from "../commands/run.js";
 import type { CliContext } from "../context.js";
 import { EXIT, signalExitCode } from "../exitCodes.js";

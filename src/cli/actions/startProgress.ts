@@ -1,6 +1,6 @@
 import { formatDuration, formatHookBlock } from "../../report/formatText.js";
 import type { CliOutput } from "../stdioWriter.js";
-import { terminalSafe } from "../../text/terminalSafe.js";
+import { terminalSafe } from "../../text.js";
 import type { HookEndEvent, HookResult, HookStartEvent, Runner } from "../../runner/types.js";
 
 /**

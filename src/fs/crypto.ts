@@ -11,3 +11,8 @@ export function nodeCrypto(): typeof import("node:crypto") {
   loaded ??= createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
   return loaded;
 }
+
+/** sha256 hex of bytes or text: what trust records about a config file. */
+export function sha256(data: string | Buffer): string {
+  return nodeCrypto().createHash("sha256").update(data).digest("hex");
+}

@@ -1,8 +1,9 @@
+import path from "node:path";
+import picomatch from "picomatch";
 import type { ResolvedConfig, ResolvedHook } from "../config/types.js";
-import { EVENT_BY_NAME } from "../events/catalog.js";
+import { EVENT_BY_NAME, type GateKind } from "../events/catalog.js";
 import type { HookContext } from "./types.js";
 import { matchesMatcher } from "../config/matcher.js";
-import { matchesPaths } from "./matchesPaths.js";
 
 export interface SelectOptions {
   env: NodeJS.ProcessEnv;
@@ -40,4 +41,39 @@ export function selectHooks(candidates: ResolvedHook[], event: string, context: 
     if (h.paths?.length && !matchesPaths(h.paths, context.path, cwd, config.projectDir)) return false;
     return true;
   });
+}
+
+const cache = new Map<string, (p: string) => boolean>();
+
+/**
+ * Whether the context's `path` matches one of the globs, relative to the project dir (a relative
+ * `path` is first resolved against the context's cwd). No `path` never matches.
+ */
+export function matchesPaths(globs: string[], filePath: unknown, cwd: string, projectDir: string): boolean {
+  if (typeof filePath !== "string" || filePath === "") return false;
+  const rel = path.relative(projectDir, path.resolve(cwd, filePath)).split(path.sep).join("/");
+  const key = globs.join("\0");
+  let test = cache.get(key);
+  if (!test) {
+    test = picomatch(globs, { dot: true });
+    cache.set(key, test);
+  }
+  return test(rel);
+}
+
+/** Priority descending, then declaration order (user, project, local; file order). */
+export function orderHooks(hooks: ResolvedHook[]): ResolvedHook[] {
+  return [...hooks].sort((a, b) => b.priority - a.priority || a.order - b.order);
+}
+
+/** The hooks a trigger of `event` (canonical) would run for `context`, in run order (for --dry-run). */
+export function planHooks(config: ResolvedConfig, event: string, context: HookContext, options: SelectOptions): ResolvedHook[] {
+  return orderHooks(selectHooks(config.hooks.filter((h) => h.event === event), event, context, config, options));
+}
+
+/** Gate kind of a canonical event: the catalog's, or for a custom event its `gate` setting. */
+export function eventGate(event: string, config: ResolvedConfig): GateKind {
+  const info = EVENT_BY_NAME.get(event);
+  if (info) return info.gate;
+  return config.events[event]?.gate ? "yes" : "no";
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isoTime } from "../src/time/isoTime.js";
+import { isoTime } from "../src/text.js";
 
 describe("isoTime", () => {
   it("is toISOString for every kind of instant", () => {

@@ -1,5 +1,4 @@
-import { bootId, readProcStat } from "../fs/procStat.js";
-import { signalGroup } from "../runner/processGroup.js";
+import { readFileSync, readdirSync } from "node:fs";
 
 /**
  * Who a recorded pid was when hookrun started it: the pid, its start time (field 22 of
@@ -99,4 +98,114 @@ export function processAlive(identity: unknown): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+/** The fields of /proc/PID/stat that hookrun uses to know a process (Linux only). */
+export interface ProcStat {
+  /** Field 3: R, S, D, Z (zombie), X (dead), … */
+  state: string;
+  ppid: number;
+  pgrp: number;
+  /** Field 22: start time in clock ticks since boot; with the boot id, a pid's identity for ever. */
+  start: string;
+}
+
+/**
+ * /proc/PID/stat, parsed, or null (no such process, or no /proc: macOS). The command name
+ * (field 2) is parenthesised and may hold spaces or ")": fields are counted from the last ")".
+ * One reader for the lock's holder check, the async reaper's identity check and group liveness.
+ */
+export function readProcStat(pid: number | string): ProcStat | null {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, "latin1");
+  } catch {
+    return null;
+  }
+  const rest = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  // rest[0] is field 3 (state), so field N is rest[N - 3].
+  const start = rest[19];
+  if (!start || !/^\d+$/.test(start)) return null;
+  return { state: rest[0], ppid: Number(rest[1]), pgrp: Number(rest[2]), start };
+}
+
+let bootIdCache: string | null | undefined;
+/** This boot's id (a pid and start time name one process only within one boot); null without /proc. */
+export function bootId(): string | null {
+  if (bootIdCache === undefined) {
+    try {
+      bootIdCache = readFileSync("/proc/sys/kernel/random/boot_id", "latin1").trim() || null;
+    } catch {
+      bootIdCache = null;
+    }
+  }
+  return bootIdCache;
+}
+
+/**
+ * Whether any live process is still in process group `pgid`. kill(-pgid, 0) alone also counts
+ * zombies, which never go away under a PID 1 that does not reap (containers), so on Linux a
+ * positive answer is confirmed by scanning /proc for a non-zombie member.
+ */
+export function groupAlive(pgid: number): boolean {
+  if (!isGroupId(pgid)) return false;
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return false;
+  }
+  if (process.platform !== "linux") return true;
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return true;
+  }
+  for (const entry of entries) {
+    const c = entry.charCodeAt(0);
+    if (c < 48 || c > 57) continue;
+    const stat = readProcStat(entry);
+    if (stat && stat.pgrp === pgid && stat.state !== "Z" && stat.state !== "X") return true;
+  }
+  return false;
+}
+
+// kill(-0) is our own group and kill(-1) every process we may signal (as root: the machine):
+// whatever the caller passes, only a real group id other than ours is ever signalled.
+function isGroupId(pgid: number): boolean {
+  return Number.isSafeInteger(pgid) && pgid > 1 && pgid !== process.pid;
+}
+
+/** Send `signal` to every process of the group; false when the group is already gone. */
+export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
+  if (!isGroupId(pgid)) return false;
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Grace between SIGTERM and SIGKILL (SPEC §5.6). */
+export const KILL_GRACE_MS = 2000;
+
+/**
+ * SIGTERM the group, then SIGKILL it after the grace unless it empties first. Resolves when the
+ * group is gone or SIGKILL was sent: after that nothing of it can outlive the caller.
+ */
+export function terminateGroup(pgid: number, graceMs = KILL_GRACE_MS): Promise<void> {
+  if (!signalGroup(pgid, "SIGTERM")) return Promise.resolve();
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const poll = (): void => {
+      if (!groupAlive(pgid)) return resolve();
+      if (Date.now() - started >= graceMs) {
+        signalGroup(pgid, "SIGKILL");
+        return resolve();
+      }
+      setTimeout(poll, 25);
+    };
+    setTimeout(poll, 10);
+  });
 }
