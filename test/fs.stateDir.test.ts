@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ensureStateDir, StateDirError } from "../src/fs/stateDir.js";
 import { appendRunLog, runLogFile, type RunLogRecord, readRunLog } from "../src/runner/runLog.js";
-import { runAsyncWorker } from "../src/async/runAsyncWorker.js";
+import { runAsyncWorker } from "../src/async/worker.js";
 import { HookrunError } from "../src/errors.js";
 import { runCli } from "./helpers/cli.js";
 

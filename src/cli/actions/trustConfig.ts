@@ -2,7 +2,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { loadConfig } from "../../config/loadConfig.js";
 import { terminalSafe } from "../../text.js";
-import { recordTrust } from "../../trust/recordTrust.js";
+import { recordTrust } from "../../trust/store.js";
 import { describeForReview } from "../../trust/reviewText.js";
 import type { CliContext } from "../context.js";
 

@@ -1,11 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { AsyncDelivery } from "../runner/types.js";
-import type { AsyncJob, AsyncWorkerRecord } from "./asyncJob.js";
-import { asyncFileName, newClaimerId, parseAsyncFileName, type AsyncFileKind } from "./asyncFiles.js";
-import { ASYNC_EXPIRY_MS, ASYNC_ORPHAN_GRACE_MS } from "./asyncExpiry.js";
-import { readAsyncJob, readWorkerRecord } from "./writeAsyncJob.js";
-import { readAsyncDelivery } from "./writeAsyncResult.js";
+import { type AsyncJob, type AsyncWorkerRecord, readAsyncJob, readWorkerRecord, readAsyncDelivery } from "./records.js";
+import { asyncFileName, newClaimerId, parseAsyncFileName, type AsyncFileKind, ASYNC_EXPIRY_MS, ASYNC_ORPHAN_GRACE_MS } from "./paths.js";
 import { processAlive, signalRecordedGroup, type ProcessIdentity } from "../fs/processes.js";
 import { isoTime } from "../text.js";
 

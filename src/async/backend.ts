@@ -1,9 +1,9 @@
 import type { ResolvedHook } from "../config/types.js";
-import type { AsyncDelivery, PendingAsync } from "../runner/types.js";
-import type { AsyncBackend, AsyncStart, AsyncStarted, AsyncTake, RunAsyncHook } from "./asyncBackend.js";
-import { neutralizeAsyncResult } from "./neutralizeAsyncResult.js";
-import { ASYNC_EXPIRY_MS } from "./asyncExpiry.js";
+import type { AsyncDelivery, PendingAsync, HookContext, HookResult, Message } from "../runner/types.js";
+import { ASYNC_EXPIRY_MS } from "./paths.js";
 import { isoTime } from "../text.js";
+import type { GateKind } from "../events/catalog.js";
+import type { RunLogRecord } from "../runner/runLog.js";
 
 interface Running {
   name: string;
@@ -127,4 +127,102 @@ async function runToDelivery(run: RunAsyncHook, hook: ResolvedHook, signal: Abor
     };
   }
   return { ...result, event: entry.event, session_id: entry.session_id, started_at: entry.started_at, finished_at: isoTime() };
+}
+
+/** Runs one hook to completion with the runner's spawn code; aborting the signal kills it. */
+export type RunAsyncHook = (hook: ResolvedHook, signal: AbortSignal) => Promise<HookResult>;
+
+/** What the runner tells the backend about the async hooks one trigger starts. */
+export interface AsyncStart {
+  event: string;
+  gate: GateKind;
+  sessionId: string;
+  hooks: ResolvedHook[];
+  /** The trigger's context (after defaults), for workers in other processes. */
+  context: HookContext;
+  /** In-process execution of one hook (library, and every `wait`). */
+  run: RunAsyncHook;
+  /** Wait for these in the same trigger (not queued for the session). */
+  wait: boolean;
+  /** Called once per hook when it finishes (progress events, run log). */
+  onFinish?: (delivery: AsyncDelivery) => void;
+}
+
+/** Finished results handed to a trigger, and problems met while collecting them. */
+export interface AsyncTake {
+  delivered: AsyncDelivery[];
+  /** Results dropped undelivered because they were older than 24 h. */
+  expired: Array<{ name: string; event: string; session_id: string; started_at: string }>;
+  warnings: string[];
+}
+
+export interface AsyncStarted {
+  names: string[];
+  waited: Promise<AsyncDelivery[]>;
+  warnings: string[];
+}
+
+/** Where async hooks run and where their results wait: in memory (library) or detached (CLI). */
+export interface AsyncBackend {
+  /** Claim the finished results of a session (each is returned exactly once). */
+  take(sessionId: string): AsyncTake;
+  /**
+   * Start the hooks: `names` of those started, `waited` resolves (when `wait` was set) to their
+   * deliveries, else at once to []; `warnings` say why a hook could not be started.
+   */
+  start(start: AsyncStart): AsyncStarted;
+  pending(sessionId?: string): PendingAsync[];
+  drain(): Promise<void>;
+  close(graceMs: number): Promise<void>;
+}
+
+/**
+ * Async hooks never block, stop or transform (SPEC §5.3): strip those effects from a finished
+ * async result, keeping a warning on the result for each one ignored.
+ */
+export function neutralizeAsyncResult(result: HookResult): HookResult {
+  const out: HookResult = { ...result, warnings: [...result.warnings] };
+  if (out.decision === "block" || out.status === "blocked") {
+    out.warnings.push(`async hooks cannot block: the block decision${out.reason ? ` ("${out.reason}")` : ""} was ignored`);
+    out.decision = null;
+    if (out.status === "blocked") out.status = "ok";
+  }
+  if (out.stop_propagation) {
+    out.warnings.push("async hooks cannot stop propagation: stop_propagation was ignored");
+    delete out.stop_propagation;
+  }
+  if (out.continue === false) {
+    out.warnings.push("async hooks cannot stop the agent: continue=false was ignored");
+    delete out.continue;
+    delete out.stop_reason;
+  }
+  if (out.updated_input !== undefined && out.updated_input !== null) {
+    out.warnings.push("async hooks cannot transform input: updated_input was ignored");
+    delete out.updated_input;
+  }
+  return out;
+}
+
+/** The top-level messages of delivered async results: each tagged with its hook and `async: true`. */
+export function asyncMessages(delivered: AsyncDelivery[]): Message[] {
+  if (delivered.length === 0) return [];
+  return delivered.flatMap((d) => d.messages.map((m) => ({ ...m, hook: d.name, async: true })));
+}
+
+/** What happened to an async run, as a run-log line: it finished, was delivered, or expired. */
+export type AsyncPhase = "finished" | "delivered" | "expired";
+
+/** A run-log line for one async run, in the shape of a trigger's line plus `async`. */
+export function asyncRunLogRecord(d: Pick<AsyncDelivery, "name" | "event" | "session_id" | "started_at"> & Partial<AsyncDelivery>, projectDir: string, phase: AsyncPhase): RunLogRecord {
+  return {
+    time: isoTime(),
+    project_dir: projectDir,
+    event: d.event,
+    session_id: d.session_id,
+    duration_ms: d.duration_ms ?? 0,
+    blocked: false,
+    hooks: [{ name: d.name, status: d.status ?? "expired", exit_code: d.exit_code ?? null, duration_ms: d.duration_ms ?? 0 }],
+    async: phase,
+    started_at: d.started_at,
+  };
 }

@@ -1,7 +1,9 @@
-import type { EventSettingsSpec, HookSpec } from "../config/types.js";
+import { lstatSync } from "node:fs";
+import path from "node:path";
+import { Document } from "yaml";
+import type { EventSettingsSpec, HookSpec, ConfigFileSpec } from "../config/types.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
 import { normalizeEventName, tryParseHookEvent } from "../events/parseHookEvent.js";
-import { hookNameFromCommand, uniqueName } from "./hookNameFromCommand.js";
 
 /** One hook of the import, under its canonical (or custom) event. */
 export interface ImportedHook {
@@ -108,4 +110,102 @@ export function importClaudeSettings(settings: unknown, existing: ExistingHook[]
 
 function key(event: string, command: string | undefined, matcher: string | undefined): string {
   return JSON.stringify([event, command ?? null, matchesAll(matcher) ? null : matcher]);
+}
+
+/** Hook names must match this (SPEC §2.2). */
+export const HOOK_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
+
+// Launchers whose first argument, not themselves, says what the hook does.
+const LAUNCHERS = new Set(["npx", "bunx", "pnpx", "uvx", "node", "deno", "bun", "python", "python3", "ruby", "perl", "bash", "sh", "zsh", "exec", "env", "sudo", "nohup", "time", "tsx", "ts-node"]);
+// Launcher verbs that come before the real name (`npm run lint`, `pnpm dlx x`, `go run ./cmd/x`).
+const VERBS = new Set(["run", "exec", "dlx", "x", "run-script"]);
+const RUNNERS_WITH_VERBS = new Set(["npm", "pnpm", "yarn", "bun", "deno", "go", "cargo", "uv", "poetry"]);
+// Commands too generic to name a hook after; the caller falls back to the event's name.
+const GENERIC = new Set(["echo", "printf", "true", "false", "cat", "exit", "test", "[", ":"]);
+const SCRIPT_EXT = /\.(sh|bash|zsh|py|js|mjs|cjs|ts|mts|rb|pl|ps1)$/i;
+
+/** Split a shell command into words, honouring simple quotes; enough to find a name, not to run it. */
+function words(command: string): string[] {
+  const out: string[] = [];
+  for (const m of command.matchAll(/(?:"(?:[^"\\]|\\.)*"|'[^']*'|[^\s"'])+/g)) out.push(m[0].replace(/["']/g, ""));
+  return out;
+}
+
+/** The first simple command of a list, skipping a leading `cd DIR &&`. */
+function firstCommand(command: string): string {
+  const parts = command.split(/&&|\|\||;|\|/).map((p) => p.trim()).filter(Boolean);
+  const useful = parts.find((p) => !/^cd\s/.test(p));
+  return useful ?? parts[0] ?? "";
+}
+
+/**
+ * A readable hook name from a command: `./scripts/guard-bash.sh` → `guard-bash`,
+ * `npx eslint --fix` → `eslint`, `npm run lint` → `lint`; "" when nothing usable is found.
+ */
+export function hookNameFromCommand(command: string): string {
+  let ws = words(firstCommand(command)).filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+  for (;;) {
+    const head = ws[0];
+    if (head === undefined) break;
+    const base = head.split("/").pop() ?? head;
+    if (RUNNERS_WITH_VERBS.has(base) && ws[1] !== undefined && VERBS.has(ws[1])) ws = ws.slice(2);
+    else if (LAUNCHERS.has(base)) ws = ws.slice(1);
+    else break;
+    while (ws[0]?.startsWith("-")) ws = ws.slice(1);
+  }
+  const target = ws[0] ?? "";
+  const base = (target.replace(/[/\\]+$/, "").split(/[/\\]/).pop() ?? "").replace(SCRIPT_EXT, "");
+  return GENERIC.has(base) ? "" : slug(base);
+}
+
+/** Lower-case, invalid characters to `-`, trimmed so it starts with a letter or digit. */
+export function slug(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9.-]+/g, "-")
+    .replace(/-+/g, "-")
+    .replace(/^[._-]+/, "")
+    .replace(/[._-]+$/, "")
+    .slice(0, 60);
+}
+
+/** `base`, else `base-2`, `base-3`… : the first not in `taken` (which it then joins). */
+export function uniqueName(base: string, taken: Set<string>): string {
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+  taken.add(name);
+  return name;
+}
+
+/** Where `hooks import claude` looks without a FILE: `.claude/settings.json` here, then in each parent. */
+export function claudeSettingsCandidates(cwd: string): string[] {
+  const out: string[] = [];
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    out.push(path.join(dir, ".claude", "settings.json"));
+    if (path.dirname(dir) === dir) return out;
+  }
+}
+
+/** The project's Claude Code settings file, or null (with the candidates tried). */
+export function findClaudeSettings(cwd: string): { file: string | null; tried: string[] } {
+  const tried = claudeSettingsCandidates(cwd);
+  // lstat: a dangling settings symlink is found (and its read fails, saying so), not skipped for a parent's.
+  return { file: tried.find((f) => lstatSync(f, { throwIfNoEntry: false }) !== undefined) ?? null, tried };
+}
+
+/** The import as a config object: custom events first, then hooks grouped by event in file order. */
+export function claudeImportToSpec(imp: ClaudeImport): ConfigFileSpec {
+  const spec: ConfigFileSpec = {};
+  if (Object.keys(imp.customEvents).length) spec.events = { ...imp.customEvents };
+  const hooks: Record<string, HookSpec[]> = {};
+  for (const { event, hook } of imp.hooks) (hooks[event] ??= []).push(hook);
+  spec.hooks = hooks;
+  return spec;
+}
+
+/** A standalone hooks.yaml for the import, with a header saying where it came from. */
+export function renderClaudeImport(imp: ClaudeImport, source: string): string {
+  const doc = new Document(claudeImportToSpec(imp));
+  doc.commentBefore = ` Imported from ${source} by \`hooks import claude\`.\n Review the commands, then \`hooks validate\` and \`hooks trust\`.`;
+  return doc.toString({ lineWidth: 0 });
 }
