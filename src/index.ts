@@ -10,23 +10,25 @@ export {
   UnknownHookError,
   WriteError,
   InterruptedError,
+  formatDiagnostic,
   type Diagnostic,
 } from "./errors.js";
 export { loadConfig, type LoadConfigOptions } from "./config/loadConfig.js";
-export { findProjectFile, type FindProjectFileOptions } from "./config/discover.js";
-export { findLocalFile, defaultLocalFile } from "./config/discover.js";
-export { findUserFile } from "./config/discover.js";
-export { PROJECT_FILE_NAMES, LOCAL_FILE_NAMES } from "./config/discover.js";
-export { formatDiagnostic } from "./errors.js";
+export {
+  findProjectFile,
+  findLocalFile,
+  defaultLocalFile,
+  findUserFile,
+  PROJECT_FILE_NAMES,
+  LOCAL_FILE_NAMES,
+  type FindProjectFileOptions,
+} from "./config/discover.js";
 export { matcherIsRegex } from "./config/matcher.js";
 export type * from "./config/types.js";
 export type * from "./runner/types.js";
 export { VERSION } from "./version.js";
-export { enableHook } from "./edit/setHooksEnabled.js";
-export { disableHook } from "./edit/setHooksEnabled.js";
-export type { SetEnabledOptions, SetEnabledChange } from "./edit/setHooksEnabled.js";
-export { assertTrusted, untrustedFiles, type TrustOptions } from "./trust/store.js";
-export { recordTrust, revokeTrust } from "./trust/store.js";
+export { enableHook, disableHook, type SetEnabledOptions, type SetEnabledChange } from "./edit/setHooksEnabled.js";
+export { assertTrusted, untrustedFiles, recordTrust, revokeTrust, type TrustOptions } from "./trust/store.js";
 export { createRunner } from "./runner/createRunner.js";
 export { lastAssistantText, type HistoryEntry } from "./runner/context.js";
 export { watchConfig, type WatchConfigOptions, type ConfigWatcher } from "./watch/watchConfig.js";
