@@ -9,7 +9,7 @@ import standaloneCode from "ajv/dist/standalone/index.js";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 export const SCHEMA_PATH = path.join(root, "schema/hooks.schema.json");
-export const VALIDATOR_PATH = path.join(root, "src/config/generated/validateSchema.ts");
+export const VALIDATOR_PATH = path.join(root, "src/config/validateSchema.generated.ts");
 
 // Descriptions are for editors; the validator would only carry them as dead weight.
 function withoutDescriptions(node) {

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { BLOCKS, writeBlock } from "./doc-tables.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const { eventTableMarkdown } = await import(path.join(root, "dist/events/eventTableMarkdown.js"));
+const { eventTableMarkdown } = await import(path.join(root, "dist/events/catalog.js"));
 const { ENV_VARS } = await import(path.join(root, "dist/env.js"));
 const modules = { eventTableMarkdown, ENV_VARS };
 for (const block of BLOCKS) {

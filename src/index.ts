@@ -10,25 +10,27 @@ export {
   UnknownHookError,
   WriteError,
   InterruptedError,
+  formatDiagnostic,
   type Diagnostic,
 } from "./errors.js";
 export { loadConfig, type LoadConfigOptions } from "./config/loadConfig.js";
-export { findProjectFile, type FindProjectFileOptions } from "./config/findProjectFile.js";
-export { findLocalFile, defaultLocalFile } from "./config/findLocalFile.js";
-export { findUserFile } from "./config/findUserFile.js";
-export { PROJECT_FILE_NAMES, LOCAL_FILE_NAMES } from "./config/configCandidates.js";
-export { formatDiagnostic } from "./config/formatDiagnostic.js";
-export { matcherIsRegex } from "./config/matcherIsRegex.js";
+export {
+  findProjectFile,
+  findLocalFile,
+  defaultLocalFile,
+  findUserFile,
+  PROJECT_FILE_NAMES,
+  LOCAL_FILE_NAMES,
+  type FindProjectFileOptions,
+} from "./config/discover.js";
+export { matcherIsRegex } from "./config/matcher.js";
 export type * from "./config/types.js";
 export type * from "./runner/types.js";
 export { VERSION } from "./version.js";
-export { enableHook } from "./manage/enableHook.js";
-export { disableHook } from "./manage/disableHook.js";
-export type { SetEnabledOptions, SetEnabledChange } from "./manage/setHooksEnabled.js";
-export { assertTrusted, untrustedFiles, type TrustOptions } from "./trust/assertTrusted.js";
-export { recordTrust, revokeTrust } from "./trust/recordTrust.js";
+export { enableHook, disableHook, type SetEnabledOptions, type SetEnabledChange } from "./edit/setHooksEnabled.js";
+export { assertTrusted, untrustedFiles, recordTrust, revokeTrust, type TrustOptions } from "./trust/store.js";
 export { createRunner } from "./runner/createRunner.js";
-export { lastAssistantText, type HistoryEntry } from "./runner/lastAssistantText.js";
+export { lastAssistantText, type HistoryEntry } from "./runner/context.js";
 export { watchConfig, type WatchConfigOptions, type ConfigWatcher } from "./watch/watchConfig.js";
 export { startServer, type StartServerOptions, type RunningServer } from "./server/startServer.js";
 export { formatClaude, type ClaudeHookResponse } from "./report/formatClaude.js";

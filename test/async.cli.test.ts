@@ -1,11 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { asyncSessionDir } from "../src/async/asyncSessionDir.js";
-import { asyncFileName, newAsyncId } from "../src/async/asyncFiles.js";
-import type { AsyncWorkerRecord } from "../src/async/asyncJob.js";
-import type { ProcessIdentity } from "../src/async/processIdentity.js";
-import { collectAsyncResults } from "../src/async/collectAsyncResults.js";
+import { asyncSessionDir, asyncFileName, newAsyncId } from "../src/async/paths.js";
+import type { AsyncWorkerRecord } from "../src/async/records.js";
+import type { ProcessIdentity } from "../src/fs/processes.js";
+import { collectAsyncResults } from "../src/async/collect.js";
 import type { TriggerResult } from "../src/runner/types.js";
 import { runCli, type CliRun } from "./helpers/cli.js";
 import { readPid, tempProject, waitFor, type TempProject } from "./helpers/asyncFixtures.js";

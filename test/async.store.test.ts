@@ -3,16 +3,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { asyncSessionDir } from "../src/async/asyncSessionDir.js";
-import { sessionKey } from "../src/async/sessionKey.js";
-import { newAsyncId, asyncFileName } from "../src/async/asyncFiles.js";
-import { publishAsyncResult, writeAsyncResult } from "../src/async/writeAsyncResult.js";
-import { writeAsyncJob, writeWorkerRecord } from "../src/async/writeAsyncJob.js";
-import { captureIdentity, groupSignalDecision } from "../src/async/processIdentity.js";
-import { collectAsyncResults } from "../src/async/collectAsyncResults.js";
-import { listAsyncPending } from "../src/async/listAsyncPending.js";
+import { asyncSessionDir, sessionKey, newAsyncId, asyncFileName } from "../src/async/paths.js";
+import { publishAsyncResult, writeAsyncResult, writeAsyncJob, writeWorkerRecord, listAsyncPending, type AsyncJob } from "../src/async/records.js";
+import { captureIdentity, groupSignalDecision } from "../src/fs/processes.js";
+import { collectAsyncResults } from "../src/async/collect.js";
 import type { AsyncDelivery } from "../src/runner/types.js";
-import type { AsyncJob } from "../src/async/asyncJob.js";
 import { ROOT } from "./helpers/cli.js";
 
 let state: string;
@@ -177,8 +172,8 @@ describe("async store: exactly-once delivery across concurrent processes", () =>
       ids.push(`h${i}`);
     }
     const script = `
-      const { collectAsyncResults } = await import(${JSON.stringify(path.join(ROOT, "dist/async/collectAsyncResults.js"))});
-      const { asyncSessionDir } = await import(${JSON.stringify(path.join(ROOT, "dist/async/asyncSessionDir.js"))});
+      const { collectAsyncResults } = await import(${JSON.stringify(path.join(ROOT, "dist/async/collect.js"))});
+      const { asyncSessionDir } = await import(${JSON.stringify(path.join(ROOT, "dist/async/paths.js"))});
       const got = [];
       const warnings = [];
       for (let i = 0; i < ${total}; i++) {

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { findProjectFile } from "../src/config/findProjectFile.js";
+import { findProjectFile } from "../src/config/discover.js";
 import { ConfigError } from "../src/errors.js";
 import { runCli } from "./helpers/cli.js";
 import { tempProject } from "./helpers/tempProject.js";

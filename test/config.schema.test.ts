@@ -2,8 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { eventDescription } from "../src/config/eventDescription.js";
-import { EVENTS } from "../src/events/catalog.js";
+import { eventDescription, EVENTS } from "../src/events/catalog.js";
 // @ts-expect-error: a plain .mjs build script without types
 import { generateValidatorSource, VALIDATOR_PATH } from "../scripts/generate-validator.mjs";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { addLocalOverride } from "../src/edit/addLocalOverride.js";
+import { addLocalOverride } from "../src/edit/textEdits.js";
 import { lineDiff } from "./helpers/lineDiff.js";
 
 const add = (text: string, file = "/p/hooks.local.yaml") => addLocalOverride(text, "lint", "pre_tool_use", false, file);

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { loadConfig } from "../src/config/loadConfig.js";
 import { assertTrusted, WriteError } from "../src/index.js";
-import { validateEdit } from "../src/manage/validateEdit.js";
+import { validateEdit } from "../src/edit/setHooksEnabled.js";
 import { runCli } from "./helpers/cli.js";
 import { lineDiff } from "./helpers/lineDiff.js";
 import { tempEnv } from "./helpers/tempEnv.js";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { isMap, isPair, isScalar, isSeq, LineCounter, parse, parseDocument, type Node as YamlNode } from "yaml";
 import { parseYamlFast } from "../src/config/parseYamlFast.js";
-import { locateInTree } from "../src/config/sourceTree.js";
+import { locateInTree } from "../src/config/positions.js";
 import { STARTER_CONFIG } from "../src/config/starterConfig.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");

@@ -2,8 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ENV_VARS } from "../src/env.js";
-import { EVENTS } from "../src/events/catalog.js";
-import { eventTableMarkdown } from "../src/events/eventTableMarkdown.js";
+import { EVENTS, eventTableMarkdown } from "../src/events/catalog.js";
 // Shared with scripts/update-readme-events.mjs, which writes the blocks this file checks.
 import { BLOCKS, envTableMarkdown, readBlock } from "../scripts/doc-tables.mjs";
 

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatText } from "../src/report/formatText.js";
-import { notRunResult } from "../src/runner/hookResult.js";
+import { notRunResult } from "../src/runner/runHook.js";
 import type { HookResult, TriggerResult } from "../src/runner/types.js";
 import { CLI, runCli } from "./helpers/cli.js";
 import { tempEnv } from "./helpers/tempEnv.js";

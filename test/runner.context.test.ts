@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createRunner } from "../src/runner/createRunner.js";
-import { lastAssistantText } from "../src/runner/lastAssistantText.js";
+import { lastAssistantText } from "../src/runner/context.js";
 import { config, hook, useRunnerSandbox } from "./helpers/runnerConfig.js";
 
 const tmp = useRunnerSandbox();

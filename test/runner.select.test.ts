@@ -2,6 +2,7 @@ import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
+import { matcherIsRegex } from "../src/config/matcher.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import { config, hook, useRunnerSandbox } from "./helpers/runnerConfig.js";
 
@@ -46,6 +47,20 @@ describe("selection (SPEC §2.4, §5.1)", () => {
   it("matcher: anything else is an unanchored regex", async () => {
     expect(await matching("Edit|Write.*")).toEqual(["Edit", "MultiEdit"]);
     expect(await matching("^mcp__")).toEqual(["mcp__fs__write"]);
+  });
+  it("matcher: the loader and the runner read it by one rule, trimmed (a YAML block scalar's newline, a tab)", async () => {
+    // Both used to differ here: the loader called "Bash|Edit\n" a regex, the runner a list.
+    for (const m of ["Bash|Edit\n", "\tBash , Edit "]) {
+      expect(matcherIsRegex(m)).toBe(false);
+      expect(await matching(m)).toEqual(["Bash", "Edit"]);
+    }
+    expect(matcherIsRegex(" * ")).toBe(false);
+    expect(await matching(" * ")).toEqual(tools);
+    const file = path.join(tmp.dir, "hooks.yaml");
+    writeFileSync(file, "hooks:\n  pre_tool_use:\n    - name: m\n      command: 'true'\n      matcher: |\n        Bash|Edit\n");
+    const cfg = await loadConfig({ cwd: tmp.dir, env: {} });
+    expect(cfg.hooks[0]?.matcher).toBe("Bash|Edit\n");
+    expect(matcherIsRegex(cfg.hooks[0]!.matcher!)).toBe(false);
   });
   it("matcher: omitted, empty or * match everything", async () => {
     expect(await matching(undefined)).toEqual(tools);

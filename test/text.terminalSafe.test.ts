@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { terminalSafe, terminalSafeLines } from "../src/text/terminalSafe.js";
+import { terminalSafe, terminalSafeLines } from "../src/text.js";
 
 describe("terminalSafe: nothing from config or hook output acts on the terminal", () => {
   it("names C0 controls, DEL and C1 controls", () => {

@@ -4,9 +4,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../src/errors.js";
 import type { ResolvedConfig } from "../src/config/types.js";
-import { watchConfig, type ConfigWatcher } from "../src/watch/watchConfig.js";
+import { watchConfig, type ConfigWatcher, serialReloader } from "../src/watch/watchConfig.js";
 import { configWatchScope } from "../src/watch/configWatchScope.js";
-import { serialReloader } from "../src/watch/serialReloader.js";
 import { sleep, waitFor } from "./helpers/waitFor.js";
 
 const yamlWith = (...names: string[]) => `hooks:\n  stop:\n${names.map((n) => `    - name: ${n}\n      command: "true"\n`).join("")}`;

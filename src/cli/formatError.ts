@@ -1,6 +1,5 @@
-import { ConfigError, HookrunError } from "../errors.js";
-import { displayFile, formatDiagnostic } from "../config/formatDiagnostic.js";
-import { terminalSafe } from "../text/terminalSafe.js";
+import { ConfigError, HookrunError, displayFile, formatDiagnostic } from "../errors.js";
+import { terminalSafe } from "../text.js";
 
 /** One clear sentence per error; diagnostics one per line; a stack only with --verbose. */
 export function formatError(error: unknown, verbose: boolean, cwd?: string): string {

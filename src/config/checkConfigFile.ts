@@ -1,12 +1,10 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import type { Diagnostic } from "../errors.js";
-import { UsageError } from "../errors.js";
+import { type Diagnostic, UsageError } from "../errors.js";
 import { eventInfo, parseHookEvent, tryParseHookEvent } from "../events/parseHookEvent.js";
-import { durationProblem } from "./durationProblem.js";
-import { matcherIsRegex } from "./matcherIsRegex.js";
-import type { ConfigPath, ParsedConfigText } from "./parseConfigText.js";
-import { sizeProblem } from "./sizeProblem.js";
+import { durationProblem, sizeProblem } from "./units.js";
+import { matcherRule } from "./matcher.js";
+import type { ConfigPath, ParsedConfigText } from "./positions.js";
 
 export interface CheckConfigFileInput {
   parsed: ParsedConfigText;
@@ -123,15 +121,16 @@ function suggest(key: string, custom: readonly string[]): string {
 }
 
 function checkMatcher(report: (s: Diagnostic["severity"], at: ConfigPath, m: string) => void, at: ConfigPath, matcher: string, event: string | null): void {
-  if (matcherIsRegex(matcher)) {
+  const rule = matcherRule(matcher);
+  if (rule.kind === "regex") {
     try {
-      new RegExp(matcher);
+      new RegExp(rule.source);
     } catch (e) {
       report("error", at, `invalid regex in \`matcher\`: ${(e as Error).message.replace(/^Invalid regular expression: /, "")}; fix it, or use plain names separated by |`);
       return;
     }
   }
-  if (matcher === "" || matcher === "*" || event === null) return;
+  if (rule.kind === "all" || event === null) return;
   const info = eventInfo(event);
   if (!info || info.matchField === null) {
     report("warning", at, `\`matcher\` has no effect on \`${event}\`, which has no match field: remove it${info ? "" : " (custom events have none)"}`);

@@ -3,16 +3,11 @@ import path from "node:path";
 import { ConfigError, type Diagnostic } from "../errors.js";
 import { FileReadError, READ_LIMITS, readBoundedFile } from "../fs/readBounded.js";
 import { checkConfigFile } from "./checkConfigFile.js";
-import { customEvents } from "./customEvents.js";
-import { findLocalFile } from "./findLocalFile.js";
-import { findProjectFile } from "./findProjectFile.js";
-import { findUserFile } from "./findUserFile.js";
-import { mergeDefaults } from "./mergeDefaults.js";
-import { mergeEventSettings } from "./mergeEventSettings.js";
-import { mergeHooks, type LayerFile } from "./mergeHooks.js";
+import { customEvents, mergeDefaults, mergeEventSettings, mergeHooks, type LayerFile } from "./layers.js";
+import { findLocalFile, findProjectFile, findUserFile } from "./discover.js";
 import { parseConfigText } from "./parseConfigText.js";
 import { schemaDiagnostics } from "./schemaDiagnostics.js";
-import { sha256 } from "../trust/sha256.js";
+import { sha256 } from "../fs/crypto.js";
 import type { ConfigFileInfo, Layer, ResolvedConfig } from "./types.js";
 
 export interface LoadConfigOptions {

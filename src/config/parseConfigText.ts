@@ -1,31 +1,11 @@
 import type { Document, Node as YamlNode, Pair } from "yaml";
 import type { Diagnostic } from "../errors.js";
-import { checkYamlDocument, flowTooDeep } from "./checkYamlLimits.js";
-import { CONFIG_LIMITS, TOO_DEEP } from "./limits.js";
+import { checkYamlDocument, flowTooDeep, CONFIG_LIMITS, TOO_DEEP } from "./limits.js";
 import { scanJson } from "./scanJson.js";
 import { parseYamlFast } from "./parseYamlFast.js";
-import { locateInTree, type SourceNode } from "./sourceTree.js";
+import { locateInTree, type ConfigPath, type ParsedConfigText, type Position, type SourceNode } from "./positions.js";
 
 type YamlModule = typeof import("yaml");
-
-/** A segment path into a config file: map keys and list indexes. */
-export type ConfigPath = readonly (string | number)[];
-
-export interface Position {
-  line: number;
-  col: number;
-}
-
-/** A config file's data plus a way back from any path in it to LINE:COL. */
-export interface ParsedConfigText {
-  file: string;
-  /** The data, or undefined when the file could not be read as a map. */
-  value: unknown;
-  /** Syntax problems (empty file, tab indentation, duplicate keys, trailing comma, …). */
-  diagnostics: Diagnostic[];
-  /** LINE:COL of the key (`"key"`) or the value at `path`; the nearest enclosing node when absent. */
-  locate(path: ConfigPath, target?: "key" | "value"): Position;
-}
 
 const START: Position = { line: 1, col: 1 };
 

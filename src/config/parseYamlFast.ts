@@ -1,5 +1,5 @@
 import { CONFIG_LIMITS } from "./limits.js";
-import type { SourceNode } from "./sourceTree.js";
+import type { SourceNode } from "./positions.js";
 
 /**
  * A fast parser for the plain subset of YAML 1.2 that config files use (block maps and lists,

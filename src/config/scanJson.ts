@@ -1,5 +1,5 @@
 import { CONFIG_LIMITS, TOO_DEEP } from "./limits.js";
-import type { SourceNode } from "./sourceTree.js";
+import type { SourceNode } from "./positions.js";
 
 export type JsonScan =
   | { ok: true; tree: SourceNode; duplicates: { pos: number; key: string }[] }
@@ -135,4 +135,23 @@ export function scanJson(text: string): JsonScan {
     if (e instanceof Fail) return { ok: false, pos: e.pos, message: e.message };
     throw e;
   }
+}
+
+/**
+ * Where strict JSON parsing of `text` fails, as line:col (1-based) and offset, or null when it
+ * parses. V8's JSON.parse messages do not always carry a position; scanJson finds it.
+ */
+export function jsonErrorPosition(text: string): { offset: number; line: number; col: number } | null {
+  const scan = scanJson(text);
+  if (scan.ok) return null;
+  const before = text.slice(0, scan.pos);
+  return { offset: scan.pos, line: before.split("\n").length, col: scan.pos - before.lastIndexOf("\n") };
+}
+
+/** A JSON.parse error as one phrase with its line:col, e.g. "unexpected `}` at line 2:10". */
+export function describeJsonError(text: string, error: unknown): string {
+  const pos = jsonErrorPosition(text);
+  if (!pos) return error instanceof Error ? error.message : String(error);
+  const found = pos.offset >= text.length ? "end of input" : `\`${text[pos.offset]}\``;
+  return `unexpected ${found} at line ${pos.line}:${pos.col}`;
 }

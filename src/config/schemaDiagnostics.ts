@@ -1,8 +1,8 @@
 import type { Diagnostic } from "../errors.js";
 import { tryParseHookEvent } from "../events/parseHookEvent.js";
-import { didYouMean } from "../text/didYouMean.js";
-import validateSchema from "./generated/validateSchema.js";
-import type { ConfigPath, ParsedConfigText } from "./parseConfigText.js";
+import { didYouMean } from "../text.js";
+import validateSchema from "./validateSchema.generated.js";
+import type { ConfigPath, ParsedConfigText } from "./positions.js";
 
 /** The shape of an ajv error object, as the standalone validator produces it. */
 interface SchemaError {

@@ -23,3 +23,28 @@ export function parseSize(value: unknown): number | null {
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const MAX_TIMEOUT_MS = 24 * 3_600_000;
 export const DEFAULT_MAX_OUTPUT = 1024 * 1024;
+
+/** Why a duration value is unusable (one sentence), or null when it is fine. */
+export function durationProblem(key: string, value: unknown): string | null {
+  const shown = typeof value === "string" ? `"${value}"` : String(value);
+  const ms = parseDuration(value);
+  if (ms === null) return `bad duration ${shown} for \`${key}\`: write seconds (30) or "500ms", "30s", "2m", "1h"`;
+  if (ms <= 0) return `\`${key}\` must be positive, not ${shown}`;
+  if (ms > MAX_TIMEOUT_MS) return `\`${key}\` ${shown} is above the 24 h maximum: use at most "24h"`;
+  return null;
+}
+
+/** Why a size value is unusable (one sentence), or null when it is fine. */
+export function sizeProblem(key: string, value: unknown): string | null {
+  if (parseSize(value) !== null) return null;
+  const shown = typeof value === "string" ? `"${value}"` : String(value);
+  return `bad size ${shown} for \`${key}\`: write bytes (1048576) or "64KiB", "1MiB", "1GiB"`;
+}
+
+/** Milliseconds as users write them: "500ms", "30s", "2m", "1h" (or seconds with a fraction). */
+export function formatDuration(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
+  if (ms % 1000 === 0) return `${ms / 1000}s`;
+  return ms < 1000 ? `${ms}ms` : `${ms / 1000}s`;
+}

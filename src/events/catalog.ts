@@ -69,3 +69,20 @@ export function pascalEventName(name: string): string {
     .map((w) => w[0].toUpperCase() + w.slice(1))
     .join("");
 }
+
+/** The README's event table (SPEC §3 layout), generated from the catalog so the two cannot drift. */
+export function eventTableMarkdown(): string {
+  const rows = EVENTS.map((e) =>
+    [e.name, e.aliases.join(", "), e.fires, e.gate, e.matchField ?? "–", e.fields.join(", ")].join(" | "),
+  );
+  return ["| event | aliases | fires | gate | match field | event fields |", "|---|---|---|---|---|---|", ...rows.map((r) => `| ${r} |`.replace(/ {2,}/g, " "))].join("\n");
+}
+
+/** The schema's description of an event key, so editors explain each event on completion. */
+export function eventDescription(e: EventInfo): string {
+  const gate = e.gate === "yes" ? "can block" : e.gate === "transform" ? "transform: hooks chain updated_input" : "cannot block";
+  const match = e.matchField ? `matcher tests \`${e.matchField}\`` : "no match field";
+  const fields = e.fields.length ? `context fields: ${e.fields.join(", ")}` : "no event fields";
+  const aliases = e.aliases.length ? `; aliases: ${e.aliases.join(", ")}` : "";
+  return `Fires: ${e.fires}. Gate: ${gate}; ${match}; ${fields}${aliases}.`;
+}

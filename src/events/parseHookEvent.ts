@@ -1,5 +1,5 @@
 import { UsageError } from "../errors.js";
-import { closestMatches } from "../text/didYouMean.js";
+import { closestMatches } from "../text.js";
 import { EVENTS, type EventInfo } from "./catalog.js";
 
 /**

@@ -1,10 +1,10 @@
-import { readProcStat } from "./procStat.js";
+import { readProcStat } from "./processes.js";
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { nodeCrypto } from "../crypto/nodeCrypto.js";
+import { nodeCrypto } from "./crypto.js";
 import { WriteError } from "../errors.js";
-import { isoTime } from "../time/isoTime.js";
+import { isoTime } from "../text.js";
 
 export interface LockOptions {
   /** Give up after this long (default 30 s). */

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { FileReadError, READ_LIMITS, readBoundedFile } from "../fs/readBounded.js";
-import { lastAssistantText, type HistoryEntry } from "../runner/lastAssistantText.js";
+import { lastAssistantText, type HistoryEntry } from "../runner/context.js";
 
 /**
  * The window read first from the end of a transcript: the last assistant message is nearly always

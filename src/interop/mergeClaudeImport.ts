@@ -2,10 +2,11 @@ import { isDeepStrictEqual } from "node:util";
 import { Document, isMap, isScalar, isSeq, parseDocument, stringify, type YAMLMap, type YAMLSeq } from "yaml";
 import type { ConfigFileSpec, HookSpec } from "../config/types.js";
 import { tryParseHookEvent } from "../events/parseHookEvent.js";
-import type { ClaudeImport, ExistingHook } from "./importClaudeSettings.js";
-import { claudeImportToSpec } from "./renderClaudeImport.js";
+import type { ConfigFormat } from "../edit/textEdits.js";
+import { type ClaudeImport, type ExistingHook, claudeImportToSpec } from "./claudeImport.js";
 
-export type ConfigFormat = "yaml" | "json";
+/** One definition, in edit/textEdits; re-exported for the import command. */
+export type { ConfigFormat };
 
 /** The hooks a config file already declares, by canonical event (for de-duplication and names). */
 export function existingHooks(text: string, format: ConfigFormat): ExistingHook[] {

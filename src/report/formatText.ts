@@ -1,5 +1,5 @@
 import type { AsyncDelivery, HookResult, HookStatus, Message, TriggerResult } from "../runner/types.js";
-import { terminalSafe, terminalSafeLines } from "../text/terminalSafe.js";
+import { terminalSafe, terminalSafeLines } from "../text.js";
 
 // Every string below that came from a hook's output or from config (names, reasons, errors,
 // messages, stderr, warnings) goes through terminalSafe: a hook must not be able to clear the
@@ -19,7 +19,11 @@ const COLOR: Record<HookStatus, number> = { ok: 32, blocked: 31, failed: 31, tim
 
 const STDERR_TAIL_LINES = 10;
 
-export function formatDuration(ms: number): string {
+/**
+ * A measured time, to the precision a reader wants: "12ms", "2.30s", "61.0s". Not config/units'
+ * formatDuration, which writes a configured duration back as users write it ("30s", "2m").
+ */
+export function formatElapsed(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)}s`;
 }
 
@@ -51,7 +55,7 @@ function formatMessage(m: Message): string {
 /** One line for a hook: mark, name, duration, exit code or reason. */
 export function formatHookLine(r: HookResult, style: TextStyle): string {
   const parts = [paint(style, COLOR[r.status], MARK[r.status]), safe(r.name)];
-  if (r.status !== "skipped") parts.push(paint(style, 90, formatDuration(r.duration_ms)));
+  if (r.status !== "skipped") parts.push(paint(style, 90, formatElapsed(r.duration_ms)));
   const d = detail(r);
   if (d) parts.push(r.status === "ok" ? d : paint(style, COLOR[r.status], d));
   return parts.join("  ");
@@ -94,7 +98,7 @@ export function formatSummary(result: TriggerResult, style: TextStyle): string {
   const order: HookStatus[] = ["ok", "blocked", "failed", "timed_out", "spawn_error", "invalid_output", "cancelled", "skipped"];
   const parts = order.filter((s) => counts.has(s)).map((s) => `${counts.get(s)} ${s.replace("_", " ")}`);
   const n = result.hooks.length;
-  let text = `${safe(result.event)}: ${n === 0 ? "no hooks ran" : `${n} hook${n === 1 ? "" : "s"}`}${parts.length ? ` (${parts.join(", ")})` : ""} in ${formatDuration(result.duration_ms)}`;
+  let text = `${safe(result.event)}: ${n === 0 ? "no hooks ran" : `${n} hook${n === 1 ? "" : "s"}`}${parts.length ? ` (${parts.join(", ")})` : ""} in ${formatElapsed(result.duration_ms)}`;
   if (result.blocked) text += ` — blocked by ${safe(result.blocked_by ?? "")}${result.reason ? `: ${safe(result.reason)}` : ""}`;
   if (!result.continue) text += ` — ${safe(result.stopped_by ?? "")} asks to stop${result.stop_reason ? `: ${safe(result.stop_reason)}` : ""}`;
   if (result.async_started.length > 0) text += `; async started: ${result.async_started.map(safe).join(", ")}`;

@@ -4,22 +4,16 @@ import type { ResolvedConfig, ResolvedHook } from "../config/types.js";
 import { ContextError, InterruptedError } from "../errors.js";
 import type { GateKind } from "../events/catalog.js";
 import { parseHookEvent } from "../events/parseHookEvent.js";
-import { stateDir as defaultStateDir } from "../state/stateDir.js";
-import { assertTrusted } from "../trust/assertTrusted.js";
-import { buildContext, sessionIdOf } from "./buildContext.js";
-import { eventGate } from "./eventGate.js";
-import { notRunResult } from "./hookResult.js";
-import { orderHooks } from "./orderHooks.js";
+import { stateDir as defaultStateDir } from "../fs/stateDir.js";
+import { assertTrusted } from "../trust/store.js";
+import { buildContext, sessionIdOf } from "./context.js";
+import { eventGate, orderHooks, selectHooks } from "./select.js";
+import { notRunResult, runHook } from "./runHook.js";
 import { appendRunLog, runLogRecord } from "./runLog.js";
-import { selectHooks } from "./selectHooks.js";
-import { runHook } from "./runHook.js";
 import type { SpawnedHook } from "./spawnHook.js";
-import type { AsyncBackend } from "../async/asyncBackend.js";
-import { MemoryAsyncBackend } from "../async/memoryAsyncBackend.js";
-import { DetachedAsyncBackend } from "../async/detachedAsyncBackend.js";
-import { asyncMessages } from "../async/asyncMessages.js";
-import { asyncRunLogRecord, type AsyncPhase } from "../async/asyncRunLogRecord.js";
-import { DEFAULT_ASYNC_CLOSE_GRACE_MS } from "../async/asyncExpiry.js";
+import { type AsyncBackend, MemoryAsyncBackend, asyncMessages, asyncRunLogRecord, type AsyncPhase } from "../async/backend.js";
+import { DetachedAsyncBackend } from "../async/worker.js";
+import { DEFAULT_ASYNC_CLOSE_GRACE_MS } from "../async/paths.js";
 import type {
   AsyncDelivery,
   CloseOptions,

@@ -1,5 +1,5 @@
-import { setOwn } from "./buildContext.js";
-import { describeJsonError } from "../text/jsonErrorPosition.js";
+import { setOwn } from "./context.js";
+import { describeJsonError } from "../config/scanJson.js";
 import type { Decision, Message, Role } from "./types.js";
 
 /** What a hook's stdout said (SPEC §6), merged over all its output objects. */

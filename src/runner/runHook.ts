@@ -1,11 +1,10 @@
 import path from "node:path";
 import type { ResolvedHook } from "../config/types.js";
 import type { GateKind } from "../events/catalog.js";
-import { hookInput } from "./buildContext.js";
-import { hookEnv } from "./hookEnv.js";
-import { FAILURE_STATUSES, hookResult } from "./hookResult.js";
-import { spawnHook, type SpawnedHook } from "./spawnHook.js";
-import type { HookResult } from "./types.js";
+import { hookInput, hookEnv } from "./context.js";
+import { spawnHook, type SpawnedHook, type SpawnOutcome } from "./spawnHook.js";
+import type { HookResult, HookStatus } from "./types.js";
+import { parseHookOutput } from "./parseHookOutput.js";
 
 export interface RunHookOptions {
   /** Base environment (the runner's). */
@@ -50,4 +49,87 @@ export async function runHook(hook: ResolvedHook, base: Record<string, unknown>,
     result.reason = `hook ${hook.name} ${result.status === "timed_out" ? "timed out" : result.status === "spawn_error" ? "could not run" : "failed"} and has on_failure: block (${result.error})`;
   }
   return result;
+}
+
+/** Statuses that count as a failure of the hook (SPEC §5.8). */
+export const FAILURE_STATUSES: ReadonlySet<HookStatus> = new Set(["failed", "timed_out", "spawn_error", "invalid_output"]);
+
+/** The result of a hook that did not run (status skipped or cancelled). */
+export function notRunResult(name: string, status: "skipped" | "cancelled", error: string | null = null): HookResult {
+  return { name, status, exit_code: null, signal: null, duration_ms: 0, stdout: "", stderr: "", truncated: false, messages: [], decision: null, error, warnings: [] };
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split("\n").pop() ?? "";
+  return line.length > 200 ? line.slice(0, 200) + "…" : line;
+}
+
+/**
+ * Turn how a hook's process ended into its result (SPEC §5.8, §6): exit 2 blocks only on a gate
+ * event, a shell's 127/126 is a spawn error, stdout is read on exit 0 and 2.
+ */
+export function hookResult(hook: ResolvedHook, outcome: SpawnOutcome, gate: GateKind): HookResult {
+  const r: HookResult = {
+    name: hook.name,
+    status: "ok",
+    exit_code: outcome.exitCode,
+    signal: outcome.signal,
+    duration_ms: outcome.durationMs,
+    stdout: outcome.stdout,
+    stderr: outcome.stderr,
+    truncated: outcome.truncated,
+    messages: [],
+    decision: null,
+    error: null,
+    warnings: [],
+  };
+  if (outcome.end === "spawn_error") return { ...r, status: "spawn_error", error: outcome.error };
+  if (outcome.end === "timed_out") return { ...r, status: "timed_out", error: `timed out after ${seconds(hook.timeoutMs)}` };
+  if (outcome.end === "cancelled") return { ...r, status: "cancelled", error: "cancelled: the runner was closed" };
+  if (outcome.signal) return { ...r, status: "failed", error: `killed by ${outcome.signal}` };
+  const code = outcome.exitCode ?? 0;
+  if (hook.command !== undefined && (code === 127 || code === 126)) {
+    const what = code === 127 ? "command not found" : "command not executable";
+    const detail = firstLine(outcome.stderr);
+    return { ...r, status: "spawn_error", error: `${what} (exit ${code})${detail ? `: ${detail}` : ""}` };
+  }
+  if (code !== 0 && code !== 2) {
+    const detail = firstLine(outcome.stderr);
+    return { ...r, status: "failed", error: `exit code ${code}${detail ? `: ${detail}` : ""}` };
+  }
+  const parsed = parseHookOutput(outcome.stdout);
+  if (!parsed.ok) {
+    if (code === 2 && gate === "yes") {
+      r.warnings.push(parsed.error);
+    } else {
+      return { ...r, status: "invalid_output", error: parsed.error };
+    }
+  }
+  const out = parsed.ok ? parsed.output : null;
+  if (out) {
+    r.messages = out.messages.map((m) => ({ ...m, hook: hook.name }));
+    r.decision = out.decision;
+    if (out.reason !== null) r.reason = out.reason;
+    if (out.json) r.json = out.json;
+    if (out.stop_propagation) r.stop_propagation = true;
+    if (!out.continue) {
+      r.continue = false;
+      r.stop_reason = out.stop_reason;
+    }
+    if (out.updated_input !== undefined) r.updated_input = out.updated_input;
+  }
+  if (code === 2) {
+    if (gate !== "yes") return { ...r, status: "failed", decision: null, error: `exit code 2 (a block) on event \`${hook.event}\`, which cannot block` };
+    return { ...r, status: "blocked", decision: "block", reason: out?.reason ?? (outcome.stderr.trim() || `hook ${hook.name} exited with code 2`) };
+  }
+  if (r.decision === "block") {
+    if (gate === "yes") return { ...r, status: "blocked", reason: r.reason ?? `blocked by hook ${hook.name}` };
+    r.warnings.push(`block decision ignored: event \`${hook.event}\` cannot block`);
+    r.decision = null;
+  }
+  return r;
 }

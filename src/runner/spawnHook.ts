@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { statSync } from "node:fs";
 import type { Readable } from "node:stream";
-import { groupAlive, KILL_GRACE_MS, terminateGroup } from "./processGroup.js";
+import { groupAlive, KILL_GRACE_MS, terminateGroup } from "../fs/processes.js";
 
 /** What to run: a file with its argv (a shell for `command`, the program itself for `args`). */
 export interface SpawnRequest {

@@ -1,12 +1,11 @@
 import { READ_LIMITS, readBoundedFile } from "../fs/readBounded.js";
 import path from "node:path";
-import { formatDuration } from "../config/formatDuration.js";
+import { formatDuration, DEFAULT_TIMEOUT_MS } from "../config/units.js";
 import { parseConfigText } from "../config/parseConfigText.js";
 import type { ConfigFileInfo, ResolvedConfig, ResolvedHook } from "../config/types.js";
-import { DEFAULT_TIMEOUT_MS } from "../config/units.js";
 import { TrustError } from "../errors.js";
-import { terminalSafe } from "../text/terminalSafe.js";
-import { sha256 } from "./sha256.js";
+import { terminalSafe } from "../text.js";
+import { sha256 } from "../fs/crypto.js";
 
 const quote = (s: string): string => `"${terminalSafe(s)}"`;
 

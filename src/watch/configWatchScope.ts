@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-import { LOCAL_FILE_NAMES as LOCAL_NAMES, PROJECT_FILE_NAMES as NAMES } from "../config/configCandidates.js";
+import { LOCAL_FILE_NAMES as LOCAL_NAMES, PROJECT_FILE_NAMES as NAMES } from "../config/discover.js";
 
 export interface ConfigWatchScopeOptions {
   cwd?: string;

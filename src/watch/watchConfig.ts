@@ -4,7 +4,6 @@ import { loadConfig, type LoadConfigOptions } from "../config/loadConfig.js";
 import type { ResolvedConfig } from "../config/types.js";
 import { ConfigError } from "../errors.js";
 import { configWatchScope, type ConfigWatchScope } from "./configWatchScope.js";
-import { serialReloader } from "./serialReloader.js";
 
 export interface WatchConfigOptions extends LoadConfigOptions {
   /** Quiet time after the last file event before reloading (default 100 ms). */
@@ -142,6 +141,48 @@ export function watchConfig(options: WatchConfigOptions = {}): ConfigWatcher {
       releaseReady();
       await watcher.close();
       await reloader.idle();
+    },
+  };
+}
+
+/**
+ * Runs `task` one at a time: a request while it runs schedules exactly one more run, so a
+ * burst of changes during a slow reload costs one extra reload, not one per change.
+ */
+export interface SerialReloader {
+  /** Ask for a run; resolves when a run that started after this call has finished. */
+  request(): Promise<void>;
+  /** Resolves when nothing runs or is queued. */
+  idle(): Promise<void>;
+}
+
+export function serialReloader(task: () => Promise<void>): SerialReloader {
+  let running: Promise<void> | null = null;
+  let queued: Promise<void> | null = null;
+
+  const start = (): Promise<void> => {
+    running = (async () => {
+      try {
+        await task();
+      } finally {
+        running = null;
+      }
+    })();
+    return running;
+  };
+
+  return {
+    request() {
+      if (!running) return start();
+      // Coalesce: every request during this run waits for the same single follow-up run.
+      queued ??= running.then(() => {
+        queued = null;
+        return start();
+      });
+      return queued;
+    },
+    async idle() {
+      while (running || queued) await (queued ?? running);
     },
   };
 }

@@ -1,6 +1,6 @@
-import { runAsyncWorker } from "../../async/runAsyncWorker.js";
-import { asyncRunLogRecord } from "../../async/asyncRunLogRecord.js";
-import { buildContext } from "../../runner/buildContext.js";
+import { runAsyncWorker } from "../../async/worker.js";
+import { asyncRunLogRecord } from "../../async/backend.js";
+import { buildContext } from "../../runner/context.js";
 import { runHook } from "../../runner/runHook.js";
 import { appendRunLog } from "../../runner/runLog.js";
 import type { CliContext } from "../context.js";

@@ -1,10 +1,9 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { FileReadError, READ_LIMITS, readBoundedText } from "../../fs/readBounded.js";
 import path from "node:path";
-import { configCandidate, PROJECT_FILE_NAMES } from "../../config/configCandidates.js";
-import { displayFile } from "../../config/formatDiagnostic.js";
+import { configCandidate, PROJECT_FILE_NAMES } from "../../config/discover.js";
+import { displayFile, WriteError } from "../../errors.js";
 import { STARTER_CONFIG } from "../../config/starterConfig.js";
-import { WriteError } from "../../errors.js";
 import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";
 import { trustInitializedConfig } from "./trustInitializedConfig.js";

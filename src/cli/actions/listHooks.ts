@@ -1,14 +1,14 @@
-import { assertConfigFound } from "../../config/assertConfigFound.js";
-import { displayFile, formatDiagnostic } from "../../config/formatDiagnostic.js";
-import { formatDuration } from "../../config/formatDuration.js";
-import { sortHooks } from "../../config/sortHooks.js";
+import { assertConfigFound } from "../../config/discover.js";
+import { displayFile, formatDiagnostic } from "../../errors.js";
+import { formatDuration } from "../../config/units.js";
+import { sortHooks } from "../../config/layers.js";
 import type { ResolvedHook, SourceLocation } from "../../config/types.js";
 import { parseHookEvent } from "../../events/parseHookEvent.js";
-import { hooksDisabledByEnv, namesDisabledByEnv } from "../../runner/selectHooks.js";
+import { hooksDisabledByEnv, namesDisabledByEnv } from "../../runner/select.js";
 import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";
 import { loadCliConfig } from "./loadCliConfig.js";
-import { terminalSafe } from "../../text/terminalSafe.js";
+import { terminalSafe } from "../../text.js";
 
 /** `hooks list`: the merged hooks in run order, with where each is declared and where its state was decided. */
 export async function listHooks(ctx: CliContext, opts: { event?: string; json?: boolean }): Promise<number> {

@@ -1,10 +1,9 @@
 import { UsageError } from "../../errors.js";
-import { formatDuration } from "../../report/formatText.js";
-import { readRunLog } from "../../runner/readRunLog.js";
-import { runLogFile, type RunLogRecord } from "../../runner/runLog.js";
-import { stateDir } from "../../state/stateDir.js";
+import { formatElapsed } from "../../report/formatText.js";
+import { readRunLog, runLogFile, type RunLogRecord } from "../../runner/runLog.js";
+import { stateDir } from "../../fs/stateDir.js";
 import type { CliContext } from "../context.js";
-import { terminalSafe } from "../../text/terminalSafe.js";
+import { terminalSafe } from "../../text.js";
 
 /** `hooks log`: the last N runs (optionally of one session), as lines or a JSON array. */
 export async function printLog(ctx: CliContext, opts: { n?: string; session?: string; json?: boolean }): Promise<number> {
@@ -30,7 +29,7 @@ export async function printLog(ctx: CliContext, opts: { n?: string; session?: st
     if (r.async) return asyncLine(r, deliveredAt);
     const hooks = r.hooks.map((h) => `${h.name} ${h.status}${h.exit_code !== null && h.exit_code !== 0 ? `(${h.exit_code})` : ""}`).join(", ");
     const started = r.async_started?.length ? `  async started: ${r.async_started.join(", ")}` : "";
-    return `${r.time}  ${r.event}  session ${r.session_id}  ${formatDuration(r.duration_ms)}${r.blocked ? "  BLOCKED" : ""}  ${hooks}${started}  ${r.project_dir}`;
+    return `${r.time}  ${r.event}  session ${r.session_id}  ${formatElapsed(r.duration_ms)}${r.blocked ? "  BLOCKED" : ""}  ${hooks}${started}  ${r.project_dir}`;
   });
   // Names, ids and paths in the log came from configs and callers: shown escaped, as hook output is.
   ctx.stdout.write(lines.map((l) => terminalSafe(l)).join("\n") + "\n");
@@ -43,7 +42,7 @@ function asyncLine(r: RunLogRecord, deliveredAt: Map<string, string>): string {
   const delivered = deliveredAt.get(asyncKey(r));
   const what =
     r.async === "finished"
-      ? `finished ${h.status}${h.exit_code !== null && h.exit_code !== 0 ? `(${h.exit_code})` : ""} in ${formatDuration(h.duration_ms)}, ${delivered ? `delivered ${delivered}` : "not delivered yet"}`
+      ? `finished ${h.status}${h.exit_code !== null && h.exit_code !== 0 ? `(${h.exit_code})` : ""} in ${formatElapsed(h.duration_ms)}, ${delivered ? `delivered ${delivered}` : "not delivered yet"}`
       : r.async === "delivered"
         ? `delivered (${h.status})`
         : "expired undelivered after 24 h";

@@ -3,7 +3,7 @@ import { closeSync, openSync } from "node:fs";
 import path from "node:path";
 import { isatty } from "node:tty";
 import { ContextError, UsageError } from "../../errors.js";
-import { describeJsonError } from "../../text/jsonErrorPosition.js";
+import { describeJsonError } from "../../config/scanJson.js";
 import type { HookContext } from "../../runner/types.js";
 import type { CliContext } from "../context.js";
 import type { RunFlags } from "../commands/run.js";

@@ -1,16 +1,15 @@
 import path from "node:path";
-import { formatDiagnostic } from "../../config/formatDiagnostic.js";
-import { UsageError } from "../../errors.js";
+import { formatDiagnostic, UsageError } from "../../errors.js";
 import { createRunner } from "../../runner/createRunner.js";
 import type { Runner } from "../../runner/types.js";
 import { startServer } from "../../server/startServer.js";
-import { ensureStateDir, stateDir } from "../../state/stateDir.js";
+import { ensureStateDir, stateDir } from "../../fs/stateDir.js";
 import { watchConfig } from "../../watch/watchConfig.js";
 import type { ServeFlags } from "../commands/serve.js";
 import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";
 import { untilSignal } from "./untilSignal.js";
-import { terminalSafe } from "../../text/terminalSafe.js";
+import { terminalSafe } from "../../text.js";
 
 /** Async hooks still running at shutdown get this long to finish before they are killed (SPEC §12). */
 const ASYNC_GRACE_MS = 5000;

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { setHooksEnabled } from "../../manage/setHooksEnabled.js";
+import { setHooksEnabled } from "../../edit/setHooksEnabled.js";
 import type { CliContext } from "../context.js";
 
 /** `hooks enable|disable NAME… [--local]`: one line per hook saying what changed where. */

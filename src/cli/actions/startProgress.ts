@@ -1,6 +1,6 @@
-import { formatDuration, formatHookBlock } from "../../report/formatText.js";
+import { formatElapsed, formatHookBlock } from "../../report/formatText.js";
 import type { CliOutput } from "../stdioWriter.js";
-import { terminalSafe } from "../../text/terminalSafe.js";
+import { terminalSafe } from "../../text.js";
 import type { HookEndEvent, HookResult, HookStartEvent, Runner } from "../../runner/types.js";
 
 /**
@@ -25,7 +25,7 @@ export function startProgress(
     if (running.size === 0) return clear();
     const now = Date.now();
     // Hook names come from config: escaped like the rest of the report (see formatText).
-    const text = [...running].map(([name, t]) => `${terminalSafe(name)} ${formatDuration(now - t)}`).join(", ");
+    const text = [...running].map(([name, t]) => `${terminalSafe(name)} ${formatElapsed(now - t)}`).join(", ");
     out.write(`\r\x1b[K${color ? "\x1b[90m" : ""}… running: ${text}${color ? "\x1b[0m" : ""}`);
   };
   const onStart = (e: HookStartEvent): void => {

@@ -1,8 +1,8 @@
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { loadConfig } from "../../config/loadConfig.js";
-import { terminalSafe } from "../../text/terminalSafe.js";
-import { recordTrust } from "../../trust/recordTrust.js";
+import { terminalSafe } from "../../text.js";
+import { recordTrust } from "../../trust/store.js";
 import { describeForReview } from "../../trust/reviewText.js";
 import type { CliContext } from "../context.js";
 

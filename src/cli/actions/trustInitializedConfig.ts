@@ -1,4 +1,4 @@
-import { recordTrust } from "../../trust/recordTrust.js";
+import { recordTrust } from "../../trust/store.js";
 import type { CliContext } from "../context.js";
 
 /** `hooks init` wrote this file itself, so it starts trusted (SPEC §8, §11). */

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { loadConfig } from "../../config/loadConfig.js";
-import { revokeTrust } from "../../trust/recordTrust.js";
+import { revokeTrust } from "../../trust/store.js";
 import type { CliContext } from "../context.js";
 
 /** `hooks untrust`: forget the project and local files; they must be reviewed again to run. */

@@ -1,11 +1,10 @@
-import { assertConfigFound } from "../../config/assertConfigFound.js";
-import { displayFile, formatDiagnostic } from "../../config/formatDiagnostic.js";
-import { ConfigError, type Diagnostic } from "../../errors.js";
+import { assertConfigFound } from "../../config/discover.js";
+import { displayFile, formatDiagnostic, ConfigError, type Diagnostic } from "../../errors.js";
 import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";
 import { configSummary } from "../formatError.js";
 import { loadCliConfig } from "./loadCliConfig.js";
-import { terminalSafe } from "../../text/terminalSafe.js";
+import { terminalSafe } from "../../text.js";
 
 /** `hooks validate`: every diagnostic of every layer; exit 0 when valid (warnings allowed), else 78. */
 export async function validateConfig(ctx: CliContext, opts: { json?: boolean }): Promise<number> {

@@ -1,11 +1,10 @@
-import { displayFile, formatDiagnostic } from "../../config/formatDiagnostic.js";
+import { displayFile, formatDiagnostic, type ConfigError } from "../../errors.js";
 import type { ResolvedConfig } from "../../config/types.js";
-import type { ConfigError } from "../../errors.js";
 import { watchConfig } from "../../watch/watchConfig.js";
 import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";
 import { untilSignal } from "./untilSignal.js";
-import { terminalSafe } from "../../text/terminalSafe.js";
+import { terminalSafe } from "../../text.js";
 
 /** `hooks watch`: validate now and after every change of any layer, until a terminating signal (exit 0). */
 export async function watchCommand(ctx: CliContext, opts: { json?: boolean }): Promise<number> {

@@ -1,0 +1,179 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import type { PendingAsync, AsyncDelivery, HookResult } from "../runner/types.js";
+import { type AsyncBackend, type AsyncStart, type AsyncStarted, type AsyncTake, MemoryAsyncBackend, neutralizeAsyncResult } from "./backend.js";
+import { type AsyncJob, type AsyncWorkerRecord, writeAsyncJob, readAsyncJob, writeWorkerRecord, publishAsyncResult, listAsyncPending } from "./records.js";
+import { asyncSessionDir, projectKey, newAsyncId } from "./paths.js";
+import { collectAsyncResults } from "./collect.js";
+import { isoTime } from "../text.js";
+import { ensureStateDir, StateDirError, assertPrivateStatePath } from "../fs/stateDir.js";
+import { captureIdentity } from "../fs/processes.js";
+
+export interface DetachedAsyncOptions {
+  stateDir: string;
+  projectDir: string;
+  /** argv that starts a worker (`node …/hooks.js __async-worker`); the job file is appended. */
+  workerArgv: string[];
+  /** Environment of workers, and so of their hooks. */
+  env: NodeJS.ProcessEnv;
+  /** The caller's working directory. */
+  cwd: string;
+  /** Run log the workers append to (null: none). */
+  runLog: string | null;
+}
+
+const POLL_MS = 50;
+
+/**
+ * The CLI's async hooks: each runs in a detached worker process that outlives the CLI, enforces
+ * the hook's timeout and writes the result to the state dir; any later process of the same
+ * project and session claims it. Hooks of a `wait` trigger run in-process instead.
+ */
+export class DetachedAsyncBackend implements AsyncBackend {
+  private readonly local = new MemoryAsyncBackend();
+  constructor(private readonly options: DetachedAsyncOptions) {}
+
+  private dir(sessionId: string): string {
+    return asyncSessionDir(this.options.stateDir, this.options.projectDir, sessionId);
+  }
+
+  take(sessionId: string): AsyncTake {
+    // Nothing was ever started from this state dir: skip hashing the session's dir name (the
+    // hash loads node:crypto, which costs a cold `hooks run` milliseconds; SPEC §15).
+    if (!fs.existsSync(path.join(this.options.stateDir, "async"))) return { delivered: [], expired: [], warnings: [] };
+    // Results become messages to the agent and records name pids to kill: only from a private dir.
+    const refused = this.refusal();
+    if (refused) return { delivered: [], expired: [], warnings: [`async results not collected: ${refused}`] };
+    return collectAsyncResults(this.dir(sessionId));
+  }
+
+  start(start: AsyncStart): AsyncStarted {
+    if (start.wait) return this.local.start(start);
+    const dir = this.dir(start.sessionId);
+    const names: string[] = [];
+    const warnings: string[] = [];
+    // Job files are run as commands: never written where someone else could swap them.
+    const refused = this.refusal();
+    if (refused) return { names, waited: Promise.resolve([]), warnings: start.hooks.map((h) => `async hook ${h.name} was not started: ${refused}`) };
+    for (const hook of start.hooks) {
+      const id = newAsyncId();
+      const job: AsyncJob = {
+        version: 1, id, name: hook.name, event: start.event, gate: start.gate, session_id: start.sessionId, project_dir: this.options.projectDir,
+        started_at: isoTime(), timeout_ms: hook.timeoutMs, hook,
+        context: start.context, cwd: this.options.cwd, run_log: this.options.runLog,
+      };
+      let file: string;
+      try {
+        file = writeAsyncJob(dir, job);
+      } catch (error) {
+        warnings.push(`async hook ${hook.name} was not started: cannot write its record in ${dir} (${(error as Error).message}); check that the state dir is writable`);
+        continue;
+      }
+      names.push(hook.name);
+      const [command, ...args] = this.options.workerArgv;
+      let failure: string | null = null;
+      try {
+        const child = spawn(command, [...args, file], { detached: true, stdio: "ignore", env: this.options.env, cwd: this.options.cwd });
+        child.on("error", () => {});
+        if (child.pid === undefined) failure = `could not start the async worker (${command})`;
+        child.unref();
+      } catch (error) {
+        failure = `could not start the async worker: ${(error as Error).message}`;
+      }
+      if (failure) {
+        const now = isoTime();
+        publishAsyncResult(dir, id, {
+          name: hook.name, status: "spawn_error", exit_code: null, signal: null, duration_ms: 0, stdout: "", stderr: "", truncated: false,
+          messages: [], decision: null, error: failure, warnings: [], event: start.event, session_id: start.sessionId, started_at: job.started_at, finished_at: now,
+        });
+      }
+    }
+    return { names, waited: Promise.resolve([]), warnings };
+  }
+
+  // The state dir's refusal (another owner, writable by others), as a sentence; null when usable.
+  private refusal(): string | null {
+    try {
+      ensureStateDir(this.options.stateDir);
+      return null;
+    } catch (error) {
+      if (error instanceof StateDirError) return error.message;
+      throw error;
+    }
+  }
+
+  pending(sessionId?: string): PendingAsync[] {
+    const local = this.local.pending(sessionId);
+    if (sessionId !== undefined) return [...local, ...listAsyncPending(this.dir(sessionId))];
+    const projectDir = path.join(this.options.stateDir, "async", projectKey(this.options.projectDir));
+    let sessions: string[] = [];
+    try {
+      sessions = fs.readdirSync(projectDir);
+    } catch {
+      // nothing started yet
+    }
+    return [...local, ...sessions.flatMap((s) => listAsyncPending(path.join(projectDir, s)))];
+  }
+
+  // Waits for this project's detached workers too, by watching their records disappear.
+  async drain(): Promise<void> {
+    await this.local.drain();
+    while (this.pending().some((p) => p.state === "running")) await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+
+  // Detached workers outlive the CLI by design (each bounded by its own timeout): only waited ones die.
+  async close(graceMs: number): Promise<void> {
+    await this.local.close(graceMs);
+  }
+}
+
+/** Runs the job's hook with the runner's spawn code; `onSpawn` receives the hook's pid. */
+export type RunJobHook = (job: AsyncJob, signal: AbortSignal, onSpawn: (pid: number) => void) => Promise<HookResult>;
+
+/** What the worker did: `published` is false when a collector had declared the run lost first. */
+export interface AsyncWorkerOutcome {
+  job: AsyncJob;
+  delivery: AsyncDelivery;
+  published: boolean;
+}
+
+/**
+ * The body of a detached async worker: run one hook (its timeout enforced by the spawn code: the
+ * process group gets SIGTERM, then SIGKILL after 2 s), publish the result durably, return it.
+ * `signal` (the worker's own SIGTERM) cancels the hook; the result is written all the same.
+ * Returns null, running nothing, when the job is already gone: a collector declared the worker
+ * lost before it got to run (it was stopped, or the machine suspended, past the deadline).
+ * Throws, running nothing, when the job file or its state dir is not private to this user:
+ * the job names a command to run.
+ */
+export async function runAsyncWorker(jobFile: string, runHook: RunJobHook, signal: AbortSignal): Promise<AsyncWorkerOutcome | null> {
+  const dir = path.dirname(jobFile);
+  assertPrivateStatePath(jobFile);
+  let job: AsyncJob;
+  try {
+    job = readAsyncJob(jobFile);
+  } catch (error) {
+    if ((error as { reason?: string }).reason === "ENOENT") return null;
+    throw error;
+  }
+  const record: AsyncWorkerRecord = { version: 1, worker: captureIdentity(process.pid), hook: null };
+  writeWorkerRecord(dir, job.id, record);
+  let result: HookResult;
+  try {
+    result = neutralizeAsyncResult(
+      await runHook(job, signal, (pid) => {
+        // Read now, before this child can be reaped: the identity is surely the hook's.
+        record.hook = captureIdentity(pid);
+        writeWorkerRecord(dir, job.id, record);
+      }),
+    );
+  } catch (error) {
+    result = {
+      name: job.name, status: "failed", exit_code: null, signal: null, duration_ms: Date.now() - Date.parse(job.started_at),
+      stdout: "", stderr: "", truncated: false, messages: [], decision: null, error: (error as Error).message, warnings: [],
+    };
+  }
+  const delivery: AsyncDelivery = { ...result, event: job.event, session_id: job.session_id, started_at: job.started_at, finished_at: isoTime() };
+  return { job, delivery, published: publishAsyncResult(dir, job.id, delivery) };
+}

@@ -1,6 +1,0 @@
-import { setHooksEnabled, type SetEnabledChange, type SetEnabledOptions } from "./setHooksEnabled.js";
-
-/** Set `enabled: false` on the named hooks in the files that decide them (or hooks.local.yaml with `local`). */
-export function disableHook(names: string | string[], options: SetEnabledOptions = {}): Promise<SetEnabledChange[]> {
-  return setHooksEnabled(Array.isArray(names) ? names : [names], false, options);
-}

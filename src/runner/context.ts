@@ -1,0 +1,104 @@
+import { EVENT_BY_NAME, pascalEventName } from "../events/catalog.js";
+import type { HookContext } from "./types.js";
+import type { ResolvedHook } from "../config/types.js";
+
+/**
+ * The JSON object a hook reads on stdin (SPEC §4), without `hook` (added per hook): the fixed
+ * fields first, then the caller's fields untouched, `stop_hook_active` defaulting to false.
+ */
+export function buildContext(event: string, context: HookContext, cwd: string, env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const { session_id: _s, turn_count, last_assistant_message, cwd: ctxCwd, event: _e, hook_event_name: _h, hook: _hook, ...rest } = context;
+  const out: Record<string, unknown> = {
+    event,
+    hook_event_name: pascalEventName(event),
+    session_id: sessionIdOf(context, env),
+    turn_count: typeof turn_count === "number" && Number.isInteger(turn_count) && turn_count >= 0 ? turn_count : 0,
+    last_assistant_message: typeof last_assistant_message === "string" ? last_assistant_message : null,
+    cwd: typeof ctxCwd === "string" && ctxCwd !== "" ? ctxCwd : cwd,
+  };
+  if (EVENT_BY_NAME.get(event)?.fields.includes("stop_hook_active")) out.stop_hook_active = rest.stop_hook_active ?? false;
+  for (const key of Object.keys(rest)) if (!Object.hasOwn(out, key)) setOwn(out, key, rest[key]);
+  return out;
+}
+
+/**
+ * `obj[key] = value` that also works for a key named `__proto__` (a JSON object from a caller or
+ * a hook may have one): it becomes an own field, as JSON.parse made it, never the object's prototype.
+ */
+export function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** One hook's stdin line: the base context plus `hook`, then a newline. */
+export function hookInput(base: Record<string, unknown>, name: string, projectDir: string): string {
+  return JSON.stringify({ ...base, hook: { name, project_dir: projectDir } }) + "\n";
+}
+
+/** The context's session_id, else $HOOKS_SESSION_ID, else "default". */
+export function sessionIdOf(context: HookContext, env: NodeJS.ProcessEnv): string {
+  const id = context.session_id;
+  if (typeof id === "string" && id !== "") return id;
+  if (typeof id === "number") return String(id);
+  return env.HOOKS_SESSION_ID || "default";
+}
+
+/** A hook's environment (SPEC §4): runner env, defaults.env + hook env, then HOOKRUN and HOOK_*. */
+export function hookEnv(base: NodeJS.ProcessEnv, hook: ResolvedHook, context: Record<string, unknown>, projectDir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base, ...hook.env };
+  env.HOOKRUN = "1";
+  env.HOOK_EVENT = hook.event;
+  env.HOOK_NAME = hook.name;
+  env.HOOK_SESSION_ID = String(context.session_id);
+  env.HOOK_TURN_COUNT = String(context.turn_count);
+  env.HOOK_PROJECT_DIR = projectDir;
+  // Claude Code hook commands and scripts locate the project by $CLAUDE_PROJECT_DIR (SPEC §13);
+  // when Claude Code itself runs hookrun it is already set and passes through.
+  if (!env.CLAUDE_PROJECT_DIR) env.CLAUDE_PROJECT_DIR = projectDir;
+  if (typeof context.tool_name === "string") env.HOOK_TOOL_NAME = context.tool_name;
+  else delete env.HOOK_TOOL_NAME;
+  if (typeof context.path === "string") env.HOOK_FILE_PATH = context.path;
+  else delete env.HOOK_FILE_PATH;
+  return env;
+}
+
+/** A history entry: gptme/OpenAI/Anthropic message shapes, or a Claude Code transcript line. */
+export interface HistoryEntry {
+  role?: string;
+  type?: string;
+  content?: unknown;
+  message?: { role?: string; content?: unknown };
+  [field: string]: unknown;
+}
+
+// The text of one assistant turn: a string, or the text blocks of a content list joined.
+function textOf(content: unknown): string | null {
+  if (typeof content === "string") return content.trim() === "" ? null : content;
+  if (!Array.isArray(content)) return null;
+  const parts: string[] = [];
+  for (const block of content) {
+    if (typeof block === "string") parts.push(block);
+    else if (block && typeof block === "object" && (block as { type?: unknown }).type === "text") {
+      const text = (block as { text?: unknown }).text;
+      if (typeof text === "string") parts.push(text);
+    }
+  }
+  const joined = parts.join("\n");
+  return joined.trim() === "" ? null : joined;
+}
+
+/**
+ * `last_assistant_message` the agent-code way (SPEC §4): walk the history backwards, skip
+ * assistant turns that are only tool calls, join the text blocks of the latest one with text.
+ */
+export function lastAssistantText(history: readonly HistoryEntry[]): string | null {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const entry = history[i];
+    if (!entry || typeof entry !== "object") continue;
+    const msg = entry.message && typeof entry.message === "object" ? entry.message : entry;
+    const role = msg.role ?? entry.type;
+    if (role !== "assistant") continue;
+    const text = textOf(msg.content);
+    if (text !== null) return text;
+  }
+  return null;
+}

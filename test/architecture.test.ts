@@ -1,0 +1,132 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+// The shape of src/ that STYLE.md asks for, checked on every run: no import cycles (type-only
+// and lazy `import()` included), and imports that only point down the layers.
+const ROOT = path.resolve(import.meta.dirname, "..");
+const SRC = path.join(ROOT, "src");
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? sourceFiles(p) : p.endsWith(".ts") ? [p] : [];
+  });
+}
+
+/** Every src file (relative, e.g. "config/units.ts") and the src files it imports. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles(SRC)) {
+    const text = readFileSync(file, "utf8");
+    const specs = [
+      ...[...text.matchAll(/^(?:import|export)\s[^;]*?\sfrom\s+"(\.[^"]+)"/gms)].map((m) => m[1]),
+      ...[...text.matchAll(/import\(\s*"(\.[^"]+)"\s*\)/g)].map((m) => m[1]),
+    ];
+    const rel = (p: string): string => path.relative(SRC, p).split(path.sep).join("/");
+    graph.set(rel(file), [...new Set(specs.map((s) => rel(path.resolve(path.dirname(file), s.replace(/\.js$/, ".ts")))))]);
+  }
+  return graph;
+}
+
+/** The cycles of the graph (its strongly connected components of more than one file), each as a path. */
+function cycles(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || graph.get(v)!.includes(v)) found.push(component.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+/**
+ * STYLE.md's layers, top to bottom: doors → edge (hosts, reports, editing, watching) → engine →
+ * config and events → base. A file may import its own layer or any layer below it.
+ */
+const LAYERS: string[][] = [
+  ["index.ts", "bin", "cli", "server"],
+  ["watch", "edit", "interop", "report"],
+  ["runner", "async"],
+  ["config", "events", "trust"],
+  ["fs", "text.ts", "env.ts", "errors.ts", "version.ts"],
+];
+
+/**
+ * Cycles tolerated for now, each by the folders all of its files must lie in, with why. Empty
+ * is the goal: delete an entry as soon as its cycle is gone.
+ */
+const PENDING_CYCLES: { within: string[]; reason: string }[] = [
+  {
+    within: ["cli/commands/", "cli/actions/"],
+    reason: "commands register actions and actions import the commands' flag types; issue 16's one CLI command table removes it (the CLI engineer's part)",
+  },
+];
+const pending = (cycle: string[]): boolean => PENDING_CYCLES.some((p) => cycle.every((f) => p.within.some((dir) => f.startsWith(dir))));
+
+/** Imports that point up, each with why it is allowed. Keep this list short and explained. */
+const ALLOWED_UPWARD: Record<string, string> = {};
+
+const layerOf = (file: string): number => {
+  const top = file.split("/")[0];
+  const i = LAYERS.findIndex((names) => names.includes(top));
+  if (i === -1) throw new Error(`src/${file}: its folder is in no layer; add it to LAYERS in test/architecture.test.ts`);
+  return i;
+};
+
+describe("architecture of src/ (STYLE.md)", () => {
+  const graph = importGraph();
+
+  it("every relative import names a file that exists", () => {
+    const missing = [...graph].flatMap(([from, deps]) => deps.filter((d) => !graph.has(d)).map((d) => `${from} → ${d}`));
+    expect(missing).toEqual([]);
+  });
+
+  it("has no import cycle, type-only imports included", () => {
+    expect(cycles(graph).filter((c) => !pending(c)).map((c) => c.join(" ↔ "))).toEqual([]);
+  });
+
+  it("imports point down the layers: doors → edge → runner/async → config/events/trust → fs/text/env/errors", () => {
+    const upward: string[] = [];
+    for (const [from, deps] of graph) {
+      for (const to of deps) {
+        if (graph.has(to) && layerOf(to) < layerOf(from) && !ALLOWED_UPWARD[`${from} → ${to}`]) upward.push(`${from} → ${to}`);
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+
+  it("finds a cycle and an upward import when there is one (the check can fail)", () => {
+    const g = new Map([
+      ["config/a.ts", ["config/b.ts"]],
+      ["config/b.ts", ["config/a.ts"]],
+      ["fs/c.ts", ["runner/d.ts"]],
+      ["runner/d.ts", []],
+    ]);
+    expect(cycles(g)).toEqual([["config/a.ts", "config/b.ts"]]);
+    expect(layerOf("runner/d.ts")).toBeLessThan(layerOf("fs/c.ts"));
+  });
+});
