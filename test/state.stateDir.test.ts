@@ -7,7 +7,7 @@ import { appendRunLog, runLogFile, type RunLogRecord } from "../src/runner/runLo
 import { readRunLog } from "../src/runner/readRunLog.js";
 import { runAsyncWorker } from "../src/async/runAsyncWorker.js";
 import { HookrunError } from "../src/errors.js";
-import { runCli } from "./helpers/cli.js";
+import { runCli, runMain } from "./helpers/cli.js";
 
 let root: string;
 beforeEach(() => {
@@ -114,7 +114,7 @@ describe("run log: hostile lines and size", () => {
     const dir = path.join(root, "cli");
     appendRunLog(dir, record({ session_id: "good" }));
     fs.appendFileSync(runLogFile(dir), "{}\n");
-    const r = await runCli(["log"], { env: { HOOKS_STATE_DIR: dir } });
+    const r = await runMain(["log"], { env: { HOOKS_STATE_DIR: dir } });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/session good/);
     expect(r.stderr).toMatch(/skipped 1 malformed line in .*runs\.jsonl/);
