@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
 import { assertTrusted, createRunner, disableHook, enableHook, recordTrust, TrustError } from "../src/index.js";
-import { CLI, runMain } from "./helpers/cli.js";
+import { CLI, cliEnv, runMain } from "./helpers/cli.js";
 import { sandbox } from "./helpers/sandbox.js";
 
 
@@ -174,9 +174,8 @@ describe("enable/disable keep trust, but do not launder it (SPEC §11)", () => {
 /** Run the CLI on a pseudo-terminal (util-linux `script`), typing `answer` at the prompt. */
 function runOnTty(args: string[], cwd: string, env: Record<string, string>, answer: string): Promise<{ code: number | null; out: string }> {
   const cmd = [process.execPath, CLI, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "CI" && !k.startsWith("HOOKS") && k !== "GITHUB_ACTIONS"));
   return new Promise((resolve) => {
-    const child = spawn("script", ["-qec", cmd, "/dev/null"], { cwd, env: { ...base, ...env, NO_COLOR: "1" }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn("script", ["-qec", cmd, "/dev/null"], { cwd, env: cliEnv(env), stdio: ["pipe", "pipe", "pipe"] });
     let out = "";
     let answered = false;
     child.stdin.on("error", () => {}); // script may exit before the answer is flushed
@@ -198,7 +197,7 @@ function runOnTty(args: string[], cwd: string, env: Record<string, string>, answ
 const hasScript = spawnSync("script", ["--version"]).status === 0;
 
 describe("`hooks trust` asks on a terminal (SPEC §11)", () => {
-  it.skipIf(!hasScript)("answering y trusts", async () => {
+  it.skipIf(!hasScript)("answering y trusts (needs util-linux `script` for a terminal)", async () => {
     const p = project();
     const r = await runOnTty(["trust", "--no-user-config"], p.dir, p.env, "y");
     expect(r.out).toContain("mark");
@@ -207,7 +206,7 @@ describe("`hooks trust` asks on a terminal (SPEC §11)", () => {
     expect((await run(p)).code).toBe(0);
   });
 
-  it.skipIf(!hasScript)("answering n records nothing", async () => {
+  it.skipIf(!hasScript)("answering n records nothing (needs util-linux `script` for a terminal)", async () => {
     const p = project();
     const r = await runOnTty(["trust", "--no-user-config"], p.dir, p.env, "n");
     expect(r.code, r.out).toBe(1);
@@ -358,7 +357,7 @@ describe("the review shows every byte and every field that decides what runs (SP
 });
 
 describe("`hooks trust` on a terminal shows control characters by name (SPEC §11)", () => {
-  it.skipIf(!hasScript)("the erase-line trick is visible on a real TTY, and the terminal never receives it", async () => {
+  it.skipIf(!hasScript)("the erase-line trick is visible on a real TTY, and the terminal never receives it (needs util-linux `script`)", async () => {
     const p = project();
     writeFileSync(p.file, `hooks:\n  stop:\n    - name: lint\n      command: "touch '${p.marker}' #\\r\\e[2K  stop lint: npm run lint"\n`);
     const r = await runOnTty(["trust", "--no-user-config"], p.dir, p.env, "n");

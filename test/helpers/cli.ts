@@ -24,12 +24,13 @@ export interface CliOptions {
 }
 
 /**
- * The environment of a CLI run: the outer CI/HOOKS* variables dropped, NO_COLOR set, the V8 code
- * cache off unless the test turns it on (HOOKS_CODE_CACHE: undefined) or gives the run its own
- * XDG_CACHE_HOME, then the test's own variables.
+ * The environment of a CLI run: the outer CI/HOOKS* variables dropped, NO_COLOR set, then the
+ * test's own variables. The V8 code cache is off (a run with a cold per-test cache is slower than
+ * one without); test/cli.codeCache.test.ts turns it on with `HOOKS_CODE_CACHE: undefined`. A
+ * sandbox's env also gives each run its own XDG_CACHE_HOME, so no test shares a cache file.
  */
 export function cliEnv(env: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  return cleanEnv({ NO_COLOR: "1", ...(env.XDG_CACHE_HOME ? {} : { HOOKS_CODE_CACHE: "0" }), ...env });
+  return cleanEnv({ NO_COLOR: "1", HOOKS_CODE_CACHE: "0", ...env });
 }
 
 /**
