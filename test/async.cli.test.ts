@@ -7,33 +7,33 @@ import type { ProcessIdentity } from "../src/fs/processes.js";
 import { collectAsyncResults } from "../src/async/collect.js";
 import type { TriggerResult } from "../src/runner/types.js";
 import { runCli, type CliRun } from "./helpers/cli.js";
-import { readPid, tempProject, waitFor, type TempProject } from "./helpers/asyncFixtures.js";
-import { expectNoSurvivors, markProcesses, waitGone } from "./helpers/runnerConfig.js";
+import { expectNoSurvivors, markProcesses, readPid, sandbox, waitGone, type Sandbox } from "./helpers/sandbox.js";
+import { waitFor } from "./helpers/waitFor.js";
 
 // Suite-level: no hook or worker process started by this file outlives it.
 const survivors = markProcesses();
 afterAll(() => expectNoSurvivors(survivors));
 
-let project: TempProject | undefined;
+let project: Sandbox | undefined;
 // Detached workers outlive `hooks run` by design and keep writing into the state dir (result, run
 // log; they recreate missing dirs): removing it under them fails with ENOTEMPTY or leaks a temp
 // dir. Tests run one at a time per file, so every marked process left belongs to this test.
 afterEach(async () => {
   try {
-    await waitFor(() => survivors().length === 0, 20_000);
+    await waitFor(() => survivors().length === 0, { timeoutMs: 20_000 });
   } finally {
     project?.cleanup();
     project = undefined;
   }
 });
 
-function setup(yaml: string): TempProject {
-  project = tempProject(yaml);
+function setup(yaml: string): Sandbox {
+  project = sandbox({ config: yaml });
   return project;
 }
 
-async function run(p: TempProject, args: string[], env: Record<string, string | undefined> = {}): Promise<CliRun & { json: TriggerResult }> {
-  const r = await runCli(["--trust", "run", ...args, "--json"], { cwd: p.dir, env: { XDG_CONFIG_HOME: p.env.XDG_CONFIG_HOME, HOOKS_STATE_DIR: p.state, ...env } });
+async function run(p: Sandbox, args: string[], env: Record<string, string | undefined> = {}): Promise<CliRun & { json: TriggerResult }> {
+  const r = await runCli(["--trust", "run", ...args, "--json"], { cwd: p.dir, env: { XDG_CONFIG_HOME: p.env.XDG_CONFIG_HOME, HOOKS_STATE_DIR: p.env.HOOKS_STATE_DIR, ...env } });
   let json: TriggerResult;
   try {
     json = JSON.parse(r.stdout) as TriggerResult;
@@ -43,11 +43,11 @@ async function run(p: TempProject, args: string[], env: Record<string, string | 
   return { ...r, json };
 }
 
-function sessionDir(p: TempProject, session: string): string {
-  return asyncSessionDir(p.state, fs.realpathSync(p.dir), session);
+function sessionDir(p: Sandbox, session: string): string {
+  return asyncSessionDir(p.env.HOOKS_STATE_DIR, fs.realpathSync(p.dir), session);
 }
 
-function finishedIn(p: TempProject, session: string): boolean {
+function finishedIn(p: Sandbox, session: string): boolean {
   try {
     return fs.readdirSync(sessionDir(p, session)).some((n) => n.endsWith(".result.json"));
   } catch {
@@ -66,7 +66,7 @@ hooks:
     expect(r1.code).toBe(0);
     expect(r1.json.async_started).toEqual(["bg"]);
     expect(r1.json.async_delivered).toEqual([]);
-    expect(fs.existsSync(p.file("done"))).toBe(false);
+    expect(fs.existsSync(p.path("done"))).toBe(false);
 
     await waitFor(() => finishedIn(p, "A"));
     const other = await run(p, ["pre_turn", "--session-id", "B"]);
@@ -89,7 +89,7 @@ hooks:
 `);
     await run(p, ["stop", "--session-id", "TR"]);
     await waitFor(() => finishedIn(p, "TR"));
-    const refused = await runCli(["run", "stop", "--session-id", "TR", "--json"], { cwd: p.dir, env: { XDG_CONFIG_HOME: p.env.XDG_CONFIG_HOME, HOOKS_STATE_DIR: p.state } });
+    const refused = await runCli(["run", "stop", "--session-id", "TR", "--json"], { cwd: p.dir, env: { XDG_CONFIG_HOME: p.env.XDG_CONFIG_HOME, HOOKS_STATE_DIR: p.env.HOOKS_STATE_DIR } });
     expect(refused.code).toBe(77);
     expect(finishedIn(p, "TR")).toBe(true);
     const r = await run(p, ["stop", "--session-id", "TR"]);
@@ -135,9 +135,9 @@ hooks:
 `);
     const r1 = await run(p, ["stop", "--session-id", "T"]);
     expect(r1.json.async_started).toEqual(["stuck"]);
-    await waitFor(() => finishedIn(p, "T"), 20_000);
-    expect(await waitGone(readPid(p.file("hook.pid")))).toBe(true);
-    expect(await waitGone(readPid(p.file("grandchild.pid")))).toBe(true);
+    await waitFor(() => finishedIn(p, "T"), { timeoutMs: 20_000 });
+    expect(await waitGone(readPid(p.path("hook.pid")))).toBe(true);
+    expect(await waitGone(readPid(p.path("grandchild.pid")))).toBe(true);
     const r2 = await run(p, ["pre_turn", "--session-id", "T"]);
     expect(r2.json.async_delivered).toMatchObject([{ name: "stuck", status: "timed_out" }]);
   });
@@ -161,7 +161,7 @@ hooks:
       expect(r.json.async_delivered).toMatchObject([{ name: "bg", status: "ok" }]);
       expect(r.json.messages).toEqual([{ role: "system", content: "waited-for", hook: "bg", async: true }]);
       expect(fs.existsSync(sessionDir(p, "W"))).toBe(false);
-      const log = await runCli(["log"], { cwd: p.dir, env: { XDG_CONFIG_HOME: p.env.XDG_CONFIG_HOME, HOOKS_STATE_DIR: p.state } });
+      const log = await runCli(["log"], { cwd: p.dir, env: { XDG_CONFIG_HOME: p.env.XDG_CONFIG_HOME, HOOKS_STATE_DIR: p.env.HOOKS_STATE_DIR } });
       expect(log.stdout).toMatch(/async bg: finished ok .*delivered \d{4}-/);
     });
   }
@@ -181,10 +181,10 @@ hooks:
   stop:
     - { name: bg, async: true, command: "echo logged" }
 `);
-    const env = { XDG_CONFIG_HOME: p.env.XDG_CONFIG_HOME, HOOKS_STATE_DIR: p.state };
+    const env = { XDG_CONFIG_HOME: p.env.XDG_CONFIG_HOME, HOOKS_STATE_DIR: p.env.HOOKS_STATE_DIR };
     await run(p, ["stop", "--session-id", "L"]);
     await waitFor(() => finishedIn(p, "L"));
-    await waitFor(() => fs.readFileSync(path.join(p.state, "runs.jsonl"), "utf8").includes('"finished"'));
+    await waitFor(() => fs.readFileSync(path.join(p.env.HOOKS_STATE_DIR, "runs.jsonl"), "utf8").includes('"finished"'));
     const before = await runCli(["log"], { cwd: p.dir, env });
     expect(before.stdout).toMatch(/async started: bg/);
     expect(before.stdout).toMatch(/async bg: finished ok .*not delivered yet/);
@@ -217,14 +217,14 @@ hooks:
     - { name: long, async: true, timeout: 60, command: "echo $$ > long.pid; sleep 60" }
 `);
     await run(p, ["stop", "--session-id", "K"]);
-    await waitFor(() => fs.existsSync(p.file("long.pid")));
+    await waitFor(() => fs.existsSync(p.path("long.pid")));
     const job = await workerRecord(sessionDir(p, "K"));
     process.kill(job.worker.pid, "SIGKILL");
     expect(await waitGone(job.worker.pid)).toBe(true);
     const r = await run(p, ["pre_turn", "--session-id", "K"]);
     expect(r.json.async_delivered).toMatchObject([{ name: "long", status: "failed" }]);
     expect(r.json.async_delivered[0].error).toMatch(/exited without writing a result/);
-    expect(await waitGone(readPid(p.file("long.pid")))).toBe(true);
+    expect(await waitGone(readPid(p.path("long.pid")))).toBe(true);
     const again = await run(p, ["pre_turn", "--session-id", "K"]);
     expect(again.json.async_delivered).toEqual([]);
   });
@@ -236,11 +236,11 @@ hooks:
     - { name: long, async: true, timeout: 60, command: "echo $$ > long.pid; sleep 60" }
 `);
     await run(p, ["stop", "--session-id", "T2"]);
-    await waitFor(() => fs.existsSync(p.file("long.pid")));
+    await waitFor(() => fs.existsSync(p.path("long.pid")));
     const job = await workerRecord(sessionDir(p, "T2"));
     process.kill(job.worker.pid, "SIGTERM");
     await waitFor(() => finishedIn(p, "T2"));
-    expect(await waitGone(readPid(p.file("long.pid")))).toBe(true);
+    expect(await waitGone(readPid(p.path("long.pid")))).toBe(true);
     const r = await run(p, ["pre_turn", "--session-id", "T2"]);
     expect(r.json.async_delivered).toMatchObject([{ name: "long", status: "cancelled" }]);
   });
@@ -256,7 +256,7 @@ hooks:
     await run(p, ["stop", "--session-id", "S"]);
     const dir = sessionDir(p, "S");
     const job = await workerRecord(dir);
-    const hookPid = readPid(p.file("long.pid"));
+    const hookPid = readPid(p.path("long.pid"));
     process.kill(job.worker.pid, "SIGSTOP");
     try {
       // Past the hook's timeout plus the 60 s grace (the clock moved instead of waited for).

@@ -5,14 +5,14 @@ import { loadConfig } from "../src/config/loadConfig.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import type { Runner } from "../src/runner/types.js";
 import { CLI } from "./helpers/cli.js";
-import { readPid, tempProject, waitFor, type TempProject } from "./helpers/asyncFixtures.js";
-import { expectNoSurvivors, markProcesses, waitGone } from "./helpers/runnerConfig.js";
+import { expectNoSurvivors, markProcesses, readPid, sandbox, waitGone, type Sandbox } from "./helpers/sandbox.js";
+import { waitFor } from "./helpers/waitFor.js";
 
 // Suite-level: no hook or worker process started by this file outlives it.
 const survivors = markProcesses();
 afterAll(() => expectNoSurvivors(survivors));
 
-let project: TempProject | undefined;
+let project: Sandbox | undefined;
 let runner: Runner | undefined;
 afterEach(async () => {
   await runner?.close({ graceMs: 0 });
@@ -21,10 +21,10 @@ afterEach(async () => {
   project = undefined;
 });
 
-async function setup(yaml: string): Promise<{ runner: Runner; project: TempProject }> {
-  project = tempProject(yaml);
-  const config = await loadConfig({ cwd: project.dir, userConfig: false, env: project.env });
-  runner = createRunner(config, { trust: "all", env: project.env, cwd: project.dir, stateDir: project.state, runLog: false });
+async function setup(yaml: string): Promise<{ runner: Runner; project: Sandbox }> {
+  project = sandbox({ config: yaml });
+  const config = await loadConfig({ cwd: project.dir, userConfig: false, env: project.processEnv });
+  runner = createRunner(config, { trust: "all", env: project.processEnv, cwd: project.dir, stateDir: project.env.HOOKS_STATE_DIR, runLog: false });
   return { runner, project };
 }
 
@@ -40,7 +40,7 @@ hooks:
       command: echo sync-says-hi
 `);
     const first = await runner.trigger("stop", { session_id: "A" });
-    expect(fs.existsSync(project.file("done"))).toBe(false);
+    expect(fs.existsSync(project.path("done"))).toBe(false);
     expect(first.async_started).toEqual(["bg"]);
     expect(first.hooks.map((h) => h.name)).toEqual(["fg"]);
     expect(first.async_delivered).toEqual([]);
@@ -48,7 +48,7 @@ hooks:
     expect(runner.pending("B")).toEqual([]);
 
     await runner.drain();
-    expect(fs.existsSync(project.file("done"))).toBe(true);
+    expect(fs.existsSync(project.path("done"))).toBe(true);
     expect(runner.pending("A")).toMatchObject([{ name: "bg", state: "finished" }]);
 
     const other = await runner.trigger("session_start", { session_id: "B" });
@@ -64,7 +64,7 @@ hooks:
     const again = await runner.trigger("pre_turn", { session_id: "A" });
     expect(again.async_delivered).toEqual([]);
     // the library keeps results in memory: nothing under the state dir
-    expect(fs.existsSync(path.join(project.state, "async"))).toBe(false);
+    expect(fs.existsSync(path.join(project.env.HOOKS_STATE_DIR, "async"))).toBe(false);
   });
 
   it("puts delivered async messages before the sync hooks' messages", async () => {
@@ -98,7 +98,7 @@ hooks:
     expect(byName.fails).toMatchObject({ status: "failed", exit_code: 3 });
     expect(byName.fails.stderr).toContain("oops");
     expect(byName.slow.status).toBe("timed_out");
-    expect(await waitGone(readPid(project!.file("slow.pid")))).toBe(true);
+    expect(await waitGone(readPid(project!.path("slow.pid")))).toBe(true);
   });
 
   it("ignores an async hook's block decision, with a warning on its result", async () => {
@@ -181,7 +181,7 @@ hooks:
     await runner.trigger("stop", { session_id: "two" });
     expect(runner.pending().filter((p) => p.state === "running")).toHaveLength(2);
     await runner.drain();
-    expect(fs.existsSync(project.file("done-one")) && fs.existsSync(project.file("done-two"))).toBe(true);
+    expect(fs.existsSync(project.path("done-one")) && fs.existsSync(project.path("done-two"))).toBe(true);
     expect(runner.pending().map((p) => p.state)).toEqual(["finished", "finished"]);
   });
 
@@ -193,11 +193,11 @@ hooks:
     - { name: stuck, async: true, command: "echo $$ > stuck.pid; sh -c 'echo $$ > child.pid; trap \\"\\" TERM; sleep 60' & wait" }
 `);
     await runner.trigger("stop", { session_id: "S" });
-    await waitFor(() => fs.existsSync(project.file("child.pid")));
+    await waitFor(() => fs.existsSync(project.path("child.pid")));
     await runner.close({ graceMs: 1000 });
-    expect(fs.existsSync(project.file("quick-done"))).toBe(true);
-    expect(await waitGone(readPid(project.file("stuck.pid")))).toBe(true);
-    expect(await waitGone(readPid(project.file("child.pid")))).toBe(true);
+    expect(fs.existsSync(project.path("quick-done"))).toBe(true);
+    expect(await waitGone(readPid(project.path("stuck.pid")))).toBe(true);
+    expect(await waitGone(readPid(project.path("child.pid")))).toBe(true);
     expect(runner.pending().filter((p) => p.state === "running")).toEqual([]);
     await expect(runner.trigger("stop", { session_id: "S" })).rejects.toThrow();
   });
@@ -205,14 +205,14 @@ hooks:
 
 describe("library: detached mode (what the CLI uses), from one process", () => {
   it("pending reads the state dir, drain waits for the workers, the next trigger delivers", async () => {
-    project = tempProject(`
+    project = sandbox({ config: `
 hooks:
   stop:
     - { name: bg, async: true, command: "sleep 0.5; echo detached-result" }
-`);
-    const config = await loadConfig({ cwd: project.dir, userConfig: false, env: project.env });
+` });
+    const config = await loadConfig({ cwd: project.dir, userConfig: false, env: project.processEnv });
     runner = createRunner(config, {
-      trust: "all", env: project.env, cwd: project.dir, stateDir: project.state, runLog: false,
+      trust: "all", env: project.processEnv, cwd: project.dir, stateDir: project.env.HOOKS_STATE_DIR, runLog: false,
       asyncMode: "detached", asyncWorker: [process.execPath, CLI, "__async-worker"],
     });
     const r = await runner.trigger("stop", { session_id: "D" });

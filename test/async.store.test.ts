@@ -1,6 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { asyncSessionDir, sessionKey, newAsyncId, asyncFileName } from "../src/async/paths.js";
@@ -9,13 +8,13 @@ import { captureIdentity, groupSignalDecision } from "../src/fs/processes.js";
 import { collectAsyncResults } from "../src/async/collect.js";
 import type { AsyncDelivery } from "../src/runner/types.js";
 import { ROOT } from "./helpers/cli.js";
+import { useSandbox } from "./helpers/sandbox.js";
 
+const sb = useSandbox({ prefix: "hookrun-async-store-" });
 let state: string;
 beforeEach(() => {
-  state = fs.mkdtempSync(path.join(os.tmpdir(), "hookrun-async-store-"));
-});
-afterEach(() => {
-  fs.rmSync(state, { recursive: true, force: true });
+  state = sb.current.env.HOOKS_STATE_DIR;
+  fs.mkdirSync(state, { recursive: true, mode: 0o700 });
 });
 
 function delivery(name: string, extra: Partial<AsyncDelivery> = {}): AsyncDelivery {

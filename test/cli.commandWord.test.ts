@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { commandWord } from "../src/cli/commandWord.js";
 import { COMMANDS } from "../src/cli/commands/index.js";
-import { runCli } from "./helpers/cli.js";
+import { runCli, runMain } from "./helpers/cli.js";
 
 describe("commandWord", () => {
   it("skips global options and the values of -c/--config/-C/--cwd", () => {
@@ -24,21 +24,21 @@ describe("lazy command registration", () => {
   });
 
   it("a misspelt command is still matched against all of them", async () => {
-    const r = await runCli(["valdate"]);
+    const r = await runMain(["valdate"]);
     expect(r.code).toBe(64);
     expect(r.stderr).toContain("(Did you mean validate?)");
   });
 
   it("a command group without its subcommand is a usage error (help on stderr, exit 64); help itself exits 0", async () => {
-    const r = await runCli(["import"]);
+    const r = await runMain(["import"]);
     expect(r.code).toBe(64);
     expect(r.stderr).toContain("Usage: hooks import");
     expect(r.stdout).toBe("");
-    for (const args of [["help"], ["help", "run"], ["import", "--help"]]) expect((await runCli(args)).code, args.join(" ")).toBe(0);
+    for (const args of [["help"], ["help", "run"], ["import", "--help"]]) expect((await runMain(args)).code, args.join(" ")).toBe(0);
   });
 
   it("a command's own help works when only it is registered", async () => {
-    const r = await runCli(["--no-user-config", "run", "--help"]);
+    const r = await runMain(["--no-user-config", "run", "--help"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Usage: hooks run [options] <event>");
     expect(r.stdout).toContain("--max-parallel");

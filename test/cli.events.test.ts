@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { EVENTS } from "../src/events/catalog.js";
-import { runCli } from "./helpers/cli.js";
+import { runCli, runMain } from "./helpers/cli.js";
 
 describe("hooks events", () => {
   it("prints every catalog event as JSON", async () => {
-    const r = await runCli(["events", "--json"]);
+    const r = await runMain(["events", "--json"]);
     expect(r.code).toBe(0);
     const printed = JSON.parse(r.stdout) as { name: string; gate: string; match_field: string | null }[];
     expect(printed.map((e) => e.name)).toEqual(EVENTS.map((e) => e.name));
@@ -12,7 +12,7 @@ describe("hooks events", () => {
   });
 
   it("prints a table naming each event", async () => {
-    const r = await runCli(["events"]);
+    const r = await runMain(["events"]);
     expect(r.code).toBe(0);
     for (const e of EVENTS) expect(r.stdout).toMatch(new RegExp(`^${e.name}\\s`, "m"));
   });

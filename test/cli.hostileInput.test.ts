@@ -1,25 +1,22 @@
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CLI, runCli } from "./helpers/cli.js";
-import { tempDir } from "./helpers/runnerConfig.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { CLI, cliEnv, runCli, runMain } from "./helpers/cli.js";
+import { useSandbox } from "./helpers/sandbox.js";
 
 // Issue 12, points 12 and 17: what a caller passes on the command line or stdin is hostile input.
-let tmp: { dir: string; cleanup: () => void };
+const sb = useSandbox({ prefix: "hookrun-cli-hostile-" });
 let env: Record<string, string>;
 let repo: string;
 beforeEach(() => {
-  tmp = tempDir("hookrun-cli-hostile-");
-  tmp.dir = realpathSync(tmp.dir);
-  env = { XDG_CONFIG_HOME: path.join(tmp.dir, "xdg"), XDG_STATE_HOME: path.join(tmp.dir, "state"), HOOKS_STATE_DIR: path.join(tmp.dir, "state", "hookrun") };
-  repo = path.join(tmp.dir, "repo");
+  env = sb.current.env;
+  repo = sb.current.path("repo");
   mkdirSync(repo);
   writeFileSync(path.join(repo, "hooks.yaml"), `hooks:\n  stop:\n    - {name: cap, command: "cat > ctx.json; echo '{}'"}\n`);
 });
-afterEach(() => tmp.cleanup());
 
-const run = (args: string[], input = "") => runCli(["--trust", ...args], { cwd: repo, env, input });
+const run = (args: string[], input = "") => runMain(["--trust", ...args], { cwd: repo, env, input });
 
 describe("--set cannot reach Object.prototype (issue 12.12)", () => {
   for (const key of ["__proto__.decision", "a.__proto__.decision", "constructor.prototype.decision", "tool_input.prototype", "a..b"]) {
@@ -58,7 +55,7 @@ describe("bad places to read from (issue 12.17)", () => {
   it("a directory on stdin is bad context input (65)", () => {
     const fd = openSync(repo, "r");
     try {
-      const r = spawnSync(process.execPath, [CLI, "--trust", "run", "stop"], { cwd: repo, env: { ...process.env, ...env, CI: "" }, stdio: [fd, "pipe", "pipe"], encoding: "utf8", timeout: 20_000 });
+      const r = spawnSync(process.execPath, [CLI, "--trust", "run", "stop"], { cwd: repo, env: cliEnv(env), stdio: [fd, "pipe", "pipe"], encoding: "utf8", timeout: 20_000 });
       expect(r.status).toBe(65);
       expect(r.stderr).toContain("stdin is a directory");
     } finally {
@@ -68,7 +65,8 @@ describe("bad places to read from (issue 12.17)", () => {
 
   it("a context over 10 MiB, on stdin or in --context, is refused with 65 instead of read whole", async () => {
     const big = `{"pad":"${"x".repeat(10 * 1024 * 1024 + 16)}"}`;
-    const r = await run(["run", "stop"], big);
+    // stdin through the built CLI: it reads its descriptor directly (readFdText)
+    const r = await runCli(["--trust", "run", "stop"], { cwd: repo, env, input: big });
     expect(r.code).toBe(65);
     expect(r.stderr).toContain("byte limit");
     writeFileSync(path.join(repo, "big.json"), big);
@@ -78,7 +76,7 @@ describe("bad places to read from (issue 12.17)", () => {
   });
 
   it("--context reads a pipe (process substitution names one)", () => {
-    const r = spawnSync("bash", ["-c", `node ${JSON.stringify(CLI)} --trust run stop --context <(echo '{"turn_count": 7}')`], { cwd: repo, env: { ...process.env, ...env, CI: "" }, encoding: "utf8", timeout: 20_000 });
+    const r = spawnSync("bash", ["-c", `node ${JSON.stringify(CLI)} --trust run stop --context <(echo '{"turn_count": 7}')`], { cwd: repo, env: cliEnv(env), encoding: "utf8", timeout: 20_000 });
     expect(r.status).toBe(0);
     expect(JSON.parse(readFileSync(path.join(repo, "ctx.json"), "utf8")).turn_count).toBe(7);
   });
@@ -129,11 +127,12 @@ describe("the trust store is only believed in a private state dir (issue 12.17)"
     const text = readFileSync(path.join(repo, "hooks.yaml"), "utf8");
     // What another user who can write the dir would plant: a store that trusts their config.
     writeFileSync(path.join(state, "trust.json"), JSON.stringify({ version: 1, files: { [path.join(repo, "hooks.yaml")]: createHash("sha256").update(text).digest("hex") } }));
-    const ok = await runCli(["run", "stop"], { cwd: repo, env });
+    const ok = await runMain(["run", "stop"], { cwd: repo, env });
     expect(ok.code).toBe(0);
     const { rmSync } = await import("node:fs");
     rmSync(path.join(repo, "ctx.json"));
     chmodSync(state, 0o777);
+    // A new process: the state dir is checked once per process (src/state/stateDir.ts `verified`).
     const r = await runCli(["run", "stop"], { cwd: repo, env });
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain(`chmod 700 ${state}`);
@@ -145,7 +144,7 @@ describe("the trust store is only believed in a private state dir (issue 12.17)"
     const state = env.HOOKS_STATE_DIR;
     mk(state, { recursive: true, mode: 0o700 });
     writeFileSync(path.join(state, "trust.json"), JSON.stringify({ version: 1, files: { [path.join(repo, "hooks.yaml")]: { toString: "x" } } }));
-    const r = await runCli(["run", "stop"], { cwd: repo, env });
+    const r = await runMain(["run", "stop"], { cwd: repo, env });
     expect(r.code).toBe(77);
   });
 });

@@ -1,22 +1,17 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readFdText } from "../src/cli/readFdText.js";
+import { sandbox } from "./helpers/sandbox.js";
 
-let dir: string | undefined;
 const fds: number[] = [];
+// Before the sandbox is removed (onTestFinished runs after afterEach).
 afterEach(() => {
   for (const fd of fds.splice(0)) fs.closeSync(fd);
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
 });
 
-function tempDir(): string {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "hookrun-fd-"));
-  return dir;
-}
+const tempDir = (): string => sandbox({ prefix: "hookrun-fd-" }).root;
 
 describe("reading the context from stdin's descriptor", () => {
   it("reads a blocking descriptor to its end, across many chunks", () => {

@@ -1,31 +1,29 @@
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CLI, runCli } from "./helpers/cli.js";
-import { tempDir, waitGone, expectNoSurvivors, markProcesses } from "./helpers/runnerConfig.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { CLI, cliEnv, runCli, runMain, spawnCli } from "./helpers/cli.js";
+import { useSandbox, waitGone } from "./helpers/sandbox.js";
 import { waitFor } from "./helpers/waitFor.js";
 
-const survivors = markProcesses();
-afterAll(() => expectNoSurvivors(survivors));
-let tmp: { dir: string; cleanup: () => void };
+const sb = useSandbox({ survivors: true, prefix: "hookrun-cli-run-" });
+const survivors = sb.survivors;
 let env: Record<string, string>;
 beforeEach(() => {
-  tmp = tempDir("hookrun-cli-run-");
-  tmp.dir = realpathSync(tmp.dir);
-  env = { XDG_CONFIG_HOME: path.join(tmp.dir, "xdg"), XDG_STATE_HOME: path.join(tmp.dir, "state"), HOOKS_STATE_DIR: path.join(tmp.dir, "state", "hookrun") };
+  env = sb.current.env;
 });
-afterEach(() => tmp.cleanup());
 
 function project(yaml: string): string {
-  const dir = path.join(tmp.dir, "repo");
+  const dir = path.join(sb.current.root, "repo");
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, "hooks.yaml"), yaml);
   return dir;
 }
 
-const run = (args: string[], input = "", extraEnv: Record<string, string> = {}) => runCli(["--trust", ...args], { cwd: path.join(tmp.dir, "repo"), env: { ...env, ...extraEnv }, input });
+const run = (args: string[], input = "", extraEnv: Record<string, string> = {}) => runMain(["--trust", ...args], { cwd: path.join(sb.current.root, "repo"), env: { ...env, ...extraEnv }, input });
+/** The same through the built CLI as a real process: an end-to-end check. */
+const runSpawned = (args: string[], input = "") => runCli(["--trust", ...args], { cwd: path.join(sb.current.root, "repo"), env, input });
 
 describe("hooks run --output json (SPEC §7)", () => {
   it("prints exactly the result shape", async () => {
@@ -50,9 +48,9 @@ describe("hooks run --output json (SPEC §7)", () => {
 });
 
 describe("hooks run exit codes (SPEC §8)", () => {
-  it("0 on success (text output lists the hook and its message)", async () => {
+  it("0 on success (text output lists the hook and its message; the built CLI)", async () => {
     project(`hooks:\n  stop:\n    - {name: hello, command: "echo hi there"}\n`);
-    const r = await run(["run", "stop"]);
+    const r = await runSpawned(["run", "stop"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/✓\s+hello/);
     expect(r.stdout).toContain("» hi there");
@@ -101,11 +99,11 @@ describe("hooks run exit codes (SPEC §8)", () => {
     expect(r.stderr).toMatch(/did you mean `stop`/);
   });
   it("78 for a config that cannot be loaded", async () => {
-    mkdirSync(path.join(tmp.dir, "repo", "hooks.yaml"), { recursive: true });
+    mkdirSync(path.join(sb.current.root, "repo", "hooks.yaml"), { recursive: true });
     expect((await run(["run", "stop"])).code).toBe(78);
   });
   it("0 with a note on stderr when there is no config at all", async () => {
-    mkdirSync(path.join(tmp.dir, "repo"));
+    mkdirSync(path.join(sb.current.root, "repo"));
     const r = await run(["run", "stop"]);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/no hooks\.yaml found/);
@@ -183,7 +181,7 @@ describe("signals to hooks run (SPEC §5.6)", () => {
       "os.close(fd)",
       "print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))",
     ].join("\n");
-    const r = spawnSync("python3", ["-c", script, process.execPath, CLI, "--trust", "run", "post_tool_use"], { cwd: dir, env: { ...process.env, ...env }, encoding: "utf8", timeout: 20_000 });
+    const r = spawnSync("python3", ["-c", script, process.execPath, CLI, "--trust", "run", "post_tool_use"], { cwd: dir, env: cliEnv(env), encoding: "utf8", timeout: 20_000 });
     expect(r.stderr).toBe("");
     expect(r.stdout.trim()).toBe("129");
     return waitGone(Number(readFileSync(path.join(dir, "a.pid"), "utf8")), 3000).then((gone) => expect(gone).toBe(true));
@@ -193,18 +191,12 @@ describe("signals to hooks run (SPEC §5.6)", () => {
   for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129], ["SIGQUIT", 131], ["SIGUSR2", 128 + os.constants.signals.SIGUSR2]] as const) {
     it(`${signal} while hooks run: every group killed, exit ${code}, no survivor`, async () => {
       const dir = project(`hooks:\n  post_tool_use:\n    - {name: a, command: "sleep 60 & echo $! > a.pid; wait"}\n    - {name: b, command: "sleep 60 & echo $! > b.pid; wait"}\nevents:\n  post_tool_use: {parallel: true}\n`);
-      const child = spawn(process.execPath, [CLI, "--trust", "run", "post_tool_use"], { cwd: dir, env: { ...process.env, ...env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
-      let stdout = "";
-      child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-      const exited = new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
-      const until = Date.now() + 10_000;
-      while (!(existsSync(path.join(dir, "a.pid")) && existsSync(path.join(dir, "b.pid")) && readFileSync(path.join(dir, "b.pid"), "utf8").trim() && readFileSync(path.join(dir, "a.pid"), "utf8").trim())) {
-        if (Date.now() > until) throw new Error("hooks never started");
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      child.kill(signal);
-      expect(await exited).toBe(code);
-      expect(stdout).toMatch(/cancelled/);
+      const p = spawnCli(["--trust", "run", "post_tool_use"], { cwd: dir, env });
+      const pid = (f: string) => existsSync(path.join(dir, f)) && readFileSync(path.join(dir, f), "utf8").trim();
+      await waitFor(() => pid("a.pid") && pid("b.pid"), { timeoutMs: 10_000, intervalMs: 20, what: "hooks to start" });
+      p.child.kill(signal);
+      expect((await p.closed).code).toBe(code);
+      expect(p.stdout()).toMatch(/cancelled/);
       for (const f of ["a.pid", "b.pid"]) expect(await waitGone(Number(readFileSync(path.join(dir, f), "utf8")), 3000)).toBe(true);
     });
   }

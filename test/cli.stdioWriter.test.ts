@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CLI } from "./helpers/cli.js";
-import { tempProject } from "./helpers/tempProject.js";
+import { CLI, cliEnv } from "./helpers/cli.js";
+import { sandbox } from "./helpers/sandbox.js";
 
 // The CLI writes to a pipe or file with writeSync (src/cli/stdioWriter.ts), not Node's stream.
 
@@ -14,7 +14,7 @@ function manyHooks(n: number): string {
 
 function listThrough(cwd: string, env: Record<string, string>, wrap: string[], onChild: (c: ReturnType<typeof spawn>) => void) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(wrap[0], [...wrap.slice(1), process.execPath, CLI, "--no-user-config", "list"], { cwd, env: { ...process.env, ...env, NO_COLOR: "1" } });
+    const child = spawn(wrap[0], [...wrap.slice(1), process.execPath, CLI, "--no-user-config", "list"], { cwd, env: cliEnv(env) });
     let stdout = "";
     let stderr = "";
     child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
@@ -26,12 +26,12 @@ function listThrough(cwd: string, env: Record<string, string>, wrap: string[], o
 }
 
 describe("CLI output through pipes", () => {
-  it("a reader that reads slowly from a non-blocking pipe still gets every byte (EAGAIN is retried)", async () => {
-    if (!existsSync("/usr/bin/perl")) return; // perl sets O_NONBLOCK on the pipe before exec
-    const t = tempProject();
+  // perl sets O_NONBLOCK on the pipe before exec.
+  it.skipIf(!existsSync("/usr/bin/perl"))("a reader that reads slowly from a non-blocking pipe still gets every byte (EAGAIN is retried; needs /usr/bin/perl)", async () => {
+    const t = sandbox();
     t.write("hooks.yaml", manyHooks(3000));
     const nonblocking = ["/usr/bin/perl", "-e", "use Fcntl; my $f = fcntl(STDOUT, F_GETFL, 0); fcntl(STDOUT, F_SETFL, $f | O_NONBLOCK) or die; exec @ARGV or die"];
-    const r = await listThrough(t.root, t.env, nonblocking, (c) => {
+    const r = await listThrough(t.dir, t.env, nonblocking, (c) => {
       // Let the pipe (64 KiB) fill up while nobody reads, so writes hit EAGAIN.
       c.stdout!.pause();
       setTimeout(() => c.stdout!.resume(), 400);
@@ -45,19 +45,19 @@ describe("CLI output through pipes", () => {
   });
 
   it("a reader that goes away early ends the output quietly (EPIPE), exit 0", async () => {
-    const t = tempProject();
+    const t = sandbox();
     t.write("hooks.yaml", manyHooks(3000));
-    const r = await listThrough(t.root, t.env, ["/bin/sh", "-c", 'exec "$@" | head -n 2', "sh"], () => {});
+    const r = await listThrough(t.dir, t.env, ["/bin/sh", "-c", 'exec "$@" | head -n 2', "sh"], () => {});
     expect(r.code).toBe(0);
     expect(r.stdout.split("\n").slice(0, 2)[1]).toContain("hook-0000");
     expect(r.stderr).toBe("");
   });
 
   it("output redirected to a file is complete", async () => {
-    const t = tempProject();
+    const t = sandbox();
     t.write("hooks.yaml", manyHooks(500));
     const out = t.path("out.txt");
-    const r = await listThrough(t.root, t.env, ["/bin/sh", "-c", `exec "$@" > '${out}'`, "sh"], () => {});
+    const r = await listThrough(t.dir, t.env, ["/bin/sh", "-c", `exec "$@" > '${out}'`, "sh"], () => {});
     expect(r.code).toBe(0);
     expect(readFileSync(out, "utf8").trimEnd().split("\n")).toHaveLength(501);
   });

@@ -1,35 +1,31 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { spawnCli, type ServeProcess } from "./helpers/server.js";
+import { spawnCli, type CliProcess } from "./helpers/cli.js";
+import { useSandbox } from "./helpers/sandbox.js";
 import { waitFor } from "./helpers/waitFor.js";
 
-let tmp: string;
+const sb = useSandbox({ prefix: "hookrun-watchcli-" });
 let repo: string;
-let proc: ServeProcess | undefined;
+let proc: CliProcess | undefined;
 
 const yamlWith = (...names: string[]) => `hooks:\n  stop:\n${names.map((n) => `    - name: ${n}\n      command: "true"\n`).join("")}`;
 
 beforeEach(() => {
-  tmp = mkdtempSync(path.join(os.tmpdir(), "hookrun-watchcli-"));
-  repo = path.join(tmp, "repo");
+  repo = sb.current.path("repo");
   mkdirSync(repo);
 });
 
+// Runs before the sandbox's own afterEach removes the tree (after-hooks run in reverse order).
 afterEach(async () => {
   if (proc && proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill("SIGKILL");
   await proc?.exited;
   proc = undefined;
-  rmSync(tmp, { recursive: true, force: true });
 });
 
-function watchCli(args: string[] = []): ServeProcess & { stdout(): string } {
-  const p = spawnCli(["watch", ...args], { cwd: repo, env: { XDG_CONFIG_HOME: path.join(tmp, "xdg"), HOOKS_STATE_DIR: path.join(tmp, "state"), HOME: tmp } });
-  let out = "";
-  p.child.stdout!.setEncoding("utf8").on("data", (d: string) => (out += d));
-  proc = p;
-  return { ...p, stdout: () => out };
+function watchCli(args: string[] = []): CliProcess {
+  proc = spawnCli(["watch", ...args], { cwd: repo, env: sb.current.env });
+  return proc;
 }
 
 describe("hooks watch", () => {

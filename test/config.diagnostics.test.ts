@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { Diagnostic } from "../src/errors.js";
-import { runCli } from "./helpers/cli.js";
-import { tempProject } from "./helpers/tempProject.js";
+import { runMain } from "./helpers/cli.js";
+import { sandbox } from "./helpers/sandbox.js";
 
 /** [line, col, severity, message pattern] of each expected diagnostic, in order. */
 type Expect = [number, number, Diagnostic["severity"], RegExp];
 
 async function diagnose(file: string, text: string, extra: Record<string, string> = {}): Promise<Diagnostic[]> {
-  const t = tempProject();
+  const t = sandbox();
   t.write(file, text);
   for (const [rel, content] of Object.entries(extra)) t.write(rel, content);
   try {
@@ -200,10 +200,10 @@ describe("validation (SPEC §2.3): all problems at once", () => {
 
 describe("a new user's mistakes (issue 2): every problem with line and column, a suggestion, exit 78", () => {
   it("typo in an event, misspelt key, duplicate name and a local override under another event, at once", async () => {
-    const t = tempProject();
+    const t = sandbox();
     t.write("hooks.yaml", y("hooks:", "  stpo:", "    - name: notify", "      command: echo done", "  post_tool_use:", "    - name: lint", "      comand: npm run lint", "    - name: lint", "      command: echo twice"));
     t.write("hooks.local.yaml", y("hooks:", "  pre_tool_use:", "    - name: lint", "      enabled: false"));
-    const r = await runCli(["validate"], { cwd: t.root, env: t.env });
+    const r = await runMain(["validate"], { cwd: t.dir, env: t.env });
     expect(r.code).toBe(78);
     const lines = r.stderr.trim().split("\n");
     expect(lines).toEqual([
@@ -220,9 +220,9 @@ describe("a new user's mistakes (issue 2): every problem with line and column, a
     ["an empty file", "hooks.yaml", "", /^hooks\.yaml:1:1: error: the file is empty/],
     ["a JSON trailing comma", "hooks.json", '{"hooks": {"stop": [],\n}}', /^hooks\.json:1:22: error: invalid JSON: trailing comma/],
   ])("%s", async (_name, file, text, pattern) => {
-    const t = tempProject();
+    const t = sandbox();
     t.write(file, text);
-    const r = await runCli(["validate"], { cwd: t.root, env: t.env });
+    const r = await runMain(["validate"], { cwd: t.dir, env: t.env });
     expect(r.code).toBe(78);
     expect(r.stderr.split("\n")[0]).toMatch(pattern);
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/);

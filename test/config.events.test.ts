@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { EVENTS } from "../src/events/catalog.js";
 import { parseHookEvent } from "../src/events/parseHookEvent.js";
 import { UsageError } from "../src/errors.js";
-import { runCli } from "./helpers/cli.js";
-import { tempProject } from "./helpers/tempProject.js";
+import { runMain } from "./helpers/cli.js";
+import { sandbox } from "./helpers/sandbox.js";
 
 const SPELLINGS: [string, string][] = [
   ["Stop", "stop"],
@@ -60,7 +60,7 @@ describe("event spellings (SPEC §3)", () => {
   });
 
   it("every spelling works as an event key in a config file and means the canonical event", async () => {
-    const t = tempProject();
+    const t = sandbox();
     const text = ["hooks:", ...SPELLINGS.filter(([s]) => s !== "pre tool use").map(([s], i) => `  ${JSON.stringify(s)}:\n    - name: h${i}\n      command: echo`)].join("\n") + "\n";
     t.write("hooks.yaml", text);
     const config = await t.load();
@@ -68,22 +68,22 @@ describe("event spellings (SPEC §3)", () => {
   });
 
   it("`hooks list --event` takes any spelling; an unknown one exits 64 with a suggestion", async () => {
-    const t = tempProject();
+    const t = sandbox();
     t.write("hooks.yaml", "hooks:\n  PreToolUse:\n    - name: a\n      command: echo\n  stop:\n    - name: b\n      command: echo\n");
-    const r = await runCli(["list", "--event", "tool.execute.pre", "--json"], { cwd: t.root, env: t.env });
+    const r = await runMain(["list", "--event", "tool.execute.pre", "--json"], { cwd: t.dir, env: t.env });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).map((h: { name: string }) => h.name)).toEqual(["a"]);
-    const bad = await runCli(["list", "--event", "stpo"], { cwd: t.root, env: t.env });
+    const bad = await runMain(["list", "--event", "stpo"], { cwd: t.dir, env: t.env });
     expect(bad.code).toBe(64);
     expect(bad.stderr).toMatch(/unknown event `stpo`; did you mean `stop`/);
   });
 
   it("custom events: usable as keys in any spelling once declared, and by `list --event`", async () => {
-    const t = tempProject();
+    const t = sandbox();
     t.write("hooks.yaml", "events:\n  deploy_finished: { custom: true }\nhooks:\n  DeployFinished:\n    - name: a\n      command: echo\n");
     const config = await t.load();
     expect(config.hooks[0].event).toBe("deploy_finished");
-    const r = await runCli(["list", "--event", "deploy-finished", "--json"], { cwd: t.root, env: t.env });
+    const r = await runMain(["list", "--event", "deploy-finished", "--json"], { cwd: t.dir, env: t.env });
     expect(JSON.parse(r.stdout).map((h: { event: string }) => h.event)).toEqual(["deploy_finished"]);
   });
 });
@@ -92,19 +92,19 @@ describe("custom events named like Object.prototype members", () => {
   // Event tables are looked up by user-chosen names: no inherited member may answer for one.
   for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
     it(`\`${name}\` with custom: true loads, lists and runs`, async () => {
-      const t = tempProject();
+      const t = sandbox();
       t.write("hooks.yaml", `events:\n  ${name}: { custom: true, gate: true }\nhooks:\n  ${name}:\n    - name: a\n      command: echo ran\n`);
       const config = await t.load();
       expect(config.hooks.map((h) => h.name)).toEqual(["a"]);
       expect(config.events[config.hooks[0].event]).toMatchObject({ custom: true, gate: true });
-      const r = await runCli(["run", name, "--trust"], { cwd: t.root, env: t.env });
+      const r = await runMain(["run", name, "--trust"], { cwd: t.dir, env: t.env });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout + r.stderr).toContain("ran");
     });
   }
 
   it("an undeclared `constructor` is still an unknown event", async () => {
-    const t = tempProject();
+    const t = sandbox();
     t.write("hooks.yaml", "hooks:\n  constructor:\n    - name: a\n      command: echo\n");
     expect((await t.diagnostics()).map((d) => d.message)).toEqual([expect.stringContaining("unknown event `constructor`")]);
   });

@@ -1,17 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { runCli } from "./helpers/cli.js";
-import { tempProject } from "./helpers/tempProject.js";
+import { runMain } from "./helpers/cli.js";
+import { sandbox } from "./helpers/sandbox.js";
 
 const TAIL = "hooks:\n  stop:\n    - name: a\n      command: b\n";
 
 /** The one error loadConfig reports for `text` as hooks.yaml (or hooks.json), as FILE:LINE:COL: message. */
 async function only(text: string, name = "hooks.yaml"): Promise<string> {
-  const t = tempProject();
+  const t = sandbox();
   t.write(name, text);
   const errors = (await t.diagnostics()).filter((d) => d.severity === "error");
   expect(errors).toHaveLength(1);
   const [d] = errors;
-  return `${d.file.slice(t.root.length + 1)}:${d.line}:${d.col}: ${d.message}`;
+  return `${d.file.slice(t.dir.length + 1)}:${d.line}:${d.col}: ${d.message}`;
 }
 
 function billionLaughs(): string {
@@ -49,7 +49,7 @@ describe("YAML alias mistakes are config errors with a position, not internal er
   });
 
   it("ordinary alias use loads, however often one anchor is used (yaml's own counter stops at 100)", async () => {
-    const t = tempProject();
+    const t = sandbox();
     const hooks = Array.from({ length: 1500 }, (_, i) => `    - name: h${i}\n      <<: *common\n      command: run ${i}\n      timeout: *t\n`).join("");
     t.write("hooks.yaml", `x-common: &common {async: true, env: {A: "1"}}\nx-t: &t 30\nhooks:\n  stop:\n${hooks}`);
     const config = await t.load();
@@ -58,10 +58,10 @@ describe("YAML alias mistakes are config errors with a position, not internal er
   });
 
   it("the CLI exits 78 with FILE:LINE:COL for each (and never 1 with an internal error)", async () => {
-    const t = tempProject();
+    const t = sandbox();
     for (const text of ["x-a: *typo\n" + TAIL, "x-a: {<<: 5}\n" + TAIL, "x-a: &a\n  <<: *a\n" + TAIL, billionLaughs()]) {
       t.write("hooks.yaml", text);
-      const r = await runCli(["validate"], { cwd: t.root, env: t.env });
+      const r = await runMain(["validate"], { cwd: t.dir, env: t.env });
       expect(r.code, r.stderr).toBe(78);
       expect(r.stderr).toMatch(/^hooks\.yaml:\d+:\d+: error: /);
       expect(r.stderr).not.toContain("internal error");
@@ -75,7 +75,7 @@ describe("nesting is capped at 200 levels, in both YAML readers and in JSON, wit
 
   it("200 levels load; 201 do not, in flow, block and mixed YAML", async () => {
     // The top-level map is level 1, x-d's list level 2.
-    const t = tempProject();
+    const t = sandbox();
     t.write("hooks.yaml", `x-d: ${"[".repeat(199)}${"]".repeat(199)}\n` + TAIL);
     expect((await t.load()).hooks).toHaveLength(1);
     t.write("hooks.yaml", blockDeep(199));
@@ -102,15 +102,15 @@ describe("nesting is capped at 200 levels, in both YAML readers and in JSON, wit
   it("JSON: 5,000 levels is the same error at the bracket that goes past 200", async () => {
     const json = (n: number) => `{"x-d": ${"[".repeat(n)}${"]".repeat(n)}, "hooks": {"stop": [{"name": "a", "command": "b"}]}}`;
     expect(await only(json(5000), "hooks.json")).toBe(`hooks.json:1:208: invalid JSON: ${TOO_DEEP}`);
-    const t = tempProject();
+    const t = sandbox();
     t.write("hooks.json", json(199));
     expect((await t.load()).hooks).toHaveLength(1);
   });
 
   it("the CLI exits 78 for 5,000 levels in YAML and JSON", async () => {
-    const t = tempProject();
+    const t = sandbox();
     t.write("hooks.yaml", blockDeep(5000).slice(0, 4 * 1024 * 1024));
-    const yaml = await runCli(["validate"], { cwd: t.root, env: t.env });
+    const yaml = await runMain(["validate"], { cwd: t.dir, env: t.env });
     expect(yaml.code, yaml.stderr).toBe(78);
     expect(yaml.stderr).toContain(`hooks.yaml:201:202: error: ${TOO_DEEP}`);
   });
@@ -120,23 +120,23 @@ describe("JSON configs: a BOM and very long numbers load as JSON.parse reads the
   const HOOKS = '"hooks": {"stop": [{"name": "a", "command": "b"}]}';
 
   it("a UTF-8 BOM is skipped, and positions count from after it", async () => {
-    const t = tempProject();
+    const t = sandbox();
     t.write("hooks.json", `\uFEFF{${HOOKS}}`);
     expect((await t.load()).hooks.map((h) => h.name)).toEqual(["a"]);
     t.write("hooks.json", `\uFEFF{\n  "hooks": {"stop": [{"name": "a", "command": "b", "priority": "x"}]}}`);
     const [d] = await t.diagnostics();
     expect([d.line, d.col]).toEqual([2, 64]);
-    const r = await runCli(["validate"], { cwd: t.root, env: t.env });
+    const r = await runMain(["validate"], { cwd: t.dir, env: t.env });
     expect(r.stderr).toContain("hooks.json:2:64: error:");
     // YAML too, on both readers (the fast one takes the rest of this file).
     t.write("hooks.json", "{}");
-    const y = tempProject();
+    const y = sandbox();
     y.write("hooks.yaml", `\uFEFFhooks:\n  stop:\n    - name: a\n      command: b\n      priority: x\n`);
     expect((await y.diagnostics()).map((e) => [e.line, e.col])).toEqual([[5, 17]]);
   });
 
   it("a 500-digit number loads (as the nearest double, Infinity past 1.8e308); where a number matters it is a clear error", async () => {
-    const t = tempProject();
+    const t = sandbox();
     t.write("hooks.json", `{"x-big": 1${"0".repeat(500)}, "x-small": 0.${"0".repeat(500)}1, ${HOOKS}}`);
     expect((await t.load()).hooks).toHaveLength(1);
     t.write("hooks.json", `{"hooks": {"stop": [{"name": "a", "command": "b", "priority": 1${"0".repeat(450)}}]}}`);

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { tempProject } from "./helpers/tempProject.js";
+import { sandbox } from "./helpers/sandbox.js";
 
 describe("merging layers (SPEC §2.1)", () => {
   it("concatenates user → project → local and keeps declaration order", async () => {
-    const t = tempProject();
-    t.write("xdg/hookrun/hooks.yaml", "hooks:\n  stop:\n    - name: u1\n      command: echo u\n");
+    const t = sandbox();
+    t.write(t.userPath("hooks.yaml"), "hooks:\n  stop:\n    - name: u1\n      command: echo u\n");
     t.write("hooks.yaml", "hooks:\n  stop:\n    - name: p1\n      command: echo p\n  session_start:\n    - name: p2\n      command: echo s\n");
     t.write("hooks.local.yaml", "hooks:\n  stop:\n    - name: l1\n      command: echo l\n");
     const config = await t.load();
@@ -18,7 +18,7 @@ describe("merging layers (SPEC §2.1)", () => {
   });
 
   it("a later layer overrides an earlier hook of the same name field by field and may omit command", async () => {
-    const t = tempProject();
+    const t = sandbox();
     const project = t.write(
       "hooks.yaml",
       ["hooks:", "  pre_tool_use:", "    - name: guard", "      command: ./guard.sh", "      matcher: Bash", "      priority: 5", "      timeout: 10", "      env: { A: a, B: b }", ""].join("\n"),
@@ -28,14 +28,14 @@ describe("merging layers (SPEC §2.1)", () => {
     const config = await t.load();
     expect(config.hooks).toHaveLength(1);
     const h = config.hooks[0];
-    expect(h).toMatchObject({ name: "guard", event: "pre_tool_use", command: "./guard.sh", matcher: "Bash", priority: 5, timeoutMs: 120_000, enabled: false, env: { A: "a", B: "local" }, dir: t.root });
+    expect(h).toMatchObject({ name: "guard", event: "pre_tool_use", command: "./guard.sh", matcher: "Bash", priority: 5, timeoutMs: 120_000, enabled: false, env: { A: "a", B: "local" }, dir: t.dir });
     expect(h.source).toEqual({ file: project, line: 3, col: 7, layer: "project" });
     expect(h.enabledSource).toEqual({ file: local, line: 5, col: 7, layer: "local" });
     expect(h.sources).toEqual([h.source, { file: local, line: 3, col: 7, layer: "local" }]);
   });
 
   it("env variables named __proto__ or constructor stay variables, in defaults and in an override (issue 12)", async () => {
-    const t = tempProject();
+    const t = sandbox();
     t.write("hooks.yaml", "defaults:\n  env: {__proto__: d, constructor: c}\nhooks:\n  stop:\n    - name: a\n      command: env\n      env: {A: a}\n");
     t.write("hooks.local.yaml", "hooks:\n  stop:\n    - name: a\n      env: {__proto__: local}\n");
     const h = (await t.load()).hooks[0];
@@ -44,7 +44,7 @@ describe("merging layers (SPEC §2.1)", () => {
   });
 
   it("an override giving args replaces the inherited command (exactly one survives)", async () => {
-    const t = tempProject();
+    const t = sandbox();
     t.write("hooks.yaml", "hooks:\n  stop:\n    - name: a\n      command: echo shell\n");
     t.write("hooks.local.yaml", "hooks:\n  stop:\n    - name: a\n      args: [echo, exec]\n");
     const [h] = (await t.load()).hooks;
@@ -53,7 +53,7 @@ describe("merging layers (SPEC §2.1)", () => {
   });
 
   it("an override under another event is an error naming both places", async () => {
-    const t = tempProject();
+    const t = sandbox();
     const project = t.write("hooks.yaml", "hooks:\n  post_tool_use:\n    - name: lint\n      command: echo lint\n");
     const local = t.write("hooks.local.yaml", "hooks:\n  stop:\n    - name: lint\n      enabled: false\n");
     const [d, ...rest] = await t.diagnostics();
@@ -66,8 +66,8 @@ describe("merging layers (SPEC §2.1)", () => {
   });
 
   it("an override of a user-layer hook under another event names the user file by its full path", async () => {
-    const t = tempProject();
-    const user = t.write("xdg/hookrun/hooks.yaml", "hooks:\n  stop:\n    - name: notify\n      command: echo\n");
+    const t = sandbox();
+    const user = t.write(t.userPath("hooks.yaml"), "hooks:\n  stop:\n    - name: notify\n      command: echo\n");
     t.write("hooks.yaml", "hooks:\n  session_end:\n    - name: notify\n      async: true\n");
     const [d] = await t.diagnostics();
     expect(d).toMatchObject({ file: t.path("hooks.yaml"), line: 3, col: 7 });
@@ -75,14 +75,14 @@ describe("merging layers (SPEC §2.1)", () => {
   });
 
   it("user-layer hooks are not checked against the caller's directory (relative cwd and scripts)", async () => {
-    const t = tempProject();
-    t.write("xdg/hookrun/hooks.yaml", "hooks:\n  stop:\n    - name: u\n      command: ./bin/x.sh\n      cwd: sub\n    - name: abs\n      command: echo\n      cwd: /definitely/not/here\n");
+    const t = sandbox();
+    t.write(t.userPath("hooks.yaml"), "hooks:\n  stop:\n    - name: u\n      command: ./bin/x.sh\n      cwd: sub\n    - name: abs\n      command: echo\n      cwd: /definitely/not/here\n");
     const ds = await t.diagnostics();
     expect(ds.map((d) => [d.line, d.col, d.message.split(":")[0]])).toEqual([[8, 12, '`cwd` "/definitely/not/here" does not exist (resolved to /definitely/not/here)']]);
   });
 
   it("a hook that overrides nothing must have command or args", async () => {
-    const t = tempProject();
+    const t = sandbox();
     t.write("hooks.yaml", "hooks:\n  stop:\n    - name: a\n      command: echo\n");
     t.write("hooks.local.yaml", "hooks:\n  stop:\n    - name: typo-of-a\n      enabled: false\n");
     const ds = await t.diagnostics();
@@ -92,8 +92,8 @@ describe("merging layers (SPEC §2.1)", () => {
   });
 
   it("defaults merge key by key and defaults.env variable by variable; hook values win", async () => {
-    const t = tempProject();
-    t.write("xdg/hookrun/hooks.yaml", "defaults:\n  timeout: 5\n  shell: bash\n  env: { A: user, B: user }\n  max_output: 64KiB\n");
+    const t = sandbox();
+    t.write(t.userPath("hooks.yaml"), "defaults:\n  timeout: 5\n  shell: bash\n  env: { A: user, B: user }\n  max_output: 64KiB\n");
     t.write("hooks.yaml", "defaults:\n  timeout: 2m\n  env: { B: project, C: project }\nhooks:\n  stop:\n    - name: a\n      command: echo\n    - name: b\n      command: echo\n      shell: zsh\n      env: { C: hook }\n      max_output: 1KiB\n");
     const [a, b] = (await t.load()).hooks;
     expect(a).toMatchObject({ timeoutMs: 120_000, shell: "bash", env: { A: "user", B: "project", C: "project" }, maxOutput: 65536 });
@@ -101,7 +101,7 @@ describe("merging layers (SPEC §2.1)", () => {
   });
 
   it("fills defaults when nothing is said: 60 s, sh, 1 MiB, enabled, priority 0, continue", async () => {
-    const t = tempProject();
+    const t = sandbox();
     t.write("hooks.yaml", "hooks:\n  stop:\n    - name: a\n      command: echo\n");
     const [h] = (await t.load()).hooks;
     expect(h).toMatchObject({ timeoutMs: 60_000, shell: "sh", maxOutput: 1024 * 1024, enabled: true, priority: 0, async: false, onFailure: "continue", env: {} });
@@ -109,8 +109,8 @@ describe("merging layers (SPEC §2.1)", () => {
   });
 
   it("events settings merge across layers; a custom event declared by one layer is usable in another", async () => {
-    const t = tempProject();
-    t.write("xdg/hookrun/hooks.yaml", "events:\n  deploy_finished: { custom: true, gate: true, description: ours }\n");
+    const t = sandbox();
+    t.write(t.userPath("hooks.yaml"), "events:\n  deploy_finished: { custom: true, gate: true, description: ours }\n");
     t.write("hooks.yaml", "events:\n  post_tool_use: { parallel: true }\n  deploy-finished: { parallel: true }\nhooks:\n  DeployFinished:\n    - name: d\n      command: echo\n      on_failure: block\n");
     t.write("hooks.local.yaml", "events:\n  PostToolUse: { parallel: false }\n");
     const config = await t.load();
@@ -123,7 +123,7 @@ describe("merging layers (SPEC §2.1)", () => {
   });
 
   it("overrides text replaces a file's content, even for a file not yet on disk", async () => {
-    const t = tempProject();
+    const t = sandbox();
     const project = t.write("hooks.yaml", "hooks:\n  stop:\n    - name: a\n      command: echo\n");
     const local = t.path("hooks.local.yaml");
     const config = await t.load({ overrides: { [local]: "hooks:\n  stop:\n    - name: a\n      enabled: false\n" } });
@@ -134,7 +134,7 @@ describe("merging layers (SPEC §2.1)", () => {
   });
 
   it("records each file's sha256 and layer", async () => {
-    const t = tempProject();
+    const t = sandbox();
     t.write("hooks.yaml", "hooks: {}\n");
     const [f] = (await t.load()).files;
     expect(f).toEqual({ path: t.path("hooks.yaml"), layer: "project", sha256: createHash("sha256").update("hooks: {}\n").digest("hex") });

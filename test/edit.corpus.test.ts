@@ -1,10 +1,10 @@
 import { copyFileSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import { disableHook, enableHook, WriteError } from "../src/index.js";
 import { lineDiff } from "./helpers/lineDiff.js";
-import { tempEnv } from "./helpers/tempEnv.js";
+import { sandbox } from "./helpers/sandbox.js";
 
 const FIXTURES = path.resolve(import.meta.dirname, "fixtures/edit");
 const files = readdirSync(FIXTURES).filter((f) => !f.startsWith(".")).sort();
@@ -33,10 +33,6 @@ function expectOnlyEnabledChanged(before: string, after: string, name: string, e
   for (const [n, h] of a) if (n !== name) expect(b.get(n)).toEqual(h);
 }
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
 
 describe("disable then enable keep every other byte of the file (SPEC §9)", () => {
   it("has a corpus of at least ten configs", () => {
@@ -48,8 +44,7 @@ describe("disable then enable keep every other byte of the file (SPEC §9)", () 
     const target = fixture.endsWith(".json") ? "hooks.json" : "hooks.yaml";
     for (const name of hooksOf(original).keys()) {
       it(`${fixture}: ${name}`, async () => {
-        const t = tempEnv();
-        cleanups.push(t.cleanup);
+        const t = sandbox();
         const file = path.join(t.dir, target);
         copyFileSync(path.join(FIXTURES, fixture), file);
         const opts = { cwd: t.dir, userConfig: false, env: t.env };

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
 import { STARTER_CONFIG } from "../src/config/starterConfig.js";
 import { runCli } from "./helpers/cli.js";
-import { tempProject } from "./helpers/tempProject.js";
+import { sandbox } from "./helpers/sandbox.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const EXAMPLES = [
@@ -21,15 +21,15 @@ describe("shipped configs are valid, without warnings", () => {
   });
 
   it.each(EXAMPLES)("%s", async (file) => {
-    const t = tempProject();
-    const config = await loadConfig({ cwd: t.root, configPath: path.join(ROOT, file), userConfig: false, env: t.env });
+    const t = sandbox();
+    const config = await loadConfig({ cwd: t.dir, configPath: path.join(ROOT, file), userConfig: false, env: t.env });
     expect(config.warnings).toEqual([]);
     expect(config.hooks.length).toBeGreaterThan(0);
   });
 
   it("hooks.example.yaml uses the common events, a matcher, paths and an async hook", async () => {
-    const t = tempProject();
-    const config = await loadConfig({ cwd: t.root, configPath: path.join(ROOT, "hooks.example.yaml"), userConfig: false, env: t.env });
+    const t = sandbox();
+    const config = await loadConfig({ cwd: t.dir, configPath: path.join(ROOT, "hooks.example.yaml"), userConfig: false, env: t.env });
     for (const e of ["session_start", "pre_tool_use", "post_tool_use", "file_post_save", "stop"]) expect(config.hooks.some((h) => h.event === e)).toBe(true);
     expect(config.hooks.some((h) => h.event === "pre_tool_use" && h.matcher)).toBe(true);
     expect(config.hooks.some((h) => h.paths)).toBe(true);
@@ -37,13 +37,13 @@ describe("shipped configs are valid, without warnings", () => {
   });
 
   it("the `hooks init` starter is valid without warnings", async () => {
-    const t = tempProject();
+    const t = sandbox();
     t.write("hooks.yaml", STARTER_CONFIG);
     expect((await t.load()).warnings).toEqual([]);
   });
 
   it("`npm run demo` fires real hooks of hooks.example.yaml: messages, a block, an async result", () => {
-    const t = tempProject();
+    const t = sandbox();
     const r = spawnSync(process.execPath, [path.join(ROOT, "scripts/demo.mjs")], { cwd: ROOT, env: { ...t.env, NO_COLOR: "1" }, encoding: "utf8", timeout: 60_000 });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/✓ +session-context .*\n +» Repository on branch /);
@@ -54,7 +54,7 @@ describe("shipped configs are valid, without warnings", () => {
   });
 
   it("hooks.example.yaml validates and lists with the built CLI", async () => {
-    const t = tempProject();
+    const t = sandbox();
     const v = await runCli(["--no-user-config", "--config", "hooks.example.yaml", "validate"], { cwd: ROOT, env: t.env });
     expect(v.code).toBe(0);
     expect(v.stdout).toMatch(/^valid: \d+ hooks in hooks\.example\.yaml\n$/);

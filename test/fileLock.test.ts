@@ -2,19 +2,14 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { WriteError } from "../src/errors.js";
 import { lockPathFor, withFileLock } from "../src/fs/withFileLock.js";
 import { disableHook } from "../src/index.js";
-import { tempEnv } from "./helpers/tempEnv.js";
+import { sandbox, type Sandbox } from "./helpers/sandbox.js";
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
-function setup(): ReturnType<typeof tempEnv> {
-  const t = tempEnv("hookrun-lock-");
-  cleanups.push(t.cleanup);
+function setup(): Sandbox {
+  const t = sandbox({ prefix: "hookrun-lock-" });
   return t;
 }
 

@@ -1,17 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { FileReadError, readBoundedFile, readBoundedText } from "../src/fs/readBounded.js";
-import { tempDir } from "./helpers/tempDir.js";
+import { sandbox } from "./helpers/sandbox.js";
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
 function dir(): string {
-  const t = tempDir();
-  cleanups.push(t.cleanup);
+  const t = sandbox();
   return t.dir;
 }
 function reason(f: () => unknown): string {

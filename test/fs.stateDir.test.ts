@@ -1,19 +1,17 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { ensureStateDir, StateDirError } from "../src/fs/stateDir.js";
 import { appendRunLog, runLogFile, type RunLogRecord, readRunLog } from "../src/runner/runLog.js";
 import { runAsyncWorker } from "../src/async/worker.js";
 import { HookrunError } from "../src/errors.js";
-import { runCli } from "./helpers/cli.js";
+import { runCli, runMain } from "./helpers/cli.js";
+import { useSandbox } from "./helpers/sandbox.js";
 
+const sb = useSandbox({ prefix: "hookrun-state-" });
 let root: string;
 beforeEach(() => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), "hookrun-state-"));
-});
-afterEach(() => {
-  fs.rmSync(root, { recursive: true, force: true });
+  root = sb.current.root;
 });
 
 const mode = (p: string): number => fs.statSync(p).mode & 0o777;
@@ -113,7 +111,7 @@ describe("run log: hostile lines and size", () => {
     const dir = path.join(root, "cli");
     appendRunLog(dir, record({ session_id: "good" }));
     fs.appendFileSync(runLogFile(dir), "{}\n");
-    const r = await runCli(["log"], { env: { HOOKS_STATE_DIR: dir } });
+    const r = await runMain(["log"], { env: { ...sb.current.env, HOOKS_STATE_DIR: dir } });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/session good/);
     expect(r.stderr).toMatch(/skipped 1 malformed line in .*runs\.jsonl/);
@@ -123,14 +121,13 @@ describe("run log: hostile lines and size", () => {
     const dir = path.join(root, "open");
     fs.mkdirSync(dir);
     fs.chmodSync(dir, 0o777);
-    const log = await runCli(["log"], { env: { HOOKS_STATE_DIR: dir } });
+    const log = await runCli(["log"], { env: { ...sb.current.env, HOOKS_STATE_DIR: dir } });
     expect(log.code).toBe(1);
     expect(log.stderr).toContain(`state dir ${dir} is writable by group or others (mode 777)`);
     expect(log.stderr).toContain(`chmod 700 ${dir}`);
-    const project = path.join(root, "project");
-    fs.mkdirSync(project);
+    const project = sb.current.dir;
     fs.writeFileSync(path.join(project, "hooks.yaml"), "hooks:\n  stop:\n    - { name: bg, async: true, command: \"touch ran\" }\n");
-    const run = await runCli(["--trust", "run", "stop", "--session-id", "x", "--json"], { cwd: project, env: { HOOKS_STATE_DIR: dir, XDG_CONFIG_HOME: path.join(root, "cfg") } });
+    const run = await runCli(["--trust", "run", "stop", "--session-id", "x", "--json"], { cwd: project, env: { ...sb.current.env, HOOKS_STATE_DIR: dir, XDG_CONFIG_HOME: path.join(root, "cfg") } });
     expect(run.code).toBe(0);
     const json = JSON.parse(run.stdout) as { async_started: string[]; warnings: string[] };
     expect(json.async_started).toEqual([]);

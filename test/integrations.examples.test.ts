@@ -2,29 +2,16 @@ import { execFile } from "node:child_process";
 import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { CLI, ROOT, runCli } from "./helpers/cli.js";
-import { tempDir } from "./helpers/tempDir.js";
+import { CLI, ROOT, runMain } from "./helpers/cli.js";
+import { cleanEnv, sandbox } from "./helpers/sandbox.js";
 
 const exec = promisify(execFile);
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
-function isolated() {
-  const p = tempDir();
-  cleanups.push(p.cleanup);
-  return p;
-}
-/** The test's environment without the outer CI/HOOKS settings (as runCli does). */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of Object.keys(env)) if (k === "CI" || k.startsWith("HOOKS") || k === "GITHUB_ACTIONS") delete env[k];
-  return { ...env, ...extra };
-}
 
 describe("examples/node-agent", () => {
   it("fires the lifecycle events through the library and honours block, stop-block and continue: false", async () => {
-    const p = isolated();
+    const p = sandbox();
     const stopLog = path.join(p.dir, "stop.log");
     const auditLog = path.join(p.dir, "audit.log");
     const { stdout } = await exec(process.execPath, [path.join(ROOT, "examples/node-agent/agent.mjs"), "list the files, then clean up", "what is my password?", "deploy it", "never reached"], {
@@ -61,7 +48,7 @@ describe("examples/node-agent", () => {
 
 describe("examples/python-agent", () => {
   it("runs the hooks CLI with JSON on stdin, reads --output json, honours blocks", async () => {
-    const p = isolated();
+    const p = sandbox();
     const { stdout } = await exec("python3", [path.join(ROOT, "examples/python-agent/agent.py"), "clean up the build", "what is the admin password?"], {
       env: cleanEnv({ ...p.env, HOOKS_BIN: `${process.execPath} ${CLI}`, HOOKS_TRUST: "1" }),
       timeout: 60_000,
@@ -97,7 +84,7 @@ describe("examples/claude-code", () => {
   }
 
   function project() {
-    const p = isolated();
+    const p = sandbox();
     cpSync(path.join(ROOT, "examples/claude-code"), p.dir, { recursive: true });
     // What `npm install --save-dev hookrun` provides: node_modules/.bin/hooks.
     mkdirSync(path.join(p.dir, "node_modules/.bin"), { recursive: true });
@@ -121,7 +108,7 @@ describe("examples/claude-code", () => {
     expect(untrusted.code).toBe(77);
     expect(untrusted.stdout).toBe("");
     // …until the project's hooks are reviewed once, as the guide says.
-    expect((await runCli(["trust", "--yes"], { cwd: p.dir, env })).code).toBe(0);
+    expect((await runMain(["trust", "--yes"], { cwd: p.dir, env })).code).toBe(0);
     const start = await asClaudeCode(p.dir, env, "SessionStart", { source: "startup" });
     expect(start).toMatchObject({ code: 0, json: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "Use pnpm, never npm." } } });
 
@@ -150,7 +137,7 @@ describe("examples/claude-code", () => {
 
   it("importing these settings does not make hookrun call itself", async () => {
     const p = project();
-    const r = await runCli(["import", "claude"], { cwd: p.dir, env: p.env });
+    const r = await runMain(["import", "claude"], { cwd: p.dir, env: p.env });
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain("--output claude");
     expect(r.stderr).toContain("already hands this event to hookrun");
@@ -171,7 +158,7 @@ describe("examples/github-actions.yml", () => {
   });
 
   it("its `hooks run` steps work as written, as GitHub runs them (CI, GITHUB_ACTIONS, bash -e)", async () => {
-    const p = isolated();
+    const p = sandbox();
     writeFileSync(path.join(p.dir, "hooks.yaml"), "hooks:\n  stop:\n    - name: lint\n      command: echo lint ok\n    - name: flaky\n      command: echo 'oops' >&2; exit 1\n");
     mkdirSync(path.join(p.dir, "node_modules/.bin"), { recursive: true });
     const bin = path.join(p.dir, "node_modules/.bin/hooks");
@@ -199,8 +186,8 @@ describe("examples/github-actions.yml", () => {
 
 describe("the examples' hooks.yaml files", () => {
   it.each(["node-agent", "python-agent", "claude-code"])("examples/%s/hooks.yaml is valid, without warnings", async (name) => {
-    const p = isolated();
-    const r = await runCli(["--no-user-config", "validate"], { cwd: path.join(ROOT, "examples", name), env: p.env });
+    const p = sandbox();
+    const r = await runMain(["--no-user-config", "validate"], { cwd: path.join(ROOT, "examples", name), env: p.env });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
   });

@@ -3,18 +3,18 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { TriggerResult } from "../src/runner/types.js";
-import { runCli, ROOT } from "./helpers/cli.js";
-import { tempDir } from "./helpers/tempDir.js";
+import { runCli, runMain, ROOT } from "./helpers/cli.js";
+import { sandbox, type Sandbox } from "./helpers/sandbox.js";
 
 // A project with Claude Code settings, imported into hooks.yaml once per test.
 const FIXTURE = path.join(ROOT, "test/fixtures/claude");
-let p: ReturnType<typeof tempDir>;
+let p: Sandbox;
 let env: Record<string, string>;
 
 beforeEach(async () => {
-  p = tempDir(FIXTURE);
+  p = sandbox({ fixture: FIXTURE });
   env = { ...p.env, HOOKS_TRUST: "1", HOOK_TEST_LOG: path.join(p.dir, "tool.log") };
-  const r = await runCli(["import", "claude", "--write"], { cwd: p.dir, env });
+  const r = await runMain(["import", "claude", "--write"], { cwd: p.dir, env });
   expect(r.code).toBe(0);
 });
 afterEach(() => p.cleanup());
@@ -26,7 +26,7 @@ function claudeInput(event: string, fields: Record<string, unknown> = {}): strin
     permission_mode: "default", hook_event_name: event, ...fields,
   });
 }
-const run = (event: string, input: string, ...flags: string[]) => runCli(["run", event, ...flags], { cwd: p.dir, env, input });
+const run = (event: string, input: string, ...flags: string[]) => runMain(["run", event, ...flags], { cwd: p.dir, env, input });
 const json = async (event: string, input: string, ...flags: string[]) => {
   const r = await run(event, input, "--output", "json", ...flags);
   return { code: r.code, result: JSON.parse(r.stdout) as TriggerResult, stderr: r.stderr };
@@ -34,7 +34,7 @@ const json = async (event: string, input: string, ...flags: string[]) => {
 
 describe("an imported Claude Code settings file", () => {
   it("validates", async () => {
-    const r = await runCli(["validate"], { cwd: p.dir, env });
+    const r = await runMain(["validate"], { cwd: p.dir, env });
     expect(r.stderr).not.toMatch(/error/);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^valid: 9 hooks in hooks\.yaml/);
@@ -159,7 +159,7 @@ describe("hooks run --output claude", () => {
   });
 
   it("prints {} and exits 0 where there is no hookrun config at all", async () => {
-    const empty = tempDir();
+    const empty = sandbox();
     try {
       const r = await runCli(["run", "pre_tool_use", "--output", "claude"], { cwd: empty.dir, env: empty.env, input: claudeInput("PreToolUse", { tool_name: "Bash" }) });
       expect(r.code).toBe(0);
@@ -185,7 +185,7 @@ describe("GitHub Actions output", () => {
   });
 
   it("folds each hook's output in a group and annotates failures, escaping % , : and newlines", async () => {
-    const r = await runCli(["run", "stop"], { cwd: p.dir, env: { ...env, GITHUB_ACTIONS: "true" }, input: "{}" });
+    const r = await runMain(["run", "stop"], { cwd: p.dir, env: { ...env, GITHUB_ACTIONS: "true" }, input: "{}" });
     expect(r.code).toBe(1);
     const lines = r.stdout.split("\n");
     expect(lines).toContain("::endgroup::");
@@ -197,7 +197,7 @@ describe("GitHub Actions output", () => {
   });
 
   it("writes none of it outside GitHub Actions", async () => {
-    const r = await runCli(["run", "stop"], { cwd: p.dir, env, input: "{}" });
+    const r = await runMain(["run", "stop"], { cwd: p.dir, env, input: "{}" });
     expect(r.code).toBe(1);
     expect(r.stdout).not.toMatch(/^::/m);
     expect(r.stdout).toContain("broken");

@@ -1,19 +1,16 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { hookNameFromCommand, HOOK_NAME_PATTERN, importClaudeSettings } from "../src/interop/claudeImport.js";
 import { mergeClaudeImport } from "../src/interop/mergeClaudeImport.js";
-import { runCli, ROOT } from "./helpers/cli.js";
-import { tempDir } from "./helpers/tempDir.js";
+import { runMain, ROOT } from "./helpers/cli.js";
+import { sandbox } from "./helpers/sandbox.js";
 
 const FIXTURE = path.join(ROOT, "test/fixtures/claude");
 const SETTINGS = JSON.parse(readFileSync(path.join(FIXTURE, ".claude/settings.json"), "utf8")) as unknown;
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
 function project(fixture?: string) {
-  const p = tempDir(fixture);
-  cleanups.push(p.cleanup);
+  const p = sandbox({ fixture: fixture });
   return p;
 }
 
@@ -153,7 +150,7 @@ describe("mergeClaudeImport", () => {
 describe("hooks import claude (CLI)", () => {
   it("prints the equivalent hooks.yaml and reports what it skipped on stderr", async () => {
     const p = project(FIXTURE);
-    const r = await runCli(["import", "claude"], { cwd: p.dir, env: p.env });
+    const r = await runMain(["import", "claude"], { cwd: p.dir, env: p.env });
     expect(r.code).toBe(0);
     const spec = parse(r.stdout) as { hooks: Record<string, { name: string; command: string }[]> };
     expect(Object.keys(spec.hooks)).toEqual(["pre_tool_use", "post_tool_use", "user_prompt_submit", "stop", "session_start", "notification", "teammate_idle"]);
@@ -163,8 +160,8 @@ describe("hooks import claude (CLI)", () => {
 
   it("--json prints the same config as JSON", async () => {
     const p = project(FIXTURE);
-    const yaml = await runCli(["import", "claude"], { cwd: p.dir, env: p.env });
-    const json = await runCli(["import", "claude", "--json"], { cwd: p.dir, env: p.env });
+    const yaml = await runMain(["import", "claude"], { cwd: p.dir, env: p.env });
+    const json = await runMain(["import", "claude", "--json"], { cwd: p.dir, env: p.env });
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual(parse(yaml.stdout));
   });
@@ -173,7 +170,7 @@ describe("hooks import claude (CLI)", () => {
     const p = project(FIXTURE);
     const { mkdirSync } = await import("node:fs");
     mkdirSync(path.join(p.dir, "src/deep"), { recursive: true });
-    const r = await runCli(["import", "claude"], { cwd: path.join(p.dir, "src/deep"), env: p.env });
+    const r = await runMain(["import", "claude"], { cwd: path.join(p.dir, "src/deep"), env: p.env });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("# Imported from ../../.claude/settings.json");
   });
@@ -183,7 +180,7 @@ describe("hooks import claude (CLI)", () => {
     const { mkdirSync, symlinkSync } = await import("node:fs");
     mkdirSync(path.join(p.dir, "sub/.claude"), { recursive: true });
     symlinkSync("gone.json", path.join(p.dir, "sub/.claude/settings.json"));
-    const r = await runCli(["import", "claude"], { cwd: path.join(p.dir, "sub"), env: p.env });
+    const r = await runMain(["import", "claude"], { cwd: path.join(p.dir, "sub"), env: p.env });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(path.join("sub", ".claude", "settings.json"));
     expect(r.stdout).toBe("");
@@ -191,7 +188,7 @@ describe("hooks import claude (CLI)", () => {
 
   it("says where it looked when there are no Claude Code settings", async () => {
     const p = project();
-    const r = await runCli(["import", "claude"], { cwd: p.dir, env: p.env });
+    const r = await runMain(["import", "claude"], { cwd: p.dir, env: p.env });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`looked for .claude/settings.json in ${p.dir} and every parent`);
     expect(r.stderr).toContain("~/.claude/settings.json");
@@ -204,7 +201,7 @@ describe("hooks import claude (CLI)", () => {
     const { mkdirSync } = await import("node:fs");
     mkdirSync(path.join(home, ".claude"), { recursive: true });
     writeFileSync(path.join(home, ".claude/settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "say done" }] }] } }));
-    const r = await runCli(["import", "claude", "~/.claude/settings.json"], { cwd: p.dir, env: p.env });
+    const r = await runMain(["import", "claude", "~/.claude/settings.json"], { cwd: p.dir, env: p.env });
     expect(r.code).toBe(0);
     expect(parse(r.stdout)).toMatchObject({ hooks: { stop: [{ name: "say", command: "say done" }] } });
   });
@@ -212,7 +209,7 @@ describe("hooks import claude (CLI)", () => {
   it("reports invalid JSON with the file name and exits 1", async () => {
     const p = project();
     writeFileSync(path.join(p.dir, "bad.json"), "{ hooks: ");
-    const r = await runCli(["import", "claude", "bad.json"], { cwd: p.dir, env: p.env });
+    const r = await runMain(["import", "claude", "bad.json"], { cwd: p.dir, env: p.env });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/cannot read .*bad\.json/);
   });
@@ -221,12 +218,12 @@ describe("hooks import claude (CLI)", () => {
     const p = project(FIXTURE);
     const file = path.join(p.dir, "hooks.yaml");
     writeFileSync(file, "# mine\nhooks:\n  stop:\n    - name: notify   # keep\n      command: echo done\n");
-    const first = await runCli(["import", "claude", "--write"], { cwd: p.dir, env: p.env });
+    const first = await runMain(["import", "claude", "--write"], { cwd: p.dir, env: p.env });
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/added 9 hooks to hooks\.yaml/);
     const text = readFileSync(file, "utf8");
     expect(text.startsWith("# mine\nhooks:\n  stop:\n    - name: notify   # keep\n      command: echo done\n")).toBe(true);
-    const second = await runCli(["import", "claude", "--write"], { cwd: p.dir, env: p.env });
+    const second = await runMain(["import", "claude", "--write"], { cwd: p.dir, env: p.env });
     expect(second.code).toBe(0);
     expect(second.stdout).toContain("nothing to add");
     expect(readFileSync(file, "utf8")).toBe(text);
@@ -234,9 +231,9 @@ describe("hooks import claude (CLI)", () => {
 
   it("prints a config that validates as it is", async () => {
     const p = project(FIXTURE);
-    const r = await runCli(["import", "claude"], { cwd: p.dir, env: p.env });
+    const r = await runMain(["import", "claude"], { cwd: p.dir, env: p.env });
     writeFileSync(path.join(p.dir, "imported.yaml"), r.stdout);
-    const v = await runCli(["--config", "imported.yaml", "validate"], { cwd: p.dir, env: p.env });
+    const v = await runMain(["--config", "imported.yaml", "validate"], { cwd: p.dir, env: p.env });
     expect(v.stdout + v.stderr).toMatch(/^valid: 9 hooks in imported\.yaml/);
     expect(v.code).toBe(0);
   });
@@ -247,7 +244,7 @@ describe("hooks import claude (CLI)", () => {
     const before = "hooks:\n  stop:\n    - name: notify\n      command: echo done\n";
     writeFileSync(file, before);
     writeFileSync(path.join(p.dir, "bad.json"), JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash(", hooks: [{ type: "command", command: "./g.sh" }] }] } }));
-    const r = await runCli(["import", "claude", "bad.json", "--write"], { cwd: p.dir, env: p.env });
+    const r = await runMain(["import", "claude", "bad.json", "--write"], { cwd: p.dir, env: p.env });
     expect(r.code).toBe(78);
     expect(r.stderr).toContain("the imported hooks would make hooks.yaml invalid; nothing was written");
     expect(r.stderr).toMatch(/hooks\.yaml:\d+:\d+: .*regex/i);
@@ -258,7 +255,7 @@ describe("hooks import claude (CLI)", () => {
 
   it("--write creates hooks.yaml when the project has none", async () => {
     const p = project(FIXTURE);
-    const r = await runCli(["import", "claude", "--write"], { cwd: p.dir, env: p.env });
+    const r = await runMain(["import", "claude", "--write"], { cwd: p.dir, env: p.env });
     expect(r.code).toBe(0);
     const spec = parse(readFileSync(path.join(p.dir, "hooks.yaml"), "utf8")) as { hooks: Record<string, unknown[]> };
     expect(spec.hooks.pre_tool_use).toHaveLength(3);

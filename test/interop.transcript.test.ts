@@ -5,16 +5,16 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FileReadError } from "../src/fs/readBounded.js";
 import { deriveLastMessage, lastMessageFromTranscript } from "../src/interop/lastMessageFromTranscript.js";
 import { runCli } from "./helpers/cli.js";
-import { tempDir } from "./helpers/tempDir.js";
+import { sandbox, type Sandbox } from "./helpers/sandbox.js";
 
 const MiB = 1024 * 1024;
 const line = (type: string, content: unknown) => JSON.stringify({ type, message: { role: type, content } });
 const tool = () => line("assistant", [{ type: "tool_use", id: "t", name: "Bash", input: {} }]);
 
-let t: ReturnType<typeof tempDir>;
+let t: Sandbox;
 let helpers: ChildProcess[];
 beforeEach(() => {
-  t = tempDir();
+  t = sandbox();
   helpers = [];
 });
 afterEach(() => {

@@ -1,22 +1,17 @@
 import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { loadConfig } from "../src/config/loadConfig.js";
 import { assertTrusted, WriteError } from "../src/index.js";
 import { validateEdit } from "../src/edit/setHooksEnabled.js";
-import { runCli } from "./helpers/cli.js";
+import { runCli, runMain } from "./helpers/cli.js";
 import { lineDiff } from "./helpers/lineDiff.js";
-import { tempEnv } from "./helpers/tempEnv.js";
+import { sandbox, type Sandbox } from "./helpers/sandbox.js";
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
-function setup(): ReturnType<typeof tempEnv> {
-  const t = tempEnv();
-  cleanups.push(t.cleanup);
+function setup(): Sandbox {
+  const t = sandbox();
   return t;
 }
 
@@ -82,7 +77,7 @@ describe("a stale lock is broken by exactly one waiter; locks are keyed by the r
     for (let round = 0; round < 4; round++) {
       const { names, text } = manyHooks(14, `r${round}`);
       writeFileSync(file, text);
-      expect((await runCli(["trust", "--yes", "--no-user-config"], { cwd: t.dir, env: t.env })).code).toBe(0);
+      expect((await runMain(["trust", "--yes", "--no-user-config"], { cwd: t.dir, env: t.env })).code).toBe(0);
       // A `hooks disable` that dies while every other one waits for its lock: they all find the
       // lock stale at about the same moment, which is when two breakers could both "win".
       const holder = spawn("sleep", ["60"], { stdio: "ignore" });
@@ -105,7 +100,7 @@ describe("a stale lock is broken by exactly one waiter; locks are keyed by the r
     for (const d of dirs) {
       mkdirSync(d);
       symlinkSync(real, path.join(d, "hooks.yaml"));
-      expect((await runCli(["trust", "--yes", "--no-user-config"], { cwd: d, env: t.env })).code).toBe(0);
+      expect((await runMain(["trust", "--yes", "--no-user-config"], { cwd: d, env: t.env })).code).toBe(0);
     }
     const runs = await Promise.all(
       names.map(async (name, i) => ({ name, r: await runCli(["disable", name, "--no-user-config"], { cwd: dirs[i % 2], env: t.env, timeoutMs: 60_000 }) })),
@@ -119,13 +114,13 @@ describe("enable / disable from the command line (SPEC §9)", () => {
     const t = setup();
     const file = path.join(t.dir, "hooks.yaml");
     writeFileSync(file, BASIC);
-    const r = await runCli(["disable", "lint", "--no-user-config"], { cwd: t.dir, env: t.env });
+    const r = await runMain(["disable", "lint", "--no-user-config"], { cwd: t.dir, env: t.env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("disabled lint (hooks.yaml)");
     expect(lineDiff(BASIC, readFileSync(file, "utf8"))).toEqual({ removed: [], added: ["      enabled: false\n"] });
-    const again = await runCli(["disable", "lint", "--no-user-config"], { cwd: t.dir, env: t.env });
+    const again = await runMain(["disable", "lint", "--no-user-config"], { cwd: t.dir, env: t.env });
     expect(again.stdout).toContain("lint is already disabled");
-    const e = await runCli(["enable", "lint", "--no-user-config"], { cwd: t.dir, env: t.env });
+    const e = await runMain(["enable", "lint", "--no-user-config"], { cwd: t.dir, env: t.env });
     expect(e.code).toBe(0);
     expect(lineDiff(BASIC, readFileSync(file, "utf8"))).toEqual({ removed: [], added: ["      enabled: true\n"] });
   });
@@ -134,7 +129,7 @@ describe("enable / disable from the command line (SPEC §9)", () => {
     const t = setup();
     const file = path.join(t.dir, "hooks.yaml");
     writeFileSync(file, BASIC);
-    const r = await runCli(["disable", "test", "lnt", "--no-user-config"], { cwd: t.dir, env: t.env });
+    const r = await runMain(["disable", "test", "lnt", "--no-user-config"], { cwd: t.dir, env: t.env });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('no hook named "lnt"; did you mean "lint"?');
     expect(readFileSync(file, "utf8")).toBe(BASIC);
@@ -145,7 +140,7 @@ describe("enable / disable from the command line (SPEC §9)", () => {
     const file = path.join(t.dir, "hooks.yaml");
     const broken = BASIC + "  oops: [unclosed\n";
     writeFileSync(file, broken);
-    const r = await runCli(["disable", "lint", "--no-user-config"], { cwd: t.dir, env: t.env });
+    const r = await runMain(["disable", "lint", "--no-user-config"], { cwd: t.dir, env: t.env });
     expect(r.code).toBe(78);
     expect(readFileSync(file, "utf8")).toBe(broken);
   });
@@ -155,7 +150,7 @@ describe("enable / disable from the command line (SPEC §9)", () => {
     const file = path.join(t.dir, "hooks.yaml");
     const broken = BASIC.replace("command: npm test", "comand: npm test");
     writeFileSync(file, broken);
-    const r = await runCli(["disable", "lint", "--no-user-config"], { cwd: t.dir, env: t.env });
+    const r = await runMain(["disable", "lint", "--no-user-config"], { cwd: t.dir, env: t.env });
     expect(r.code).toBe(78);
     expect(r.stderr).toContain("comand");
     expect(readFileSync(file, "utf8")).toBe(broken);
@@ -163,7 +158,7 @@ describe("enable / disable from the command line (SPEC §9)", () => {
 
   it("no config at all exits 78", async () => {
     const t = setup();
-    const r = await runCli(["disable", "lint", "--no-user-config"], { cwd: t.dir, env: t.env });
+    const r = await runMain(["disable", "lint", "--no-user-config"], { cwd: t.dir, env: t.env });
     expect(r.code).toBe(78);
     expect(r.stderr).toContain("hooks init");
   });
@@ -173,7 +168,7 @@ describe("enable / disable from the command line (SPEC §9)", () => {
     const file = path.join(t.dir, "hooks.yaml");
     writeFileSync(file, BASIC);
     chmodSync(file, 0o444);
-    const r = await runCli(["disable", "lint", "--no-user-config"], { cwd: t.dir, env: t.env });
+    const r = await runMain(["disable", "lint", "--no-user-config"], { cwd: t.dir, env: t.env });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`cannot edit ${file}: it is read-only`);
     expect(r.stderr).toContain("chmod u+w");
@@ -187,7 +182,7 @@ describe("enable / disable from the command line (SPEC §9)", () => {
     const file = path.join(t.dir, "hooks.yaml");
     const text = "hooks:\n  stop:\n    - name: tagged\n      command: echo\n      enabled: !!str true\n";
     writeFileSync(file, text);
-    const r = await runCli(["disable", "tagged", "--no-user-config"], { cwd: t.dir, env: t.env });
+    const r = await runMain(["disable", "tagged", "--no-user-config"], { cwd: t.dir, env: t.env });
     expect(r.code).toBe(78);
     expect(r.stderr).toContain("enabled");
     expect(readFileSync(file, "utf8")).toBe(text);
@@ -198,13 +193,13 @@ describe("enable / disable from the command line (SPEC §9)", () => {
     const file = path.join(t.dir, "hooks.yaml");
     const text = "hooks:\n  stop:\n    - name: a\n      command: echo a\n      enabled: &on true\n    - name: b\n      command: echo b\n      enabled: *on\n";
     writeFileSync(file, text);
-    const r = await runCli(["disable", "a", "--no-user-config"], { cwd: t.dir, env: t.env });
+    const r = await runMain(["disable", "a", "--no-user-config"], { cwd: t.dir, env: t.env });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`refusing to edit ${file}`);
     expect(r.stderr).toContain('hook "b"');
     expect(readFileSync(file, "utf8")).toBe(text);
     // Disabling both at once changes only what was asked, so it is allowed.
-    const both = await runCli(["disable", "a", "b", "--no-user-config"], { cwd: t.dir, env: t.env });
+    const both = await runMain(["disable", "a", "b", "--no-user-config"], { cwd: t.dir, env: t.env });
     expect(both.code, both.stderr).toBe(0);
     expect(readFileSync(file, "utf8")).toBe(text.replace("&on true", "&on false").replace("enabled: *on", "enabled: false"));
   });
@@ -226,7 +221,7 @@ describe("enable / disable from the command line (SPEC §9)", () => {
     const file = path.join(t.dir, "hooks.yaml");
     const text = "x-base: &base\n  name: shared\n  command: echo shared\nhooks:\n  stop:\n    - *base\n";
     writeFileSync(file, text);
-    const r = await runCli(["disable", "shared", "--no-user-config"], { cwd: t.dir, env: t.env });
+    const r = await runMain(["disable", "shared", "--no-user-config"], { cwd: t.dir, env: t.env });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("alias");
     expect(readFileSync(file, "utf8")).toBe(text);
@@ -240,7 +235,7 @@ describe("enable / disable from the command line (SPEC §9)", () => {
     const userText = "hooks:\n  stop:\n    - name: mine\n      command: echo mine\n";
     writeFileSync(userFile, userText);
     writeFileSync(path.join(t.dir, "hooks.yaml"), BASIC);
-    const r = await runCli(["disable", "mine"], { cwd: t.dir, env: t.env });
+    const r = await runMain(["disable", "mine"], { cwd: t.dir, env: t.env });
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(userFile, "utf8")).toBe(userText.replace("name: mine\n", "name: mine\n      enabled: false\n"));
     expect(readFileSync(path.join(t.dir, "hooks.yaml"), "utf8")).toBe(BASIC);
@@ -257,7 +252,7 @@ describe("--local writes the override into hooks.local.yaml (SPEC §9)", () => {
     const file = path.join(t.dir, "hooks.yaml");
     const local = path.join(t.dir, "hooks.local.yaml");
     writeFileSync(file, BASIC.replace("  stop:", "  Stop:"));
-    const r = await runCli(["disable", "lint", "--local", "--no-user-config"], { cwd: t.dir, env: t.env });
+    const r = await runMain(["disable", "lint", "--local", "--no-user-config"], { cwd: t.dir, env: t.env });
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(file, "utf8")).toBe(BASIC.replace("  stop:", "  Stop:"));
     expect(parse(readFileSync(local, "utf8"))).toEqual({ hooks: { stop: [{ name: "lint", enabled: false }] } });
@@ -265,13 +260,13 @@ describe("--local writes the override into hooks.local.yaml (SPEC §9)", () => {
     let lint = config.hooks.find((h) => h.name === "lint")!;
     expect(lint.enabled).toBe(false);
     expect(lint.enabledSource.file).toBe(local);
-    const list = await runCli(["list", "--json", "--no-user-config"], { cwd: t.dir, env: t.env });
+    const list = await runMain(["list", "--json", "--no-user-config"], { cwd: t.dir, env: t.env });
     const row = (JSON.parse(list.stdout) as { name: string; enabled: boolean; enabled_source: string }[]).find((h) => h.name === "lint")!;
     expect(row.enabled).toBe(false);
     expect(row.enabled_source).toMatch(/^hooks\.local\.yaml:\d+/);
 
     const before = readFileSync(local, "utf8");
-    const e = await runCli(["enable", "lint", "--local", "--no-user-config"], { cwd: t.dir, env: t.env });
+    const e = await runMain(["enable", "lint", "--local", "--no-user-config"], { cwd: t.dir, env: t.env });
     expect(e.code, e.stderr).toBe(0);
     expect(lineDiff(before, readFileSync(local, "utf8"))).toEqual({ removed: ["      enabled: false\n"], added: ["      enabled: true\n"] });
     config = await loadConfig({ cwd: t.dir, userConfig: false, env: t.env });
@@ -285,7 +280,7 @@ describe("--local writes the override into hooks.local.yaml (SPEC §9)", () => {
     const local = path.join(t.dir, "hooks.local.yaml");
     const localText = "# mine, not checked in\nhooks:\n  Stop:   # PascalCase on purpose\n    - name: test\n      timeout: 5m\n";
     writeFileSync(local, localText);
-    const r = await runCli(["disable", "lint", "--local", "--no-user-config"], { cwd: t.dir, env: t.env });
+    const r = await runMain(["disable", "lint", "--local", "--no-user-config"], { cwd: t.dir, env: t.env });
     expect(r.code, r.stderr).toBe(0);
     const after = readFileSync(local, "utf8");
     expect(lineDiff(localText, after).removed).toEqual([]);
@@ -300,7 +295,7 @@ describe("--local writes the override into hooks.local.yaml (SPEC §9)", () => {
     writeFileSync(path.join(t.dir, "hooks.yaml"), BASIC);
     const local = path.join(t.dir, "hooks.local.yaml");
     writeFileSync(local, "hooks:\n  stop:\n    - {name: lint, enabled: false}\n");
-    const r = await runCli(["enable", "lint", "--no-user-config"], { cwd: t.dir, env: t.env });
+    const r = await runMain(["enable", "lint", "--no-user-config"], { cwd: t.dir, env: t.env });
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(local, "utf8")).toBe("hooks:\n  stop:\n    - {name: lint, enabled: true}\n");
     expect(readFileSync(path.join(t.dir, "hooks.yaml"), "utf8")).toBe(BASIC);

@@ -5,8 +5,10 @@ import { describe, expect, it } from "vitest";
 import { formatText } from "../src/report/formatText.js";
 import { notRunResult } from "../src/runner/runHook.js";
 import type { HookResult, TriggerResult } from "../src/runner/types.js";
-import { CLI, runCli } from "./helpers/cli.js";
-import { tempEnv } from "./helpers/tempEnv.js";
+import { CLI, cliEnv, runMain } from "./helpers/cli.js";
+import { sandbox } from "./helpers/sandbox.js";
+
+const hasScript = spawnSync("script", ["--version"]).status === 0;
 
 const hookResult = (over: Partial<HookResult>): HookResult => ({ ...notRunResult("h", "skipped"), status: "ok", exit_code: 0, duration_ms: 12, ...over });
 const result = (hooks: HookResult[], over: Partial<TriggerResult> = {}): TriggerResult => ({
@@ -77,31 +79,33 @@ describe("text output never passes hook output's control sequences to the termin
     expect(text).toContain("— blocked by guard: no⟨ESC⟩[2K");
   });
 
-  it("`hooks run`: escaped in text output (terminal or not), exact in --json", async () => {
-    const t = tempEnv("hookrun-text-");
-    try {
-      const script = path.join(t.dir, "noisy.sh");
-      writeFileSync(script, `printf 'hello\\033[2J\\033]52;c;ZXZpbA==\\007\\n'\nprintf 'bad\\rworse\\033[2K\\n' >&2\nexit "$1"\n`);
-      writeFileSync(path.join(t.dir, "hooks.yaml"), "hooks:\n  stop:\n    - name: noisy\n      command: sh ./noisy.sh 0\n    - name: failing\n      command: sh ./noisy.sh 1\n");
-      const text = await runCli(["run", "stop", "--trust", "--no-user-config"], { cwd: t.dir, env: t.env });
-      expect(text.code).toBe(1);
-      expect(text.stdout).toContain("» hello⟨ESC⟩[2J⟨ESC⟩]52;c;ZXZpbA==⟨BEL⟩");
-      expect(text.stdout).toContain("│ bad⟨CR⟩worse⟨ESC⟩[2K");
-      expect(text.stdout).not.toContain("\x1b");
-      const json = await runCli(["run", "stop", "--trust", "--no-user-config", "--json"], { cwd: t.dir, env: t.env });
-      const parsed = JSON.parse(json.stdout) as { hooks: { stdout: string; stderr: string }[] };
-      expect(parsed.hooks[0].stdout).toBe("hello\x1b[2J\x1b]52;c;ZXZpbA==\x07\n");
-      expect(parsed.hooks[1].stderr).toBe("bad\rworse\x1b[2K\n");
-      if (spawnSync("script", ["--version"]).status === 0) {
-        // On a real terminal (util-linux `script`), with the live progress line drawn.
-        const cmd = [process.execPath, CLI, "run", "stop", "--trust", "--no-user-config"].join(" ");
-        const tty = spawnSync("script", ["-qec", cmd, "/dev/null"], { cwd: t.dir, env: { ...process.env, ...t.env, NO_COLOR: "1", CI: "", HOOKS_TRUST: "" }, encoding: "utf8" });
-        expect(tty.stdout).toContain("» hello⟨ESC⟩[2J");
-        expect(tty.stdout).not.toContain("\x1b[2J");
-        expect(tty.stdout).not.toContain("\x1b]52");
-      }
-    } finally {
-      t.cleanup();
-    }
+  const noisyProject = () => {
+    const t = sandbox({ prefix: "hookrun-text-" });
+    const script = path.join(t.dir, "noisy.sh");
+    writeFileSync(script, `printf 'hello\\033[2J\\033]52;c;ZXZpbA==\\007\\n'\nprintf 'bad\\rworse\\033[2K\\n' >&2\nexit "$1"\n`);
+    writeFileSync(path.join(t.dir, "hooks.yaml"), "hooks:\n  stop:\n    - name: noisy\n      command: sh ./noisy.sh 0\n    - name: failing\n      command: sh ./noisy.sh 1\n");
+    return t;
+  };
+
+  it("`hooks run`: escaped in text output, exact in --json", async () => {
+    const t = noisyProject();
+    const text = await runMain(["run", "stop", "--trust", "--no-user-config"], { cwd: t.dir, env: t.env });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain("» hello⟨ESC⟩[2J⟨ESC⟩]52;c;ZXZpbA==⟨BEL⟩");
+    expect(text.stdout).toContain("│ bad⟨CR⟩worse⟨ESC⟩[2K");
+    expect(text.stdout).not.toContain("\x1b");
+    const json = await runMain(["run", "stop", "--trust", "--no-user-config", "--json"], { cwd: t.dir, env: t.env });
+    const parsed = JSON.parse(json.stdout) as { hooks: { stdout: string; stderr: string }[] };
+    expect(parsed.hooks[0].stdout).toBe("hello\x1b[2J\x1b]52;c;ZXZpbA==\x07\n");
+    expect(parsed.hooks[1].stderr).toBe("bad\rworse\x1b[2K\n");
+  });
+
+  it.skipIf(!hasScript)("`hooks run`: escaped on a real terminal, with the live progress line drawn (needs util-linux `script`)", () => {
+    const t = noisyProject();
+    const cmd = [process.execPath, CLI, "run", "stop", "--trust", "--no-user-config"].join(" ");
+    const tty = spawnSync("script", ["-qec", cmd, "/dev/null"], { cwd: t.dir, env: { ...cliEnv(t.env), CI: "", HOOKS_TRUST: "" }, encoding: "utf8" });
+    expect(tty.stdout).toContain("» hello⟨ESC⟩[2J");
+    expect(tty.stdout).not.toContain("\x1b[2J");
+    expect(tty.stdout).not.toContain("\x1b]52");
   });
 });

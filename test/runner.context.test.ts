@@ -3,14 +3,15 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createRunner } from "../src/runner/createRunner.js";
 import { lastAssistantText } from "../src/runner/context.js";
-import { config, hook, useRunnerSandbox } from "./helpers/runnerConfig.js";
+import { config, hook } from "./helpers/runnerConfig.js";
+import { useSandbox } from "./helpers/sandbox.js";
 
-const tmp = useRunnerSandbox();
+const sb = useSandbox({ survivors: true });
 
 describe("the context a hook receives on stdin (SPEC §4)", () => {
   it("carries every fixed field, the event fields, stop_hook_active=false and other fields untouched", async () => {
-    const out = path.join(tmp.dir, "stdin.json");
-    const runner = createRunner(config(tmp.dir, [hook("capture", "stop", { command: `cat > '${out}'` })]), { runLog: false, cwd: tmp.dir, env: {} });
+    const out = path.join(sb.current.dir, "stdin.json");
+    const runner = createRunner(config(sb.current.dir, [hook("capture", "stop", { command: `cat > '${out}'` })]), { runLog: false, cwd: sb.current.dir, env: {} });
     const result = await runner.trigger("Stop", { session_id: "abc", turn_count: 3, last_assistant_message: "Done: tests pass.", extra: { deep: [1, 2] } });
     expect(result.hooks[0].status).toBe("ok");
     const raw = readFileSync(out, "utf8");
@@ -21,16 +22,16 @@ describe("the context a hook receives on stdin (SPEC §4)", () => {
       session_id: "abc",
       turn_count: 3,
       last_assistant_message: "Done: tests pass.",
-      cwd: tmp.dir,
+      cwd: sb.current.dir,
       stop_hook_active: false,
       extra: { deep: [1, 2] },
-      hook: { name: "capture", project_dir: tmp.dir },
+      hook: { name: "capture", project_dir: sb.current.dir },
     });
   });
 
   it("defaults session_id, turn_count and last_assistant_message; keeps the caller's cwd and event fields", async () => {
-    const out = path.join(tmp.dir, "stdin.json");
-    const runner = createRunner(config(tmp.dir, [hook("capture", "pre_tool_use", { command: `cat > '${out}'` })]), { runLog: false, cwd: tmp.dir, env: { HOOKS_SESSION_ID: "from-env", PATH: process.env.PATH } });
+    const out = path.join(sb.current.dir, "stdin.json");
+    const runner = createRunner(config(sb.current.dir, [hook("capture", "pre_tool_use", { command: `cat > '${out}'` })]), { runLog: false, cwd: sb.current.dir, env: { HOOKS_SESSION_ID: "from-env", PATH: process.env.PATH } });
     const result = await runner.trigger("PreToolUse", { cwd: "/somewhere", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "t1" });
     expect(result.session_id).toBe("from-env");
     const ctx = JSON.parse(readFileSync(out, "utf8"));
@@ -39,34 +40,34 @@ describe("the context a hook receives on stdin (SPEC §4)", () => {
   });
 
   it("never puts context values on the command line", async () => {
-    const out = path.join(tmp.dir, "args");
-    const runner = createRunner(config(tmp.dir, [hook("argv", "user_prompt_submit", { command: `echo "$0 $*" > '${out}'; ps -o args= -p $$ >> '${out}'` })]), { runLog: false, cwd: tmp.dir });
+    const out = path.join(sb.current.dir, "args");
+    const runner = createRunner(config(sb.current.dir, [hook("argv", "user_prompt_submit", { command: `echo "$0 $*" > '${out}'; ps -o args= -p $$ >> '${out}'` })]), { runLog: false, cwd: sb.current.dir });
     await runner.trigger("user_prompt_submit", { prompt: "$(touch pwned) secret-value" });
     const text = readFileSync(out, "utf8");
     expect(text).toContain("sh -c"); // the probe really ran
     expect(text).not.toContain("secret-value");
     const { existsSync } = await import("node:fs");
-    expect(existsSync(path.join(tmp.dir, "pwned"))).toBe(false);
+    expect(existsSync(path.join(sb.current.dir, "pwned"))).toBe(false);
   });
 });
 
 describe("the environment of a hook (SPEC §4)", () => {
   it("is the runner env plus defaults.env/hook env plus HOOKRUN and HOOK_*", async () => {
-    const out = path.join(tmp.dir, "env");
+    const out = path.join(sb.current.dir, "env");
     const h = hook("envdump", "file_post_save", { command: `env > '${out}'`, env: { LOG_LEVEL: "info", MINE: "1" } });
-    const runner = createRunner(config(tmp.dir, [h]), { runLog: false, cwd: tmp.dir, env: { PATH: process.env.PATH, FROM_RUNNER: "yes", HOOK_TOOL_NAME: "stale" } });
+    const runner = createRunner(config(sb.current.dir, [h]), { runLog: false, cwd: sb.current.dir, env: { PATH: process.env.PATH, FROM_RUNNER: "yes", HOOK_TOOL_NAME: "stale" } });
     await runner.trigger("file.save.post", { session_id: "s9", turn_count: 7, path: "src/a.ts" });
     const env = Object.fromEntries(readFileSync(out, "utf8").trim().split("\n").map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
     expect(env).toMatchObject({
       FROM_RUNNER: "yes", LOG_LEVEL: "info", MINE: "1", HOOKRUN: "1", HOOK_EVENT: "file_post_save", HOOK_NAME: "envdump",
-      HOOK_SESSION_ID: "s9", HOOK_TURN_COUNT: "7", HOOK_PROJECT_DIR: tmp.dir, HOOK_FILE_PATH: "src/a.ts",
+      HOOK_SESSION_ID: "s9", HOOK_TURN_COUNT: "7", HOOK_PROJECT_DIR: sb.current.dir, HOOK_FILE_PATH: "src/a.ts",
     });
     expect(env).not.toHaveProperty("HOOK_TOOL_NAME");
   });
 
   it("sets HOOK_TOOL_NAME for tool events", async () => {
-    const out = path.join(tmp.dir, "tool");
-    const runner = createRunner(config(tmp.dir, [hook("t", "post_tool_use", { command: `printf %s "$HOOK_TOOL_NAME" > '${out}'` })]), { runLog: false, cwd: tmp.dir });
+    const out = path.join(sb.current.dir, "tool");
+    const runner = createRunner(config(sb.current.dir, [hook("t", "post_tool_use", { command: `printf %s "$HOOK_TOOL_NAME" > '${out}'` })]), { runLog: false, cwd: sb.current.dir });
     await runner.trigger("post_tool_use", { tool_name: "Edit" });
     expect(readFileSync(out, "utf8")).toBe("Edit");
   });
@@ -75,20 +76,20 @@ describe("the environment of a hook (SPEC §4)", () => {
 describe("the working directory of a hook", () => {
   it("is the hook's cwd relative to its file's dir, else that dir, else (user layer) the caller's cwd", async () => {
     const { mkdirSync } = await import("node:fs");
-    mkdirSync(path.join(tmp.dir, "pkg"));
+    mkdirSync(path.join(sb.current.dir, "pkg"));
     const runner = createRunner(
-      config(tmp.dir, [
+      config(sb.current.dir, [
         hook("rel", "stop", { command: "pwd", cwd: "pkg" }),
         hook("filedir", "stop", { command: "pwd" }),
         hook("user", "stop", { command: "pwd", dir: null }),
       ]),
-      { runLog: false, cwd: tmp.dir },
+      { runLog: false, cwd: sb.current.dir },
     );
     // the helper fills dir with projectDir when null; make the user hook's dir null explicitly
     runner.config.hooks[2].dir = null;
     runner.setConfig(runner.config);
     const r = await runner.trigger("stop", { cwd: "/" });
-    expect(r.hooks.map((h) => h.stdout.trim())).toEqual([path.join(tmp.dir, "pkg"), tmp.dir, "/"]);
+    expect(r.hooks.map((h) => h.stdout.trim())).toEqual([path.join(sb.current.dir, "pkg"), sb.current.dir, "/"]);
   });
 });
 

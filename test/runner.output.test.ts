@@ -1,16 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { createRunner } from "../src/runner/createRunner.js";
 import type { HookResult } from "../src/runner/types.js";
-import { config, hook, useRunnerSandbox } from "./helpers/runnerConfig.js";
+import { config, hook } from "./helpers/runnerConfig.js";
+import { useSandbox } from "./helpers/sandbox.js";
 
-const tmp = useRunnerSandbox();
+const sb = useSandbox({ survivors: true });
 
 // Run one hook printing `stdout` (via printf, so the bytes are exact) on `event`.
 async function printing(stdout: string, event = "stop", exit = 0): Promise<HookResult> {
-  const file = `${tmp.dir}/out`;
+  const file = `${sb.current.dir}/out`;
   const { writeFileSync } = await import("node:fs");
   writeFileSync(file, stdout);
-  const r = await createRunner(config(tmp.dir, [hook("h", event, { command: `cat '${file}'; exit ${exit}` })]), { runLog: false, cwd: tmp.dir }).trigger(event, {});
+  const r = await createRunner(config(sb.current.dir, [hook("h", event, { command: `cat '${file}'; exit ${exit}` })]), { runLog: false, cwd: sb.current.dir }).trigger(event, {});
   return r.hooks[0];
 }
 
@@ -52,8 +53,8 @@ describe("what a hook prints: the five rules (SPEC §6)", () => {
 
   it("decodes invalid UTF-8 with replacement", async () => {
     const { writeFileSync } = await import("node:fs");
-    writeFileSync(`${tmp.dir}/bin`, Buffer.from([0x6f, 0x6b, 0xff, 0xfe, 0x21]));
-    const r = await createRunner(config(tmp.dir, [hook("h", "stop", { command: `cat '${tmp.dir}/bin'` })]), { runLog: false, cwd: tmp.dir }).trigger("stop", {});
+    writeFileSync(`${sb.current.dir}/bin`, Buffer.from([0x6f, 0x6b, 0xff, 0xfe, 0x21]));
+    const r = await createRunner(config(sb.current.dir, [hook("h", "stop", { command: `cat '${sb.current.dir}/bin'` })]), { runLog: false, cwd: sb.current.dir }).trigger("stop", {});
     expect(r.hooks[0].stdout).toBe("ok\uFFFD\uFFFD!");
   });
 });

@@ -1,17 +1,13 @@
-import { chmodSync, existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { createRunner } from "../src/runner/createRunner.js";
-import { alive, config, hook, tempDir, waitGone, expectNoSurvivors, markProcesses } from "./helpers/runnerConfig.js";
+import { config, hook } from "./helpers/runnerConfig.js";
+import { alive, useSandbox, waitGone } from "./helpers/sandbox.js";
+import { waitFor } from "./helpers/waitFor.js";
 
-const survivors = markProcesses();
-afterAll(() => expectNoSurvivors(survivors));
-let tmp: { dir: string; cleanup: () => void };
+const sb = useSandbox({ survivors: true });
 const escaped: number[] = [];
-beforeEach(() => {
-  tmp = tempDir();
-  tmp.dir = realpathSync(tmp.dir);
-});
 afterEach(() => {
   for (const pid of escaped.splice(0)) {
     try {
@@ -20,22 +16,13 @@ afterEach(() => {
       // already gone
     }
   }
-  tmp.cleanup();
 });
 
-async function waitForFile(file: string, ms = 5000): Promise<string> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (existsSync(file)) {
-      const text = readFileSync(file, "utf8").trim();
-      if (text) return text;
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`${file} never appeared`);
+function waitForFile(file: string, ms = 5000): Promise<string> {
+  return waitFor(() => (existsSync(file) && readFileSync(file, "utf8").trim()) || null, { timeoutMs: ms, intervalMs: 20, what: `${file} to appear` });
 }
 
-const runnerFor = (...hooks: ReturnType<typeof hook>[]) => createRunner(config(tmp.dir, hooks), { runLog: false, cwd: tmp.dir });
+const runnerFor = (...hooks: ReturnType<typeof hook>[]) => createRunner(config(sb.current.dir, hooks), { runLog: false, cwd: sb.current.dir });
 
 describe("stdin (SPEC §4): a hook that never reads a large context works", () => {
   it("10 MiB context, hook exits at once or after a while without reading", async () => {
@@ -85,11 +72,7 @@ describe("output capture: the hand-off when the cap is met exactly", () => {
     const cap = 64 * 1024;
     const runner = runnerFor(hook("exact", "stop", { command: `head -c ${cap} /dev/zero; sleep 0.3; echo more; sleep 1.5`, maxOutput: cap }));
     const pending = runner.trigger("stop", {});
-    let seen: number[] = [];
-    for (let i = 0; i < 60 && seen.length === 0; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-      seen = drainersOf(process.pid);
-    }
+    const seen = await waitFor(() => (drainersOf(process.pid).length > 0 ? drainersOf(process.pid) : null), { timeoutMs: 1500, intervalMs: 25, what: "the drainer" }).catch(() => []);
     expect(seen.length).toBe(1);
     const h = (await pending).hooks[0];
     expect(h.status).toBe("ok");
@@ -101,13 +84,8 @@ describe("output capture: the hand-off when the cap is met exactly", () => {
 
 /** Drainers are SIGKILLed when the result is built; give the kernel a moment to finish them. */
 async function drainersGone(ppid: number, ms = 2000): Promise<number[]> {
-  const until = Date.now() + ms;
-  let left = drainersOf(ppid);
-  while (left.length > 0 && Date.now() < until) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    left = drainersOf(ppid);
-  }
-  return left;
+  await waitFor(() => drainersOf(ppid).length === 0, { timeoutMs: ms, intervalMs: 20, what: "the drainers to be gone" }).catch(() => {});
+  return drainersOf(ppid);
 }
 
 /** Live `cat` processes whose parent is `ppid` (read from /proc). */
@@ -129,7 +107,7 @@ function drainersOf(ppid: number): number[] {
 
 describe("timeouts and process groups (SPEC §5.6)", () => {
   it("timeout: the whole group gets SIGTERM, a grandchild ignoring it is SIGKILLed; no survivor", async () => {
-    const pidFile = path.join(tmp.dir, "gc.pid");
+    const pidFile = path.join(sb.current.dir, "gc.pid");
     const cmd = `sh -c 'trap "" TERM; echo $$ > "${pidFile}"; while :; do sleep 0.05; done' & wait`;
     const runner = runnerFor(hook("stubborn", "stop", { command: cmd, timeoutMs: 500 }));
     const started = Date.now();
@@ -144,7 +122,7 @@ describe("timeouts and process groups (SPEC §5.6)", () => {
   });
 
   it("a descendant that escaped with setsid and holds the pipes does not hold up the result", async () => {
-    const pidFile = path.join(tmp.dir, "escaped.pid");
+    const pidFile = path.join(sb.current.dir, "escaped.pid");
     const cmd = `setsid sh -c 'echo $$ > "${pidFile}"; exec sleep 60' & while [ ! -s "${pidFile}" ]; do sleep 0.02; done; echo started`;
     const started = Date.now();
     const r = await runnerFor(hook("escape", "stop", { command: cmd })).trigger("stop", {});
@@ -156,7 +134,7 @@ describe("timeouts and process groups (SPEC §5.6)", () => {
   });
 
   it("same on timeout: timed_out returns even though the escaped process keeps the pipes", async () => {
-    const pidFile = path.join(tmp.dir, "escaped.pid");
+    const pidFile = path.join(sb.current.dir, "escaped.pid");
     const cmd = `setsid sh -c 'echo $$ > "${pidFile}"; exec sleep 60' & sleep 60`;
     const started = Date.now();
     const r = await runnerFor(hook("escape", "stop", { command: cmd, timeoutMs: 300 })).trigger("stop", {});
@@ -166,7 +144,7 @@ describe("timeouts and process groups (SPEC §5.6)", () => {
   });
 
   it("leftover members of a hook's group are terminated after it exits (a sync hook does not outlive the run)", async () => {
-    const pidFile = path.join(tmp.dir, "bg.pid");
+    const pidFile = path.join(sb.current.dir, "bg.pid");
     const runner = runnerFor(hook("bg", "stop", { command: `sleep 60 >/dev/null 2>&1 & echo $! > "${pidFile}"; echo left` }));
     const r = await runner.trigger("stop", {});
     expect(r.hooks[0].status).toBe("ok");
@@ -175,7 +153,7 @@ describe("timeouts and process groups (SPEC §5.6)", () => {
   });
 
   it("close() kills every running group: running hooks end cancelled, later ones too, new triggers reject", async () => {
-    const pidFile = path.join(tmp.dir, "long.pid");
+    const pidFile = path.join(sb.current.dir, "long.pid");
     const runner = runnerFor(hook("long", "stop", { command: `sleep 60 & echo $! > "${pidFile}"; wait` }), hook("next", "stop", { command: "true", priority: -1 }));
     const pending = runner.trigger("stop", {});
     const pid = Number(await waitForFile(pidFile));
@@ -205,8 +183,8 @@ describe("spawn errors are never decisions (SPEC §5.8)", () => {
   });
 
   it("a script without the execute bit (exit 126) is spawn_error", async () => {
-    writeFileSync(path.join(tmp.dir, "script.sh"), "#!/bin/sh\necho hi\n");
-    chmodSync(path.join(tmp.dir, "script.sh"), 0o644);
+    writeFileSync(path.join(sb.current.dir, "script.sh"), "#!/bin/sh\necho hi\n");
+    chmodSync(path.join(sb.current.dir, "script.sh"), 0o644);
     const r = await runnerFor(hook("noexec", "stop", { command: "./script.sh" })).trigger("stop", {});
     expect(r.hooks[0]).toMatchObject({ status: "spawn_error", exit_code: 126 });
   });

@@ -1,21 +1,22 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, existsSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, existsSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createRunner } from "../src/runner/createRunner.js";
 import { startServer, type RunningServer } from "../src/server/startServer.js";
 import { config as runnerConfig, hook } from "./helpers/runnerConfig.js";
-import { request, spawnCli, untilListening, type ServeProcess, type Target } from "./helpers/server.js";
+import { spawnCli, type CliProcess } from "./helpers/cli.js";
+import { request, untilListening, type Target } from "./helpers/server.js";
+import { useSandbox } from "./helpers/sandbox.js";
 import { waitFor } from "./helpers/waitFor.js";
 
 let tmp: string;
 let repo: string;
 let state: string;
 let env: Record<string, string>;
-let servers: ServeProcess[];
+let servers: CliProcess[];
 
 type HookLine = { name: string; command: string; event?: string; async?: boolean };
 const byEvent = (hooks: HookLine[]): [string, HookLine[]][] => {
@@ -30,13 +31,13 @@ const hookYaml = (hooks: HookLine[], extra = "") =>
     .map(([event, list]) => `  ${event}:\n` + list.map((h) => `    - name: ${h.name}\n      command: ${JSON.stringify(h.command)}\n${h.async ? "      async: true\n" : ""}`).join(""))
     .join("");
 
-function serve(args: string[] = []): ServeProcess {
+function serve(args: string[] = []): CliProcess {
   const p = spawnCli(["--trust", "serve", ...args], { cwd: repo, env });
   servers.push(p);
   return p;
 }
 
-async function startServe(args: string[] = []): Promise<{ p: ServeProcess; target: Target }> {
+async function startServe(args: string[] = []): Promise<{ p: CliProcess; target: Target }> {
   const p = serve(args);
   const url = await untilListening(p);
   const target: Target = url.startsWith("unix:") ? { socketPath: url.slice(5) } : { port: Number(new URL(url).port) };
@@ -75,19 +76,20 @@ function connectRaw(target: Target, send = ""): RawClient {
 const statusOf = (raw: string): number => Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1] ?? 0);
 const bodyOf = (raw: string): any => JSON.parse(raw.slice(raw.indexOf("\r\n\r\n") + 4));
 
+const sb = useSandbox({ prefix: "hookrun-serve-" });
 beforeEach(() => {
-  tmp = mkdtempSync(path.join(os.tmpdir(), "hookrun-serve-"));
+  tmp = sb.current.root;
   repo = path.join(tmp, "repo");
-  state = path.join(tmp, "state");
   mkdirSync(repo);
-  env = { HOOKS_STATE_DIR: state, XDG_STATE_HOME: path.join(tmp, "xstate"), XDG_CONFIG_HOME: path.join(tmp, "xdg"), HOME: tmp, HOOKS_TRUST: "1" };
+  env = { ...sb.current.env, HOOKS_TRUST: "1" };
+  state = env.HOOKS_STATE_DIR;
   servers = [];
 });
 
+// Runs before the sandbox's own afterEach removes the tree (after-hooks run in reverse order).
 afterEach(async () => {
   for (const s of servers) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill("SIGKILL");
   await Promise.all(servers.map((s) => s.exited));
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 describe("hooks serve: triggers", () => {

@@ -1,21 +1,16 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
 import { assertTrusted, createRunner, disableHook, enableHook, recordTrust, TrustError } from "../src/index.js";
-import { CLI, runCli } from "./helpers/cli.js";
-import { tempEnv } from "./helpers/tempEnv.js";
+import { CLI, cliEnv, runMain } from "./helpers/cli.js";
+import { sandbox } from "./helpers/sandbox.js";
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
 
 /** A project whose `stop` hook touches a marker file, so "did it run" is a fact on disk. */
 function project(): { dir: string; env: Record<string, string>; file: string; marker: string; text: string } {
-  const t = tempEnv("hookrun-trust-");
-  cleanups.push(t.cleanup);
+  const t = sandbox({ prefix: "hookrun-trust-" });
   const marker = path.join(t.root, "ran");
   const file = path.join(t.dir, "hooks.yaml");
   const text = `hooks:\n  stop:\n    - name: mark\n      command: touch '${marker}'\n    - name: other\n      command: "true"\n`;
@@ -24,7 +19,7 @@ function project(): { dir: string; env: Record<string, string>; file: string; ma
 }
 
 const run = (p: ReturnType<typeof project>, extra: string[] = [], env: Record<string, string> = {}) =>
-  runCli(["run", "stop", "--no-user-config", ...extra], { cwd: p.dir, env: { ...p.env, ...env } });
+  runMain(["run", "stop", "--no-user-config", ...extra], { cwd: p.dir, env: { ...p.env, ...env } });
 
 describe("a cloned config does not run until trusted (SPEC §11)", () => {
   it("assertTrusted throws TrustError naming the file and `hooks trust`", async () => {
@@ -46,7 +41,7 @@ describe("a cloned config does not run until trusted (SPEC §11)", () => {
 
   it("`hooks trust --yes` lists every command and trusts; then the hook runs", async () => {
     const p = project();
-    const t = await runCli(["trust", "--yes", "--no-user-config"], { cwd: p.dir, env: p.env });
+    const t = await runMain(["trust", "--yes", "--no-user-config"], { cwd: p.dir, env: p.env });
     expect(t.code, t.stderr).toBe(0);
     expect(t.stdout).toContain(`touch '${p.marker}'`);
     expect(t.stdout).toContain("other");
@@ -57,7 +52,7 @@ describe("a cloned config does not run until trusted (SPEC §11)", () => {
 
   it("with no TTY and no --yes, `hooks trust` shows the commands, records nothing and exits 1", async () => {
     const p = project();
-    const t = await runCli(["trust", "--no-user-config"], { cwd: p.dir, env: p.env, input: "y\n" });
+    const t = await runMain(["trust", "--no-user-config"], { cwd: p.dir, env: p.env, input: "y\n" });
     expect(t.code).toBe(1);
     expect(t.stdout).toContain("mark");
     expect(t.stderr).toContain("not a terminal");
@@ -67,7 +62,7 @@ describe("a cloned config does not run until trusted (SPEC §11)", () => {
 
   it("a one-character change revokes trust", async () => {
     const p = project();
-    expect((await runCli(["trust", "--yes", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect((await runMain(["trust", "--yes", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
     writeFileSync(p.file, p.text.replace('"true"', '"tru"'));
     const r = await run(p);
     expect(r.code).toBe(77);
@@ -77,7 +72,7 @@ describe("a cloned config does not run until trusted (SPEC §11)", () => {
   it("a change to hooks.local.yaml revokes trust too", async () => {
     const p = project();
     writeFileSync(path.join(p.dir, "hooks.local.yaml"), "hooks:\n  stop:\n    - {name: other, timeout: 5}\n");
-    expect((await runCli(["trust", "--yes", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect((await runMain(["trust", "--yes", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
     expect((await run(p)).code).toBe(0);
     writeFileSync(path.join(p.dir, "hooks.local.yaml"), "hooks:\n  stop:\n    - {name: other, timeout: 6}\n");
     expect((await run(p)).code).toBe(77);
@@ -85,8 +80,8 @@ describe("a cloned config does not run until trusted (SPEC §11)", () => {
 
   it("`hooks untrust` makes it untrusted again", async () => {
     const p = project();
-    expect((await runCli(["trust", "--yes", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
-    expect((await runCli(["untrust", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect((await runMain(["trust", "--yes", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect((await runMain(["untrust", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
     expect((await run(p)).code).toBe(77);
   });
 });
@@ -114,13 +109,12 @@ describe("trusted without asking (SPEC §11)", () => {
   }
 
   it("the user layer is trusted", async () => {
-    const t = tempEnv("hookrun-trust-");
-    cleanups.push(t.cleanup);
+    const t = sandbox({ prefix: "hookrun-trust-" });
     const { mkdirSync } = await import("node:fs");
     const marker = path.join(t.root, "ran");
     mkdirSync(path.join(t.env.XDG_CONFIG_HOME, "hookrun"), { recursive: true });
     writeFileSync(path.join(t.env.XDG_CONFIG_HOME, "hookrun", "hooks.yaml"), `hooks:\n  stop:\n    - name: mine\n      command: touch '${marker}'\n`);
-    const r = await runCli(["run", "stop"], { cwd: t.dir, env: t.env });
+    const r = await runMain(["run", "stop"], { cwd: t.dir, env: t.env });
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(marker)).toBe(true);
   });
@@ -152,8 +146,8 @@ describe("trusted without asking (SPEC §11)", () => {
 describe("enable/disable keep trust, but do not launder it (SPEC §11)", () => {
   it("a trusted file stays trusted after disable and enable", async () => {
     const p = project();
-    expect((await runCli(["trust", "--yes", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
-    expect((await runCli(["disable", "other", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect((await runMain(["trust", "--yes", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect((await runMain(["disable", "other", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
     expect(readFileSync(p.file, "utf8")).not.toBe(p.text);
     expect((await run(p)).code).toBe(0);
     expect(existsSync(p.marker)).toBe(true);
@@ -164,8 +158,8 @@ describe("enable/disable keep trust, but do not launder it (SPEC §11)", () => {
 
   it("a --local override created for a trusted project is trusted too", async () => {
     const p = project();
-    expect((await runCli(["trust", "--yes", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
-    expect((await runCli(["disable", "other", "--local", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect((await runMain(["trust", "--yes", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect((await runMain(["disable", "other", "--local", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
     expect((await run(p)).code).toBe(0);
   });
 
@@ -180,9 +174,8 @@ describe("enable/disable keep trust, but do not launder it (SPEC §11)", () => {
 /** Run the CLI on a pseudo-terminal (util-linux `script`), typing `answer` at the prompt. */
 function runOnTty(args: string[], cwd: string, env: Record<string, string>, answer: string): Promise<{ code: number | null; out: string }> {
   const cmd = [process.execPath, CLI, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "CI" && !k.startsWith("HOOKS") && k !== "GITHUB_ACTIONS"));
   return new Promise((resolve) => {
-    const child = spawn("script", ["-qec", cmd, "/dev/null"], { cwd, env: { ...base, ...env, NO_COLOR: "1" }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn("script", ["-qec", cmd, "/dev/null"], { cwd, env: cliEnv(env), stdio: ["pipe", "pipe", "pipe"] });
     let out = "";
     let answered = false;
     child.stdin.on("error", () => {}); // script may exit before the answer is flushed
@@ -204,7 +197,7 @@ function runOnTty(args: string[], cwd: string, env: Record<string, string>, answ
 const hasScript = spawnSync("script", ["--version"]).status === 0;
 
 describe("`hooks trust` asks on a terminal (SPEC §11)", () => {
-  it.skipIf(!hasScript)("answering y trusts", async () => {
+  it.skipIf(!hasScript)("answering y trusts (needs util-linux `script` for a terminal)", async () => {
     const p = project();
     const r = await runOnTty(["trust", "--no-user-config"], p.dir, p.env, "y");
     expect(r.out).toContain("mark");
@@ -213,7 +206,7 @@ describe("`hooks trust` asks on a terminal (SPEC §11)", () => {
     expect((await run(p)).code).toBe(0);
   });
 
-  it.skipIf(!hasScript)("answering n records nothing", async () => {
+  it.skipIf(!hasScript)("answering n records nothing (needs util-linux `script` for a terminal)", async () => {
     const p = project();
     const r = await runOnTty(["trust", "--no-user-config"], p.dir, p.env, "n");
     expect(r.code, r.out).toBe(1);
@@ -224,9 +217,8 @@ describe("`hooks trust` asks on a terminal (SPEC §11)", () => {
 
 describe("`hooks init` trusts the file it writes (SPEC §8)", () => {
   it("the starter config is trusted, and a change to it is not", async () => {
-    const t = tempEnv("hookrun-trust-");
-    cleanups.push(t.cleanup);
-    const r = await runCli(["init", "--no-user-config"], { cwd: t.dir, env: t.env });
+    const t = sandbox({ prefix: "hookrun-trust-" });
+    const r = await runMain(["init", "--no-user-config"], { cwd: t.dir, env: t.env });
     expect(r.code, r.stderr).toBe(0);
     const config = await loadConfig({ cwd: t.dir, userConfig: false, env: t.env });
     expect(config.files.map((f) => f.layer)).toEqual(["project"]);
@@ -239,7 +231,7 @@ describe("`hooks init` trusts the file it writes (SPEC §8)", () => {
 });
 
 describe("the review shows every byte and every field that decides what runs (SPEC §11)", () => {
-  const trust = (p: { dir: string; env: Record<string, string> }) => runCli(["trust", "--yes", "--no-user-config"], { cwd: p.dir, env: p.env });
+  const trust = (p: { dir: string; env: Record<string, string> }) => runMain(["trust", "--yes", "--no-user-config"], { cwd: p.dir, env: p.env });
   const UNSAFE = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/u;
 
   it("a command hiding `touch` behind CR and erase-line is shown with both escaped, on one line", async () => {
@@ -365,7 +357,7 @@ describe("the review shows every byte and every field that decides what runs (SP
 });
 
 describe("`hooks trust` on a terminal shows control characters by name (SPEC §11)", () => {
-  it.skipIf(!hasScript)("the erase-line trick is visible on a real TTY, and the terminal never receives it", async () => {
+  it.skipIf(!hasScript)("the erase-line trick is visible on a real TTY, and the terminal never receives it (needs util-linux `script`)", async () => {
     const p = project();
     writeFileSync(p.file, `hooks:\n  stop:\n    - name: lint\n      command: "touch '${p.marker}' #\\r\\e[2K  stop lint: npm run lint"\n`);
     const r = await runOnTty(["trust", "--no-user-config"], p.dir, p.env, "n");

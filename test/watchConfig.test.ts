@@ -1,11 +1,11 @@
-import { mkdirSync, symlinkSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync, openSync, writeSync, closeSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, symlinkSync, renameSync, unlinkSync, writeFileSync, openSync, writeSync, closeSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../src/errors.js";
 import type { ResolvedConfig } from "../src/config/types.js";
 import { watchConfig, type ConfigWatcher, serialReloader } from "../src/watch/watchConfig.js";
 import { configWatchScope } from "../src/watch/configWatchScope.js";
+import { useSandbox } from "./helpers/sandbox.js";
 import { sleep, waitFor } from "./helpers/waitFor.js";
 
 const yamlWith = (...names: string[]) => `hooks:\n  stop:\n${names.map((n) => `    - name: ${n}\n      command: "true"\n`).join("")}`;
@@ -23,8 +23,9 @@ function start(extra: { cwd?: string; configPath?: string } = {}) {
   return watcher;
 }
 
+const sb = useSandbox({ prefix: "hookrun-watch-" });
 beforeEach(() => {
-  tmp = mkdtempSync(path.join(os.tmpdir(), "hookrun-watch-"));
+  tmp = sb.current.root;
   project = path.join(tmp, "repo");
   mkdirSync(project);
   env = { XDG_CONFIG_HOME: path.join(tmp, "xdg"), HOME: tmp };
@@ -35,7 +36,6 @@ beforeEach(() => {
 afterEach(async () => {
   await watcher?.close();
   watcher = undefined;
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 describe("watchConfig: saves editors make", () => {
@@ -175,18 +175,23 @@ describe("watchConfig: invalid edits", () => {
 describe("watchConfig: lifecycle", () => {
   it("close() releases every fs watcher and stops reloading", async () => {
     const count = () => process.getActiveResourcesInfo().filter((r) => r === "FSEventWrap").length;
-    await sleep(300); // watchers of earlier tests are released asynchronously
-    const before = count();
+    // Watchers of earlier tests are released asynchronously; each test file runs in its own worker.
+    await waitFor(() => count() === 0, { what: "watchers of earlier tests to be released", timeoutMs: 5000 });
     const file = path.join(project, "hooks.yaml");
     writeFileSync(file, yamlWith("a"));
     const w = start();
     await w.ready;
-    expect(count()).toBeGreaterThan(before);
+    expect(count()).toBeGreaterThan(0);
     await w.close();
     watcher = undefined;
-    await waitFor(() => count() === before, { what: "watchers to be released", timeoutMs: 5000 });
+    await waitFor(() => count() === 0, { what: "watchers to be released", timeoutMs: 5000 });
+    // A second watcher of the same file, still open, is the positive signal: once it has seen the
+    // change (same debounce), the closed one would have reported it too if it were still live.
+    const witnessReloads: ResolvedConfig[] = [];
+    watcher = watchConfig({ cwd: project, env, debounceMs: 50, onReload: (c) => witnessReloads.push(c) });
+    await watcher.ready;
     writeFileSync(file, yamlWith("b"));
-    await sleep(300);
+    await waitFor(() => names(witnessReloads.at(-1) ?? null) === "b", { what: "the open watcher to see the change" });
     expect(reloads).toEqual([]);
     expect(names(w.current)).toBe("a");
   });
