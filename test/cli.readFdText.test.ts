@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { readFdText } from "../src/cli/readFdText.js";
+import { readFdText } from "../src/cli/actions/runContext.js";
 
 let dir: string | undefined;
 const fds: number[] = [];

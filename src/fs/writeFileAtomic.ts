@@ -6,14 +6,17 @@ import { WriteError } from "../errors.js";
 /**
  * Replace `file` with `data` so that readers see the old or the new content, never a mix:
  * a temp file in the same directory, fsync, rename over, fsync the directory. The original's
- * mode is kept (new files get `mode`, default 0644).
+ * mode is kept (new files get `mode`, default 0644), unless `force`: then the file gets `mode`
+ * whatever was there before (a secret must not inherit a readable mode), from its first byte.
  */
-export function writeFileAtomic(file: string, data: string | Buffer, mode = 0o644): void {
+export function writeFileAtomic(file: string, data: string | Buffer, mode = 0o644, options: { force?: boolean } = {}): void {
   let keepMode = mode;
-  try {
-    keepMode = statSync(file).mode & 0o7777;
-  } catch {
-    // a new file
+  if (!options.force) {
+    try {
+      keepMode = statSync(file).mode & 0o7777;
+    } catch {
+      // a new file
+    }
   }
   const dir = path.dirname(file);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${nodeCrypto().randomBytes(4).toString("hex")}.tmp`);

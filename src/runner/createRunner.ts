@@ -1,7 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import type { ResolvedConfig, ResolvedHook } from "../config/types.js";
-import { ContextError, InterruptedError } from "../errors.js";
+import { InterruptedError } from "../errors.js";
 import type { GateKind } from "../events/catalog.js";
 import { parseHookEvent } from "../events/parseHookEvent.js";
 import { stateDir as defaultStateDir } from "../state/stateDir.js";
@@ -13,6 +13,7 @@ import { orderHooks } from "./orderHooks.js";
 import { appendRunLog, runLogRecord } from "./runLog.js";
 import { selectHooks } from "./selectHooks.js";
 import { runHook } from "./runHook.js";
+import { checkContext } from "./triggerInput.js";
 import type { SpawnedHook } from "./spawnHook.js";
 import type { AsyncBackend } from "../async/asyncBackend.js";
 import { MemoryAsyncBackend } from "../async/memoryAsyncBackend.js";
@@ -133,9 +134,7 @@ class HookRunner implements Runner {
     if (this.closed) throw new InterruptedError("the runner is closed; create a new one to fire more events");
     const started = Date.now();
     const event = this.canonical(eventInput);
-    if (typeof context !== "object" || context === null || Array.isArray(context)) {
-      throw new ContextError(`the context of \`${event}\` must be a JSON object`);
-    }
+    checkContext(context, `of \`${event}\``);
     const result: TriggerResult = {
       event,
       session_id: sessionIdOf(context, this.env),
