@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatGithubActions } from "../src/report/formatGithubActions.js";
-import { escapeGithubData, escapeGithubProperty, githubCommand } from "../src/report/githubCommand.js";
+import { escapeGithubData, escapeGithubProperty, formatGithubActions, githubCommand } from "../src/report/github.js";
 import { hookResult, triggerResult } from "./helpers/results.js";
 
 describe("GitHub workflow commands", () => {
