@@ -24,7 +24,8 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: "XDG_CACHE_HOME", description: "code cache in $XDG_CACHE_HOME/hookrun/ (default ~/.cache)" },
   { name: "CI", description: "set (not \"\", 0, false): trust without asking, and --wait by default" },
   { name: "GITHUB_ACTIONS", description: "true: fold each hook's output in ::group:: and annotate failures" },
-  { name: "NO_COLOR", description: "set: no colours (as --no-color)" },
+  { name: "NO_COLOR", description: "set (not \"\"): no colours (as --color=never); --color wins" },
+  { name: "FORCE_COLOR", description: "set (not \"\"): colours even when not a terminal; 0 or false: none; NO_COLOR and --color win" },
   { name: "CLAUDE_PROJECT_DIR", description: "passed through to hooks; set to the project dir when absent" },
 ];
 

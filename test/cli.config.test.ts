@@ -24,12 +24,19 @@ describe("hooks validate", () => {
     const bad = await runMain(["validate", "--json"], { cwd: t.dir, env: t.env });
     expect(bad.code).toBe(78);
     const report = JSON.parse(bad.stdout);
-    expect(report).toMatchObject({ valid: false, warnings: [] });
-    expect(report.errors).toEqual([{ file: t.path("hooks.yaml"), line: 5, col: 16, severity: "error", message: expect.stringMatching(/bad duration "forever"/) }]);
+    // One shape whether valid or not; paths relative to the working directory, as in the text output.
+    expect(report).toEqual({
+      valid: false,
+      message: "config is invalid: 1 error in hooks.yaml; fix it and run `hooks validate` again",
+      hooks: 0,
+      files: [],
+      errors: [{ file: "hooks.yaml", line: 5, col: 16, severity: "error", message: expect.stringMatching(/bad duration "forever"/) }],
+      warnings: [],
+    });
     t.write("hooks.yaml", y("hooks:", "  stop:", "    - name: a", "      command: echo"));
     const good = await runMain(["validate", "--json"], { cwd: t.dir, env: t.env });
     expect(good.code).toBe(0);
-    expect(JSON.parse(good.stdout)).toEqual({ valid: true, hooks: 1, files: [{ path: t.path("hooks.yaml"), layer: "project" }], errors: [], warnings: [] });
+    expect(JSON.parse(good.stdout)).toEqual({ valid: true, message: "valid: 1 hook in hooks.yaml", hooks: 1, files: [{ path: "hooks.yaml", layer: "project" }], errors: [], warnings: [] });
   });
 
   it("--config and -C pick the file; errors never show a stack trace unless --verbose", async () => {
@@ -58,15 +65,17 @@ describe("hooks list", () => {
     ]);
   });
 
-  it("--json gives the same data with FILE:LINE:COL sources", async () => {
+  it("--json gives the same data, each place as {file, line, col, layer}", async () => {
     const t = sandbox();
     t.write("hooks.yaml", y("hooks:", "  stop:", "    - name: a", "      command: echo", "      enabled: false"));
     const r = await runMain(["list", "--json"], { cwd: t.dir, env: t.env });
     expect(JSON.parse(r.stdout)).toEqual([
       {
-        event: "stop", name: "a", priority: 0, async: false, timeout_ms: 60000, enabled: false,
-        source: "hooks.yaml:3:7", layer: "project", enabled_source: "hooks.yaml:5:7", disabled_by_env: null,
-        command: "echo", args: null, description: null, matcher: null, paths: null, overridden_by: [],
+        event: "stop", name: "a", description: null, command: "echo", args: null, priority: 0, async: false, timeout_ms: 60000,
+        enabled: false, disabled_by_env: null, matcher: null, paths: null, on_failure: "continue",
+        source: { file: "hooks.yaml", line: 3, col: 7, layer: "project" },
+        enabled_source: { file: "hooks.yaml", line: 5, col: 7, layer: "project" },
+        overridden_by: [],
       },
     ]);
   });

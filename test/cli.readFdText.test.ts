@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { readFdText } from "../src/cli/readFdText.js";
+import { readFdText } from "../src/cli/actions/runContext.js";
 import { sandbox } from "./helpers/sandbox.js";
 
 const fds: number[] = [];

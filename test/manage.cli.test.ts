@@ -261,9 +261,9 @@ describe("--local writes the override into hooks.local.yaml (SPEC §9)", () => {
     expect(lint.enabled).toBe(false);
     expect(lint.enabledSource.file).toBe(local);
     const list = await runMain(["list", "--json", "--no-user-config"], { cwd: t.dir, env: t.env });
-    const row = (JSON.parse(list.stdout) as { name: string; enabled: boolean; enabled_source: string }[]).find((h) => h.name === "lint")!;
+    const row = (JSON.parse(list.stdout) as { name: string; enabled: boolean; enabled_source: { file: string; layer: string } }[]).find((h) => h.name === "lint")!;
     expect(row.enabled).toBe(false);
-    expect(row.enabled_source).toMatch(/^hooks\.local\.yaml:\d+/);
+    expect(row.enabled_source).toMatchObject({ file: "hooks.local.yaml", layer: "local" });
 
     const before = readFileSync(local, "utf8");
     const e = await runMain(["enable", "lint", "--local", "--no-user-config"], { cwd: t.dir, env: t.env });

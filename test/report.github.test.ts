@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatGithubActions, escapeGithubData, escapeGithubProperty, githubCommand } from "../src/report/formatGithubActions.js";
+import { escapeGithubData, escapeGithubProperty, formatGithubActions, githubCommand } from "../src/report/github.js";
 import { hookResult, triggerResult } from "./helpers/results.js";
 
 describe("GitHub workflow commands", () => {

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createRunner } from "../src/runner/createRunner.js";
 import { startServer, type RunningServer } from "../src/server/startServer.js";
 import { config as runnerConfig, hook } from "./helpers/runnerConfig.js";
-import { spawnCli, type CliProcess } from "./helpers/cli.js";
+import { runCli, spawnCli, type CliProcess } from "./helpers/cli.js";
 import { request, untilListening, type Target } from "./helpers/server.js";
 import { useSandbox } from "./helpers/sandbox.js";
 import { waitFor } from "./helpers/waitFor.js";
@@ -185,24 +185,47 @@ describe("hooks serve: errors", () => {
     const { target } = await startServe();
     const bad = await request(target, "POST", "/v1/trigger/stop", "{nope");
     expect(bad.status).toBe(400);
-    expect(bad.json.error).toMatch(/not valid JSON/);
+    expect(bad.json.error.message).toMatch(/not valid JSON/);
     const arr = await request(target, "POST", "/v1/trigger/stop", "[1,2]");
     expect(arr.status).toBe(400);
-    expect(arr.json.error).toMatch(/an array.*JSON object/);
+    expect(arr.json.error.message).toMatch(/an array.*JSON object/);
   });
 
   it("404 with suggestions on an unknown event; 404 on an unknown route; 405 on a wrong method", async () => {
     const { target } = await startServe();
     const r = await request(target, "POST", "/v1/trigger/stpo", "{}");
     expect(r.status).toBe(404);
-    expect(r.json.error).toMatch(/unknown event `stpo`/);
-    expect(r.json.suggestions).toContain("stop");
+    expect(r.json.error.message).toMatch(/unknown event `stpo`/);
+    expect(r.json.error).toMatchObject({ code: "usage", suggestions: expect.arrayContaining(["stop"]) });
     const route = await request(target, "GET", "/v2/nothing");
     expect(route.status).toBe(404);
-    expect(route.json.error).toMatch(/no such endpoint/);
+    expect(route.json.error.message).toMatch(/no such endpoint/);
     const method = await request(target, "GET", "/v1/trigger/stop");
     expect(method.status).toBe(405);
     expect(method.headers.allow).toBe("POST");
+  });
+
+  it("400 with a suggestion on an unknown ?only= or ?skip= name, worded as the CLI's --only/--skip; nothing runs", async () => {
+    writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "lint", command: "touch ran" }]));
+    const { target } = await startServe();
+    const only = await request(target, "POST", "/v1/trigger/stop?only=lnt", "{}");
+    expect(only.status).toBe(400);
+    expect(only.json).toEqual({ error: { code: "unknown-hook", message: "only: no hook named lnt; did you mean lint?", names: ["lnt"] } });
+    const skip = await request(target, "POST", "/v1/trigger/stop?skip=lint,zzz", "{}");
+    expect(skip.status).toBe(400);
+    expect(skip.json.error.message).toBe("skip: no hook named zzz; run `hooks list` to see them");
+    expect(existsSync(path.join(repo, "ran"))).toBe(false);
+    expect((await request(target, "POST", "/v1/trigger/stop?only=lint", "{}")).json.hooks.map((h: { name: string }) => h.name)).toEqual(["lint"]);
+  });
+
+  it("GET /v1/hooks serializes each hook as `hooks list --json` does", async () => {
+    writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "a", command: "true" }, { name: "b", event: "pre_tool_use", command: "false" }]));
+    const { target } = await startServe();
+    const listed = JSON.parse((await runCli(["--trust", "list", "--json"], { cwd: repo, env })).stdout) as { name: string }[];
+    const served = (await request(target, "GET", "/v1/hooks")).json.hooks as { name: string }[];
+    const byName = (hooks: { name: string }[]) => [...hooks].sort((x, y) => x.name.localeCompare(y.name));
+    expect(byName(served)).toEqual(byName(listed));
+    expect(served.find((h) => h.name === "a")).toMatchObject({ source: { file: "hooks.yaml", line: 3, col: 7, layer: "project" } });
   });
 
   it("413 on a body over 10 MiB, declared or streamed, without waiting for all of it", async () => {
@@ -210,7 +233,7 @@ describe("hooks serve: errors", () => {
     const big = Buffer.alloc(11 * 1024 * 1024, 0x61);
     const declared = await request(target, "POST", "/v1/trigger/stop", big);
     expect(declared.status).toBe(413);
-    expect(declared.json.error).toMatch(/over 10 MiB/);
+    expect(declared.json.error.message).toMatch(/over 10 MiB/);
     // Chunked: no Content-Length, the server counts; the client keeps sending forever.
     const streamed = await new Promise<number>((resolve, reject) => {
       const req = http.request({ socketPath: (target as { socketPath: string }).socketPath, method: "POST", path: "/v1/trigger/stop", agent: false }, (res) => {
@@ -238,8 +261,8 @@ describe("hooks serve: errors", () => {
     const target = { socketPath: url.slice(5) };
     const r = await request(target, "POST", "/v1/trigger/stop", "{}");
     expect(r.status).toBe(403);
-    expect(r.json.error).toMatch(/not trusted.*hooks trust/);
-    expect(r.json.files).toEqual([path.join(repo, "hooks.yaml")]);
+    expect(r.json.error.message).toMatch(/not trusted.*hooks trust/);
+    expect(r.json.error).toMatchObject({ code: "trust", files: ["hooks.yaml"] });
   });
 
   it("--port: 401 without or with a wrong token; the token file is 0600 and works", async () => {
@@ -253,7 +276,7 @@ describe("hooks serve: errors", () => {
     expect(none.headers["www-authenticate"]).toMatch(/^Bearer/);
     const wrong = await request(target, "POST", "/v1/trigger/stop", "{}", { authorization: `Bearer ${"0".repeat(64)}` });
     expect(wrong.status).toBe(401);
-    expect(wrong.json.error).toMatch(/wrong bearer token/);
+    expect(wrong.json.error.message).toMatch(/wrong bearer token/);
     const ok = await request(target, "POST", "/v1/trigger/stop", "{}", { authorization: `Bearer ${token}` });
     expect(ok.status).toBe(200);
     expect(ok.json.hooks[0].name).toBe("a");
@@ -297,15 +320,15 @@ describe("hooks serve: live reload", () => {
 
   it("keeps the old hooks running on an invalid save and reports it in /v1/health", async () => {
     const { p, target } = await startServe();
-    expect((await request(target, "GET", "/v1/health")).json).toMatchObject({ status: "ok", hooks: 1, files: [file()], last_reload_error: null });
+    expect((await request(target, "GET", "/v1/health")).json).toMatchObject({ status: "ok", hooks: 1, files: [{ path: "hooks.yaml", layer: "project" }], last_reload_error: null });
     writeFileSync(file(), "hooks:\n  stop: [ {name: broken\n");
     const health = await waitFor(async () => {
       const h = (await request(target, "GET", "/v1/health")).json;
       return h.status === "degraded" ? h : null;
     }, { what: "degraded health" });
     expect(health.hooks).toBe(1);
-    expect(health.last_reload_error.message).toEqual(expect.any(String));
-    expect(health.last_reload_error.diagnostics[0]).toMatchObject({ file: file(), severity: "error", line: expect.any(Number) });
+    expect(health.last_reload_error).toMatchObject({ code: "config", message: expect.any(String) });
+    expect(health.last_reload_error.diagnostics[0]).toMatchObject({ file: "hooks.yaml", severity: "error", line: expect.any(Number) });
     expect(p.stderr()).toMatch(/keeping the last good config \(1 hooks\)/);
     const r = await request(target, "POST", "/v1/trigger/stop", "{}");
     expect(r.json.messages[0].content).toBe("first");
@@ -445,7 +468,7 @@ describe("hooks serve: no request can end it", () => {
       const c = connectRaw(target, "GET //x:99999 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
       const raw = await c.closed;
       expect(statusOf(raw)).toBe(400);
-      expect(bodyOf(raw).error).toMatch(/request target "\/\/x:99999" is not a valid path/);
+      expect(bodyOf(raw).error.message).toMatch(/request target "\/\/x:99999" is not a valid path/);
       const auth: Record<string, string> = mode === "port" ? { authorization: `Bearer ${readFileSync(path.join(state, "serve.token"), "utf8").trim()}` } : {};
       expect((await request(target, "GET", "/v1/health", undefined, auth)).status).toBe(200);
       expect(p.child.exitCode).toBe(null);
@@ -456,7 +479,7 @@ describe("hooks serve: no request can end it", () => {
     const { p, target } = await startServe();
     const raw = await connectRaw(target, "NOT HTTP AT ALL\r\n\r\n").closed;
     expect(statusOf(raw)).toBe(400);
-    expect(bodyOf(raw).error).toMatch(/malformed HTTP request/);
+    expect(bodyOf(raw).error.message).toMatch(/malformed HTTP request/);
     expect((await request(target, "GET", "/v1/health")).status).toBe(200);
     expect(p.child.exitCode).toBe(null);
   });
@@ -509,7 +532,7 @@ describe("startServer: bounds on receiving a request (never on the response)", (
     await waitFor(() => c.isClosed(), { what: "the stalled connection to be closed", timeoutMs: 5000 });
     expect(statusOf(c.received())).toBe(408);
     expect(c.received()).toMatch(/\r\nconnection: close\r\n/i);
-    expect(bodyOf(c.received()).error).toMatch(/request body stalled: nothing arrived for 0\.3 s/);
+    expect(bodyOf(c.received()).error.message).toMatch(/request body stalled: nothing arrived for 0\.3 s/);
     expect((await request(target, "GET", "/v1/health")).status).toBe(200);
   });
 
@@ -518,7 +541,7 @@ describe("startServer: bounds on receiving a request (never on the response)", (
     const c = connectRaw(target, "GET /v1/health HTTP/1.1\r\nHost: x\r\n");
     await waitFor(() => c.isClosed(), { what: "the stalled connection to be closed", timeoutMs: 5000 });
     expect(statusOf(c.received())).toBe(408);
-    expect(bodyOf(c.received()).error).toMatch(/did not arrive in time/);
+    expect(bodyOf(c.received()).error.message).toMatch(/did not arrive in time/);
   });
 
   it("a trigger whose hooks outlast every request bound still gets its answer", async () => {

@@ -28,8 +28,25 @@ export interface GlobalOptions {
   cwd?: string;
   userConfig?: boolean;
   trust?: boolean;
-  color?: boolean;
+  /** `--color WHEN` ("auto", "always", "never"); false for `--no-color`. */
+  color?: string | boolean;
   verbose?: boolean;
+}
+
+export const COLOR_WHEN = ["auto", "always", "never"] as const;
+
+/**
+ * Whether to colour the output. The first that says something decides: the flag (`--color
+ * always|never`, `--no-color`), then NO_COLOR (set and not empty: never), then FORCE_COLOR (set
+ * and not empty: "0" or "false" never, anything else always), then whether stdout is a terminal.
+ */
+export function useColor(flag: string | boolean | undefined, env: NodeJS.ProcessEnv, isTTY: boolean | undefined): boolean {
+  if (flag === false || flag === "never") return false;
+  if (flag === "always") return true;
+  if (env.NO_COLOR) return false;
+  const force = env.FORCE_COLOR?.trim().toLowerCase();
+  if (force) return force !== "0" && force !== "false";
+  return Boolean(isTTY);
 }
 
 /** Normalise the global flags once, at the edge. */
@@ -59,7 +76,7 @@ export function makeCliContext(
     configPath: configPath ? path.resolve(cwd, configPath) : undefined,
     userConfig: globals.userConfig !== false,
     trust: globals.trust === true,
-    color: globals.color !== false && !base.env.NO_COLOR && Boolean(base.stdout.isTTY),
+    color: useColor(globals.color, base.env, base.stdout.isTTY),
     verbose: globals.verbose === true,
   };
 }

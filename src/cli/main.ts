@@ -1,11 +1,12 @@
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Option } from "commander";
 import { HookrunError } from "../errors.js";
-import { makeCliContext, type CliContext, type GlobalOptions } from "./context.js";
-import { EXIT, exitCodeFor } from "./exitCodes.js";
-import { formatError } from "./formatError.js";
-import { COMMANDS } from "./commands/index.js";
-import { commandWord } from "./commandWord.js";
+import { ENV_VARS } from "../env.js";
+import { errorJson } from "../report/json.js";
+import { terminalSafe } from "../text.js";
 import { VERSION } from "../version.js";
+import { commandsFor, COMMANDS, type CommandSpec } from "./commands.js";
+import { COLOR_WHEN, makeCliContext, type CliContext, type GlobalOptions } from "./context.js";
+import { EXIT, EXIT_CODES, exitCodeFor, formatError } from "./exitCodes.js";
 
 export interface MainIO {
   stdout: CliContext["stdout"];
@@ -18,13 +19,38 @@ export interface MainIO {
   entry?: string;
 }
 
+const collect = (value: string, previous: string[] = []): string[] => [...previous, ...value.split(",").map((s) => s.trim()).filter(Boolean)];
+const repeat = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/** What `hooks --help` adds after the commands: exit codes, environment variables, one example per command. */
+function programHelpFooter(): string {
+  const pad = (rows: [string, string][]): string[] => {
+    const width = Math.max(...rows.map(([a]) => a.length));
+    return rows.map(([a, b]) => `  ${a.padEnd(width)}  ${b}`);
+  };
+  const examples = (specs: readonly CommandSpec[]): string[] => specs.filter((c) => !c.hidden).flatMap((c) => (c.subcommands ? examples(c.subcommands) : [`  ${c.example}`]));
+  return [
+    "",
+    "Exit codes:",
+    ...pad(EXIT_CODES.map((e) => [String(e.code), e.meaning])),
+    "",
+    "Environment variables:",
+    ...pad(ENV_VARS.map((v) => [v.name, v.description])),
+    "",
+    "Examples:",
+    ...examples(COMMANDS),
+    "",
+    "Colour: --color wins, then NO_COLOR, then FORCE_COLOR, then whether stdout is a terminal.",
+  ].join("\n");
+}
+
 /**
- * Build the commander program; each command's action sets the exit code it returns. Only the
- * command that argv names is registered (building all of them is a measurable share of a cold
- * `hooks run`, SPEC §15); with no known command word (help, a typo) all are, for help and
+ * Build the commander program from the command table; each action sets the exit code it returns.
+ * Only the command that argv names is registered (building all of them is a measurable share of
+ * a cold `hooks run`, SPEC §15); with no known command word (help, a typo) all are, for help and
  * suggestions.
  */
-function buildProgram(argv: string[], io: MainIO, setCode: (code: number) => void): Command {
+function buildProgram(argv: string[], io: MainIO, onContext: (ctx: CliContext) => void, setCode: (code: number) => void): Command {
   const program = new Command("hooks");
   program
     .description("Run shell-command hooks for AI coding agents and CI, from hooks.yaml")
@@ -33,28 +59,73 @@ function buildProgram(argv: string[], io: MainIO, setCode: (code: number) => voi
     .option("-C, --cwd <dir>", "run as if started in DIR")
     .option("--no-user-config", "skip the user layer (~/.config/hookrun)")
     .option("--trust", "trust the project and local config for this invocation")
-    .option("--no-color", "no colours (also NO_COLOR)")
+    .addOption(new Option("--color <when>", "colours: auto (when stdout is a terminal), always or never").choices(COLOR_WHEN))
+    .option("--no-color", "same as --color=never")
     .option("-v, --verbose", "more detail, and stack traces on errors")
     .showSuggestionAfterError(true)
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
-      outputError: (s, write) => write(s),
+      // Commander's own errors are printed by main() in hookrun's form (text or JSON).
+      outputError: () => {},
     })
+    .addHelpText("after", programHelpFooter)
     .exitOverride();
-  const context = (cmd: Command): CliContext => makeCliContext(cmd.optsWithGlobals() as GlobalOptions, io);
-  const word = commandWord(argv);
-  const named = COMMANDS.filter((c) => word !== undefined && c.names.includes(word));
-  for (const { register } of named.length > 0 ? named : COMMANDS) register(program, context, setCode);
+  const context = (cmd: Command): CliContext => {
+    const ctx = makeCliContext(cmd.optsWithGlobals() as GlobalOptions, io);
+    onContext(ctx);
+    return ctx;
+  };
+  const register = (parent: Command, spec: CommandSpec): void => {
+    const cmd = parent.command(spec.name, { hidden: spec.hidden }).description(spec.description);
+    if (spec.aliases) cmd.aliases(spec.aliases);
+    for (const a of spec.args ?? []) cmd.argument(a.syntax, a.description);
+    for (const o of spec.options ?? []) {
+      if (o.many) cmd.option(o.flags, o.description, o.many === "list" ? collect : repeat);
+      else if (o.default !== undefined) cmd.option(o.flags, o.description, o.default);
+      else cmd.option(o.flags, o.description);
+    }
+    cmd.addHelpText("after", `\nExample:\n  ${spec.example}\n\nExit codes and environment variables: hooks --help`);
+    for (const sub of spec.subcommands ?? []) register(cmd, sub);
+    const action = spec.action;
+    if (!action) return;
+    cmd.action(async (...params: unknown[]) => {
+      // commander passes the positional arguments, then the options, then the command.
+      const self = params[params.length - 1] as Command;
+      setCode(await action(context(self), params.slice(0, -2), params[params.length - 2]));
+    });
+  };
+  for (const spec of commandsFor(argv)) register(program, spec);
   return program;
+}
+
+/** `--json` or `--output json` anywhere in argv: errors are printed as JSON on stdout too. */
+function wantsJson(argv: readonly string[]): boolean {
+  return argv.some((a, i) => a === "--json" || a === "--output=json" || (a === "--output" && argv[i + 1] === "json"));
+}
+
+/**
+ * A commander error as hookrun's one sentence: `error: unknown command 'x'\n(Did you mean y?)`
+ * becomes `unknown command 'x'; did you mean y?`.
+ */
+function commanderSentence(error: CommanderError): string {
+  return error.message
+    .replace(/^error: /, "")
+    .replace(/\s*\n\(Did you mean (.*)\?\)\s*$/, "; did you mean $1?")
+    .trim();
 }
 
 /** Run the CLI with argv (without node and script); resolves to the exit code. */
 export async function main(argv: string[], io: MainIO): Promise<number> {
   let code: number = EXIT.ok;
-  const program = buildProgram(argv, io, (c) => {
-    code = c;
-  });
+  let cwd = io.cwd;
+  const program = buildProgram(
+    argv,
+    io,
+    (ctx) => (cwd = ctx.cwd),
+    (c) => (code = c),
+  );
+  const json = wantsJson(argv);
   try {
     await program.parseAsync(argv, { from: "user" });
     return code;
@@ -64,10 +135,13 @@ export async function main(argv: string[], io: MainIO): Promise<number> {
       // `hooks help` exits 0; a command group named without its subcommand (`hooks import`)
       // prints its help to stderr with exit code 1: a usage error.
       if (error.code === "commander.help") return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      const sentence = commanderSentence(error);
+      if (json) io.stdout.write(JSON.stringify({ error: { code: "usage", message: sentence } }, null, 2) + "\n");
+      else io.stderr.write(terminalSafe(`hooks: ${sentence}`) + "\n");
       return EXIT.usage;
     }
-    const verbose = argv.includes("-v") || argv.includes("--verbose");
-    io.stderr.write(formatError(error, verbose, io.cwd) + "\n");
+    if (json) io.stdout.write(JSON.stringify(errorJson(error, cwd), null, 2) + "\n");
+    else io.stderr.write(formatError(error, argv.includes("-v") || argv.includes("--verbose"), cwd) + "\n");
     return exitCodeFor(error);
   }
 }

@@ -1,7 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import type { ResolvedConfig, ResolvedHook } from "../config/types.js";
-import { ContextError, InterruptedError } from "../errors.js";
+import { InterruptedError } from "../errors.js";
 import type { GateKind } from "../events/catalog.js";
 import { parseHookEvent } from "../events/parseHookEvent.js";
 import { stateDir as defaultStateDir } from "../fs/stateDir.js";
@@ -10,6 +10,7 @@ import { buildContext, sessionIdOf } from "./context.js";
 import { eventGate, orderHooks, selectHooks } from "./select.js";
 import { notRunResult, runHook } from "./runHook.js";
 import { appendRunLog, runLogRecord } from "./runLog.js";
+import { checkContext } from "./context.js";
 import type { SpawnedHook } from "./spawnHook.js";
 import { type AsyncBackend, MemoryAsyncBackend, asyncMessages, asyncRunLogRecord, type AsyncPhase } from "../async/backend.js";
 import { DetachedAsyncBackend } from "../async/worker.js";
@@ -127,9 +128,7 @@ class HookRunner implements Runner {
     if (this.closed) throw new InterruptedError("the runner is closed; create a new one to fire more events");
     const started = Date.now();
     const event = this.canonical(eventInput);
-    if (typeof context !== "object" || context === null || Array.isArray(context)) {
-      throw new ContextError(`the context of \`${event}\` must be a JSON object`);
-    }
+    checkContext(context, `of \`${event}\``);
     const result: TriggerResult = {
       event,
       session_id: sessionIdOf(context, this.env),

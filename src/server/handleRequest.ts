@@ -2,15 +2,11 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseHookEvent } from "../events/parseHookEvent.js";
 import type { Runner, TriggerOptions } from "../runner/types.js";
 import type { ConfigWatcher } from "../watch/watchConfig.js";
-import { checkBearer } from "./checkBearer.js";
-import { describeEvents } from "./describeEvents.js";
-import { describeHooks } from "./describeHooks.js";
-import { errorResponse } from "./errorResponse.js";
-import { healthReport } from "./healthReport.js";
-import { HttpError } from "./httpError.js";
-import { MAX_BODY_BYTES, readJsonBody } from "./readJsonBody.js";
-import { sendJson } from "./sendJson.js";
+import { EVENTS } from "../events/catalog.js";
 import { deriveLastMessage } from "../interop/lastMessageFromTranscript.js";
+import { eventJson, healthJson, hookJson } from "../report/json.js";
+import { checkHookNames } from "../runner/context.js";
+import { checkBearer, errorResponse, HttpError, MAX_BODY_BYTES, readJsonBody, sendJson } from "./http.js";
 
 export interface HandlerDeps {
   runner: Runner;
@@ -20,6 +16,10 @@ export interface HandlerDeps {
   token: string | null;
   /** A request body that sends nothing for this long is answered 408 (0: no limit). */
   bodyStallMs?: number;
+  /** Paths in answers are shown relative to this (default: the config's project dir). */
+  cwd?: string;
+  /** The runner's environment, for the hooks it turns off (HOOKS, HOOKS_DISABLED) in GET /v1/hooks. */
+  env?: NodeJS.ProcessEnv;
 }
 
 type Route = (req: IncomingMessage, res: ServerResponse, url: URL, param: string) => Promise<void>;
@@ -33,6 +33,7 @@ const flag = (v: string | null): boolean => v !== null && v !== "0" && v !== "fa
  */
 export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { runner, watcher } = deps;
+  const base = (): string => deps.cwd ?? runner.config.projectDir;
 
   const trigger: Route = async (req, res, url, param) => {
     const config = runner.config;
@@ -56,18 +57,31 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
         // A listener's failure must not escape an event handler: the hooks end by their timeouts.
       }
     });
-    const options: TriggerOptions = { signal: abort.signal, wait: flag(url.searchParams.get("wait")), only: list(url.searchParams.get("only")), skip: list(url.searchParams.get("skip")) };
+    const only = list(url.searchParams.get("only"));
+    const skip = list(url.searchParams.get("skip"));
+    // As the CLI's --only/--skip: a misspelt name is an error, not a run of nothing.
+    const names = config.hooks.map((h) => h.name);
+    checkHookNames("only", only, names);
+    checkHookNames("skip", skip, names);
+    const options: TriggerOptions = { signal: abort.signal, wait: flag(url.searchParams.get("wait")), only, skip };
     const result = await runner.trigger(event, context, options);
     if (transcriptWarning) result.warnings.unshift(transcriptWarning);
     sendJson(res, 200, result);
   };
 
-  const health = (): ReturnType<typeof healthReport> => healthReport(runner.config, watcher?.error ?? null);
+  const health = (): ReturnType<typeof healthJson> => healthJson(runner.config, watcher?.error ?? null, base());
+  const events = (): ReturnType<typeof eventJson>[] => {
+    const custom = Object.entries(runner.config.events).filter(([, s]) => s.custom);
+    return [
+      ...EVENTS.map((e) => eventJson(e)),
+      ...custom.map(([name, s]) => eventJson({ name, aliases: [], fires: s.description ?? "", gate: s.gate ? "yes" : "no", matchField: null, fields: [] }, true)),
+    ];
+  };
 
   const routes: { pattern: RegExp; methods: Record<string, Route> }[] = [
     { pattern: /^\/v1\/trigger\/([^/]+)$/, methods: { POST: trigger } },
-    { pattern: /^\/v1\/hooks$/, methods: { GET: async (_q, res) => sendJson(res, 200, { hooks: describeHooks(runner.config) }) } },
-    { pattern: /^\/v1\/events$/, methods: { GET: async (_q, res) => sendJson(res, 200, { events: describeEvents(runner.config) }) } },
+    { pattern: /^\/v1\/hooks$/, methods: { GET: async (_q, res) => sendJson(res, 200, { hooks: runner.config.hooks.map((h) => hookJson(h, base(), deps.env ?? {})) }) } },
+    { pattern: /^\/v1\/events$/, methods: { GET: async (_q, res) => sendJson(res, 200, { events: events() }) } },
     { pattern: /^\/v1\/health$/, methods: { GET: async (_q, res) => sendJson(res, 200, health()) } },
     {
       pattern: /^\/v1\/reload$/,
@@ -103,7 +117,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
         // Headers gone out: the only honest ending left is to cut the response short.
         if (res.headersSent) return void res.destroy();
         if (res.destroyed) return;
-        const { status, body, headers } = errorResponse(error);
+        const { status, body, headers } = errorResponse(error, base());
         // A body we did not read to its end cannot be followed by another request on this connection.
         const unread: Record<string, string> = req.complete ? {} : { connection: "close" };
         sendJson(res, status, body, { ...unread, ...headers });

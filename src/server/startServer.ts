@@ -1,5 +1,8 @@
-import { rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
 import { readBoundedText } from "../fs/readBounded.js";
+import { writeFileAtomic } from "../fs/writeFileAtomic.js";
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { Duplex } from "node:stream";
@@ -7,10 +10,8 @@ import { HookrunError } from "../errors.js";
 import type { Runner } from "../runner/types.js";
 import type { ConfigWatcher } from "../watch/watchConfig.js";
 import { createRequestHandler } from "./handleRequest.js";
+import { BODY_STALL_MS, errorBody, MAX_BODY_BYTES, sendJson } from "./http.js";
 import { listenUnix } from "./listenUnix.js";
-import { BODY_STALL_MS, MAX_BODY_BYTES } from "./readJsonBody.js";
-import { sendJson } from "./sendJson.js";
-import { writeTokenFile } from "./writeTokenFile.js";
 
 export interface StartServerOptions {
   runner: Runner;
@@ -24,6 +25,10 @@ export interface StartServerOptions {
   timeouts?: Partial<ServerTimeouts>;
   /** A server-level error after start (e.g. EMFILE on accept): reported, the server goes on. */
   onError?: (error: Error) => void;
+  /** Paths in answers are shown relative to this (default: the config's project dir). */
+  cwd?: string;
+  /** The runner's environment, for the hooks it turns off (HOOKS, HOOKS_DISABLED) in GET /v1/hooks. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -60,7 +65,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     token = writeTokenFile(options.tokenFile);
   }
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
-  const handler = createRequestHandler({ runner, watcher, token, bodyStallMs: timeouts.bodyStallMs });
+  const handler = createRequestHandler({ runner, watcher, token, bodyStallMs: timeouts.bodyStallMs, cwd: options.cwd, env: options.env });
   let stopping = false;
   let inFlight = 0;
   let idle: (() => void) | null = null;
@@ -69,7 +74,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const sockets = new Set<Socket>();
   const exchanges = new Map<Duplex, { req: IncomingMessage; res: ServerResponse }>();
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-    if (stopping) return sendJson(res, 503, { error: "the server is shutting down; retry against the next one" }, { connection: "close" });
+    if (stopping) return sendJson(res, 503, { error: { code: "unavailable", message: "the server is shutting down; retry against the next one" } }, { connection: "close" });
     const socket = req.socket;
     exchanges.set(socket, { req, res });
     res.once("close", () => {
@@ -96,8 +101,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     const answering = exchanges.get(socket)?.res.headersSent ?? false;
     if (error.code === "ECONNRESET" || !socket.writable || answering) return void socket.destroy();
-    const [status, message] = clientErrorAnswer(error, timeouts);
-    const body = JSON.stringify({ error: message }) + "\n";
+    const [status, code, message] = clientErrorAnswer(error, timeouts);
+    const body = errorBody(code, message);
     const head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n`;
     socket.end(head + body, () => socket.destroy());
   });
@@ -159,15 +164,27 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 }
 
 /** Status and message for a request Node's parser refused or timed out. */
-function clientErrorAnswer(error: NodeJS.ErrnoException, timeouts: ServerTimeouts): [number, string] {
+function clientErrorAnswer(error: NodeJS.ErrnoException, timeouts: ServerTimeouts): [number, string, string] {
   switch (error.code) {
     case "ERR_HTTP_REQUEST_TIMEOUT":
-      return [408, `the request did not arrive in time (headers within ${timeouts.headersMs / 1000} s, the whole request within ${timeouts.requestMs / 1000} s)`];
+      return [408, "timeout", `the request did not arrive in time (headers within ${timeouts.headersMs / 1000} s, the whole request within ${timeouts.requestMs / 1000} s)`];
     case "HPE_HEADER_OVERFLOW":
-      return [431, "the request headers are too large"];
+      return [431, "too-large", "the request headers are too large"];
     case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
-      return [413, "the chunk extensions of the request body are too large"];
+      return [413, "too-large", "the chunk extensions of the request body are too large"];
     default:
-      return [400, `malformed HTTP request (${error.code ?? error.message})`];
+      return [400, "bad-request", `malformed HTTP request (${error.code ?? error.message})`];
   }
+}
+
+/**
+ * Write a fresh random token (32 bytes, hex) to `file`, mode 0600 whatever was there before,
+ * atomically: a reader sees the old token or the new one, never a partial file or one readable
+ * by others. Its directory is created private (0700).
+ */
+function writeTokenFile(file: string): string {
+  const token = randomBytes(32).toString("hex");
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  writeFileAtomic(file, token + "\n", 0o600, { exactMode: true });
+  return token;
 }

@@ -1,15 +1,24 @@
 import path from "node:path";
-import { formatDiagnostic, UsageError } from "../../errors.js";
+import { displayFile, formatDiagnostic } from "../../errors.js";
+import type { ResolvedConfig } from "../../config/types.js";
+import { UsageError, type ConfigError } from "../../errors.js";
+import { validationJson } from "../../report/json.js";
 import { createRunner } from "../../runner/createRunner.js";
 import type { Runner } from "../../runner/types.js";
 import { startServer } from "../../server/startServer.js";
 import { ensureStateDir, stateDir } from "../../fs/stateDir.js";
 import { watchConfig } from "../../watch/watchConfig.js";
-import type { ServeFlags } from "../commands/serve.js";
 import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";
-import { untilSignal } from "./untilSignal.js";
+import { untilSignal } from "../signals.js";
 import { terminalSafe } from "../../text.js";
+
+// The long-running commands: `hooks serve` and `hooks watch`, both over a watched config.
+
+export interface ServeFlags {
+  socket?: string;
+  port?: string;
+}
 
 /** Async hooks still running at shutdown get this long to finish before they are killed (SPEC §12). */
 const ASYNC_GRACE_MS = 5000;
@@ -63,7 +72,7 @@ export async function serve(ctx: CliContext, flags: ServeFlags): Promise<number>
     if (!watcher.current) throw watcher.error;
     // Async hooks live in this process ("memory") and are delivered per session on later triggers.
     runner = createRunner(watcher.current, { env: ctx.env, cwd: ctx.cwd, trust: ctx.trust ? "all" : "checked", asyncMode: "memory" });
-    const server = await startServer({ runner, watcher, socketPath, port, tokenFile: path.join(state, "serve.token"), onError: (error) => log(`server error: ${error.message}`) });
+    const server = await startServer({ runner, watcher, socketPath, port, cwd: ctx.cwd, env: ctx.env, tokenFile: path.join(state, "serve.token"), onError: (error) => log(`server error: ${error.message}`) });
     const config = runner.config;
     log(`listening on ${server.url} (${config.hooks.length} hooks from ${config.files.map((f) => f.path).join(", ") || "no config file"})${port !== undefined ? `; bearer token in ${path.join(state, "serve.token")}` : ""}`);
     const received = await signal;
@@ -75,5 +84,38 @@ export async function serve(ctx: CliContext, flags: ServeFlags): Promise<number>
     dispose();
     await watcher.close();
     await runner?.close({ graceMs: 0 }); // after server.close() gave async hooks their grace
+  }
+}
+
+/** `hooks watch`: validate now and after every change of any layer, until a terminating signal (exit 0). */
+export async function watchCommand(ctx: CliContext, opts: { json?: boolean }): Promise<number> {
+  const report = (config: ResolvedConfig | null, error: ConfigError | null): void => {
+    const diagnostics = error ? error.diagnostics : (config?.warnings ?? []);
+    // One line per check, in the shape of `hooks validate --json`.
+    if (opts.json) return void ctx.stdout.write(JSON.stringify(validationJson(config, error, ctx.cwd)) + "\n");
+    const lines = diagnostics.map((d) => formatDiagnostic(d, ctx.cwd));
+    if (error) lines.push(terminalSafe(`invalid: ${error.message}`));
+    else if (config && config.files.length === 0) lines.push("valid: no config file found yet (waiting for one)");
+    else if (config) lines.push(terminalSafe(`valid: ${config.hooks.length} hook${config.hooks.length === 1 ? "" : "s"} in ${config.files.map((f) => displayFile(f.path, ctx.cwd)).join(", ")}`));
+    ctx.stdout.write(lines.join("\n") + "\n");
+  };
+  const { signal, dispose } = untilSignal();
+  const watcher = watchConfig({
+    cwd: ctx.cwd,
+    configPath: ctx.configPath,
+    userConfig: ctx.userConfig,
+    env: ctx.env,
+    onReload: (config) => report(config, null),
+    onError: (error) => report(null, error),
+  });
+  try {
+    await watcher.ready;
+    if (watcher.current && !watcher.error) report(watcher.current, null);
+    if (!opts.json) ctx.stderr.write("hooks watch: watching for changes; Ctrl-C to stop\n");
+    await signal;
+    return EXIT.ok;
+  } finally {
+    dispose();
+    await watcher.close();
   }
 }

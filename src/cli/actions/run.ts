@@ -1,24 +1,36 @@
 import { loadConfig } from "../../config/loadConfig.js";
 import { deriveLastMessage } from "../../interop/lastMessageFromTranscript.js";
-import { UnknownHookError, UsageError } from "../../errors.js";
+import { UsageError } from "../../errors.js";
 import { parseHookEvent } from "../../events/parseHookEvent.js";
 import { formatClaude } from "../../report/formatClaude.js";
-import { formatGithubAnnotations, formatGithubHookBlock, isGithubActions } from "../../report/formatGithubActions.js";
+import { formatGithubAnnotations, formatGithubHookBlock, isGithubActions } from "../../report/github.js";
 import { formatJunit } from "../../report/formatJunit.js";
-import { formatFooter, formatHookBlock } from "../../report/formatText.js";
+import { formatElapsed, formatFooter, formatHookBlock } from "../../report/formatText.js";
 import { buildContext } from "../../runner/context.js";
 import { createRunner } from "../../runner/createRunner.js";
 import { FAILURE_STATUSES } from "../../runner/runHook.js";
 import { planHooks } from "../../runner/select.js";
-import type { TriggerResult } from "../../runner/types.js";
-import { closestMatches } from "../../text.js";
-import type { RunFlags } from "../commands/run.js";
+import type { HookEndEvent, HookResult, HookStartEvent, Runner, TriggerResult } from "../../runner/types.js";
+import { checkHookNames } from "../../runner/context.js";
+import { hookJson } from "../../report/json.js";
+import type { CliOutput } from "../stdioWriter.js";
+import { terminalSafe } from "../../text.js";
 import type { CliContext } from "../context.js";
 import { EXIT, signalExitCode } from "../exitCodes.js";
-import { readRunContext } from "./readRunContext.js";
-import { startProgress } from "./startProgress.js";
-import { onTerminatingSignal } from "./untilSignal.js";
+import { readRunContext, type ContextFlags } from "./runContext.js";
+import { onTerminatingSignal } from "../signals.js";
 import { runningInCi } from "../../env.js";
+
+/** The options of `hooks run` (see the command table). */
+export interface RunFlags extends ContextFlags {
+  output?: string;
+  json?: boolean;
+  dryRun?: boolean;
+  only?: string[];
+  skip?: string[];
+  wait?: boolean;
+  maxParallel?: string;
+}
 
 /**
  * Exit code of a finished run (SPEC §8): 2 blocked, 1 a hook failed, else 0 (continue:false too).
@@ -31,13 +43,6 @@ export function exitCodeForResult(result: TriggerResult, waited = false): number
   const own = waited ? result.async_delivered.slice(result.async_delivered.length - result.async_started.length) : [];
   if (own.some((h) => FAILURE_STATUSES.has(h.status))) return EXIT.failed;
   return EXIT.ok;
-}
-
-function checkNames(flag: string, names: string[] | undefined, known: string[]): void {
-  const unknown = (names ?? []).filter((n) => !known.includes(n));
-  if (unknown.length === 0) return;
-  const hint = closestMatches(unknown[0], known, 1)[0];
-  throw new UnknownHookError(`${flag}: no hook named ${unknown.join(", ")}${hint ? `; did you mean ${hint}?` : "; run `hooks list` to see them"}`, unknown);
 }
 
 const OUTPUTS = ["text", "json", "junit", "claude"];
@@ -58,22 +63,19 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   // A transcript that cannot be read (a FIFO, a device, too large) never fails the run.
   const transcriptWarning = deriveLastMessage(context, ctx.cwd);
   const names = config.hooks.map((h) => h.name);
-  checkNames("--only", flags.only, names);
-  checkNames("--skip", flags.skip, names);
+  checkHookNames("--only", flags.only, names);
+  checkHookNames("--skip", flags.skip, names);
   if (config.files.length === 0) ctx.stderr.write(`hooks: no hooks.yaml found from ${ctx.cwd} up (nor a user config); nothing to run\n`);
 
   if (flags.dryRun) {
     if (transcriptWarning) ctx.stderr.write(`hooks: warning: ${transcriptWarning}\n`);
     const plan = planHooks(config, event, context, { env: ctx.env, cwd: ctx.cwd, only: flags.only, skip: flags.skip });
     const stdinContext = buildContext(event, context, ctx.cwd, ctx.env);
-    const hooks = plan.map((h) => ({
-      name: h.name, priority: h.priority, async: h.async, timeout_ms: h.timeoutMs, command: h.command ?? null, args: h.args ?? null,
-      source: `${h.source.file}:${h.source.line}`,
-    }));
+    const hooks = plan.map((h) => hookJson(h, ctx.cwd, ctx.env));
     if (output === "json") ctx.stdout.write(JSON.stringify({ event, dry_run: true, hooks, context: stdinContext }, null, 2) + "\n");
     else {
       const lines = [`${event}: ${hooks.length} hook${hooks.length === 1 ? "" : "s"} would run (dry run)`];
-      for (const h of hooks) lines.push(`  ${h.name}  priority ${h.priority}${h.async ? "  async" : ""}  ${h.command ?? JSON.stringify(h.args)}  (${h.source})`);
+      for (const h of hooks) lines.push(`  ${h.name}  priority ${h.priority}${h.async ? "  async" : ""}  ${h.command ?? JSON.stringify(h.args)}  (${h.source.file}:${h.source.line})`);
       lines.push("context:", JSON.stringify(stdinContext, null, 2));
       ctx.stdout.write(lines.join("\n") + "\n");
     }
@@ -123,4 +125,56 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   // Claude Code reads a hook's JSON only on exit 0, so the block travels in the JSON (SPEC §8).
   if (output === "claude") return EXIT.ok;
   return exitCodeForResult(result, wait);
+}
+
+/**
+ * Text progress while hooks run: each hook's block is printed as soon as it finishes; on a TTY a
+ * line rewritten in place also lists the hooks still running with their elapsed time.
+ * `printed` collects the names already shown, and `shown` the results, so the final report does
+ * not repeat them.
+ */
+export function startProgress(
+  runner: Runner,
+  out: CliOutput,
+  color: boolean,
+  block: typeof formatHookBlock = formatHookBlock,
+): { stop: () => void; printed: Set<string>; shown: Set<HookResult> } {
+  const tty = Boolean(out.isTTY);
+  const printed = new Set<string>();
+  const shown = new Set<HookResult>();
+  const running = new Map<string, number>();
+  const clear = (): void => void (tty && out.write("\r\x1b[K"));
+  const draw = (): void => {
+    if (!tty) return;
+    if (running.size === 0) return clear();
+    const now = Date.now();
+    // Hook names come from config: escaped like the rest of the report (see formatText).
+    const text = [...running].map(([name, t]) => `${terminalSafe(name)} ${formatElapsed(now - t)}`).join(", ");
+    out.write(`\r\x1b[K${color ? "\x1b[90m" : ""}… running: ${text}${color ? "\x1b[0m" : ""}`);
+  };
+  const onStart = (e: HookStartEvent): void => {
+    running.set(e.name, Date.now());
+    draw();
+  };
+  const onEnd = (e: HookEndEvent): void => {
+    running.delete(e.name);
+    clear();
+    out.write(block(e.result, { color }));
+    printed.add(e.name);
+    shown.add(e.result);
+    draw();
+  };
+  runner.on("hook:start", onStart);
+  runner.on("hook:end", onEnd);
+  const timer = tty ? setInterval(draw, 100) : undefined;
+  return {
+    printed,
+    shown,
+    stop: () => {
+      if (timer) clearInterval(timer);
+      runner.off("hook:start", onStart);
+      runner.off("hook:end", onEnd);
+      clear();
+    },
+  };
 }

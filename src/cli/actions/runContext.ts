@@ -1,14 +1,21 @@
 // Sync read: node:fs/promises alone costs a cold `hooks run` about 1 ms to load (SPEC §15).
-import { closeSync, openSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import path from "node:path";
 import { isatty } from "node:tty";
 import { ContextError, UsageError } from "../../errors.js";
-import { describeJsonError } from "../../config/scanJson.js";
 import type { HookContext } from "../../runner/types.js";
+import { parseContext } from "../../runner/context.js";
 import type { CliContext } from "../context.js";
-import type { RunFlags } from "../commands/run.js";
-import { readFdText } from "../readFdText.js";
 import { READ_LIMITS } from "../../fs/readBounded.js";
+
+/** The options of `hooks run` that make its context (SPEC §8). */
+export interface ContextFlags {
+  context?: string;
+  sessionId?: string;
+  turnCount?: string;
+  lastMessage?: string;
+  set?: string[];
+}
 
 async function readAll(stream: NodeJS.ReadableStream, first: Buffer[] = []): Promise<string> {
   const chunks: Buffer[] = first;
@@ -28,21 +35,6 @@ async function readStdin(ctx: CliContext): Promise<string> {
   if (ctx.stdinFd === undefined) return readAll(ctx.stdin);
   const got = readFdText(ctx.stdinFd, READ_LIMITS.context, "stdin");
   return got.text ?? readAll(ctx.stdin, [got.partial]);
-}
-
-/** Parse a context document: empty is {}, anything but a JSON object is a ContextError (exit 65). */
-export function parseContextText(text: string, where: string): HookContext {
-  if (text.trim() === "") return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new ContextError(`the context from ${where} is not valid JSON (${describeJsonError(text, error)}); pass one JSON object`, { cause: error });
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new ContextError(`the context from ${where} is ${Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`}, not a JSON object; pass one JSON object`);
-  }
-  return value as HookContext;
 }
 
 const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
@@ -72,7 +64,7 @@ function setDotted(target: Record<string, unknown>, assignment: string): void {
 }
 
 /** The context of `hooks run` (SPEC §8): --context or stdin, then the override flags. */
-export async function readRunContext(ctx: CliContext, flags: RunFlags): Promise<HookContext> {
+export async function readRunContext(ctx: CliContext, flags: ContextFlags): Promise<HookContext> {
   let context: HookContext = {};
   if (flags.context !== undefined && flags.context !== "-") {
     const file = path.resolve(ctx.cwd, flags.context);
@@ -85,12 +77,12 @@ export async function readRunContext(ctx: CliContext, flags: RunFlags): Promise<
     }
     try {
       const got = readFdText(fd, READ_LIMITS.context, `the context file ${file}`);
-      context = parseContextText(got.text ?? got.partial.toString("utf8"), file);
+      context = parseContext(got.text ?? got.partial.toString("utf8"), `from ${file}`);
     } finally {
       closeSync(fd);
     }
   } else if (flags.context === "-" || !(ctx.stdinFd !== undefined ? isatty(ctx.stdinFd) : ctx.stdin.isTTY)) {
-    context = parseContextText(await readStdin(ctx), "stdin");
+    context = parseContext(await readStdin(ctx), "from stdin");
   }
   if (flags.sessionId !== undefined) context.session_id = flags.sessionId;
   if (flags.turnCount !== undefined) {
@@ -102,4 +94,41 @@ export async function readRunContext(ctx: CliContext, flags: RunFlags): Promise<
   for (const assignment of flags.set ?? []) setDotted(context, assignment);
   if (context.session_id === undefined || context.session_id === "") context.session_id = ctx.env.HOOKS_SESSION_ID || "default";
   return context;
+}
+
+/**
+ * Read a file descriptor to its end, synchronously, never more than `maxBytes`. `hooks run` reads
+ * its context from fd 0 this way because a stdin stream costs a cold start milliseconds (SPEC
+ * §15). Returns null, having consumed nothing, when the descriptor is non-blocking and empty for
+ * now (EAGAIN): the caller then reads the stream instead; bytes read before an EAGAIN come back in
+ * `partial`. A directory on stdin is refused at once (`hooks run < .` must not be an internal error).
+ */
+export function readFdText(fd: number, maxBytes: number, what = "stdin"): { text: string } | { text: null; partial: Buffer } {
+  let isDirectory = false;
+  try {
+    isDirectory = fstatSync(fd).isDirectory();
+  } catch {
+    // a closed or odd descriptor: the read below says what it is
+  }
+  if (isDirectory) throw new ContextError(`${what} is a directory, not a context; pass one JSON object (hooks run EVENT < context.json)`);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(65536);
+    let n: number;
+    try {
+      n = readSync(fd, chunk, 0, chunk.length, null);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EAGAIN") return { text: null, partial: Buffer.concat(chunks) };
+      if (code === "EOF" || code === "EBADF") break;
+      if (code === "EISDIR") throw new ContextError(`${what} is a directory, not a context; pass one JSON object (hooks run EVENT < context.json)`);
+      throw error;
+    }
+    if (n === 0) break;
+    total += n;
+    if (total > maxBytes) throw new ContextError(`the context in ${what} is over the ${maxBytes}-byte limit; pass a smaller context`);
+    chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
+  }
+  return { text: Buffer.concat(chunks).toString("utf8") };
 }

@@ -1,0 +1,187 @@
+import type { CliContext } from "./context.js";
+
+// The one table of `hooks` commands: main() turns each row into a commander command, help and
+// the docs' CLI table come from it. An action's module is imported only when its command runs,
+// so a cold `hooks run` loads the run code and nothing else (SPEC §15).
+
+export interface OptionSpec {
+  /** Commander syntax: "-n <count>", "--json", "--only <names>". */
+  flags: string;
+  description: string;
+  default?: string;
+  /** "list": comma-separated or repeated (`--only a,b --only c`); "repeat": one value per use. */
+  many?: "list" | "repeat";
+}
+
+export interface CommandSpec {
+  name: string;
+  aliases?: readonly string[];
+  /** Positional arguments in commander syntax, each with its help. */
+  args?: readonly { syntax: string; description?: string }[];
+  description: string;
+  /** A command line that shows the command in use (help and docs). */
+  example: string;
+  options?: readonly OptionSpec[];
+  hidden?: boolean;
+  /** A group: `hooks import claude`. */
+  subcommands?: readonly CommandSpec[];
+  /** Resolves to the exit code; gets the positional arguments, then the options. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each row knows its own argument types
+  action?: (ctx: CliContext, args: any[], opts: any) => Promise<number>;
+}
+
+const JSON_OPTION: OptionSpec = { flags: "--json", description: "print JSON (errors too, as {\"error\": …} on stdout)" };
+
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: "run",
+    args: [{ syntax: "<event>", description: "event name in any spelling (stop, Stop, PreToolUse, tool.execute.pre)" }],
+    description: "fire EVENT: read the context, run the matching hooks, print their results",
+    example: `echo '{"session_id": "s1"}' | hooks run stop --json`,
+    options: [
+      { flags: "--context <file>", description: "read the context JSON object from FILE (- for stdin)" },
+      { flags: "--session-id <id>", description: 'session_id (default $HOOKS_SESSION_ID, else "default")' },
+      { flags: "--turn-count <n>", description: "turn_count (default 0)" },
+      { flags: "--last-message <text>", description: "last_assistant_message" },
+      { flags: "--set <key=value>", description: "set a context field (dotted keys; VALUE parsed as JSON when it parses); repeatable", many: "repeat" },
+      { flags: "--output <format>", description: "text | json | junit | claude", default: "text" },
+      { flags: "--json", description: "same as --output json" },
+      { flags: "--dry-run", description: "print the plan and the context; run nothing" },
+      { flags: "--only <names>", description: "run only these hooks (comma-separated or repeated)", many: "list" },
+      { flags: "--skip <names>", description: "do not run these hooks (comma-separated or repeated)", many: "list" },
+      { flags: "--wait", description: "wait for async hooks and report them in this run (default when CI is set)" },
+      { flags: "--no-wait", description: "do not wait for async hooks, even when CI is set" },
+      { flags: "--max-parallel <n>", description: "concurrency cap for parallel events (default: CPUs × 2)" },
+    ],
+    action: async (ctx, [event], opts) => (await import("./actions/run.js")).runHooks(ctx, event, opts),
+  },
+  {
+    name: "validate",
+    description: "check every config layer and print all problems as FILE:LINE:COL (exit 78 when invalid or missing)",
+    example: "hooks validate --json",
+    options: [JSON_OPTION],
+    action: async (ctx, _args, opts) => (await import("./actions/inspect.js")).validateConfig(ctx, opts),
+  },
+  {
+    name: "list",
+    description: "list hooks after merging layers: event, priority, async, timeout, state, source FILE:LINE, command",
+    example: "hooks list --event pre_tool_use",
+    options: [{ flags: "--event <event>", description: "only hooks of this event (any spelling)" }, JSON_OPTION],
+    action: async (ctx, _args, opts) => (await import("./actions/inspect.js")).listHooks(ctx, opts),
+  },
+  {
+    name: "events",
+    description: "list the event catalog: names, aliases, gate, match field, fields",
+    example: "hooks events --json",
+    options: [JSON_OPTION],
+    action: async (ctx, _args, opts) => (await import("./actions/inspect.js")).printEvents(ctx, opts),
+  },
+  ...[true, false].map(
+    (enabled): CommandSpec => ({
+      name: enabled ? "enable" : "disable",
+      args: [{ syntax: "<names...>" }],
+      description: `set \`enabled: ${enabled}\` on hooks in the file that declares them (only that line changes)`,
+      example: enabled ? "hooks enable lint" : "hooks disable slow-tests --local",
+      options: [{ flags: "--local", description: "write the override into hooks.local.yaml instead (personal, git-ignored)" }],
+      action: async (ctx, [names], opts) => (await import("./actions/manage.js")).setEnabled(ctx, names, enabled, opts),
+    }),
+  ),
+  {
+    name: "trust",
+    description: "show every command of the project and local config, and trust those files as they are now",
+    example: "hooks trust --yes",
+    options: [{ flags: "-y, --yes", description: "trust without asking (needed when stdin is not a terminal)" }],
+    action: async (ctx, _args, opts) => (await import("./actions/manage.js")).trustConfig(ctx, opts),
+  },
+  {
+    name: "untrust",
+    description: "forget the trust of the project and local config files",
+    example: "hooks untrust",
+    action: async (ctx) => (await import("./actions/manage.js")).untrustConfig(ctx),
+  },
+  {
+    name: "log",
+    description: "show recent runs from the run log ($HOOKS_STATE_DIR/runs.jsonl)",
+    example: "hooks log -n 5 --session s1",
+    options: [
+      { flags: "-n <count>", description: "how many runs (default 20)" },
+      { flags: "--session <id>", description: "only runs of this session" },
+      { flags: "--json", description: "print a JSON array of the log records" },
+    ],
+    action: async (ctx, _args, opts) => (await import("./actions/inspect.js")).printLog(ctx, opts),
+  },
+  {
+    name: "init",
+    description: "write a commented starter hooks.yaml and git-ignore hooks.local.yaml",
+    example: "hooks init",
+    options: [{ flags: "--force", description: "overwrite an existing hooks.yaml" }],
+    action: async (ctx, _args, opts) => (await import("./actions/manage.js")).initConfig(ctx, opts),
+  },
+  {
+    name: "watch",
+    description: "re-validate the config on every change of any layer and print the diagnostics",
+    example: "hooks watch --json",
+    options: [{ flags: "--json", description: "print one JSON object per check (the shape of validate --json)" }],
+    action: async (ctx, _args, opts) => (await import("./actions/serve.js")).watchCommand(ctx, opts),
+  },
+  {
+    name: "serve",
+    description: "serve the HTTP + JSON API on a Unix socket (or 127.0.0.1 with a token), reloading config on change",
+    example: "hooks serve --port 0",
+    options: [
+      { flags: "--socket <path>", description: "Unix socket to listen on (default $HOOKS_STATE_DIR/serve.sock)" },
+      { flags: "--port <n>", description: "listen on 127.0.0.1:N instead, with a bearer token in $HOOKS_STATE_DIR/serve.token (0: any free port)" },
+    ],
+    action: async (ctx, _args, opts) => (await import("./actions/serve.js")).serve(ctx, opts),
+  },
+  {
+    name: "import",
+    description: "import hooks from another tool's settings",
+    example: "hooks import claude --write",
+    subcommands: [
+      {
+        name: "claude",
+        args: [{ syntax: "[file]" }],
+        description: "convert Claude Code settings (default .claude/settings.json) to hooks.yaml",
+        example: "hooks import claude .claude/settings.local.json --write",
+        options: [
+          { flags: "--write", description: "merge into the project config instead of printing" },
+          { flags: "--json", description: "print the config as JSON (hooks.json) instead of YAML" },
+        ],
+        action: async (ctx, [file], opts) => (await import("./actions/import.js")).importClaude(ctx, file, opts),
+      },
+    ],
+  },
+  {
+    // The detached process `hooks run` starts for each async hook (SPEC §5.3, §7).
+    name: "__async-worker",
+    args: [{ syntax: "<job>", description: "the async run's started record" }],
+    description: "run one async hook to its end and publish its result",
+    example: "hooks __async-worker JOB",
+    hidden: true,
+    action: async (ctx, [job]) => (await import("./actions/asyncWorker.js")).asyncWorker(ctx, job),
+  },
+];
+
+// Global options that take a value: the word after them is that value, not the command.
+const VALUE_OPTIONS = new Set(["-c", "--config", "-C", "--cwd", "--color"]);
+
+/**
+ * The command word of an argv (`run` in `hooks -C dir --trust run stop`), or undefined when
+ * there is none. scripts/cliLoader.cjs has the same rule (it cannot import the bundle it loads).
+ */
+export function commandWord(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (VALUE_OPTIONS.has(a)) i++;
+    else if (!a.startsWith("-")) return a;
+  }
+  return undefined;
+}
+
+/** The rows main() registers for an argv: the one its command word names, else all (help, a typo). */
+export function commandsFor(argv: readonly string[]): readonly CommandSpec[] {
+  const word = commandWord(argv);
+  const named = COMMANDS.filter((c) => word !== undefined && (c.name === word || c.aliases?.includes(word)));
+  return named.length > 0 ? named : COMMANDS;
+}
