@@ -16,7 +16,7 @@ export default defineConfig({
     coverage: {
       provider: "v8",
       include: ["src/**"],
-      exclude: ["src/config/generated/**"],
+      exclude: ["src/**/*.generated.ts"],
       reporter: ["text-summary", "json-summary"],
       thresholds: { statements: 85, branches: 77, functions: 87, lines: 89 },
     },
