@@ -117,7 +117,7 @@ async function main() {
   const header = ["measure", "reference (median)", "hookrun (median)", "ratio", "target", "result"];
   const table = markdownTable(header, rows.map(cells));
   const lines = [table, ""];
-  lines.push("Per-hook overhead (hookrun minus raw spawns, per hook): " + [1, 10, 100].map((n) => `${n}: ${context[`overhead_us_per_hook_${n}`]?.toFixed(0) ?? "n/a"} µs`).join(", "));
+  lines.push(`Per-hook overhead (hookrun minus raw spawns, per hook): ${[1, 10, 100].map((n) => `${n}: ${context[`overhead_us_per_hook_${n}`]?.toFixed(0) ?? "n/a"} µs`).join(", ")}`);
   if (noMatchRow) lines.push(`No-match fast path: ${noMatchRow.result.note}; run log written: ${noMatchRow.result.detail.run_log_written ? "yes" : "no"}`);
   if (context.lefthook) lines.push(`lefthook (Go binary, cold): 1 job ${context.lefthook.one_job_ms.median.toFixed(1)} ms, 100 sequential jobs ${context.lefthook.hundred_jobs_ms.median.toFixed(1)} ms`);
   for (const r of rows) if (r.status === "measured" && r.result.note && r.id !== "no_match") lines.push(`${r.id}: ${r.result.note}`);
@@ -126,10 +126,10 @@ async function main() {
     lines.push(`Node start: NODE_EXTRA_CA_CERTS is set here, and \`node -e 0\` takes ${withCerts.toFixed(1)} ms with it, ${without.toFixed(1)} ms without; the cold rows are measured with it (both sides pay it)`);
   }
   lines.push(`Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, load average ${loadBefore[0].toFixed(2)} → ${loadAfter[0].toFixed(2)}, ${quick ? "quick" : "full"} mode, ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  process.stdout.write(lines.join("\n") + "\n");
+  process.stdout.write(`${lines.join("\n")}\n`);
 
   const results = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, loadavg_before: loadBefore, loadavg_after: loadAfter, mode: quick ? "quick" : "full", rebuilt, rows, context };
-  writeFileSync(path.join(root, "bench/results.json"), JSON.stringify(results, null, 2) + "\n");
+  writeFileSync(path.join(root, "bench/results.json"), `${JSON.stringify(results, null, 2)}\n`);
 
   const crashed = rows.some((r) => r.status === "error");
   const missed = rows.some((r) => r.status !== "measured" || !r.pass);

@@ -78,6 +78,6 @@ await esbuild.build({
 const bundleId = createHash("sha256").update(readFileSync(path.join(binDir, bundleFile))).digest("hex").slice(0, 16);
 const loader = readFileSync(path.join(root, "scripts/cliLoader.cjs"), "utf8").replace("__BUNDLE_FILE__", bundleFile).replace("__BUNDLE_ID__", bundleId);
 // dist/bin is CommonJS (the package is "type": "module"), so dist/bin/hooks.js is the loader as is.
-writeFileSync(path.join(binDir, "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
+writeFileSync(path.join(binDir, "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
 writeFileSync(path.join(binDir, "hooks.js"), loader);
 chmodSync(path.join(binDir, "hooks.js"), 0o755);

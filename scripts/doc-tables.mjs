@@ -29,5 +29,5 @@ export function writeBlock(text, name, body) {
   const a = text.indexOf(startMarker(name));
   const b = text.indexOf(endMarker(name));
   if (a < 0 || b < a) throw new Error(`lacks the markers ${startMarker(name)} … ${endMarker(name)}`);
-  return text.slice(0, a + startMarker(name).length) + "\n" + body + "\n" + text.slice(b);
+  return `${text.slice(0, a + startMarker(name).length)}\n${body}\n${text.slice(b)}`;
 }

@@ -43,8 +43,8 @@ describe("async store layout", () => {
     expect(path.basename(dir)).toBe("%2E%2E%2F%2E%2E%2Fetc%2Fx%20y");
     expect(asyncSessionDir(state, "/repo", "a")).not.toBe(asyncSessionDir(state, "/other", "a"));
     expect(sessionKey("")).toBe("%");
-    const long1 = sessionKey("x".repeat(300) + "1");
-    const long2 = sessionKey("x".repeat(300) + "2");
+    const long1 = sessionKey(`${"x".repeat(300)}1`);
+    const long2 = sessionKey(`${"x".repeat(300)}2`);
     expect(long1.length).toBeLessThanOrEqual(80);
     expect(long1).not.toBe(long2);
   });
@@ -203,7 +203,7 @@ describe("async store: exactly-once delivery across concurrent processes", () =>
 
 describe("async store: session ids are encoded one-to-one", () => {
   it("keeps ids differing only in lone surrogates apart (short and long)", () => {
-    const pairs: [string, string][] = [["\ud800v", "\udbffv"], ["x".repeat(100) + "\ud800", "x".repeat(100) + "\udbff"], ["\udc00", "\ufffd"]];
+    const pairs: [string, string][] = [["\ud800v", "\udbffv"], [`${"x".repeat(100)}\ud800`, `${"x".repeat(100)}\udbff`], ["\udc00", "\ufffd"]];
     for (const [a, b] of pairs) {
       expect(sessionKey(a)).not.toBe(sessionKey(b));
       const dirA = asyncSessionDir(state, "/repo", a);

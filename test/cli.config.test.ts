@@ -5,7 +5,7 @@ import { STARTER_CONFIG } from "../src/config/starterConfig.js";
 import { runCli, runMain } from "./helpers/cli.js";
 import { sandbox } from "./helpers/sandbox.js";
 
-const y = (...lines: string[]) => lines.join("\n") + "\n";
+const y = (...lines: string[]) => `${lines.join("\n")}\n`;
 
 describe("hooks validate", () => {
   it("prints `valid: N hooks in FILES` and exits 0; warnings go to stderr and do not fail", async () => {

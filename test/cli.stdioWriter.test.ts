@@ -9,7 +9,7 @@ import { sandbox } from "./helpers/sandbox.js";
 function manyHooks(n: number): string {
   const lines = ["version: 1", "hooks:", "  stop:"];
   for (let i = 0; i < n; i++) lines.push(`    - name: hook-${String(i).padStart(4, "0")}`, `      command: echo ${"x".repeat(60)} ${i}`);
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 function listThrough(cwd: string, env: Record<string, string>, wrap: string[], onChild: (c: ReturnType<typeof spawn>) => void) {

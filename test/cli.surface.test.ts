@@ -30,7 +30,7 @@ async function hooks(argv: string[], opts: { cwd: string; env?: Record<string, s
   return { code, stdout, stderr };
 }
 
-const y = (...lines: string[]) => lines.join("\n") + "\n";
+const y = (...lines: string[]) => `${lines.join("\n")}\n`;
 
 function project(): Sandbox {
   const t = sandbox();

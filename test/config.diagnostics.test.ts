@@ -22,7 +22,7 @@ function expectDiagnostics(ds: Diagnostic[], expected: Expect[]): void {
   expect(ds.map((d) => [d.line, d.col, d.severity, d.message])).toEqual(expected.map(([l, c, s, m]) => [l, c, s, expect.stringMatching(m)]));
 }
 
-const y = (...lines: string[]) => lines.join("\n") + "\n";
+const y = (...lines: string[]) => `${lines.join("\n")}\n`;
 
 describe("syntax problems, each with LINE:COL and what to do", () => {
   it("tab indentation in YAML", async () => {

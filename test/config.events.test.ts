@@ -61,7 +61,7 @@ describe("event spellings (SPEC §3)", () => {
 
   it("every spelling works as an event key in a config file and means the canonical event", async () => {
     const t = sandbox();
-    const text = ["hooks:", ...SPELLINGS.filter(([s]) => s !== "pre tool use").map(([s], i) => `  ${JSON.stringify(s)}:\n    - name: h${i}\n      command: echo`)].join("\n") + "\n";
+    const text = `${["hooks:", ...SPELLINGS.filter(([s]) => s !== "pre tool use").map(([s], i) => `  ${JSON.stringify(s)}:\n    - name: h${i}\n      command: echo`)].join("\n")}\n`;
     t.write("hooks.yaml", text);
     const config = await t.load();
     expect(config.hooks.map((h) => h.event)).toEqual(SPELLINGS.filter(([s]) => s !== "pre tool use").map(([, c]) => c));

@@ -97,7 +97,7 @@ describe("hooks import claude reads settings bounded", () => {
 
   it("--write with --config naming a FIFO refuses instead of waiting for a writer", async () => {
     const t = sandbox();
-    writeFileSync(t.path("settings.json"), "\uFEFF" + JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "say done" }] }] } }));
+    writeFileSync(t.path("settings.json"), `\uFEFF${JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "say done" }] }] } })}`);
     mkfifo(t.path("cfg.yaml"));
     const r = await runCli(["import", "claude", "settings.json", "--write", "--config", "cfg.yaml"], { cwd: t.dir, env: t.env, timeoutMs: 10_000 });
     expect(r.signal).toBeNull();

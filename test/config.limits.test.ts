@@ -25,21 +25,21 @@ describe("YAML alias mistakes are config errors with a position, not internal er
     expect(await only("hooks:\n  stop:\n    - name: a\n      command: *typo\n")).toBe(
       "hooks.yaml:4:16: unknown alias `*typo`: no anchor `&typo` comes before it; define the anchor above this line or fix the name",
     );
-    expect(await only("x-a: *later\nx-b: &later 1\n" + TAIL)).toMatch(/^hooks\.yaml:1:6: unknown alias `\*later`/);
+    expect(await only(`x-a: *later\nx-b: &later 1\n${TAIL}`)).toMatch(/^hooks\.yaml:1:6: unknown alias `\*later`/);
   });
 
   it("`<<` whose value is not a map", async () => {
-    expect(await only("x-a: {<<: 5}\n" + TAIL)).toBe(
+    expect(await only(`x-a: {<<: 5}\n${TAIL}`)).toBe(
       "hooks.yaml:1:11: `<<` merges maps into this one, but this value is `5`: write `<<: *name` naming a map anchor (or a list of them)",
     );
-    expect(await only("x-l: &l [1]\nx-a:\n  <<: [*l]\n" + TAIL)).toMatch(/^hooks\.yaml:3:8: `<<` merges maps into this one, but this value is a list/);
+    expect(await only(`x-l: &l [1]\nx-a:\n  <<: [*l]\n${TAIL}`)).toMatch(/^hooks\.yaml:3:8: `<<` merges maps into this one, but this value is a list/);
   });
 
   it("a map merging itself, and a list holding itself", async () => {
-    expect(await only("x-a: &a\n  k: 1\n  <<: *a\n" + TAIL)).toBe(
+    expect(await only(`x-a: &a\n  k: 1\n  <<: *a\n${TAIL}`)).toBe(
       "hooks.yaml:3:7: alias `*a` sits inside the value it names, so that value would contain itself: point it at another anchor",
     );
-    expect(await only("x-a: &a [1, *a]\n" + TAIL)).toMatch(/^hooks\.yaml:1:13: alias `\*a` sits inside the value it names/);
+    expect(await only(`x-a: &a [1, *a]\n${TAIL}`)).toMatch(/^hooks\.yaml:1:13: alias `\*a` sits inside the value it names/);
   });
 
   it("an alias bomb stops at 100,000 expanded values, at the alias that crosses the line", async () => {
@@ -59,7 +59,7 @@ describe("YAML alias mistakes are config errors with a position, not internal er
 
   it("the CLI exits 78 with FILE:LINE:COL for each (and never 1 with an internal error)", async () => {
     const t = sandbox();
-    for (const text of ["x-a: *typo\n" + TAIL, "x-a: {<<: 5}\n" + TAIL, "x-a: &a\n  <<: *a\n" + TAIL, billionLaughs()]) {
+    for (const text of [`x-a: *typo\n${TAIL}`, `x-a: {<<: 5}\n${TAIL}`, `x-a: &a\n  <<: *a\n${TAIL}`, billionLaughs()]) {
       t.write("hooks.yaml", text);
       const r = await runMain(["validate"], { cwd: t.dir, env: t.env });
       expect(r.code, r.stderr).toBe(78);
@@ -71,25 +71,25 @@ describe("YAML alias mistakes are config errors with a position, not internal er
 
 describe("nesting is capped at 200 levels, in both YAML readers and in JSON, without overflowing the stack", () => {
   const TOO_DEEP = "nested more than 200 levels deep: a config never needs that many; flatten this value";
-  const blockDeep = (n: number) => "x-d:\n" + Array.from({ length: n }, (_, i) => " ".repeat(i + 2) + "k:\n").join("") + TAIL;
+  const blockDeep = (n: number) => `x-d:\n${Array.from({ length: n }, (_, i) => `${" ".repeat(i + 2)}k:\n`).join("")}${TAIL}`;
 
   it("200 levels load; 201 do not, in flow, block and mixed YAML", async () => {
     // The top-level map is level 1, x-d's list level 2.
     const t = sandbox();
-    t.write("hooks.yaml", `x-d: ${"[".repeat(199)}${"]".repeat(199)}\n` + TAIL);
+    t.write("hooks.yaml", `x-d: ${"[".repeat(199)}${"]".repeat(199)}\n${TAIL}`);
     expect((await t.load()).hooks).toHaveLength(1);
     t.write("hooks.yaml", blockDeep(199));
     expect((await t.load()).hooks).toHaveLength(1);
-    expect(await only(`x-d: ${"[".repeat(200)}${"]".repeat(200)}\n` + TAIL)).toBe(`hooks.yaml:1:205: ${TOO_DEEP}`);
+    expect(await only(`x-d: ${"[".repeat(200)}${"]".repeat(200)}\n${TAIL}`)).toBe(`hooks.yaml:1:205: ${TOO_DEEP}`);
     expect(await only(blockDeep(200))).toBe(`hooks.yaml:201:202: ${TOO_DEEP}`);
-    expect(await only("x-d:\n" + Array.from({ length: 150 }, (_, i) => " ".repeat(i + 2) + "k:\n").join("") + " ".repeat(152) + "k: " + "[".repeat(60) + "]".repeat(60) + "\n" + TAIL)).toBe(
+    expect(await only(`x-d:\n${Array.from({ length: 150 }, (_, i) => `${" ".repeat(i + 2)}k:\n`).join("")}${" ".repeat(152)}k: ${"[".repeat(60)}${"]".repeat(60)}\n${TAIL}`)).toBe(
       `hooks.yaml:152:204: ${TOO_DEEP}`,
     );
   });
 
   it("5,000 and 100,000 levels: the same error, no stack overflow", async () => {
-    expect(await only(`x-d: ${"[".repeat(5000)}${"]".repeat(5000)}\n` + TAIL)).toBe(`hooks.yaml:1:206: ${TOO_DEEP}`);
-    expect(await only(`x-d: ${"{a: ".repeat(100_000)}1${"}".repeat(100_000)}\n` + TAIL)).toMatch(/^hooks\.yaml:1:\d+: nested more than 200 levels/);
+    expect(await only(`x-d: ${"[".repeat(5000)}${"]".repeat(5000)}\n${TAIL}`)).toBe(`hooks.yaml:1:206: ${TOO_DEEP}`);
+    expect(await only(`x-d: ${"{a: ".repeat(100_000)}1${"}".repeat(100_000)}\n${TAIL}`)).toMatch(/^hooks\.yaml:1:\d+: nested more than 200 levels/);
     expect(await only(blockDeep(5000).slice(0, 4 * 1024 * 1024))).toBe(`hooks.yaml:201:202: ${TOO_DEEP}`);
     expect(await only(blockDeep(1000))).toBe(`hooks.yaml:201:202: ${TOO_DEEP}`);
   });

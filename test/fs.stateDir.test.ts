@@ -37,7 +37,7 @@ describe("state dir: private to its user", () => {
     const dir = path.join(root, "old");
     fs.mkdirSync(dir);
     fs.chmodSync(dir, 0o755);
-    fs.writeFileSync(runLogFile(dir), JSON.stringify(record()) + "\n");
+    fs.writeFileSync(runLogFile(dir), `${JSON.stringify(record())}\n`);
     fs.chmodSync(runLogFile(dir), 0o644);
     appendRunLog(dir, record());
     expect(mode(dir)).toBe(0o700);
@@ -102,7 +102,7 @@ describe("run log: hostile lines and size", () => {
     fs.mkdirSync(dir, { mode: 0o700 });
     fs.writeFileSync(runLogFile(dir), "");
     fs.truncateSync(runLogFile(dir), 300 * 1024 * 1024); // sparse NULs, no newline: one giant "line"
-    fs.appendFileSync(runLogFile(dir), "\n" + JSON.stringify(record({ session_id: "tail" })) + "\n");
+    fs.appendFileSync(runLogFile(dir), `\n${JSON.stringify(record({ session_id: "tail" }))}\n`);
     const log = readRunLog(dir);
     expect(log.records.map((r) => r.session_id)).toEqual(["tail"]);
   });

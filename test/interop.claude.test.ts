@@ -241,7 +241,7 @@ describe("last_assistant_message from Claude Code's transcript", () => {
 
   it("leaves a message the input carries, and is null without a readable transcript", async () => {
     const read = dumpStop();
-    writeFileSync(path.join(p.dir, "transcript.jsonl"), line("assistant", "from transcript") + "\n");
+    writeFileSync(path.join(p.dir, "transcript.jsonl"), `${line("assistant", "from transcript")}\n`);
     await run("stop", claudeInput("Stop", { last_assistant_message: "given" }));
     expect(read()).toBe("given");
     await run("stop", claudeInput("Stop", { transcript_path: path.join(p.dir, "missing.jsonl") }));

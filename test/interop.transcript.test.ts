@@ -38,7 +38,7 @@ describe("lastMessageFromTranscript reads only the tail, and reads it right", ()
     // whole it is no entry, so the answer is the earlier real message, however the tail is cut.
     const fake = line("assistant", "not a message");
     const file = path.join(t.dir, "t.jsonl");
-    const head = line("assistant", "the real answer") + "\n";
+    const head = `${line("assistant", "the real answer")}\n`;
     const filler = line("user", "u".repeat(MiB - fake.length - 1 - line("user", "").length - 1));
     writeFileSync(file, `${head}zzz ${fake}\n${filler}\n`);
     // The 1 MiB tail starts exactly at `fake`: kept, it would be taken for the last message.

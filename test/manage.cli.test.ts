@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -50,14 +50,14 @@ describe("concurrent disables all take effect (SPEC §9)", () => {
 });
 
 /** The pid of a process that has exited (and, right after, is not reused). */
-function deadPid(): number {
+function _deadPid(): number {
   return Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
 }
 
 /** A file of `count` hooks named `<prefix>-NN`, each `echo`. */
 function manyHooks(count: number, prefix = "hook"): { names: string[]; text: string } {
   const names = Array.from({ length: count }, (_, i) => `${prefix}-${String(i).padStart(2, "0")}`);
-  return { names, text: "hooks:\n  stop:\n" + names.map((n, i) => `    - name: ${n}\n      command: echo ${i}\n`).join("") };
+  return { names, text: `hooks:\n  stop:\n${names.map((n, i) => `    - name: ${n}\n      command: echo ${i}\n`).join("")}` };
 }
 
 /** Every process that said it disabled its hook did, every hook is disabled, the file is still valid and trusted. */
@@ -138,7 +138,7 @@ describe("enable / disable from the command line (SPEC §9)", () => {
   it("an already invalid file exits 78 and is not edited", async () => {
     const t = setup();
     const file = path.join(t.dir, "hooks.yaml");
-    const broken = BASIC + "  oops: [unclosed\n";
+    const broken = `${BASIC}  oops: [unclosed\n`;
     writeFileSync(file, broken);
     const r = await runMain(["disable", "lint", "--no-user-config"], { cwd: t.dir, env: t.env });
     expect(r.code).toBe(78);

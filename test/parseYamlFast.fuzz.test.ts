@@ -76,7 +76,7 @@ function mild(r: ReturnType<typeof rng>): string {
       if (r.chance(0.1)) lines.push(r.pick(["", "# c", "  # c"]));
     }
   }
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 /** A YAML-ish text: mostly a plausible block structure, with edge pieces mixed in. */
@@ -99,7 +99,7 @@ function generate(seed: number): string {
   }
   let text = lines.join("\n") + (r.chance(0.9) ? "\n" : "");
   if (r.chance(0.1)) text = text.replace(/\n/g, "\r\n");
-  if (r.chance(0.05)) text = "\ufeff" + text;
+  if (r.chance(0.05)) text = `\ufeff${text}`;
   return text;
 }
 

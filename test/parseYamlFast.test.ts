@@ -162,7 +162,7 @@ describe("parseYamlFast on generated configs", () => {
         if (rnd(5) === 0) lines.push(`${pad}env:`, `${pad}  X: ${pick(scalars)}`);
       }
     }
-    return lines.join("\n") + "\n";
+    return `${lines.join("\n")}\n`;
   }
 
   it("matches the yaml package on 300 generated files, values and positions", () => {

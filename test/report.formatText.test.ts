@@ -18,7 +18,7 @@ const result = (hooks: HookResult[], over: Partial<TriggerResult> = {}): Trigger
 
 describe("text output (SPEC §8)", () => {
   it("one line per hook with mark, name, duration and exit code or reason; Messages; stderr tail on failure; a summary", () => {
-    const stderr = Array.from({ length: 15 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+    const stderr = `${Array.from({ length: 15 }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
     const text = formatText(
       result(
         [

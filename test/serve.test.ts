@@ -28,7 +28,7 @@ const hookYaml = (hooks: HookLine[], extra = "") =>
   extra +
   "hooks:\n" +
   byEvent(hooks)
-    .map(([event, list]) => `  ${event}:\n` + list.map((h) => `    - name: ${h.name}\n      command: ${JSON.stringify(h.command)}\n${h.async ? "      async: true\n" : ""}`).join(""))
+    .map(([event, list]) => `  ${event}:\n${list.map((h) => `    - name: ${h.name}\n      command: ${JSON.stringify(h.command)}\n${h.async ? "      async: true\n" : ""}`).join("")}`)
     .join("");
 
 function serve(args: string[] = []): CliProcess {
@@ -303,9 +303,9 @@ describe("hooks serve: live reload", () => {
   it("picks up a vim-style save (backup rename, new file, swap file)", async () => {
     const { target } = await startServe();
     writeFileSync(path.join(repo, ".hooks.yaml.swp"), "swap");
-    renameSync(file(), file() + "~");
+    renameSync(file(), `${file()}~`);
     writeFileSync(file(), hookYaml([{ name: "vim", command: "echo vim" }]));
-    unlinkSync(file() + "~");
+    unlinkSync(`${file()}~`);
     unlinkSync(path.join(repo, ".hooks.yaml.swp"));
     await waitFor(async () => (await hookNames(target)) === "vim", { what: "the vim save" });
   });

@@ -183,7 +183,7 @@ function runOnTty(args: string[], cwd: string, env: Record<string, string>, answ
       out += d;
       if (!answered && out.includes("[y/N]")) {
         answered = true;
-        child.stdin.write(answer + "\r");
+        child.stdin.write(`${answer}\r`);
       }
     });
     const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
@@ -224,7 +224,7 @@ describe("`hooks init` trusts the file it writes (SPEC §8)", () => {
     expect(config.files.map((f) => f.layer)).toEqual(["project"]);
     expect(() => assertTrusted(config, { env: t.env })).not.toThrow();
     const file = config.files[0].path;
-    writeFileSync(file, readFileSync(file, "utf8") + "# edited\n");
+    writeFileSync(file, `${readFileSync(file, "utf8")}# edited\n`);
     const changed = await loadConfig({ cwd: t.dir, userConfig: false, env: t.env });
     expect(() => assertTrusted(changed, { env: t.env })).toThrow(TrustError);
   });

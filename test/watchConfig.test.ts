@@ -57,9 +57,9 @@ describe("watchConfig: saves editors make", () => {
     const w = start();
     await w.ready;
     writeFileSync(path.join(project, ".hooks.yaml.swp"), "swap");
-    renameSync(file, file + "~");
+    renameSync(file, `${file}~`);
     writeFileSync(file, yamlWith("v"));
-    unlinkSync(file + "~");
+    unlinkSync(`${file}~`);
     await waitFor(() => names(w.current) === "v", { what: "the vim save" });
   });
 

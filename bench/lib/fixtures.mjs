@@ -45,5 +45,5 @@ export function hooksYaml({ event = "stop", count = 1, command = "true", paralle
   lines.push("hooks:", `  ${event}:`);
   for (let i = 0; i < count; i++) lines.push(`    - name: h${String(i).padStart(4, "0")}`, `      command: ${JSON.stringify(command)}`);
   if (extraEvents) lines.push(extraEvents);
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }

@@ -52,6 +52,6 @@ export async function bigOutput({ root, quick }) {
     slack: Math.max(...sub) - (median(ref) + MAX_OUTPUT / 1024 / 1024),
     pass: Math.max(...sub) <= allowed,
     detail,
-    note: `highest of ${sub.length} runs (median ${median(sub).toFixed(1)} MiB); allowed ${allowed.toFixed(1)} MiB` + (detail.cli_peak_mib ? `; via CLI ${detail.cli_peak_mib.toFixed(1)} MiB` : ""),
+    note: `highest of ${sub.length} runs (median ${median(sub).toFixed(1)} MiB); allowed ${allowed.toFixed(1)} MiB${detail.cli_peak_mib ? `; via CLI ${detail.cli_peak_mib.toFixed(1)} MiB` : ""}`,
   };
 }

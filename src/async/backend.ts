@@ -117,7 +117,7 @@ export class MemoryAsyncBackend implements AsyncBackend {
 // Whatever happens, a run ends as a delivery (a thrown error becomes a failed result).
 async function runToDelivery(run: RunAsyncHook, hook: ResolvedHook, signal: AbortSignal, entry: Running): Promise<AsyncDelivery> {
   const started = Date.parse(entry.started_at);
-  let result;
+  let result: ReturnType<typeof neutralizeAsyncResult>;
   try {
     result = neutralizeAsyncResult(await run(hook, signal));
   } catch (error) {

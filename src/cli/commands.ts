@@ -26,7 +26,7 @@ export interface CommandSpec {
   /** A group: `hooks import claude`. */
   subcommands?: readonly CommandSpec[];
   /** Resolves to the exit code; gets the positional arguments, then the options. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each row knows its own argument types
+  // biome-ignore lint/suspicious/noExplicitAny: each row knows its own argument types
   action?: (ctx: CliContext, args: any[], opts: any) => Promise<number>;
 }
 

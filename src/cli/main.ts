@@ -136,12 +136,12 @@ export async function main(argv: string[], io: MainIO): Promise<number> {
       // prints its help to stderr with exit code 1: a usage error.
       if (error.code === "commander.help") return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
       const sentence = commanderSentence(error);
-      if (json) io.stdout.write(JSON.stringify({ error: { code: "usage", message: sentence } }, null, 2) + "\n");
-      else io.stderr.write(terminalSafe(`hooks: ${sentence}`) + "\n");
+      if (json) io.stdout.write(`${JSON.stringify({ error: { code: "usage", message: sentence } }, null, 2)}\n`);
+      else io.stderr.write(`${terminalSafe(`hooks: ${sentence}`)}\n`);
       return EXIT.usage;
     }
-    if (json) io.stdout.write(JSON.stringify(errorJson(error, cwd), null, 2) + "\n");
-    else io.stderr.write(formatError(error, argv.includes("-v") || argv.includes("--verbose"), cwd) + "\n");
+    if (json) io.stdout.write(`${JSON.stringify(errorJson(error, cwd), null, 2)}\n`);
+    else io.stderr.write(`${formatError(error, argv.includes("-v") || argv.includes("--verbose"), cwd)}\n`);
     return exitCodeFor(error);
   }
 }

@@ -33,7 +33,7 @@ export function configCandidate(dir: string, names: readonly string[], extra?: R
 
 /** Whether `file` is there at all; throws ConfigError for a symlink whose target is missing. */
 export function presentOnDisk(file: string): boolean {
-  let link;
+  let link: ReturnType<typeof lstatSync>;
   try {
     link = lstatSync(file, { throwIfNoEntry: false });
   } catch {

@@ -201,7 +201,7 @@ function makeLocator(yaml: YamlModule, doc: Document, at: (offset: number) => Po
     for (let i = 0; i < path.length; i++) {
       node = deref(node);
       const seg = path[i];
-      let next: unknown = undefined;
+      let next: unknown ;
       if (typeof seg === "number" && isSeq(node)) next = node.items[seg];
       else if (isMap(node)) {
         const pair = findPair(node, String(seg));

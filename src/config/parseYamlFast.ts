@@ -232,7 +232,7 @@ class FastParser {
     while (end > 0 && body[end - 1] === "") end--;
     const content = body.slice(0, end).join("\n");
     if (end === 0) bail();
-    return chomp === "-" ? content : content + "\n";
+    return chomp === "-" ? content : `${content}\n`;
   }
 }
 

@@ -78,7 +78,7 @@ function typeName(v: unknown): string {
   if (v === null) return "empty";
   if (Array.isArray(v)) return "a list";
   if (typeof v === "object") return "a map";
-  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 37) + "..." : v)}`;
+  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 37)}...` : v)}`;
   return `${typeof v} ${String(v)}`;
 }
 

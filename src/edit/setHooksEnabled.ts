@@ -207,7 +207,7 @@ export async function validateEdit(
     }
     if (value !== enabled) refuse(file, `\`enabled\` of "${name}" would be ${JSON.stringify(value)}, not ${enabled}`);
   }
-  let after;
+  let after: Awaited<ReturnType<typeof loadForEdit>>;
   try {
     after = await loadForEdit(options, overrides);
   } catch (error) {

@@ -199,10 +199,14 @@ export function terminateGroup(pgid: number, graceMs = KILL_GRACE_MS): Promise<v
   return new Promise((resolve) => {
     const started = Date.now();
     const poll = (): void => {
-      if (!groupAlive(pgid)) return resolve();
+      if (!groupAlive(pgid)) {
+        resolve();
+        return;
+      }
       if (Date.now() - started >= graceMs) {
         signalGroup(pgid, "SIGKILL");
-        return resolve();
+        resolve();
+        return;
       }
       setTimeout(poll, 25);
     };

@@ -60,7 +60,7 @@ export function writeFileAtomic(file: string, data: string | Buffer, mode = 0o64
  * concurrent cleanup removed it meanwhile.
  */
 export function writeJsonAtomic(file: string, value: unknown): void {
-  writeInPrivateDir(file, JSON.stringify(value) + "\n", false);
+  writeInPrivateDir(file, `${JSON.stringify(value)}\n`, false);
 }
 
 /**

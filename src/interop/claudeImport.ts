@@ -75,6 +75,7 @@ export function importClaudeSettings(settings: unknown, existing: ExistingHook[]
         matcher = undefined;
       }
       if (matchesAll(matcher)) matcher = undefined;
+      // biome-ignore lint/suspicious/useIterableCallbackReturn: `return void note(…)` skips one entry
       group.hooks.forEach((entry, h) => {
         const at = `${where}.hooks[${h}]`;
         if (!isObject(entry)) return void result.notes.push(`${at}: not an object; skipped`);

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import { Document, isMap, isScalar, isSeq, parseDocument, stringify, type YAMLMap, type YAMLSeq } from "yaml";
+import { type Document, isMap, isScalar, isSeq, parseDocument, stringify, type YAMLMap, type YAMLSeq } from "yaml";
 import type { ConfigFileSpec, HookSpec } from "../config/types.js";
 import { tryParseHookEvent } from "../events/parseHookEvent.js";
 import type { ConfigFormat } from "../edit/textEdits.js";
@@ -30,7 +30,7 @@ export function mergeClaudeImport(text: string, format: ConfigFormat, imp: Claud
   const expected = mergedSpec(before, imp);
   if (format === "json") {
     const indent = /\n([ \t]+)"/.exec(text)?.[1] ?? "  ";
-    return JSON.stringify(expected, null, indent) + "\n";
+    return `${JSON.stringify(expected, null, indent)}\n`;
   }
   const edited = editYamlText(text, imp);
   if (edited !== null && isDeepStrictEqual(parseSpec(edited, "yaml"), expected)) return edited;
@@ -120,7 +120,7 @@ const indent = (block: string, by: number) =>
     .join("\n");
 const insert = (text: string, at: number, block: string) => {
   const head = text.slice(0, at);
-  return (head && !head.endsWith("\n") ? head + "\n" : head) + block + text.slice(at);
+  return (head && !head.endsWith("\n") ? `${head}\n` : head) + block + text.slice(at);
 };
 
 /** Append items to a block sequence, at its dash column, after its last item's line. */

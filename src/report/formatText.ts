@@ -70,7 +70,7 @@ export function formatHookBlock(r: HookResult, style: TextStyle): string {
     const tail = terminalSafeLines(r.stderr.trimEnd()).slice(-STDERR_TAIL_LINES);
     for (const line of tail) lines.push(`    ${paint(style, 90, "│")} ${line}`);
   }
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 // Async results say so, and which event started them (they may come from an earlier run).
@@ -83,7 +83,7 @@ function asyncNote(r: HookResult, style: TextStyle): string {
 export function formatFooter(result: TriggerResult, style: TextStyle): string {
   const lines = result.warnings.map((w) => `${paint(style, 33, "warning:")} ${safe(w)}`);
   lines.push(formatSummary(result, style));
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 /** The text report of a trigger (SPEC §8): a block per hook, then warnings and a summary. */

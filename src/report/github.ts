@@ -54,7 +54,7 @@ export function formatGithubAnnotations(result: TriggerResult): string {
     if (ANNOTATED.has(r.status)) lines.push(githubCommand("error", annotation(r), { title }));
     for (const w of r.warnings) lines.push(githubCommand("warning", w, { title }));
   }
-  return lines.length ? lines.join("\n") + "\n" : "";
+  return lines.length ? `${lines.join("\n")}\n` : "";
 }
 
 /** The whole text report as a GitHub Actions step log: grouped blocks, annotations, footer. */

@@ -34,7 +34,7 @@ export function setOwn(obj: Record<string, unknown>, key: string, value: unknown
 
 /** One hook's stdin line: the base context plus `hook`, then a newline. */
 export function hookInput(base: Record<string, unknown>, name: string, projectDir: string): string {
-  return JSON.stringify({ ...base, hook: { name, project_dir: projectDir } }) + "\n";
+  return `${JSON.stringify({ ...base, hook: { name, project_dir: projectDir } })}\n`;
 }
 
 /** The context's session_id, else $HOOKS_SESSION_ID, else "default". */

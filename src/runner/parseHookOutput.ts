@@ -85,7 +85,7 @@ function applyObject(acc: HookOutput, o: Record<string, unknown>, where: string)
   if (o.content !== undefined && o.messages === undefined) acc.messages.push(toMessage(o, where));
   if (o.messages !== undefined) {
     if (!Array.isArray(o.messages)) throw new InvalidOutput(`\`messages\` must be a list`);
-    o.messages.forEach((m, i) => acc.messages.push(toMessage(m, `messages[${i}]`)));
+    for (const [i, m] of o.messages.entries()) acc.messages.push(toMessage(m, `messages[${i}]`));
   }
   const specific = pick(o, "hook_specific_output", "hookSpecificOutput");
   if (specific !== undefined && !isObject(specific)) throw new InvalidOutput("`hookSpecificOutput` must be an object");
@@ -169,7 +169,7 @@ export function parseHookOutput(stdout: string): ParsedOutput {
         return { ok: true, output: acc };
       }
       if (Array.isArray(v)) {
-        v.forEach((m, i) => acc.messages.push(toMessage(m, `[${i}]`)));
+        for (const [i, m] of v.entries()) acc.messages.push(toMessage(m, `[${i}]`));
         return { ok: true, output: acc };
       }
       // A JSON scalar is plain text.
@@ -188,7 +188,7 @@ export function parseHookOutput(stdout: string): ParsedOutput {
       else linesOk = false;
     }
     if (linesOk && objects.length > 0) {
-      objects.forEach((o, i) => applyObject(acc, o, `line ${i + 1}`));
+      for (const [i, o] of objects.entries()) applyObject(acc, o, `line ${i + 1}`);
       return { ok: true, output: acc };
     }
     if (trimmed.startsWith("{") || trimmed.startsWith("[")) {

@@ -65,7 +65,7 @@ function seconds(ms: number): string {
 
 function firstLine(text: string): string {
   const line = text.trim().split("\n").pop() ?? "";
-  return line.length > 200 ? line.slice(0, 200) + "…" : line;
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
 /**

@@ -50,7 +50,7 @@ export function runLogRecord(result: TriggerResult, projectDir: string, startedM
 export function appendRunLog(stateDir: string, record: RunLogRecord, maxBytes = RUN_LOG_MAX_BYTES): void {
   ensureStateDir(stateDir);
   const file = runLogFile(stateDir);
-  const line = JSON.stringify(record) + "\n";
+  const line = `${JSON.stringify(record)}\n`;
   let size = -1;
   try {
     const st = statSync(file);
@@ -59,7 +59,7 @@ export function appendRunLog(stateDir: string, record: RunLogRecord, maxBytes = 
   } catch {
     // no log yet
   }
-  if (size >= 0 && size + line.length > maxBytes) renameSync(file, file + ".1");
+  if (size >= 0 && size + line.length > maxBytes) renameSync(file, `${file}.1`);
   appendFileSync(file, line, { mode: 0o600 });
 }
 
@@ -81,7 +81,7 @@ export function readRunLog(stateDir: string): RunLogContents {
   ensureStateDir(stateDir, { create: false });
   const file = runLogFile(stateDir);
   const out: RunLogContents = { records: [], skipped: 0 };
-  for (const f of [file + ".1", file]) {
+  for (const f of [`${file}.1`, file]) {
     let text: string;
     let cut = false;
     try {

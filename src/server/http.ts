@@ -28,12 +28,12 @@ export class HttpError extends HookrunError {
 
 /** The JSON body of an error answer: the one error shape of hookrun (report/json.ts). */
 export function errorBody(code: string, message: string): string {
-  return JSON.stringify({ error: { code, message } }) + "\n";
+  return `${JSON.stringify({ error: { code, message } })}\n`;
 }
 
 /** Write one JSON response (a trailing newline, so `curl` output ends cleanly). */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body) + "\n";
+  const text = `${JSON.stringify(body)}\n`;
   res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text), ...headers });
   res.end(text);
 }
@@ -108,7 +108,10 @@ function readBody(req: IncomingMessage, limit: number, stallMs: number): Promise
     }
     function onData(chunk: Buffer): void {
       size += chunk.length;
-      if (size > limit) return fail(tooLarge(limit));
+      if (size > limit) {
+        fail(tooLarge(limit));
+        return;
+      }
       chunks.push(chunk);
       arm();
     }

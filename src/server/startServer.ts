@@ -74,7 +74,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const sockets = new Set<Socket>();
   const exchanges = new Map<Duplex, { req: IncomingMessage; res: ServerResponse }>();
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-    if (stopping) return sendJson(res, 503, { error: { code: "unavailable", message: "the server is shutting down; retry against the next one" } }, { connection: "close" });
+    if (stopping) {
+      sendJson(res, 503, { error: { code: "unavailable", message: "the server is shutting down; retry against the next one" } }, { connection: "close" });
+      return;
+    }
     const socket = req.socket;
     exchanges.set(socket, { req, res });
     res.once("close", () => {
@@ -185,6 +188,6 @@ function clientErrorAnswer(error: NodeJS.ErrnoException, timeouts: ServerTimeout
 function writeTokenFile(file: string): string {
   const token = randomBytes(32).toString("hex");
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  writeFileAtomic(file, token + "\n", 0o600, { exactMode: true });
+  writeFileAtomic(file, `${token}\n`, 0o600, { exactMode: true });
   return token;
 }

@@ -77,5 +77,5 @@ export async function describeForReview(config: ResolvedConfig): Promise<{ files
     if (hooks.length === 0) lines.push("  (no hooks)");
     for (const h of hooks) lines.push(...hookLines(h, config.projectDir));
   }
-  return { files, text: lines.join("\n") + "\n" };
+  return { files, text: `${lines.join("\n")}\n` };
 }

@@ -45,7 +45,7 @@ export async function updateTrustStore(dir: string, change: (files: Record<strin
   await withFileLock(file, () => {
     const store = readTrustStore(dir);
     change(store.files);
-    writeFileAtomic(file, JSON.stringify(store, null, 2) + "\n", 0o600);
+    writeFileAtomic(file, `${JSON.stringify(store, null, 2)}\n`, 0o600);
   });
 }
 

@@ -65,7 +65,7 @@ export function watchConfig(options: WatchConfigOptions = {}): ConfigWatcher {
   const ignored = (p: string): boolean => {
     if (chain.has(p)) return false;
     const names = scope.get(path.dirname(p));
-    return !names || !names.has(path.basename(p));
+    return !names?.has(path.basename(p));
   };
 
   const watcher: FSWatcher = watch([...scope.keys()], { ignoreInitial: true, depth: 0, atomic: true, ignored });

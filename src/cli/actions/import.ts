@@ -23,7 +23,7 @@ export async function importClaude(ctx: CliContext, file: string | undefined, op
   if (!opts.write) {
     const imp = convert(settings, source);
     imp.notes.forEach(note);
-    ctx.stdout.write(opts.json ? JSON.stringify(claudeImportToSpec(imp), null, 2) + "\n" : renderClaudeImport(imp, label));
+    ctx.stdout.write(opts.json ? `${JSON.stringify(claudeImportToSpec(imp), null, 2)}\n` : renderClaudeImport(imp, label));
     return 0;
   }
   const target = await projectConfigFile(ctx);

@@ -31,23 +31,23 @@ export async function validateConfig(ctx: CliContext, opts: { json?: boolean }):
     const config = await loadCliConfig(ctx);
     assertConfigFound(config, ctx.cwd);
     if (opts.json) {
-      ctx.stdout.write(JSON.stringify(validationJson(config, null, here), null, 2) + "\n");
+      ctx.stdout.write(`${JSON.stringify(validationJson(config, null, here), null, 2)}\n`);
       return EXIT.ok;
     }
-    for (const w of config.warnings) ctx.stderr.write(formatDiagnostic(w, here) + "\n");
+    for (const w of config.warnings) ctx.stderr.write(`${formatDiagnostic(w, here)}\n`);
     const n = config.hooks.length;
     const files = config.files.map((f) => displayFile(f.path, here));
     const warned = config.warnings.length ? ` (${config.warnings.length} warning${config.warnings.length === 1 ? "" : "s"})` : "";
-    ctx.stdout.write(terminalSafe(`valid: ${n} hook${n === 1 ? "" : "s"} in ${files.join(", ")}${warned}`) + "\n");
+    ctx.stdout.write(`${terminalSafe(`valid: ${n} hook${n === 1 ? "" : "s"} in ${files.join(", ")}${warned}`)}\n`);
     return EXIT.ok;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     if (opts.json) {
-      ctx.stdout.write(JSON.stringify(validationJson(null, error, here), null, 2) + "\n");
+      ctx.stdout.write(`${JSON.stringify(validationJson(null, error, here), null, 2)}\n`);
       return EXIT.config;
     }
-    for (const d of error.diagnostics) ctx.stderr.write(formatDiagnostic(d, here) + "\n");
-    ctx.stderr.write(terminalSafe(`hooks: ${configSummary(error, here)}`) + "\n");
+    for (const d of error.diagnostics) ctx.stderr.write(`${formatDiagnostic(d, here)}\n`);
+    ctx.stderr.write(`${terminalSafe(`hooks: ${configSummary(error, here)}`)}\n`);
     return EXIT.config;
   }
 }
@@ -63,7 +63,7 @@ export async function listHooks(ctx: CliContext, opts: { event?: string; json?: 
     hooks = hooks.filter((h) => h.event === event);
   }
   if (opts.json) {
-    ctx.stdout.write(JSON.stringify(hooks.map((h) => hookJson(h, ctx.cwd, ctx.env)), null, 2) + "\n");
+    ctx.stdout.write(`${JSON.stringify(hooks.map((h) => hookJson(h, ctx.cwd, ctx.env)), null, 2)}\n`);
     return EXIT.ok;
   }
   const where = (s: SourceLocation) => `${displayFile(s.file, ctx.cwd)}:${s.line}`;
@@ -71,7 +71,7 @@ export async function listHooks(ctx: CliContext, opts: { event?: string; json?: 
   // `hooks run` with this environment would see, and names the variable that decided it.
   const offBy = (h: ResolvedHook): string | null => disabledByEnv(h, ctx.env);
   const run = (h: ResolvedHook) => h.command ?? JSON.stringify(h.args ?? []);
-  for (const w of config.warnings) ctx.stderr.write(formatDiagnostic(w, ctx.cwd) + "\n");
+  for (const w of config.warnings) ctx.stderr.write(`${formatDiagnostic(w, ctx.cwd)}\n`);
   if (hooks.length === 0) {
     ctx.stdout.write(opts.event ? `no hooks for ${opts.event}\n` : "no hooks\n");
     return EXIT.ok;
@@ -102,13 +102,13 @@ function oneLine(command: string): string {
 function table(head: string[], rows: string[][]): string {
   const widths = head.map((t, i) => Math.max(t.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join("  ").trimEnd();
-  return [line(head), ...rows.map(line)].join("\n") + "\n";
+  return `${[line(head), ...rows.map(line)].join("\n")}\n`;
 }
 
 /** `hooks events`: the catalog, as a table or JSON (same data as the README table). */
 export async function printEvents(ctx: CliContext, opts: { json?: boolean }): Promise<number> {
   if (opts.json) {
-    ctx.stdout.write(JSON.stringify(EVENTS.map((e) => eventJson(e)), null, 2) + "\n");
+    ctx.stdout.write(`${JSON.stringify(EVENTS.map((e) => eventJson(e)), null, 2)}\n`);
     return EXIT.ok;
   }
   const rows = EVENTS.map((e) => [e.name, e.aliases.join(", ") || "-", e.gate, e.matchField ?? "-", e.fields.join(", ") || "-", e.fires]);
@@ -129,7 +129,7 @@ export async function printLog(ctx: CliContext, opts: { n?: string; session?: st
   if (opts.session !== undefined) records = records.filter((r) => r.session_id === opts.session);
   records = n === 0 ? [] : records.slice(-n);
   if (opts.json) {
-    ctx.stdout.write(JSON.stringify(records, null, 2) + "\n");
+    ctx.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
     return EXIT.ok;
   }
   if (records.length === 0) {
@@ -143,7 +143,7 @@ export async function printLog(ctx: CliContext, opts: { n?: string; session?: st
     return `${r.time}  ${r.event}  session ${r.session_id}  ${formatElapsed(r.duration_ms)}${r.blocked ? "  BLOCKED" : ""}  ${hooks}${started}  ${r.project_dir}`;
   });
   // Names, ids and paths in the log came from configs and callers: shown escaped, as hook output is.
-  ctx.stdout.write(lines.map((l) => terminalSafe(l)).join("\n") + "\n");
+  ctx.stdout.write(`${lines.map((l) => terminalSafe(l)).join("\n")}\n`);
   return EXIT.ok;
 }
 

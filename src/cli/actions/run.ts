@@ -72,12 +72,12 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     const plan = planHooks(config, event, context, { env: ctx.env, cwd: ctx.cwd, only: flags.only, skip: flags.skip });
     const stdinContext = buildContext(event, context, ctx.cwd, ctx.env);
     const hooks = plan.map((h) => hookJson(h, ctx.cwd, ctx.env));
-    if (output === "json") ctx.stdout.write(JSON.stringify({ event, dry_run: true, hooks, context: stdinContext }, null, 2) + "\n");
+    if (output === "json") ctx.stdout.write(`${JSON.stringify({ event, dry_run: true, hooks, context: stdinContext }, null, 2)}\n`);
     else {
       const lines = [`${event}: ${hooks.length} hook${hooks.length === 1 ? "" : "s"} would run (dry run)`];
       for (const h of hooks) lines.push(`  ${h.name}  priority ${h.priority}${h.async ? "  async" : ""}  ${h.command ?? JSON.stringify(h.args)}  (${h.source.file}:${h.source.line})`);
       lines.push("context:", JSON.stringify(stdinContext, null, 2));
-      ctx.stdout.write(lines.join("\n") + "\n");
+      ctx.stdout.write(`${lines.join("\n")}\n`);
     }
     return EXIT.ok;
   }
@@ -111,9 +111,9 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     stopSignals();
   }
   if (transcriptWarning) result.warnings.unshift(transcriptWarning);
-  if (output === "json") ctx.stdout.write(JSON.stringify(result, null, 2) + "\n");
+  if (output === "json") ctx.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else if (output === "junit") ctx.stdout.write(formatJunit([result]));
-  else if (output === "claude") ctx.stdout.write(JSON.stringify(formatClaude(result)) + "\n");
+  else if (output === "claude") ctx.stdout.write(`${JSON.stringify(formatClaude(result))}\n`);
   else if (result.hooks.length > 0 || result.warnings.length > 0 || result.async_started.length > 0 || result.async_delivered.length > 0) {
     // Results of earlier runs' async hooks (delivered now, first) and hooks that never ran
     // (skipped, cancelled before starting) were not shown while running.
@@ -146,7 +146,10 @@ export function startProgress(
   const clear = (): void => void (tty && out.write("\r\x1b[K"));
   const draw = (): void => {
     if (!tty) return;
-    if (running.size === 0) return clear();
+    if (running.size === 0) {
+      clear();
+      return;
+    }
     const now = Date.now();
     // Hook names come from config: escaped like the rest of the report (see formatText).
     const text = [...running].map(([name, t]) => `${terminalSafe(name)} ${formatElapsed(now - t)}`).join(", ");

@@ -92,12 +92,12 @@ export async function watchCommand(ctx: CliContext, opts: { json?: boolean }): P
   const report = (config: ResolvedConfig | null, error: ConfigError | null): void => {
     const diagnostics = error ? error.diagnostics : (config?.warnings ?? []);
     // One line per check, in the shape of `hooks validate --json`.
-    if (opts.json) return void ctx.stdout.write(JSON.stringify(validationJson(config, error, ctx.cwd)) + "\n");
+    if (opts.json) return void ctx.stdout.write(`${JSON.stringify(validationJson(config, error, ctx.cwd))}\n`);
     const lines = diagnostics.map((d) => formatDiagnostic(d, ctx.cwd));
     if (error) lines.push(terminalSafe(`invalid: ${error.message}`));
     else if (config && config.files.length === 0) lines.push("valid: no config file found yet (waiting for one)");
     else if (config) lines.push(terminalSafe(`valid: ${config.hooks.length} hook${config.hooks.length === 1 ? "" : "s"} in ${config.files.map((f) => displayFile(f.path, ctx.cwd)).join(", ")}`));
-    ctx.stdout.write(lines.join("\n") + "\n");
+    ctx.stdout.write(`${lines.join("\n")}\n`);
   };
   const { signal, dispose } = untilSignal();
   const watcher = watchConfig({
