@@ -1,50 +1,128 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { ROOT, runCli } from "./helpers/cli.js";
 
-// The CLI loader runs the bundle from V8 code cache (scripts/cliLoader.cjs). Whatever is in the
-// cache, the CLI must behave exactly as without it.
-const CACHE_DIR = path.join(ROOT, "dist/bin/.v8-cache");
-const cacheFiles = (command: string): string[] => (fs.existsSync(CACHE_DIR) ? fs.readdirSync(CACHE_DIR).filter((f) => f.startsWith(`${command}-`) && f.endsWith(".bin")) : []);
+// The CLI loader (scripts/cliLoader.cjs) caches the bundle's compiled code in the user's cache
+// dir, never in the installed package: Node's compile cache on Node >= 22.1, a V8 code cache per
+// command through node:vm on Node 20. Whatever is in the cache, the CLI must behave exactly as
+// without it. Every test has its own XDG_CACHE_HOME, so no test sees another's cache.
+const compileCache = typeof (await import("node:module")).enableCompileCache === "function";
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) fs.rmSync(d, { recursive: true, force: true });
+});
+
+function cacheHome(): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), "hookrun-cache-test-"));
+  made.push(d);
+  return d;
+}
+
+/** Every file under dir, relative. */
+function files(dir: string): string[] {
+  return fs.existsSync(dir) ? (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[]).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))) : [];
+}
+
+const vmCacheFiles = (home: string, command: string): string[] => files(path.join(home, "hookrun", "v8-cache")).filter((f) => f.startsWith(`${command}-`) && f.endsWith(".bin"));
 
 describe("CLI code cache", () => {
-  it("writes a cache per command and gives the same output with it", async () => {
-    const first = await runCli(["events", "--json"]);
+  it("writes its cache only under $XDG_CACHE_HOME/hookrun, never next to the bundle, and gives the same output with it", async () => {
+    const home = cacheHome();
+    const first = await runCli(["events", "--json"], { env: { XDG_CACHE_HOME: home } });
     expect(first.code).toBe(0);
-    expect(cacheFiles("events").length).toBeGreaterThan(0);
-    const second = await runCli(["events", "--json"]);
+    expect(files(path.join(home, "hookrun", compileCache ? "compile-cache" : "v8-cache")).length).toBeGreaterThan(0);
+    expect(files(path.join(ROOT, "dist/bin")).filter((f) => f.startsWith(".") || f.endsWith(".bin"))).toEqual([]);
+    const second = await runCli(["events", "--json"], { env: { XDG_CACHE_HOME: home } });
     expect(second.code).toBe(0);
     expect(second.stdout).toBe(first.stdout);
   });
 
-  it("rejects a corrupt cache, still runs, and replaces it", async () => {
-    await runCli(["events"]);
-    const [name] = cacheFiles("events");
-    expect(name).toBeDefined();
-    fs.writeFileSync(path.join(CACHE_DIR, name), "not a V8 code cache");
-    const r = await runCli(["events", "--json"]);
+  it("defaults to ~/.cache/hookrun without XDG_CACHE_HOME", async () => {
+    const home = cacheHome();
+    const r = await runCli(["events"], { env: { HOME: home, XDG_CACHE_HOME: undefined } });
+    expect(r.code).toBe(0);
+    expect(files(path.join(home, ".cache", "hookrun")).length).toBeGreaterThan(0);
+  });
+
+  it("neither reads nor writes a cache with HOOKS_CODE_CACHE=0", async () => {
+    const home = cacheHome();
+    const off = await runCli(["help"], { env: { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: "0" } });
+    expect(off.code).toBe(0);
+    expect(files(home)).toEqual([]);
+    const on = await runCli(["help"], { env: { XDG_CACHE_HOME: home } });
+    expect(on.stdout).toBe(off.stdout);
+  });
+
+  it("still runs when the cache dir cannot be written", async () => {
+    const home = cacheHome();
+    const blocker = path.join(home, "a-file");
+    fs.writeFileSync(blocker, "");
+    const r = await runCli(["events", "--json"], { env: { XDG_CACHE_HOME: blocker } });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).length).toBeGreaterThan(20);
-    expect(fs.readFileSync(path.join(CACHE_DIR, name), "utf8")).not.toBe("not a V8 code cache");
   });
 
-  it("writes no cache for a mistyped command", async () => {
-    const typo = await runCli(["evnets-typo"]);
-    expect(typo.code).toBe(64);
-    expect(cacheFiles("evnets-typo")).toEqual([]);
+  it.skipIf(!compileCache)("on Node >= 22.1, survives a corrupt compile cache (Node rejects it)", async () => {
+    const home = cacheHome();
+    const first = await runCli(["events", "--json"], { env: { XDG_CACHE_HOME: home } });
+    const dir = path.join(home, "hookrun", "compile-cache");
+    const cached = files(dir);
+    expect(cached.length).toBeGreaterThan(0);
+    for (const f of cached) fs.writeFileSync(path.join(dir, f), "not a compile cache");
+    const r = await runCli(["events", "--json"], { env: { XDG_CACHE_HOME: home } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(first.stdout);
   });
 
-  it("neither reads nor writes the cache with HOOKS_CODE_CACHE=0", async () => {
-    await runCli(["events"]);
-    const suffix = cacheFiles("events")[0].slice("events".length);
-    const file = path.join(CACHE_DIR, `help${suffix}`);
-    fs.writeFileSync(file, "left alone");
-    const off = await runCli(["help"], { env: { HOOKS_CODE_CACHE: "0" } });
-    expect(off.code).toBe(0);
-    expect(fs.readFileSync(file, "utf8")).toBe("left alone");
-    const on = await runCli(["help"]);
-    expect(on.stdout).toBe(off.stdout);
-    expect(fs.readFileSync(file, "utf8")).not.toBe("left alone");
+  describe.skipIf(compileCache)("Node 20: the vm loader", () => {
+    it("keeps a cache per command", async () => {
+      const home = cacheHome();
+      await runCli(["events"], { env: { XDG_CACHE_HOME: home } });
+      await runCli(["help"], { env: { XDG_CACHE_HOME: home } });
+      expect(vmCacheFiles(home, "events")).toHaveLength(1);
+      expect(vmCacheFiles(home, "help")).toHaveLength(1);
+    });
+
+    it("rejects a corrupt cache, still runs, and replaces it", async () => {
+      const home = cacheHome();
+      await runCli(["events"], { env: { XDG_CACHE_HOME: home } });
+      const [name] = vmCacheFiles(home, "events");
+      expect(name).toBeDefined();
+      const file = path.join(home, "hookrun", "v8-cache", name);
+      fs.writeFileSync(file, "not a V8 code cache");
+      const r = await runCli(["events", "--json"], { env: { XDG_CACHE_HOME: home } });
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout).length).toBeGreaterThan(20);
+      expect(fs.readFileSync(file, "utf8")).not.toBe("not a V8 code cache");
+    });
+
+    it("writes no cache for a mistyped command", async () => {
+      const home = cacheHome();
+      const typo = await runCli(["evnets-typo"], { env: { XDG_CACHE_HOME: home } });
+      expect(typo.code).toBe(64);
+      expect(vmCacheFiles(home, "evnets-typo")).toEqual([]);
+    });
+
+    it("is not frozen by a first run that found no config: a run that compiled more rewrites it", async () => {
+      const home = cacheHome();
+      const empty = cacheHome();
+      const none = await runCli(["--no-user-config", "run", "stop"], { cwd: empty, env: { XDG_CACHE_HOME: home } });
+      expect(none.code).toBe(0);
+      const [name] = vmCacheFiles(home, "run");
+      const file = path.join(home, "hookrun", "v8-cache", name);
+      const small = fs.statSync(file).size;
+      const project = cacheHome();
+      fs.writeFileSync(path.join(project, "hooks.yaml"), 'version: 1\nhooks:\n  stop:\n    - name: a\n      command: "true"\n    - name: b\n      command: "echo hi"\n');
+      const run = await runCli(["--no-user-config", "--trust", "run", "stop"], { cwd: project, env: { XDG_CACHE_HOME: home } });
+      expect(run.code).toBe(0);
+      const grown = fs.statSync(file).size;
+      expect(grown).toBeGreaterThan(small * 1.1);
+      // A run like the last one compiles nothing new: the cache is left as it is.
+      const mtime = fs.statSync(file).mtimeMs;
+      await runCli(["--no-user-config", "--trust", "run", "stop"], { cwd: project, env: { XDG_CACHE_HOME: home } });
+      expect(fs.statSync(file).mtimeMs).toBe(mtime);
+    });
   });
 });
