@@ -7,7 +7,7 @@
 //   node bench/startup.mjs [--runs 21] [--only code_cache,fast_yaml,…] [--node /path/to/node]
 // raw spawn vs execa is measured by bench/execa.mjs (execa is not a dependency).
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -86,10 +86,29 @@ const WORKLOADS = {
   list10000: { fixture: "validate10000", args: ["--no-user-config", "list"], label: "`hooks list`, 10,000 hooks" },
 };
 
+// CPU time (task-clock, all threads) besides wall time: on a shared, loaded machine wall time
+// swings with the neighbours, CPU time much less. perf stat gives it per process; without perf,
+// only wall time is reported.
+const perf = (() => {
+  try {
+    execFileSync("perf", ["stat", "-x,", "-e", "task-clock", "--", "true"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const cpuFile = path.join(os.tmpdir(), `hookrun-startup-cpu-${process.pid}.csv`);
+
 function once(s, workload) {
   const w = WORKLOADS[workload];
   const f = fixture(w.fixture);
-  return () => timeOk(node, [s.cli, ...w.args], { cwd: f.dir, env: { ...f.env, ...s.env, NODE_EXTRA_CA_CERTS: undefined } }).then((ms) => ms);
+  const options = { cwd: f.dir, env: { ...f.env, ...s.env, NODE_EXTRA_CA_CERTS: undefined } };
+  if (!perf) return async () => ({ wall: await timeOk(node, [s.cli, ...w.args], options), cpu: NaN });
+  return async () => {
+    const wall = await timeOk("perf", ["stat", "-x,", "-e", "task-clock", "-o", cpuFile, "--", node, s.cli, ...w.args], options);
+    const line = readFileSync(cpuFile, "utf8").split("\n").find((l) => l.includes("task-clock"));
+    return { wall, cpu: Number(line?.split(",")[0]) };
+  };
 }
 
 /** Seed a side's cache with a first run that found no config (the case that froze the cache). */
@@ -108,7 +127,8 @@ async function compare(id, label, workloads, makeOn, makeOff, { seed } = {}) {
       await seed(off);
     }
     const [a, b] = await alternate(runs, once(on, workload), once(off, workload), 3);
-    rows.push({ id, label, workload: WORKLOADS[workload].label, on_ms: median(a), off_ms: median(b), saved_ms: median(b) - median(a) });
+    const m = (xs, k) => median(xs.map((x) => x[k]));
+    rows.push({ id, label, workload: WORKLOADS[workload].label, on_ms: m(a, "wall"), off_ms: m(b, "wall"), saved_ms: m(b, "wall") - m(a, "wall"), on_cpu: m(a, "cpu"), off_cpu: m(b, "cpu"), saved_cpu: m(b, "cpu") - m(a, "cpu") });
   }
   return rows;
 }
@@ -163,8 +183,8 @@ try {
   cleanupFixtures();
 }
 const version = execFileSync(node, ["--version"], { encoding: "utf8" }).trim();
-const lines = ["| measure | workload | on (median) | off (median) | saved |", "|---|---|---|---|---|"];
-for (const r of results) lines.push(`| ${r.label} | ${r.workload} | ${r.on_ms.toFixed(1)} ms | ${r.off_ms.toFixed(1)} ms | ${r.saved_ms >= 0 ? "" : "−"}${Math.abs(r.saved_ms).toFixed(1)} ms |`);
-lines.push(`Node ${version}, ${runs} alternated runs per side, NODE_EXTRA_CA_CERTS unset, load average ${load.toFixed(2)} → ${os.loadavg()[0].toFixed(2)}`);
+const ms = (v) => (Number.isNaN(v) ? "–" : `${v < 0 ? "−" : ""}${Math.abs(v).toFixed(1)} ms`);
+const lines = ["| measure | workload | wall on | wall off | wall saved | CPU on | CPU off | CPU saved |", "|---|---|---|---|---|---|---|---|"];
+for (const r of results) lines.push(`| ${r.label} | ${r.workload} | ${ms(r.on_ms)} | ${ms(r.off_ms)} | ${ms(r.saved_ms)} | ${ms(r.on_cpu)} | ${ms(r.off_cpu)} | ${ms(r.saved_cpu)} |`);
+lines.push(`Node ${version}, ${runs} alternated runs per side, medians, NODE_EXTRA_CA_CERTS unset, CPU = perf stat task-clock, load average ${load.toFixed(2)} → ${os.loadavg()[0].toFixed(2)}`);
 process.stdout.write(lines.join("\n") + "\n");
-writeFileSync(path.join(root, "bench/startup-results.json"), JSON.stringify({ date: new Date().toISOString(), node: version, runs, results }, null, 2) + "\n");
