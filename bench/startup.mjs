@@ -4,7 +4,9 @@
 // with that one measure switched off (built from the same sources by scripts/build.mjs's
 // bundleCli) run alternately (A B B A …), NODE_EXTRA_CA_CERTS unset, each side with its own warm
 // cache dir; the table gives medians and what the measure saves (off − on).
-//   node bench/startup.mjs [--runs 21] [--only code_cache,fast_yaml,…] [--node /path/to/node]
+//   node bench/startup.mjs [--runs 21] [--only code_cache,fast_yaml,…] [--node /path/to/node] [--callgrind]
+// --callgrind counts instructions (valgrind, about 10 s a run, default 5 runs) instead of timing:
+// deterministic to about 1 %, whatever the load, for measures too small to see in wall time.
 // raw spawn vs execa is measured by bench/execa.mjs (execa is not a dependency).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
@@ -16,12 +18,13 @@ import { bigConfigYaml } from "./lib/bigConfig.mjs";
 import { ensureBuilt } from "./lib/ensureBuilt.mjs";
 import { cleanupFixtures, isolatedEnv, project, tempDir } from "./lib/fixtures.mjs";
 import { alternate, median } from "./lib/stats.mjs";
-import { timeOk } from "./lib/timeProcess.mjs";
+import { timeOk, timeProcess } from "./lib/timeProcess.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
 const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
-const runs = Number(opt("--runs", 21));
+const callgrind = args.includes("--callgrind");
+const runs = Number(opt("--runs", callgrind ? 5 : 21));
 const only = opt("--only", null)?.split(",");
 const node = opt("--node", process.execPath);
 
@@ -103,6 +106,14 @@ function once(s, workload) {
   const w = WORKLOADS[workload];
   const f = fixture(w.fixture);
   const options = { cwd: f.dir, env: { ...f.env, ...s.env, NODE_EXTRA_CA_CERTS: undefined } };
+  if (callgrind) {
+    return async () => {
+      const r = await timeProcess("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", "--smc-check=all-non-file", node, s.cli, ...w.args], options);
+      const ir = /Collected : (\d+)/.exec(r.stderr);
+      if (r.code !== 0 || !ir) throw new Error(`valgrind ${w.args.join(" ")} exited ${r.code}: ${r.stderr.slice(-300)}`);
+      return { wall: NaN, cpu: Number(ir[1]) / 1e6 };
+    };
+  }
   if (!perf) return async () => ({ wall: await timeOk(node, [s.cli, ...w.args], options), cpu: NaN });
   return async () => {
     const wall = await timeOk("perf", ["stat", "-x,", "-e", "task-clock", "-o", cpuFile, "--", node, s.cli, ...w.args], options);
@@ -117,6 +128,17 @@ async function seedWithoutConfig(s) {
   await timeOk(node, [s.cli, "--no-user-config", "run", "stop"], { cwd: empty, env: s.env });
 }
 
+async function together(n, a, b) {
+  await Promise.all([a(), b()]);
+  const out = [[], []];
+  for (let i = 0; i < n; i++) {
+    const [x, y] = await Promise.all([a(), b()]);
+    out[0].push(x);
+    out[1].push(y);
+  }
+  return out;
+}
+
 async function compare(id, label, workloads, makeOn, makeOff, { seed } = {}) {
   const rows = [];
   for (const workload of workloads) {
@@ -126,7 +148,8 @@ async function compare(id, label, workloads, makeOn, makeOff, { seed } = {}) {
       await seed(on);
       await seed(off);
     }
-    const [a, b] = await alternate(runs, once(on, workload), once(off, workload), 3);
+    // Instruction counts do not depend on the load, so both sides may run at once.
+    const [a, b] = callgrind ? await together(runs, once(on, workload), once(off, workload)) : await alternate(runs, once(on, workload), once(off, workload), 3);
     const m = (xs, k) => median(xs.map((x) => x[k]));
     rows.push({ id, label, workload: WORKLOADS[workload].label, on_ms: m(a, "wall"), off_ms: m(b, "wall"), saved_ms: m(b, "wall") - m(a, "wall"), on_cpu: m(a, "cpu"), off_cpu: m(b, "cpu"), saved_cpu: m(b, "cpu") - m(a, "cpu") });
   }
@@ -183,8 +206,9 @@ try {
   cleanupFixtures();
 }
 const version = execFileSync(node, ["--version"], { encoding: "utf8" }).trim();
-const ms = (v) => (Number.isNaN(v) ? "–" : `${v < 0 ? "−" : ""}${Math.abs(v).toFixed(1)} ms`);
+const ms = (v) => (Number.isNaN(v) ? "–" : `${v < 0 ? "−" : ""}${Math.abs(v).toFixed(1)} ${callgrind ? "M instr." : "ms"}`);
 const lines = ["| measure | workload | wall on | wall off | wall saved | CPU on | CPU off | CPU saved |", "|---|---|---|---|---|---|---|---|"];
-for (const r of results) lines.push(`| ${r.label} | ${r.workload} | ${ms(r.on_ms)} | ${ms(r.off_ms)} | ${ms(r.saved_ms)} | ${ms(r.on_cpu)} | ${ms(r.off_cpu)} | ${ms(r.saved_cpu)} |`);
-lines.push(`Node ${version}, ${runs} alternated runs per side, medians, NODE_EXTRA_CA_CERTS unset, CPU = perf stat task-clock, load average ${load.toFixed(2)} → ${os.loadavg()[0].toFixed(2)}`);
+if (callgrind) lines.splice(0, 2, "| measure | workload | on | off | saved |", "|---|---|---|---|---|");
+for (const r of results) lines.push(callgrind ? `| ${r.label} | ${r.workload} | ${ms(r.on_cpu)} | ${ms(r.off_cpu)} | ${ms(r.saved_cpu)} (${((100 * r.saved_cpu) / r.on_cpu).toFixed(1)} %) |` : `| ${r.label} | ${r.workload} | ${ms(r.on_ms)} | ${ms(r.off_ms)} | ${ms(r.saved_ms)} | ${ms(r.on_cpu)} | ${ms(r.off_cpu)} | ${ms(r.saved_cpu)} |`);
+lines.push(`Node ${version}, ${runs} alternated runs per side, medians, NODE_EXTRA_CA_CERTS unset, ${callgrind ? "instructions counted by valgrind --tool=callgrind (this process only, not the hooks it spawns)" : "CPU = perf stat task-clock"}, load average ${load.toFixed(2)} → ${os.loadavg()[0].toFixed(2)}`);
 process.stdout.write(lines.join("\n") + "\n");
