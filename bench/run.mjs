@@ -30,14 +30,18 @@ const onlyArg = args.find((a) => a.startsWith("--only"));
 const only = onlyArg ? (onlyArg.includes("=") ? onlyArg.split("=")[1] : args[args.indexOf(onlyArg) + 1]).split(",") : null;
 
 // needs: "library" (createRunner exported) or a CLI command name that must be listed by --help.
+// Targets as in SPEC §15. Cold rows (and the CLI side of the parallel row) are judged with
+// NODE_EXTRA_CA_CERTS unset, as users run; the cold rows also print the figures with it.
 const ROWS = [
   { id: "no_match", measure: "library trigger, no hook matches", referenceLabel: "–", target: { kind: "absolute", max: 5 }, targetLabel: "≤ 5 µs", needs: "library", run: noMatch },
   { id: "one_hook", measure: "library trigger, one `true` hook", referenceLabel: "raw spawn `sh -c true`", target: { kind: "ratio", max: 1.2 }, targetLabel: "≤ 1.2×", needs: "library", run: (ctx) => sequential(ctx, 1, ctx.quick ? 10 : 101) },
   { id: "sequential_100", measure: "100 sequential `true` hooks, library", referenceLabel: "100 raw spawns in a loop", target: { kind: "ratio", max: 1.2 }, targetLabel: "≤ 1.2×", needs: "library", run: (ctx) => sequential(ctx, 100, ctx.quick ? 2 : 11) },
-  { id: "parallel_100", measure: "100 hooks `sleep 0.5`, parallel, max 100", referenceLabel: "0.5 s", target: { kind: "ratio", max: 1.2 }, targetLabel: "≤ 1.2×", needs: "library", run: (ctx) => inChild(ctx, "rows/parallel.mjs", "parallel") },
-  { id: "cold_run", measure: "cold `hooks run stop`, one `true` hook", referenceLabel: "`node -e 0`", target: { kind: "ratio", max: 1.3 }, targetLabel: "≤ 1.3×", needs: "run", run: coldRun },
-  { id: "validate_1000", measure: "`hooks validate`, 1,000-hook config", referenceLabel: "`node -e 0`", target: { kind: "ratio", max: 1.6 }, targetLabel: "≤ 1.6×", needs: "validate", run: coldValidate },
-  { id: "server", measure: "server round trip (curl, Unix socket), one `true` hook", referenceLabel: "cold `lefthook run`", target: { kind: "ratio", max: 0.5 }, targetLabel: "≤ 0.5×", needs: "serve", run: serverRoundTrip },
+  { id: "parallel_100", measure: "100 hooks `sleep 0.5`, parallel, `hooks run --max-parallel 100`", referenceLabel: "lefthook, same jobs in parallel", target: { kind: "ratio", max: 1.1 }, targetLabel: "≤ 1.1×", needs: "run", run: (ctx) => inChild(ctx, "rows/parallel.mjs", "parallel") },
+  { id: "cold_run", measure: "cold `hooks run stop`, one `true` hook (no NODE_EXTRA_CA_CERTS)", referenceLabel: "`node -e 0`", target: { kind: "ratio", max: 1.6 }, targetLabel: "≤ 1.6×", needs: "run", run: coldRun },
+  { id: "validate_1000", measure: "`hooks validate`, 1,000-hook config (no NODE_EXTRA_CA_CERTS)", referenceLabel: "`node -e 0`", target: { kind: "ratio", max: 2.5 }, targetLabel: "≤ 2.5×", needs: "validate", run: coldValidate },
+  { id: "install_command", measure: "agent event through `hooks install`'s entry, command mode", referenceLabel: "hook configured directly", target: { kind: "added", max: 40 }, targetLabel: "≤ +40 ms", needs: "install", run: null },
+  { id: "install_warm", measure: "the same, warm mode (agent → `hooks serve`)", referenceLabel: "hook configured directly", target: { kind: "added", max: 5 }, targetLabel: "≤ +5 ms", needs: "install", run: null },
+  { id: "server", measure: "server round trip (curl, Unix socket), one `true` hook", referenceLabel: "cold `lefthook run`", target: { kind: "ratio", max: 0.8 }, targetLabel: "≤ 0.8×", needs: "serve", run: serverRoundTrip },
   { id: "big_output", measure: "hook printing 200 MiB to stdout: peak RSS (highest run)", referenceLabel: "node idle + max_output", target: { kind: "slack", max: 64 }, targetLabel: "≤ +64 MiB", needs: "library", run: bigOutput },
 ];
 
@@ -45,6 +49,7 @@ function judge(row, result) {
   if (typeof result.pass === "boolean" && row.target.kind !== "ratio") return result.pass;
   if (row.target.kind === "absolute") return result.hookrun <= row.target.max;
   if (row.target.kind === "ratio") return result.ratio <= row.target.max;
+  if (row.target.kind === "added") return result.hookrun - result.reference <= row.target.max;
   return result.slack <= row.target.max;
 }
 
@@ -61,6 +66,11 @@ async function main() {
   const selected = ROWS.filter((r) => !only || only.includes(r.id));
   for (const row of selected) {
     const entry = { id: row.id, measure: row.measure, referenceLabel: row.referenceLabel, target: row.target, targetLabel: row.targetLabel };
+    if (available(row.needs) && !row.run) {
+      rows.push({ ...entry, status: "n/a", reason: "not measured by the bench yet" });
+      process.stderr.write(`bench: ${row.id}: n/a (not measured by the bench yet)\n`);
+      continue;
+    }
     if (!available(row.needs)) {
       let reference = null;
       try {
@@ -123,7 +133,7 @@ async function main() {
   for (const r of rows) if (r.status === "measured" && r.result.note && r.id !== "no_match") lines.push(`${r.id}: ${r.result.note}`);
   if (context.node_start) {
     const { with_extra_ca_certs_ms: withCerts, without_ms: without } = context.node_start;
-    lines.push(`Node start: NODE_EXTRA_CA_CERTS is set here, and \`node -e 0\` takes ${withCerts.toFixed(1)} ms with it, ${without.toFixed(1)} ms without; the cold rows are measured with it (both sides pay it)`);
+    lines.push(`Node start: NODE_EXTRA_CA_CERTS is set here, and \`node -e 0\` takes ${withCerts.toFixed(1)} ms with it, ${without.toFixed(1)} ms without; the cold rows are judged without it (users do not have it), the figures with it are above`);
   }
   lines.push(`Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, load average ${loadBefore[0].toFixed(2)} → ${loadAfter[0].toFixed(2)}, ${quick ? "quick" : "full"} mode, ${((Date.now() - started) / 1000).toFixed(0)} s`);
   process.stdout.write(`${lines.join("\n")}\n`);

@@ -1,18 +1,23 @@
 #!/usr/bin/env node
 "use strict";
-// The `hooks` command. Node 20 has no compile cache, and parsing + compiling the CLI bundle is a
-// large share of a cold `hooks run` (SPEC §15 budgets it at 1.3× `node -e 0`). So this loader runs
-// the bundle (cli.cjs) through node:vm with V8 code cache: the first run of each command writes
-// the compiled code, later runs skip parsing and compiling. A stale or foreign cache is rejected
-// by V8 and rewritten; any cache problem falls back to plain compilation. HOOKS_CODE_CACHE=0
-// turns it off. The bundle id and file names are filled in by scripts/build.mjs.
+// The `hooks` command. Parsing and compiling the CLI bundle (cli.cjs) is a large share of a cold
+// `hooks run`, so its compiled code is cached in the user's cache dir, never in the installed
+// package: $XDG_CACHE_HOME/hookrun/ (default ~/.cache/hookrun/). Decision record:
+// docs/decisions/0003-code-cache-loader.md.
+// - Node >= 22.1: module.enableCompileCache(), Node's own cache.
+// - Node 20: node:vm with V8 code cache, one cache per command word, written after the command ran
+//   (so it holds every function the command compiled) and rewritten when a later run compiled
+//   noticeably more (a first run that found no config must not freeze a small cache).
+// A stale or foreign cache is rejected by V8 and rewritten; any cache problem falls back to plain
+// compilation. HOOKS_CODE_CACHE=0 turns both off. The bundle id and file name are filled in by
+// scripts/build.mjs.
 const fs = require("node:fs");
 const path = require("node:path");
-const vm = require("node:vm");
-const { createRequire } = require("node:module");
 
 const BUNDLE = path.join(__dirname, "__BUNDLE_FILE__");
 const BUNDLE_ID = "__BUNDLE_ID__";
+// A run whose compiled code is this much larger than the cache it started from rewrites it.
+const GROWTH = 1.1;
 
 // The command word decides which code paths get compiled, so each command keeps its own cache.
 // Same rule as src/cli/commandWord.ts (this loader cannot import the bundle it loads).
@@ -25,68 +30,71 @@ function commandOf(argv) {
   return "none";
 }
 
-// Next to the bundle, else (a read-only install) in the user's cache; the second is computed only
-// when needed (node:os is not loaded otherwise).
-function* cacheDirs() {
-  yield path.join(__dirname, ".v8-cache");
-  yield path.join(process.env.XDG_CACHE_HOME || path.join(require("node:os").homedir(), ".cache"), "hookrun", "v8-cache");
+// Same rule as src/state/stateDir.ts for XDG_STATE_HOME; node:os is loaded only without HOME.
+function cacheRoot() {
+  const xdg = process.env.XDG_CACHE_HOME;
+  return xdg ? path.join(path.resolve(xdg), "hookrun") : path.join(process.env.HOME || require("node:os").homedir(), ".cache", "hookrun");
 }
 
-function readCache(name) {
-  for (const dir of cacheDirs()) {
+// Atomic (temp file + rename), so concurrent runs never leave a torn cache behind; caches of
+// other builds are removed so upgrades do not pile them up. A cache that cannot be written (a
+// read-only home) is simply not written.
+function writeCache(dir, name, data) {
+  const tmp = path.join(dir, `${name}.${process.pid}.tmp`);
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(tmp, data);
+    fs.renameSync(tmp, path.join(dir, name));
+    for (const old of fs.readdirSync(dir)) if (old.endsWith(".bin") && !old.includes(`-${BUNDLE_ID}-`)) fs.rmSync(path.join(dir, old), { force: true });
+  } catch {
     try {
-      return fs.readFileSync(path.join(dir, name));
+      fs.rmSync(tmp, { force: true });
     } catch {
-      // absent here: try the next place
-    }
-  }
-  return undefined;
-}
-
-// Atomic (temp file + rename), so concurrent first runs never leave a torn cache behind; caches
-// of other builds are removed so upgrades do not pile them up.
-function writeCache(name, data) {
-  for (const dir of cacheDirs()) {
-    const tmp = path.join(dir, `${name}.${process.pid}.tmp`);
-    try {
-      fs.mkdirSync(dir, { recursive: true });
-      fs.writeFileSync(tmp, data);
-      fs.renameSync(tmp, path.join(dir, name));
-      for (const old of fs.readdirSync(dir)) if (old.endsWith(".bin") && !old.includes(`-${BUNDLE_ID}-`)) fs.rmSync(path.join(dir, old), { force: true });
-      return;
-    } catch {
-      try {
-        fs.rmSync(tmp, { force: true });
-      } catch {
-        // nothing to clean
-      }
+      // nothing to clean
     }
   }
 }
 
-const command = commandOf(process.argv.slice(2));
-// `validate` and `list` read and check the whole config once, then exit. V8's optimizing compiler
-// (TurboFan) only costs them: it compiles the parser's hot loops while the interpreter and
-// Maglev finish the job anyway (validate of 1,000 hooks: 124.8 -> 95.4 ms median, CPU 160 -> 103
-// ms, 25 alternated runs). Other commands keep it: they load Node built-ins afterwards, whose
-// embedded code cache V8 rejects once a flag has changed, and serve/watch run for long.
-if (command === "validate" || command === "list") require("node:v8").setFlagsFromString("--no-opt");
-const source = fs.readFileSync(BUNDLE, "utf8");
-const useCache = process.env.HOOKS_CODE_CACHE !== "0";
-const cacheName = `${command}-${BUNDLE_ID}-${process.version}-${process.arch}.bin`;
-const cachedData = useCache ? readCache(cacheName) : undefined;
-const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-  filename: BUNDLE,
-  cachedData,
-  importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-});
-if (useCache && (cachedData === undefined || script.cachedDataRejected)) {
-  // After the command ran, so the cache holds every function it compiled.
-  // Not after a usage error (exit 64): a mistyped command word must not leave a cache file.
-  process.once("exit", (code) => {
-    if (code !== 64) writeCache(cacheName, script.createCachedData());
+function runFromVmCache(useCache) {
+  const vm = require("node:vm");
+  const { createRequire } = require("node:module");
+  const command = commandOf(process.argv.slice(2));
+  const dir = path.join(cacheRoot(), "v8-cache");
+  const name = `${command}-${BUNDLE_ID}-${process.version}-${process.arch}.bin`;
+  let cachedData;
+  if (useCache) {
+    try {
+      cachedData = fs.readFileSync(path.join(dir, name));
+    } catch {
+      // no cache yet
+    }
+  }
+  const source = fs.readFileSync(BUNDLE, "utf8");
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: BUNDLE,
+    cachedData,
+    importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
+  if (useCache) {
+    // After the command ran, so the cache holds every function it compiled. Not after a usage
+    // error (exit 64): a mistyped command word must not leave a cache file.
+    const fresh = cachedData === undefined || script.cachedDataRejected;
+    process.once("exit", (code) => {
+      if (code === 64) return;
+      const data = script.createCachedData();
+      if (fresh || data.length > cachedData.length * GROWTH) writeCache(dir, name, data);
+    });
+  }
+  const bundleModule = { exports: {} };
+  // __filename is this loader, so the bundle re-spawns itself (async workers) through the cache too.
+  script.runInThisContext()(bundleModule.exports, createRequire(BUNDLE), bundleModule, __filename, __dirname);
 }
-const bundleModule = { exports: {} };
-// __filename is this loader, so the bundle re-spawns itself (async workers) through the cache too.
-script.runInThisContext()(bundleModule.exports, createRequire(BUNDLE), bundleModule, __filename, __dirname);
+
+const useCache = process.env.HOOKS_CODE_CACHE !== "0";
+const { enableCompileCache } = require("node:module");
+if (useCache && typeof enableCompileCache === "function") {
+  enableCompileCache(path.join(cacheRoot(), "compile-cache"));
+  require(BUNDLE);
+} else {
+  runFromVmCache(useCache);
+}

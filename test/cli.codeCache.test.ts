@@ -1,67 +1,128 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
-import { ROOT, runCli, type CliOptions } from "./helpers/cli.js";
-import { useSandbox } from "./helpers/sandbox.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { ROOT, runCli } from "./helpers/cli.js";
 
-// The CLI loader runs the bundle from V8 code cache (scripts/cliLoader.cjs). Whatever is in the
-// cache, the CLI must behave exactly as without it. Each test has its own XDG_CACHE_HOME.
-const sb = useSandbox({ prefix: "hookrun-code-cache-" });
-const withCache = (env: Record<string, string | undefined> = {}): CliOptions => ({ env: { ...sb.current.env, HOOKS_CODE_CACHE: undefined, ...env } });
+// The CLI loader (scripts/cliLoader.cjs) caches the bundle's compiled code in the user's cache
+// dir, never in the installed package: Node's compile cache on Node >= 22.1, a V8 code cache per
+// command through node:vm on Node 20. Whatever is in the cache, the CLI must behave exactly as
+// without it. Every test has its own XDG_CACHE_HOME, so no test sees another's cache.
+const compileCache = typeof (await import("node:module") as { enableCompileCache?: unknown }).enableCompileCache === "function";
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) fs.rmSync(d, { recursive: true, force: true });
+});
 
-// Where the cache files are: under the user's cache dir ($XDG_CACHE_HOME/hookrun/…), or, from
-// loaders that still write beside the bundle, dist/bin/.v8-cache.
-function cacheFiles(command: string): string[] {
-  const found: string[] = [];
-  const walk = (dir: string): void => {
-    for (const e of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.startsWith(`${command}-`) && e.name.endsWith(".bin")) found.push(p);
-    }
-  };
-  walk(path.join(sb.current.env.XDG_CACHE_HOME, "hookrun"));
-  if (found.length === 0) walk(path.join(ROOT, "dist/bin/.v8-cache"));
-  return found;
+function cacheHome(): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), "hookrun-cache-test-"));
+  made.push(d);
+  return d;
 }
 
+/** Every file under dir, relative. */
+function files(dir: string): string[] {
+  return fs.existsSync(dir) ? (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[]).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))) : [];
+}
+
+const vmCacheFiles = (home: string, command: string): string[] => files(path.join(home, "hookrun", "v8-cache")).filter((f) => f.startsWith(`${command}-`) && f.endsWith(".bin"));
+
 describe("CLI code cache", () => {
-  it("writes a cache per command and gives the same output with it", async () => {
-    const first = await runCli(["events", "--json"], withCache());
+  it("writes its cache only under $XDG_CACHE_HOME/hookrun, never next to the bundle, and gives the same output with it", async () => {
+    const home = cacheHome();
+    const first = await runCli(["events", "--json"], { env: { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: undefined } });
     expect(first.code).toBe(0);
-    expect(cacheFiles("events").length).toBeGreaterThan(0);
-    const second = await runCli(["events", "--json"], withCache());
+    expect(files(path.join(home, "hookrun", compileCache ? "compile-cache" : "v8-cache")).length).toBeGreaterThan(0);
+    expect(files(path.join(ROOT, "dist/bin")).filter((f) => f.startsWith(".") || f.endsWith(".bin"))).toEqual([]);
+    const second = await runCli(["events", "--json"], { env: { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: undefined } });
     expect(second.code).toBe(0);
     expect(second.stdout).toBe(first.stdout);
   });
 
-  it("rejects a corrupt cache, still runs, and replaces it", async () => {
-    await runCli(["events"], withCache());
-    const [file] = cacheFiles("events");
-    expect(file).toBeDefined();
-    fs.writeFileSync(file, "not a V8 code cache");
-    const r = await runCli(["events", "--json"], withCache());
+  it("defaults to ~/.cache/hookrun without XDG_CACHE_HOME", async () => {
+    const home = cacheHome();
+    const r = await runCli(["events"], { env: { HOME: home, XDG_CACHE_HOME: undefined, HOOKS_CODE_CACHE: undefined } });
+    expect(r.code).toBe(0);
+    expect(files(path.join(home, ".cache", "hookrun")).length).toBeGreaterThan(0);
+  });
+
+  it("neither reads nor writes a cache with HOOKS_CODE_CACHE=0", async () => {
+    const home = cacheHome();
+    const off = await runCli(["help"], { env: { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: "0" } });
+    expect(off.code).toBe(0);
+    expect(files(home)).toEqual([]);
+    const on = await runCli(["help"], { env: { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: undefined } });
+    expect(on.stdout).toBe(off.stdout);
+  });
+
+  it("still runs when the cache dir cannot be written", async () => {
+    const home = cacheHome();
+    const blocker = path.join(home, "a-file");
+    fs.writeFileSync(blocker, "");
+    const r = await runCli(["events", "--json"], { env: { XDG_CACHE_HOME: blocker, HOOKS_CODE_CACHE: undefined } });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).length).toBeGreaterThan(20);
-    expect(fs.readFileSync(file, "utf8")).not.toBe("not a V8 code cache");
   });
 
-  it("writes no cache for a mistyped command", async () => {
-    const typo = await runCli(["evnets-typo"], withCache());
-    expect(typo.code).toBe(64);
-    expect(cacheFiles("evnets-typo")).toEqual([]);
+  it.skipIf(!compileCache)("on Node >= 22.1, survives a corrupt compile cache (Node rejects it)", async () => {
+    const home = cacheHome();
+    const first = await runCli(["events", "--json"], { env: { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: undefined } });
+    const dir = path.join(home, "hookrun", "compile-cache");
+    const cached = files(dir);
+    expect(cached.length).toBeGreaterThan(0);
+    for (const f of cached) fs.writeFileSync(path.join(dir, f), "not a compile cache");
+    const r = await runCli(["events", "--json"], { env: { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: undefined } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(first.stdout);
   });
 
-  it("neither reads nor writes the cache with HOOKS_CODE_CACHE=0", async () => {
-    await runCli(["events"], withCache());
-    const events = cacheFiles("events")[0];
-    const file = path.join(path.dirname(events), `help${path.basename(events).slice("events".length)}`);
-    fs.writeFileSync(file, "left alone");
-    const off = await runCli(["help"], withCache({ HOOKS_CODE_CACHE: "0" }));
-    expect(off.code).toBe(0);
-    expect(fs.readFileSync(file, "utf8")).toBe("left alone");
-    const on = await runCli(["help"], withCache());
-    expect(on.stdout).toBe(off.stdout);
-    expect(fs.readFileSync(file, "utf8")).not.toBe("left alone");
+  describe.skipIf(compileCache)("Node 20: the vm loader", () => {
+    it("keeps a cache per command", async () => {
+      const home = cacheHome();
+      await runCli(["events"], { env: { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: undefined } });
+      await runCli(["help"], { env: { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: undefined } });
+      expect(vmCacheFiles(home, "events")).toHaveLength(1);
+      expect(vmCacheFiles(home, "help")).toHaveLength(1);
+    });
+
+    it("rejects a corrupt cache, still runs, and replaces it", async () => {
+      const home = cacheHome();
+      await runCli(["events"], { env: { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: undefined } });
+      const [name] = vmCacheFiles(home, "events");
+      expect(name).toBeDefined();
+      const file = path.join(home, "hookrun", "v8-cache", name);
+      fs.writeFileSync(file, "not a V8 code cache");
+      const r = await runCli(["events", "--json"], { env: { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: undefined } });
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout).length).toBeGreaterThan(20);
+      expect(fs.readFileSync(file, "utf8")).not.toBe("not a V8 code cache");
+    });
+
+    it("writes no cache for a mistyped command", async () => {
+      const home = cacheHome();
+      const typo = await runCli(["evnets-typo"], { env: { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: undefined } });
+      expect(typo.code).toBe(64);
+      expect(vmCacheFiles(home, "evnets-typo")).toEqual([]);
+    });
+
+    it("is not frozen by a first run that found no config: a run that compiled more rewrites it", async () => {
+      const home = cacheHome();
+      const empty = cacheHome();
+      const none = await runCli(["--no-user-config", "run", "stop"], { cwd: empty, env: { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: undefined } });
+      expect(none.code).toBe(0);
+      const [name] = vmCacheFiles(home, "run");
+      const file = path.join(home, "hookrun", "v8-cache", name);
+      const small = fs.statSync(file).size;
+      const project = cacheHome();
+      fs.writeFileSync(path.join(project, "hooks.yaml"), 'version: 1\nhooks:\n  stop:\n    - name: a\n      command: "true"\n    - name: b\n      command: "echo hi"\n');
+      const run = await runCli(["--no-user-config", "--trust", "run", "stop"], { cwd: project, env: { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: undefined } });
+      expect(run.code).toBe(0);
+      const grown = fs.statSync(file).size;
+      expect(grown).toBeGreaterThan(small * 1.1);
+      // A run like the last one compiles nothing new: the cache is left as it is.
+      const mtime = fs.statSync(file).mtimeMs;
+      await runCli(["--no-user-config", "--trust", "run", "stop"], { cwd: project, env: { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: undefined } });
+      expect(fs.statSync(file).mtimeMs).toBe(mtime);
+    });
   });
 });

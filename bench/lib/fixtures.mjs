@@ -17,7 +17,7 @@ export function cleanupFixtures() {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-/** A project dir holding hooks.yaml with `text`, plus isolated state and config dirs. */
+/** A project dir holding hooks.yaml with `text`, plus isolated state, config and cache dirs (the CLI's code cache starts empty and is warmed by each row's warm-up runs). */
 export function project(text) {
   const root = tempDir();
   const dir = path.join(root, "project");
@@ -25,7 +25,7 @@ export function project(text) {
   const xdgConfig = path.join(root, "xdg-config");
   for (const d of [dir, state, xdgConfig]) mkdirSync(d, { recursive: true });
   writeFileSync(path.join(dir, "hooks.yaml"), text);
-  return { root, dir, state, xdgConfig, env: isolatedEnv({ HOOKS_STATE_DIR: state, XDG_CONFIG_HOME: xdgConfig, XDG_STATE_HOME: state }) };
+  return { root, dir, state, xdgConfig, env: isolatedEnv({ HOOKS_STATE_DIR: state, XDG_CONFIG_HOME: xdgConfig, XDG_STATE_HOME: state, XDG_CACHE_HOME: path.join(root, "cache") }) };
 }
 
 /** process.env without what changes hookrun's behaviour (CI implies --wait; HOOKS* select hooks). */

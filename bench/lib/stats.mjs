@@ -41,3 +41,15 @@ export async function alternate(runs, reference, subject, warmup = 1) {
   }
   return [ref, sub];
 }
+
+/**
+ * Like alternate() for any number of series: each round runs every function once, the order
+ * reversed every other round. Returns one array of samples per function.
+ */
+export async function alternateAll(runs, fns, warmup = 1) {
+  for (let i = 0; i < warmup; i++) for (const fn of fns) await fn();
+  const out = fns.map(() => []);
+  const order = fns.map((_, i) => i);
+  for (let r = 0; r < runs; r++) for (const i of r % 2 === 0 ? order : [...order].reverse()) out[i].push(await fns[i]());
+  return out;
+}

@@ -1,0 +1,214 @@
+#!/usr/bin/env node
+// Start-up measures, each on its own (SPEC §15: "every start-up measure states what it saves per
+// `hooks run` on a realistic (10-hook) config"). For each measure, the CLI as built and a variant
+// with that one measure switched off (built from the same sources by scripts/build.mjs's
+// bundleCli) run alternately (A B B A …), NODE_EXTRA_CA_CERTS unset, each side with its own warm
+// cache dir; the table gives medians and what the measure saves (off − on).
+//   node bench/startup.mjs [--runs 21] [--only code_cache,fast_yaml,…] [--node /path/to/node] [--callgrind]
+// --callgrind counts instructions (valgrind, about 10 s a run, default 5 runs) instead of timing:
+// deterministic to about 1 %, whatever the load, for measures too small to see in wall time.
+// raw spawn vs execa is measured by bench/execa.mjs (execa is not a dependency).
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { bundleCli } from "../scripts/build.mjs";
+import { bigConfigYaml } from "./lib/bigConfig.mjs";
+import { ensureBuilt } from "./lib/ensureBuilt.mjs";
+import { cleanupFixtures, isolatedEnv, project, tempDir } from "./lib/fixtures.mjs";
+import { alternate, median } from "./lib/stats.mjs";
+import { timeOk, timeProcess } from "./lib/timeProcess.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const args = process.argv.slice(2);
+const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const callgrind = args.includes("--callgrind");
+const runs = Number(opt("--runs", callgrind ? 5 : 21));
+const only = opt("--only", null)?.split(",");
+const node = opt("--node", process.execPath);
+
+/** A realistic 10-hook config: every hook on `stop` (so `hooks run stop` runs all ten), with the fields real ones carry. */
+function tenHooksYaml() {
+  let text = "version: 1\ndefaults:\n  timeout: 60\n  env: { LOG_LEVEL: info }\nhooks:\n  stop:\n";
+  for (let i = 0; i < 10; i++) text += `    - name: check-${i}\n      description: check number ${i}\n      command: "true"\n      timeout: ${["30s", 45][i % 2]}\n` + (i % 3 === 0 ? `      env: { HOOK_INDEX: "${i}" }\n` : "");
+  return text;
+}
+
+// Each variant: one start-up measure switched off. `patch` edits src/ files, `loader` the loader.
+function replaceOnce(text, from, to, what) {
+  if (!(typeof from === "string" ? text.includes(from) : from.test(text))) throw new Error(`startup bench: ${what} not found; update bench/startup.mjs`);
+  return text.replace(from, to);
+}
+const loaderSource = readFileSync(path.join(root, "scripts/cliLoader.cjs"), "utf8");
+const VARIANTS = {
+  noFastYaml: { patch: (file, text) => (text.includes("export function parseYamlFast(") ? replaceOnce(text, /(export function parseYamlFast\([^)]*\)[^{]*\{)/, "$1\n  return null;", "parseYamlFast") : text), marker: "export function parseYamlFast(" },
+  noWriteSync: {
+    patch: (file, text) => (text.includes("export function stdioWriter(") ? replaceOnce(text, /(export function stdioWriter\([^)]*\)[^{]*\{)/, '$1\n  { const s = stream(); (s as any).on?.("error", () => {}); return s; }', "stdioWriter") : text),
+    marker: "export function stdioWriter(",
+  },
+  noOptForValidate: { loader: replaceOnce(loaderSource, "const useCache = process.env.HOOKS_CODE_CACHE", 'if (["validate", "list"].includes(commandOf(process.argv.slice(2)))) require("node:v8").setFlagsFromString("--no-opt");\nconst useCache = process.env.HOOKS_CODE_CACHE', "useCache") },
+  frozenCache: { loader: replaceOnce(loaderSource, "const data = script.createCachedData();", "if (!fresh) return;\n      const data = script.createCachedData();", "createCachedData") },
+  vmLoader: { loader: replaceOnce(loaderSource, 'typeof enableCompileCache === "function"', "false", "enableCompileCache") },
+};
+
+async function buildVariant(name) {
+  const v = VARIANTS[name];
+  const binDir = path.join(tempDir("hookrun-startup-"), "bin");
+  mkdirSync(binDir, { recursive: true });
+  let patched = false;
+  const patch = v.patch
+    ? (file, text) => {
+        const out = v.patch(file, text);
+        if (out !== text) patched = true;
+        return out;
+      }
+    : undefined;
+  await bundleCli({ binDir, ...(patch ? { patch } : {}), ...(v.loader ? { loaderSource: v.loader } : {}) });
+  if (v.patch && !patched) throw new Error(`startup bench: ${name}: no source holds ${v.marker}`);
+  return path.join(binDir, "hooks.js");
+}
+
+const baseEnv = isolatedEnv();
+delete baseEnv.NODE_EXTRA_CA_CERTS;
+
+/** One side of a comparison: a CLI entry, extra env, its own cache dir. */
+function side(cli, extraEnv = {}) {
+  return { cli, env: { ...baseEnv, XDG_CACHE_HOME: tempDir("hookrun-cache-"), ...extraEnv } };
+}
+
+const fixtures = {};
+function fixture(kind) {
+  if (fixtures[kind]) return fixtures[kind];
+  return (fixtures[kind] = project(kind === "run10" ? tenHooksYaml() : bigConfigYaml(Number(kind.slice("validate".length)))));
+}
+const WORKLOADS = {
+  run10: { fixture: "run10", args: ["--no-user-config", "--trust", "run", "stop"], label: "`hooks run stop`, 10 hooks" },
+  validate1000: { fixture: "validate1000", args: ["--no-user-config", "validate"], label: "`hooks validate`, 1,000 hooks" },
+  validate10000: { fixture: "validate10000", args: ["--no-user-config", "validate"], label: "`hooks validate`, 10,000 hooks" },
+  list10000: { fixture: "validate10000", args: ["--no-user-config", "list"], label: "`hooks list`, 10,000 hooks" },
+};
+
+// CPU time (task-clock, all threads) besides wall time: on a shared, loaded machine wall time
+// swings with the neighbours, CPU time much less. perf stat gives it per process; without perf,
+// only wall time is reported.
+const perf = (() => {
+  try {
+    execFileSync("perf", ["stat", "-x,", "-e", "task-clock", "--", "true"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const cpuFile = path.join(os.tmpdir(), `hookrun-startup-cpu-${process.pid}.csv`);
+
+function once(s, workload) {
+  const w = WORKLOADS[workload];
+  const f = fixture(w.fixture);
+  const options = { cwd: f.dir, env: { ...f.env, ...s.env, NODE_EXTRA_CA_CERTS: undefined } };
+  if (callgrind) {
+    return async () => {
+      const r = await timeProcess("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", "--smc-check=all-non-file", node, s.cli, ...w.args], options);
+      const ir = /Collected : (\d+)/.exec(r.stderr);
+      if (r.code !== 0 || !ir) throw new Error(`valgrind ${w.args.join(" ")} exited ${r.code}: ${r.stderr.slice(-300)}`);
+      return { wall: NaN, cpu: Number(ir[1]) / 1e6 };
+    };
+  }
+  if (!perf) return async () => ({ wall: await timeOk(node, [s.cli, ...w.args], options), cpu: NaN });
+  return async () => {
+    const wall = await timeOk("perf", ["stat", "-x,", "-e", "task-clock", "-o", cpuFile, "--", node, s.cli, ...w.args], options);
+    const line = readFileSync(cpuFile, "utf8").split("\n").find((l) => l.includes("task-clock"));
+    return { wall, cpu: Number(line?.split(",")[0]) };
+  };
+}
+
+/** Seed a side's cache with a first run that found no config (the case that froze the cache). */
+async function seedWithoutConfig(s) {
+  const empty = tempDir("hookrun-noconfig-");
+  await timeOk(node, [s.cli, "--no-user-config", "run", "stop"], { cwd: empty, env: s.env });
+}
+
+async function together(n, a, b) {
+  await Promise.all([a(), b()]);
+  const out = [[], []];
+  for (let i = 0; i < n; i++) {
+    const [x, y] = await Promise.all([a(), b()]);
+    out[0].push(x);
+    out[1].push(y);
+  }
+  return out;
+}
+
+async function compare(id, label, workloads, makeOn, makeOff, { seed } = {}) {
+  const rows = [];
+  for (const workload of workloads) {
+    const on = await makeOn();
+    const off = await makeOff();
+    if (seed) {
+      await seed(on);
+      await seed(off);
+    }
+    // Instruction counts do not depend on the load, so both sides may run at once.
+    const [a, b] = callgrind ? await together(runs, once(on, workload), once(off, workload)) : await alternate(runs, once(on, workload), once(off, workload), 3);
+    const m = (xs, k) => median(xs.map((x) => x[k]));
+    rows.push({ id, label, workload: WORKLOADS[workload].label, on_ms: m(a, "wall"), off_ms: m(b, "wall"), saved_ms: m(b, "wall") - m(a, "wall"), on_cpu: m(a, "cpu"), off_cpu: m(b, "cpu"), saved_cpu: m(b, "cpu") - m(a, "cpu") });
+  }
+  return rows;
+}
+
+const dist = path.join(root, "dist/bin/hooks.js");
+const MEASURES = {
+  code_cache: () => compare("code_cache", "code cache (HOOKS_CODE_CACHE=0 off)", ["run10", "validate1000"], () => side(dist), () => side(dist, { HOOKS_CODE_CACHE: "0" })),
+  fast_yaml: async () => {
+    const off = await buildVariant("noFastYaml");
+    return compare("fast_yaml", "fast YAML reader (yaml package only)", ["run10", "validate1000"], () => side(dist), () => side(off));
+  },
+  write_sync: async () => {
+    const off = await buildVariant("noWriteSync");
+    return compare("write_sync", "writeSync stdio (Node's streams)", ["run10", "validate1000"], () => side(dist), () => side(off));
+  },
+  no_opt: async () => {
+    // "on" is the variant here: saved_ms is what --no-opt would save (negative: it costs).
+    const withNoOpt = await buildVariant("noOptForValidate");
+    return compare("no_opt", "--no-opt for validate/list", ["validate1000", "validate10000", "list10000"], () => side(withNoOpt), () => side(dist));
+  },
+  cache_refresh: async () => {
+    // Both caches seeded by a run that found no config; the frozen loader keeps that cache.
+    const frozen = await buildVariant("frozenCache");
+    return compare("cache_refresh", "cache rewritten when a run compiled more (seeded without config)", ["run10"], () => side(dist), () => side(frozen), { seed: seedWithoutConfig });
+  },
+  cache_check_cost: async () => {
+    // Both seeded by a real run: what the growth check (createCachedData at every exit) costs.
+    const frozen = await buildVariant("frozenCache");
+    return compare("cache_check_cost", "growth check at exit (cache already good)", ["run10"], () => side(dist), () => side(frozen));
+  },
+  compile_cache: async () => {
+    if (!hasCompileCache) return [];
+    const vm = await buildVariant("vmLoader");
+    return [
+      ...(await compare("compile_cache", "module.enableCompileCache vs none", ["run10", "validate1000"], () => side(dist), () => side(dist, { HOOKS_CODE_CACHE: "0" }))),
+      ...(await compare("compile_cache", "module.enableCompileCache vs the vm loader", ["run10", "validate1000"], () => side(dist), () => side(vm))),
+    ];
+  },
+};
+
+const hasCompileCache = execFileSync(node, ["-p", "typeof require('node:module').enableCompileCache"], { encoding: "utf8" }).trim() === "function";
+ensureBuilt(root);
+const load = os.loadavg()[0];
+const results = [];
+try {
+  for (const [id, measure] of Object.entries(MEASURES)) {
+    if (only && !only.includes(id)) continue;
+    process.stderr.write(`startup: ${id} …\n`);
+    results.push(...(await measure()));
+  }
+} finally {
+  cleanupFixtures();
+}
+const version = execFileSync(node, ["--version"], { encoding: "utf8" }).trim();
+const ms = (v) => (Number.isNaN(v) ? "–" : `${v < 0 ? "−" : ""}${Math.abs(v).toFixed(1)} ${callgrind ? "M instr." : "ms"}`);
+const lines = ["| measure | workload | wall on | wall off | wall saved | CPU on | CPU off | CPU saved |", "|---|---|---|---|---|---|---|---|"];
+if (callgrind) lines.splice(0, 2, "| measure | workload | on | off | saved |", "|---|---|---|---|---|");
+for (const r of results) lines.push(callgrind ? `| ${r.label} | ${r.workload} | ${ms(r.on_cpu)} | ${ms(r.off_cpu)} | ${ms(r.saved_cpu)} (${((100 * r.saved_cpu) / r.on_cpu).toFixed(1)} %) |` : `| ${r.label} | ${r.workload} | ${ms(r.on_ms)} | ${ms(r.off_ms)} | ${ms(r.saved_ms)} | ${ms(r.on_cpu)} | ${ms(r.off_cpu)} | ${ms(r.saved_cpu)} |`);
+lines.push(`Node ${version}, ${runs} alternated runs per side, medians, NODE_EXTRA_CA_CERTS unset, ${callgrind ? "instructions counted by valgrind --tool=callgrind (this process only, not the hooks it spawns)" : "CPU = perf stat task-clock"}, load average ${load.toFixed(2)} → ${os.loadavg()[0].toFixed(2)}`);
+process.stdout.write(lines.join("\n") + "\n");
