@@ -24,7 +24,12 @@ const importExeca = path.join(dir, `hookrun-bench-import-execa-${process.pid}.mj
 const importCp = path.join(dir, `hookrun-bench-import-cp-${process.pid}.mjs`);
 writeFileSync(importExeca, `import ${JSON.stringify(execaUrl)};\n`);
 writeFileSync(importCp, `import "node:child_process";\n`);
-const [cp, ex] = await alternate(21, () => timeOk(process.execPath, [importCp]), () => timeOk(process.execPath, [importExeca]), 2).finally(() => {
+const [cp, ex] = await alternate(
+  21,
+  () => timeOk(process.execPath, [importCp]),
+  () => timeOk(process.execPath, [importExeca]),
+  2,
+).finally(() => {
   rmSync(importExeca, { force: true });
   rmSync(importCp, { force: true });
 });
@@ -45,8 +50,17 @@ const timed = async (fn) => {
   await fn();
   return performance.now() - t;
 };
-const [r, e] = await alternate(201, () => timed(raw), () => timed(() => execa("sh", ["-c", "true"], { input: "{}\n", reject: false })), 20);
+const [r, e] = await alternate(
+  201,
+  () => timed(raw),
+  () => timed(() => execa("sh", ["-c", "true"], { input: "{}\n", reject: false })),
+  20,
+);
 const version = JSON.parse(readFileSync(path.join(modules, "execa/package.json"), "utf8")).version;
-console.log(`execa ${version}: cold import (node file.mjs importing it) ${median(ex).toFixed(1)} ms vs importing node:child_process ${median(cp).toFixed(1)} ms (+${(median(ex) - median(cp)).toFixed(1)} ms)`);
-console.log(`per call, sh -c true with stdin: raw spawn ${median(r).toFixed(2)} ms, execa ${median(e).toFixed(2)} ms (${(median(e) / median(r)).toFixed(2)}x, +${((median(e) - median(r)) * 1000).toFixed(0)} us per call)`);
+console.log(
+  `execa ${version}: cold import (node file.mjs importing it) ${median(ex).toFixed(1)} ms vs importing node:child_process ${median(cp).toFixed(1)} ms (+${(median(ex) - median(cp)).toFixed(1)} ms)`,
+);
+console.log(
+  `per call, sh -c true with stdin: raw spawn ${median(r).toFixed(2)} ms, execa ${median(e).toFixed(2)} ms (${(median(e) / median(r)).toFixed(2)}x, +${((median(e) - median(r)) * 1000).toFixed(0)} us per call)`,
+);
 console.log(`load average ${os.loadavg()[0].toFixed(2)}`);

@@ -34,15 +34,87 @@ const only = onlyArg ? (onlyArg.includes("=") ? onlyArg.split("=")[1] : args[arg
 // NODE_EXTRA_CA_CERTS unset, as users run; the cold rows also print the figures with it.
 const ROWS = [
   { id: "no_match", measure: "library trigger, no hook matches", referenceLabel: "–", target: { kind: "absolute", max: 5 }, targetLabel: "≤ 5 µs", needs: "library", run: noMatch },
-  { id: "one_hook", measure: "library trigger, one `true` hook", referenceLabel: "raw spawn `sh -c true`", target: { kind: "ratio", max: 1.2 }, targetLabel: "≤ 1.2×", needs: "library", run: (ctx) => sequential(ctx, 1, ctx.quick ? 10 : 101) },
-  { id: "sequential_100", measure: "100 sequential `true` hooks, library", referenceLabel: "100 raw spawns in a loop", target: { kind: "ratio", max: 1.2 }, targetLabel: "≤ 1.2×", needs: "library", run: (ctx) => sequential(ctx, 100, ctx.quick ? 2 : 11) },
-  { id: "parallel_100", measure: "100 hooks `sleep 0.5`, parallel, `hooks run --max-parallel 100`", referenceLabel: "lefthook, same jobs in parallel", target: { kind: "ratio", max: 1.1 }, targetLabel: "≤ 1.1×", needs: "run", run: (ctx) => inChild(ctx, "rows/parallel.mjs", "parallel") },
-  { id: "cold_run", measure: "cold `hooks run stop`, one `true` hook (no NODE_EXTRA_CA_CERTS)", referenceLabel: "`node -e 0`", target: { kind: "ratio", max: 1.6 }, targetLabel: "≤ 1.6×", needs: "run", run: coldRun },
-  { id: "validate_1000", measure: "`hooks validate`, 1,000-hook config (no NODE_EXTRA_CA_CERTS)", referenceLabel: "`node -e 0`", target: { kind: "ratio", max: 2.5 }, targetLabel: "≤ 2.5×", needs: "validate", run: coldValidate },
-  { id: "install_command", measure: "agent event through `hooks install`'s entry, command mode", referenceLabel: "hook configured directly", target: { kind: "added", max: 40 }, targetLabel: "≤ +40 ms", needs: "install", run: null },
-  { id: "install_warm", measure: "the same, warm mode (agent → `hooks serve`)", referenceLabel: "hook configured directly", target: { kind: "added", max: 5 }, targetLabel: "≤ +5 ms", needs: "install", run: null },
-  { id: "server", measure: "server round trip (curl, Unix socket), one `true` hook", referenceLabel: "cold `lefthook run`", target: { kind: "ratio", max: 0.8 }, targetLabel: "≤ 0.8×", needs: "serve", run: serverRoundTrip },
-  { id: "big_output", measure: "hook printing 200 MiB to stdout: peak RSS (highest run)", referenceLabel: "node idle + max_output", target: { kind: "slack", max: 64 }, targetLabel: "≤ +64 MiB", needs: "library", run: bigOutput },
+  {
+    id: "one_hook",
+    measure: "library trigger, one `true` hook",
+    referenceLabel: "raw spawn `sh -c true`",
+    target: { kind: "ratio", max: 1.2 },
+    targetLabel: "≤ 1.2×",
+    needs: "library",
+    run: (ctx) => sequential(ctx, 1, ctx.quick ? 10 : 101),
+  },
+  {
+    id: "sequential_100",
+    measure: "100 sequential `true` hooks, library",
+    referenceLabel: "100 raw spawns in a loop",
+    target: { kind: "ratio", max: 1.2 },
+    targetLabel: "≤ 1.2×",
+    needs: "library",
+    run: (ctx) => sequential(ctx, 100, ctx.quick ? 2 : 11),
+  },
+  {
+    id: "parallel_100",
+    measure: "100 hooks `sleep 0.5`, parallel, `hooks run --max-parallel 100`",
+    referenceLabel: "lefthook, same jobs in parallel",
+    target: { kind: "ratio", max: 1.1 },
+    targetLabel: "≤ 1.1×",
+    needs: "run",
+    run: (ctx) => inChild(ctx, "rows/parallel.mjs", "parallel"),
+  },
+  {
+    id: "cold_run",
+    measure: "cold `hooks run stop`, one `true` hook (no NODE_EXTRA_CA_CERTS)",
+    referenceLabel: "`node -e 0`",
+    target: { kind: "ratio", max: 1.6 },
+    targetLabel: "≤ 1.6×",
+    needs: "run",
+    run: coldRun,
+  },
+  {
+    id: "validate_1000",
+    measure: "`hooks validate`, 1,000-hook config (no NODE_EXTRA_CA_CERTS)",
+    referenceLabel: "`node -e 0`",
+    target: { kind: "ratio", max: 2.5 },
+    targetLabel: "≤ 2.5×",
+    needs: "validate",
+    run: coldValidate,
+  },
+  {
+    id: "install_command",
+    measure: "agent event through `hooks install`'s entry, command mode",
+    referenceLabel: "hook configured directly",
+    target: { kind: "added", max: 40 },
+    targetLabel: "≤ +40 ms",
+    needs: "install",
+    run: null,
+  },
+  {
+    id: "install_warm",
+    measure: "the same, warm mode (agent → `hooks serve`)",
+    referenceLabel: "hook configured directly",
+    target: { kind: "added", max: 5 },
+    targetLabel: "≤ +5 ms",
+    needs: "install",
+    run: null,
+  },
+  {
+    id: "server",
+    measure: "server round trip (curl, Unix socket), one `true` hook",
+    referenceLabel: "cold `lefthook run`",
+    target: { kind: "ratio", max: 0.8 },
+    targetLabel: "≤ 0.8×",
+    needs: "serve",
+    run: serverRoundTrip,
+  },
+  {
+    id: "big_output",
+    measure: "hook printing 200 MiB to stdout: peak RSS (highest run)",
+    referenceLabel: "node idle + max_output",
+    target: { kind: "slack", max: 64 },
+    targetLabel: "≤ +64 MiB",
+    needs: "library",
+    run: bigOutput,
+  },
 ];
 
 function judge(row, result) {
@@ -129,16 +201,32 @@ async function main() {
   const lines = [table, ""];
   lines.push(`Per-hook overhead (hookrun minus raw spawns, per hook): ${[1, 10, 100].map((n) => `${n}: ${context[`overhead_us_per_hook_${n}`]?.toFixed(0) ?? "n/a"} µs`).join(", ")}`);
   if (noMatchRow) lines.push(`No-match fast path: ${noMatchRow.result.note}; run log written: ${noMatchRow.result.detail.run_log_written ? "yes" : "no"}`);
-  if (context.lefthook) lines.push(`lefthook (Go binary, cold): 1 job ${context.lefthook.one_job_ms.median.toFixed(1)} ms, 100 sequential jobs ${context.lefthook.hundred_jobs_ms.median.toFixed(1)} ms`);
+  if (context.lefthook)
+    lines.push(`lefthook (Go binary, cold): 1 job ${context.lefthook.one_job_ms.median.toFixed(1)} ms, 100 sequential jobs ${context.lefthook.hundred_jobs_ms.median.toFixed(1)} ms`);
   for (const r of rows) if (r.status === "measured" && r.result.note && r.id !== "no_match") lines.push(`${r.id}: ${r.result.note}`);
   if (context.node_start) {
     const { with_extra_ca_certs_ms: withCerts, without_ms: without } = context.node_start;
-    lines.push(`Node start: NODE_EXTRA_CA_CERTS is set here, and \`node -e 0\` takes ${withCerts.toFixed(1)} ms with it, ${without.toFixed(1)} ms without; the cold rows are judged without it (users do not have it), the figures with it are above`);
+    lines.push(
+      `Node start: NODE_EXTRA_CA_CERTS is set here, and \`node -e 0\` takes ${withCerts.toFixed(1)} ms with it, ${without.toFixed(1)} ms without; the cold rows are judged without it (users do not have it), the figures with it are above`,
+    );
   }
-  lines.push(`Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, load average ${loadBefore[0].toFixed(2)} → ${loadAfter[0].toFixed(2)}, ${quick ? "quick" : "full"} mode, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  lines.push(
+    `Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, load average ${loadBefore[0].toFixed(2)} → ${loadAfter[0].toFixed(2)}, ${quick ? "quick" : "full"} mode, ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
   process.stdout.write(`${lines.join("\n")}\n`);
 
-  const results = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, loadavg_before: loadBefore, loadavg_after: loadAfter, mode: quick ? "quick" : "full", rebuilt, rows, context };
+  const results = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    cpu_model: os.cpus()[0]?.model,
+    loadavg_before: loadBefore,
+    loadavg_after: loadAfter,
+    mode: quick ? "quick" : "full",
+    rebuilt,
+    rows,
+    context,
+  };
   writeFileSync(path.join(root, "bench/results.json"), `${JSON.stringify(results, null, 2)}\n`);
 
   const crashed = rows.some((r) => r.status === "error");

@@ -31,7 +31,8 @@ const node = opt("--node", process.execPath);
 /** A realistic 10-hook config: every hook on `stop` (so `hooks run stop` runs all ten), with the fields real ones carry. */
 function tenHooksYaml() {
   let text = "version: 1\ndefaults:\n  timeout: 60\n  env: { LOG_LEVEL: info }\nhooks:\n  stop:\n";
-  for (let i = 0; i < 10; i++) text += `    - name: check-${i}\n      description: check number ${i}\n      command: "true"\n      timeout: ${["30s", 45][i % 2]}\n` + (i % 3 === 0 ? `      env: { HOOK_INDEX: "${i}" }\n` : "");
+  for (let i = 0; i < 10; i++)
+    text += `    - name: check-${i}\n      description: check number ${i}\n      command: "true"\n      timeout: ${["30s", 45][i % 2]}\n${i % 3 === 0 ? `      env: { HOOK_INDEX: "${i}" }\n` : ""}`;
   return text;
 }
 
@@ -42,12 +43,25 @@ function replaceOnce(text, from, to, what) {
 }
 const loaderSource = readFileSync(path.join(root, "scripts/cliLoader.cjs"), "utf8");
 const VARIANTS = {
-  noFastYaml: { patch: (file, text) => (text.includes("export function parseYamlFast(") ? replaceOnce(text, /(export function parseYamlFast\([^)]*\)[^{]*\{)/, "$1\n  return null;", "parseYamlFast") : text), marker: "export function parseYamlFast(" },
+  noFastYaml: {
+    patch: (file, text) => (text.includes("export function parseYamlFast(") ? replaceOnce(text, /(export function parseYamlFast\([^)]*\)[^{]*\{)/, "$1\n  return null;", "parseYamlFast") : text),
+    marker: "export function parseYamlFast(",
+  },
   noWriteSync: {
-    patch: (file, text) => (text.includes("export function stdioWriter(") ? replaceOnce(text, /(export function stdioWriter\([^)]*\)[^{]*\{)/, '$1\n  { const s = stream(); (s as any).on?.("error", () => {}); return s; }', "stdioWriter") : text),
+    patch: (file, text) =>
+      text.includes("export function stdioWriter(")
+        ? replaceOnce(text, /(export function stdioWriter\([^)]*\)[^{]*\{)/, '$1\n  { const s = stream(); (s as any).on?.("error", () => {}); return s; }', "stdioWriter")
+        : text,
     marker: "export function stdioWriter(",
   },
-  noOptForValidate: { loader: replaceOnce(loaderSource, "const useCache = process.env.HOOKS_CODE_CACHE", 'if (["validate", "list"].includes(commandOf(process.argv.slice(2)))) require("node:v8").setFlagsFromString("--no-opt");\nconst useCache = process.env.HOOKS_CODE_CACHE', "useCache") },
+  noOptForValidate: {
+    loader: replaceOnce(
+      loaderSource,
+      "const useCache = process.env.HOOKS_CODE_CACHE",
+      'if (["validate", "list"].includes(commandOf(process.argv.slice(2)))) require("node:v8").setFlagsFromString("--no-opt");\nconst useCache = process.env.HOOKS_CODE_CACHE',
+      "useCache",
+    ),
+  },
   frozenCache: { loader: replaceOnce(loaderSource, "const data = script.createCachedData();", "if (!fresh) return;\n      const data = script.createCachedData();", "createCachedData") },
   vmLoader: { loader: replaceOnce(loaderSource, 'typeof enableCompileCache === "function"', "false", "enableCompileCache") },
 };
@@ -117,7 +131,9 @@ function once(s, workload) {
   if (!perf) return async () => ({ wall: await timeOk(node, [s.cli, ...w.args], options), cpu: NaN });
   return async () => {
     const wall = await timeOk("perf", ["stat", "-x,", "-e", "task-clock", "-o", cpuFile, "--", node, s.cli, ...w.args], options);
-    const line = readFileSync(cpuFile, "utf8").split("\n").find((l) => l.includes("task-clock"));
+    const line = readFileSync(cpuFile, "utf8")
+      .split("\n")
+      .find((l) => l.includes("task-clock"));
     return { wall, cpu: Number(line?.split(",")[0]) };
   };
 }
@@ -151,43 +167,103 @@ async function compare(id, label, workloads, makeOn, makeOff, { seed } = {}) {
     // Instruction counts do not depend on the load, so both sides may run at once.
     const [a, b] = callgrind ? await together(runs, once(on, workload), once(off, workload)) : await alternate(runs, once(on, workload), once(off, workload), 3);
     const m = (xs, k) => median(xs.map((x) => x[k]));
-    rows.push({ id, label, workload: WORKLOADS[workload].label, on_ms: m(a, "wall"), off_ms: m(b, "wall"), saved_ms: m(b, "wall") - m(a, "wall"), on_cpu: m(a, "cpu"), off_cpu: m(b, "cpu"), saved_cpu: m(b, "cpu") - m(a, "cpu") });
+    rows.push({
+      id,
+      label,
+      workload: WORKLOADS[workload].label,
+      on_ms: m(a, "wall"),
+      off_ms: m(b, "wall"),
+      saved_ms: m(b, "wall") - m(a, "wall"),
+      on_cpu: m(a, "cpu"),
+      off_cpu: m(b, "cpu"),
+      saved_cpu: m(b, "cpu") - m(a, "cpu"),
+    });
   }
   return rows;
 }
 
 const dist = path.join(root, "dist/bin/hooks.js");
 const MEASURES = {
-  code_cache: () => compare("code_cache", "code cache (HOOKS_CODE_CACHE=0 off)", ["run10", "validate1000"], () => side(dist), () => side(dist, { HOOKS_CODE_CACHE: "0" })),
+  code_cache: () =>
+    compare(
+      "code_cache",
+      "code cache (HOOKS_CODE_CACHE=0 off)",
+      ["run10", "validate1000"],
+      () => side(dist),
+      () => side(dist, { HOOKS_CODE_CACHE: "0" }),
+    ),
   fast_yaml: async () => {
     const off = await buildVariant("noFastYaml");
-    return compare("fast_yaml", "fast YAML reader (yaml package only)", ["run10", "validate1000"], () => side(dist), () => side(off));
+    return compare(
+      "fast_yaml",
+      "fast YAML reader (yaml package only)",
+      ["run10", "validate1000"],
+      () => side(dist),
+      () => side(off),
+    );
   },
   write_sync: async () => {
     const off = await buildVariant("noWriteSync");
-    return compare("write_sync", "writeSync stdio (Node's streams)", ["run10", "validate1000"], () => side(dist), () => side(off));
+    return compare(
+      "write_sync",
+      "writeSync stdio (Node's streams)",
+      ["run10", "validate1000"],
+      () => side(dist),
+      () => side(off),
+    );
   },
   no_opt: async () => {
     // "on" is the variant here: saved_ms is what --no-opt would save (negative: it costs).
     const withNoOpt = await buildVariant("noOptForValidate");
-    return compare("no_opt", "--no-opt for validate/list", ["validate1000", "validate10000", "list10000"], () => side(withNoOpt), () => side(dist));
+    return compare(
+      "no_opt",
+      "--no-opt for validate/list",
+      ["validate1000", "validate10000", "list10000"],
+      () => side(withNoOpt),
+      () => side(dist),
+    );
   },
   cache_refresh: async () => {
     // Both caches seeded by a run that found no config; the frozen loader keeps that cache.
     const frozen = await buildVariant("frozenCache");
-    return compare("cache_refresh", "cache rewritten when a run compiled more (seeded without config)", ["run10"], () => side(dist), () => side(frozen), { seed: seedWithoutConfig });
+    return compare(
+      "cache_refresh",
+      "cache rewritten when a run compiled more (seeded without config)",
+      ["run10"],
+      () => side(dist),
+      () => side(frozen),
+      { seed: seedWithoutConfig },
+    );
   },
   cache_check_cost: async () => {
     // Both seeded by a real run: what the growth check (createCachedData at every exit) costs.
     const frozen = await buildVariant("frozenCache");
-    return compare("cache_check_cost", "growth check at exit (cache already good)", ["run10"], () => side(dist), () => side(frozen));
+    return compare(
+      "cache_check_cost",
+      "growth check at exit (cache already good)",
+      ["run10"],
+      () => side(dist),
+      () => side(frozen),
+    );
   },
   compile_cache: async () => {
     if (!hasCompileCache) return [];
     const vm = await buildVariant("vmLoader");
     return [
-      ...(await compare("compile_cache", "module.enableCompileCache vs none", ["run10", "validate1000"], () => side(dist), () => side(dist, { HOOKS_CODE_CACHE: "0" }))),
-      ...(await compare("compile_cache", "module.enableCompileCache vs the vm loader", ["run10", "validate1000"], () => side(dist), () => side(vm))),
+      ...(await compare(
+        "compile_cache",
+        "module.enableCompileCache vs none",
+        ["run10", "validate1000"],
+        () => side(dist),
+        () => side(dist, { HOOKS_CODE_CACHE: "0" }),
+      )),
+      ...(await compare(
+        "compile_cache",
+        "module.enableCompileCache vs the vm loader",
+        ["run10", "validate1000"],
+        () => side(dist),
+        () => side(vm),
+      )),
     ];
   },
 };
@@ -209,6 +285,13 @@ const version = execFileSync(node, ["--version"], { encoding: "utf8" }).trim();
 const ms = (v) => (Number.isNaN(v) ? "–" : `${v < 0 ? "−" : ""}${Math.abs(v).toFixed(1)} ${callgrind ? "M instr." : "ms"}`);
 const lines = ["| measure | workload | wall on | wall off | wall saved | CPU on | CPU off | CPU saved |", "|---|---|---|---|---|---|---|---|"];
 if (callgrind) lines.splice(0, 2, "| measure | workload | on | off | saved |", "|---|---|---|---|---|");
-for (const r of results) lines.push(callgrind ? `| ${r.label} | ${r.workload} | ${ms(r.on_cpu)} | ${ms(r.off_cpu)} | ${ms(r.saved_cpu)} (${((100 * r.saved_cpu) / r.on_cpu).toFixed(1)} %) |` : `| ${r.label} | ${r.workload} | ${ms(r.on_ms)} | ${ms(r.off_ms)} | ${ms(r.saved_ms)} | ${ms(r.on_cpu)} | ${ms(r.off_cpu)} | ${ms(r.saved_cpu)} |`);
-lines.push(`Node ${version}, ${runs} alternated runs per side, medians, NODE_EXTRA_CA_CERTS unset, ${callgrind ? "instructions counted by valgrind --tool=callgrind (this process only, not the hooks it spawns)" : "CPU = perf stat task-clock"}, load average ${load.toFixed(2)} → ${os.loadavg()[0].toFixed(2)}`);
-process.stdout.write(lines.join("\n") + "\n");
+for (const r of results)
+  lines.push(
+    callgrind
+      ? `| ${r.label} | ${r.workload} | ${ms(r.on_cpu)} | ${ms(r.off_cpu)} | ${ms(r.saved_cpu)} (${((100 * r.saved_cpu) / r.on_cpu).toFixed(1)} %) |`
+      : `| ${r.label} | ${r.workload} | ${ms(r.on_ms)} | ${ms(r.off_ms)} | ${ms(r.saved_ms)} | ${ms(r.on_cpu)} | ${ms(r.off_cpu)} | ${ms(r.saved_cpu)} |`,
+  );
+lines.push(
+  `Node ${version}, ${runs} alternated runs per side, medians, NODE_EXTRA_CA_CERTS unset, ${callgrind ? "instructions counted by valgrind --tool=callgrind (this process only, not the hooks it spawns)" : "CPU = perf stat task-clock"}, load average ${load.toFixed(2)} → ${os.loadavg()[0].toFixed(2)}`,
+);
+process.stdout.write(`${lines.join("\n")}\n`);

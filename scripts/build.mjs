@@ -79,11 +79,14 @@ export async function bundleCli({ binDir = path.join(root, "dist/bin"), patch = 
     plugins: [yamlDebugSwitches, builtinDefaultImports(patch), commanderLazyChildProcess],
     logLevel: "warning",
   });
-  const bundleId = createHash("sha256").update(readFileSync(path.join(binDir, bundleFile))).digest("hex").slice(0, 16);
+  const bundleId = createHash("sha256")
+    .update(readFileSync(path.join(binDir, bundleFile)))
+    .digest("hex")
+    .slice(0, 16);
   const loader = loaderSource.replace("__BUNDLE_FILE__", bundleFile).replace("__BUNDLE_ID__", bundleId);
   // dist/bin is CommonJS (the package is "type": "module"), so dist/bin/hooks.js is the loader as is.
   mkdirSync(binDir, { recursive: true });
-  writeFileSync(path.join(binDir, "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
+  writeFileSync(path.join(binDir, "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
   writeFileSync(path.join(binDir, "hooks.js"), loader);
   chmodSync(path.join(binDir, "hooks.js"), 0o755);
 }

@@ -21,7 +21,10 @@ export function readBlock(text, name) {
   const a = text.indexOf(startMarker(name));
   const b = text.indexOf(endMarker(name));
   if (a < 0 || b < a) return undefined;
-  return text.slice(a + startMarker(name).length, b).replace(/^\n/, "").replace(/\n$/, "");
+  return text
+    .slice(a + startMarker(name).length, b)
+    .replace(/^\n/, "")
+    .replace(/\n$/, "");
 }
 
 /** The text with the block between a pair of markers replaced by `body`. */

@@ -29,12 +29,7 @@ export function generateValidatorSource() {
   const ajv = new Ajv2020.default({ allErrors: true, strict: true, allowUnionTypes: true, unicode: false, logger: false, code: { source: true, esm: true, lines: true } });
   const validate = ajv.compile(schema);
   const code = standaloneCode.default(ajv, validate);
-  return [
-    "// @ts-nocheck",
-    "// generated from schema/hooks.schema.json by scripts/generate-validator.mjs: do not edit.",
-    code.trim(),
-    "",
-  ].join("\n");
+  return ["// @ts-nocheck", "// generated from schema/hooks.schema.json by scripts/generate-validator.mjs: do not edit.", code.trim(), ""].join("\n");
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

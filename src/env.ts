@@ -14,7 +14,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: "HOOKS", description: "0, false or off: run no hook at all" },
   { name: "HOOKS_DISABLED", description: "comma-separated hook names to skip for this invocation" },
   { name: "HOOKS_CONFIG", description: "the project config file (as --config; no walk up)" },
-  { name: "HOOKS_SESSION_ID", description: "session_id when the context has none (default \"default\")" },
+  { name: "HOOKS_SESSION_ID", description: 'session_id when the context has none (default "default")' },
   { name: "HOOKS_TRUST", description: "1: trust project and local config without review" },
   { name: "HOOKS_STATE_DIR", description: "state dir: run log, trust store, async results, socket (default $XDG_STATE_HOME/hookrun)" },
   { name: "HOOKS_CODE_CACHE", description: "0: do not use or write the CLI's V8 code cache" },
@@ -22,10 +22,10 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: "XDG_CONFIG_HOME", description: "user layer in $XDG_CONFIG_HOME/hookrun/ (default ~/.config)" },
   { name: "XDG_STATE_HOME", description: "default state dir parent (default ~/.local/state)" },
   { name: "XDG_CACHE_HOME", description: "code cache in $XDG_CACHE_HOME/hookrun/ (default ~/.cache)" },
-  { name: "CI", description: "set (not \"\", 0, false): trust without asking, and --wait by default" },
+  { name: "CI", description: 'set (not "", 0, false): trust without asking, and --wait by default' },
   { name: "GITHUB_ACTIONS", description: "true: fold each hook's output in ::group:: and annotate failures" },
-  { name: "NO_COLOR", description: "set (not \"\"): no colours (as --color=never); --color wins" },
-  { name: "FORCE_COLOR", description: "set (not \"\"): colours even when not a terminal; 0 or false: none; NO_COLOR and --color win" },
+  { name: "NO_COLOR", description: 'set (not ""): no colours (as --color=never); --color wins' },
+  { name: "FORCE_COLOR", description: 'set (not ""): colours even when not a terminal; 0 or false: none; NO_COLOR and --color win' },
   { name: "CLAUDE_PROJECT_DIR", description: "passed through to hooks; set to the project dir when absent" },
 ];
 

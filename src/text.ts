@@ -23,8 +23,38 @@
  */
 
 const C0_NAMES = [
-  "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "TAB", "LF", "VT", "FF", "CR", "SO", "SI",
-  "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US",
+  "NUL",
+  "SOH",
+  "STX",
+  "ETX",
+  "EOT",
+  "ENQ",
+  "ACK",
+  "BEL",
+  "BS",
+  "TAB",
+  "LF",
+  "VT",
+  "FF",
+  "CR",
+  "SO",
+  "SI",
+  "DLE",
+  "DC1",
+  "DC2",
+  "DC3",
+  "DC4",
+  "NAK",
+  "SYN",
+  "ETB",
+  "CAN",
+  "EM",
+  "SUB",
+  "ESC",
+  "FS",
+  "GS",
+  "RS",
+  "US",
 ];
 
 // Beyond controls and Cf: the Hangul fillers (letters that draw nothing) and the supplementary
@@ -54,9 +84,7 @@ export interface TerminalSafeOptions {
 
 /** `text` with every unsafe character replaced by its visible name (see above). */
 export function terminalSafe(text: string, options: TerminalSafeOptions = {}): string {
-  const pattern = options.keepNewlines
-    ? options.keepTabs ? UNSAFE_BUT_BOTH : UNSAFE_BUT_LINE_BREAKS
-    : options.keepTabs ? UNSAFE_BUT_TABS : UNSAFE;
+  const pattern = options.keepNewlines ? (options.keepTabs ? UNSAFE_BUT_BOTH : UNSAFE_BUT_LINE_BREAKS) : options.keepTabs ? UNSAFE_BUT_TABS : UNSAFE;
   pattern.lastIndex = 0;
   return pattern.test(text) ? text.replace(pattern, escapeName) : text;
 }

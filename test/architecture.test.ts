@@ -19,10 +19,7 @@ function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of sourceFiles(SRC)) {
     const text = readFileSync(file, "utf8");
-    const specs = [
-      ...[...text.matchAll(/^(?:import|export)\s[^;]*?\sfrom\s+"(\.[^"]+)"/gms)].map((m) => m[1]),
-      ...[...text.matchAll(/import\(\s*"(\.[^"]+)"\s*\)/g)].map((m) => m[1]),
-    ];
+    const specs = [...[...text.matchAll(/^(?:import|export)\s[^;]*?\sfrom\s+"(\.[^"]+)"/gms)].map((m) => m[1]), ...[...text.matchAll(/import\(\s*"(\.[^"]+)"\s*\)/g)].map((m) => m[1])];
     const rel = (p: string): string => path.relative(SRC, p).split(path.sep).join("/");
     graph.set(rel(file), [...new Set(specs.map((s) => rel(path.resolve(path.dirname(file), s.replace(/\.js$/, ".ts")))))]);
   }
@@ -101,7 +98,11 @@ describe("architecture of src/ (STYLE.md)", () => {
   });
 
   it("has no import cycle, type-only imports included", () => {
-    expect(cycles(graph).filter((c) => !pending(c)).map((c) => c.join(" ↔ "))).toEqual([]);
+    expect(
+      cycles(graph)
+        .filter((c) => !pending(c))
+        .map((c) => c.join(" ↔ ")),
+    ).toEqual([]);
   });
 
   it("imports point down the layers: doors → edge → runner/async → config/events/trust → fs/text/env/errors", () => {

@@ -194,7 +194,10 @@ hooks:
     expect(after.stdout).toMatch(/async bg: finished ok .*delivered \d{4}-/);
     expect(after.stdout).toMatch(/async bg: delivered \(ok\)/);
     const json = JSON.parse((await runCli(["log", "--json"], { cwd: p.dir, env })).stdout) as Array<{ async?: string; hooks: { name: string }[] }>;
-    expect(json.filter((r) => r.async).map((r) => [r.async, r.hooks[0].name])).toEqual([["finished", "bg"], ["delivered", "bg"]]);
+    expect(json.filter((r) => r.async).map((r) => [r.async, r.hooks[0].name])).toEqual([
+      ["finished", "bg"],
+      ["delivered", "bg"],
+    ]);
   });
 });
 
@@ -287,10 +290,27 @@ hooks:
     const dir = sessionDir(p, "N");
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const now = new Date().toISOString();
-    fs.writeFileSync(path.join(dir, asyncFileName(newAsyncId(), "result")), JSON.stringify({
-      name: "bg", status: "ok", exit_code: 0, signal: null, duration_ms: 1, stdout: "", stderr: "", truncated: false,
-      messages: [null], decision: null, error: null, warnings: [], event: "stop", session_id: "N", started_at: now, finished_at: now,
-    }));
+    fs.writeFileSync(
+      path.join(dir, asyncFileName(newAsyncId(), "result")),
+      JSON.stringify({
+        name: "bg",
+        status: "ok",
+        exit_code: 0,
+        signal: null,
+        duration_ms: 1,
+        stdout: "",
+        stderr: "",
+        truncated: false,
+        messages: [null],
+        decision: null,
+        error: null,
+        warnings: [],
+        event: "stop",
+        session_id: "N",
+        started_at: now,
+        finished_at: now,
+      }),
+    );
     const r = await run(p, ["stop", "--session-id", "N"]);
     expect(r.code).toBe(0);
     expect(r.json.hooks.map((h) => h.status)).toEqual(["ok"]);
@@ -341,11 +361,27 @@ hooks:
     fs.mkdirSync(dir, { recursive: true });
     const old = new Date(Date.now() - 25 * 3600_000);
     const file = path.join(dir, asyncFileName(newAsyncId(old.getTime()), "result"));
-    fs.writeFileSync(file, JSON.stringify({
-      name: "bg", status: "ok", exit_code: 0, signal: null, duration_ms: 1, stdout: "late", stderr: "", truncated: false,
-      messages: [{ role: "system", content: "late" }], decision: null, error: null, warnings: [],
-      event: "stop", session_id: "E", started_at: old.toISOString(), finished_at: old.toISOString(),
-    }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        name: "bg",
+        status: "ok",
+        exit_code: 0,
+        signal: null,
+        duration_ms: 1,
+        stdout: "late",
+        stderr: "",
+        truncated: false,
+        messages: [{ role: "system", content: "late" }],
+        decision: null,
+        error: null,
+        warnings: [],
+        event: "stop",
+        session_id: "E",
+        started_at: old.toISOString(),
+        finished_at: old.toISOString(),
+      }),
+    );
     fs.utimesSync(file, old, old);
     const r = await run(p, ["stop", "--session-id", "E"]);
     expect(r.json.async_delivered).toEqual([]);

@@ -205,15 +205,22 @@ hooks:
 
 describe("library: detached mode (what the CLI uses), from one process", () => {
   it("pending reads the state dir, drain waits for the workers, the next trigger delivers", async () => {
-    project = sandbox({ config: `
+    project = sandbox({
+      config: `
 hooks:
   stop:
     - { name: bg, async: true, command: "sleep 0.5; echo detached-result" }
-` });
+`,
+    });
     const config = await loadConfig({ cwd: project.dir, userConfig: false, env: project.processEnv });
     runner = createRunner(config, {
-      trust: "all", env: project.processEnv, cwd: project.dir, stateDir: project.env.HOOKS_STATE_DIR, runLog: false,
-      asyncMode: "detached", asyncWorker: [process.execPath, CLI, "__async-worker"],
+      trust: "all",
+      env: project.processEnv,
+      cwd: project.dir,
+      stateDir: project.env.HOOKS_STATE_DIR,
+      runLog: false,
+      asyncMode: "detached",
+      asyncWorker: [process.execPath, CLI, "__async-worker"],
     });
     const r = await runner.trigger("stop", { session_id: "D" });
     expect(r.async_started).toEqual(["bg"]);

@@ -22,12 +22,17 @@ afterEach(async () => {
 
 describe("hooks serve: async hooks live in the server and are delivered per session (SPEC §12)", () => {
   it("delivers an async result on the next trigger of the same session only, over the socket", async () => {
-    project = sandbox({ config: `
+    project = sandbox({
+      config: `
 hooks:
   stop:
     - { name: bg, async: true, command: "touch bg-done; echo from-the-server" }
-` });
-    server = spawnCli(["--trust", "serve"], { cwd: project.dir, env: { HOOKS_STATE_DIR: project.env.HOOKS_STATE_DIR, XDG_CONFIG_HOME: project.env.XDG_CONFIG_HOME, HOOKRUN_TEST_MARK: process.env.HOOKRUN_TEST_MARK } });
+`,
+    });
+    server = spawnCli(["--trust", "serve"], {
+      cwd: project.dir,
+      env: { HOOKS_STATE_DIR: project.env.HOOKS_STATE_DIR, XDG_CONFIG_HOME: project.env.XDG_CONFIG_HOME, HOOKRUN_TEST_MARK: process.env.HOOKRUN_TEST_MARK },
+    });
     const url = await untilListening(server);
     const target: Target = { socketPath: url.slice("unix:".length) };
     const first = await request(target, "POST", "/v1/trigger/stop", JSON.stringify({ session_id: "A" }));

@@ -20,18 +20,58 @@ beforeEach(() => {
 function delivery(name: string, extra: Partial<AsyncDelivery> = {}): AsyncDelivery {
   const now = new Date().toISOString();
   return {
-    name, status: "ok", exit_code: 0, signal: null, duration_ms: 5, stdout: `${name}\n`, stderr: "", truncated: false,
-    messages: [{ role: "system", content: name }], decision: null, error: null, warnings: [],
-    event: "stop", session_id: "s1", started_at: now, finished_at: now, ...extra,
+    name,
+    status: "ok",
+    exit_code: 0,
+    signal: null,
+    duration_ms: 5,
+    stdout: `${name}\n`,
+    stderr: "",
+    truncated: false,
+    messages: [{ role: "system", content: name }],
+    decision: null,
+    error: null,
+    warnings: [],
+    event: "stop",
+    session_id: "s1",
+    started_at: now,
+    finished_at: now,
+    ...extra,
   };
 }
 
 function job(id: string, extra: Partial<AsyncJob> = {}): AsyncJob {
   return {
-    version: 1, id, name: "bg", event: "stop", gate: "yes", session_id: "s1", project_dir: "/p", started_at: new Date().toISOString(),
-    timeout_ms: 60_000, cwd: "/p", run_log: null, context: { session_id: "s1" },
-    hook: { name: "bg", event: "stop", command: "true", priority: 0, async: true, timeoutMs: 60_000, enabled: true, env: {}, dir: "/p", shell: "sh", onFailure: "continue", maxOutput: 1024, order: 0,
-      source: { file: "/p/hooks.yaml", line: 1, col: 1, layer: "project" }, enabledSource: { file: "/p/hooks.yaml", line: 1, col: 1, layer: "project" }, sources: [] },
+    version: 1,
+    id,
+    name: "bg",
+    event: "stop",
+    gate: "yes",
+    session_id: "s1",
+    project_dir: "/p",
+    started_at: new Date().toISOString(),
+    timeout_ms: 60_000,
+    cwd: "/p",
+    run_log: null,
+    context: { session_id: "s1" },
+    hook: {
+      name: "bg",
+      event: "stop",
+      command: "true",
+      priority: 0,
+      async: true,
+      timeoutMs: 60_000,
+      enabled: true,
+      env: {},
+      dir: "/p",
+      shell: "sh",
+      onFailure: "continue",
+      maxOutput: 1024,
+      order: 0,
+      source: { file: "/p/hooks.yaml", line: 1, col: 1, layer: "project" },
+      enabledSource: { file: "/p/hooks.yaml", line: 1, col: 1, layer: "project" },
+      sources: [],
+    },
     ...extra,
   };
 }
@@ -55,7 +95,12 @@ describe("async store delivery", () => {
     const dir = asyncSessionDir(state, "/repo", "s1");
     writeAsyncResult(dir, newAsyncId(Date.now() - 1000), delivery("second", { started_at: "2026-01-01T00:00:02.000Z" }));
     writeAsyncResult(dir, newAsyncId(), delivery("first", { started_at: "2026-01-01T00:00:01.000Z" }));
-    expect(listAsyncPending(dir).map((p) => [p.name, p.state])).toEqual(expect.arrayContaining([["first", "finished"], ["second", "finished"]]));
+    expect(listAsyncPending(dir).map((p) => [p.name, p.state])).toEqual(
+      expect.arrayContaining([
+        ["first", "finished"],
+        ["second", "finished"],
+      ]),
+    );
     const one = collectAsyncResults(dir);
     expect(one.delivered.map((d) => d.name)).toEqual(["first", "second"]);
     expect(one.warnings).toEqual([]);
@@ -182,14 +227,16 @@ describe("async store: exactly-once delivery across concurrent processes", () =>
       }
       process.stdout.write(JSON.stringify({ got, warnings }));`;
     const runs = await Promise.all(
-      Array.from({ length: 4 }, () =>
-        new Promise<{ got: string[]; warnings: string[] }>((resolve, reject) => {
-          const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
-          let out = "";
-          child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
-          child.on("error", reject);
-          child.on("close", (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`collector exited ${code}`))));
-        }),
+      Array.from(
+        { length: 4 },
+        () =>
+          new Promise<{ got: string[]; warnings: string[] }>((resolve, reject) => {
+            const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+            let out = "";
+            child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+            child.on("error", reject);
+            child.on("close", (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`collector exited ${code}`))));
+          }),
       ),
     );
     const all = runs.flatMap((r) => r.got);
@@ -203,7 +250,11 @@ describe("async store: exactly-once delivery across concurrent processes", () =>
 
 describe("async store: session ids are encoded one-to-one", () => {
   it("keeps ids differing only in lone surrogates apart (short and long)", () => {
-    const pairs: [string, string][] = [["\ud800v", "\udbffv"], [`${"x".repeat(100)}\ud800`, `${"x".repeat(100)}\udbff`], ["\udc00", "\ufffd"]];
+    const pairs: [string, string][] = [
+      ["\ud800v", "\udbffv"],
+      [`${"x".repeat(100)}\ud800`, `${"x".repeat(100)}\udbff`],
+      ["\udc00", "\ufffd"],
+    ];
     for (const [a, b] of pairs) {
       expect(sessionKey(a)).not.toBe(sessionKey(b));
       const dirA = asyncSessionDir(state, "/repo", a);
@@ -309,7 +360,9 @@ describe("async store: a lost run's hook is killed only if it provably is the gr
     const got = collectAsyncResults(lostRun(hook), { now: Date.now() + 60_000 + 61_000 });
     expect(got.delivered.map((d) => d.status)).toEqual(["failed"]);
     // a non-integer pid fails the record's shape check; every other one is refused by number
-    expect(got.warnings.join("\n")).toMatch(typeof pid === "number" && Number.isInteger(pid) ? /did not signal its process group .*not a pid hookrun could have started/ : /async worker record .* is corrupt/);
+    expect(got.warnings.join("\n")).toMatch(
+      typeof pid === "number" && Number.isInteger(pid) ? /did not signal its process group .*not a pid hookrun could have started/ : /async worker record .* is corrupt/,
+    );
     expect(process.kill(process.pid, 0)).toBe(true);
   });
 

@@ -8,7 +8,7 @@ import { ROOT, runCli } from "./helpers/cli.js";
 // dir, never in the installed package: Node's compile cache on Node >= 22.1, a V8 code cache per
 // command through node:vm on Node 20. Whatever is in the cache, the CLI must behave exactly as
 // without it. Every test has its own XDG_CACHE_HOME, so no test sees another's cache.
-const compileCache = typeof (await import("node:module") as { enableCompileCache?: unknown }).enableCompileCache === "function";
+const compileCache = typeof ((await import("node:module")) as { enableCompileCache?: unknown }).enableCompileCache === "function";
 const made: string[] = [];
 afterAll(() => {
   for (const d of made) fs.rmSync(d, { recursive: true, force: true });
@@ -22,7 +22,9 @@ function cacheHome(): string {
 
 /** Every file under dir, relative. */
 function files(dir: string): string[] {
-  return fs.existsSync(dir) ? (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[]).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))) : [];
+  return fs.existsSync(dir)
+    ? (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[]).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    : [];
 }
 
 const vmCacheFiles = (home: string, command: string): string[] => files(path.join(home, "hookrun", "v8-cache")).filter((f) => f.startsWith(`${command}-`) && f.endsWith(".bin"));

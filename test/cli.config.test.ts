@@ -52,11 +52,30 @@ describe("hooks validate", () => {
 describe("hooks list", () => {
   it("shows each hook with event, priority, async, timeout, state, FILE:LINE and the file that decided its state, in run order", async () => {
     const t = sandbox();
-    t.write("hooks.yaml", y("hooks:", "  stop:", "    - name: low", "      command: echo low", "    - name: high", "      command: echo high", "      priority: 10", "      async: true", "      timeout: 2m", "  session_start:", "    - name: hello", "      args: [echo, hi]"));
+    t.write(
+      "hooks.yaml",
+      y(
+        "hooks:",
+        "  stop:",
+        "    - name: low",
+        "      command: echo low",
+        "    - name: high",
+        "      command: echo high",
+        "      priority: 10",
+        "      async: true",
+        "      timeout: 2m",
+        "  session_start:",
+        "    - name: hello",
+        "      args: [echo, hi]",
+      ),
+    );
     t.write("hooks.local.yaml", y("hooks:", "  stop:", "    - name: low", "      enabled: false"));
     const r = await runMain(["list"], { cwd: t.dir, env: t.env });
     expect(r.code).toBe(0);
-    const rows = r.stdout.trim().split("\n").map((l) => l.split(/\s{2,}/));
+    const rows = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => l.split(/\s{2,}/));
     expect(rows[0]).toEqual(["EVENT", "NAME", "PRIO", "ASYNC", "TIMEOUT", "STATE", "SOURCE", "STATE FROM", "COMMAND"]);
     expect(rows.slice(1)).toEqual([
       ["session_start", "hello", "0", "no", "1m", "enabled", "hooks.yaml:11", "-", '["echo","hi"]'],
@@ -71,8 +90,19 @@ describe("hooks list", () => {
     const r = await runMain(["list", "--json"], { cwd: t.dir, env: t.env });
     expect(JSON.parse(r.stdout)).toEqual([
       {
-        event: "stop", name: "a", description: null, command: "echo", args: null, priority: 0, async: false, timeout_ms: 60000,
-        enabled: false, disabled_by_env: null, matcher: null, paths: null, on_failure: "continue",
+        event: "stop",
+        name: "a",
+        description: null,
+        command: "echo",
+        args: null,
+        priority: 0,
+        async: false,
+        timeout_ms: 60000,
+        enabled: false,
+        disabled_by_env: null,
+        matcher: null,
+        paths: null,
+        on_failure: "continue",
         source: { file: "hooks.yaml", line: 3, col: 7, layer: "project" },
         enabled_source: { file: "hooks.yaml", line: 5, col: 7, layer: "project" },
         overridden_by: [],
@@ -83,7 +113,12 @@ describe("hooks list", () => {
   it("shows hooks the environment turns off (HOOKS_DISABLED, HOOKS=0) as a run would see them", async () => {
     const t = sandbox();
     t.write("hooks.yaml", y("hooks:", "  stop:", "    - name: a", "      command: echo a", "    - name: b", "      command: echo b", "    - name: c", "      command: echo c", "      enabled: false"));
-    const rows = async (env: Record<string, string>) => (await runMain(["list"], { cwd: t.dir, env: { ...t.env, ...env } })).stdout.trim().split("\n").slice(1).map((l) => l.split(/\s{2,}/).slice(1, 8));
+    const rows = async (env: Record<string, string>) =>
+      (await runMain(["list"], { cwd: t.dir, env: { ...t.env, ...env } })).stdout
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((l) => l.split(/\s{2,}/).slice(1, 8));
     expect(await rows({ HOOKS_DISABLED: "b, c" })).toEqual([
       ["a", "0", "no", "1m", "enabled", "hooks.yaml:3", "-"],
       ["b", "0", "no", "1m", "disabled", "hooks.yaml:5", "HOOKS_DISABLED"],

@@ -31,16 +31,55 @@ describe("hooks run --output json (SPEC §7)", () => {
     const r = await run(["run", "stop", "--output", "json", "--session-id", "abc"]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(Object.keys(out).sort()).toEqual(["async_delivered", "async_started", "blocked", "blocked_by", "continue", "duration_ms", "event", "hooks", "messages", "reason", "session_id", "stop_reason", "stopped_by", "updated_input", "warnings"].sort());
+    expect(Object.keys(out).sort()).toEqual(
+      [
+        "async_delivered",
+        "async_started",
+        "blocked",
+        "blocked_by",
+        "continue",
+        "duration_ms",
+        "event",
+        "hooks",
+        "messages",
+        "reason",
+        "session_id",
+        "stop_reason",
+        "stopped_by",
+        "updated_input",
+        "warnings",
+      ].sort(),
+    );
     expect(out).toMatchObject({
-      event: "stop", session_id: "abc", messages: [{ role: "system", content: "committed", hook: "auto-commit" }],
-      blocked: false, blocked_by: null, reason: null, continue: true, stop_reason: null, stopped_by: null, updated_input: null,
-      async_started: ["bg"], async_delivered: [], warnings: [],
+      event: "stop",
+      session_id: "abc",
+      messages: [{ role: "system", content: "committed", hook: "auto-commit" }],
+      blocked: false,
+      blocked_by: null,
+      reason: null,
+      continue: true,
+      stop_reason: null,
+      stopped_by: null,
+      updated_input: null,
+      async_started: ["bg"],
+      async_delivered: [],
+      warnings: [],
     });
     expect(typeof out.duration_ms).toBe("number");
     expect(out.hooks).toHaveLength(1);
     expect(Object.keys(out.hooks[0]).sort()).toEqual(["decision", "duration_ms", "error", "exit_code", "messages", "name", "signal", "status", "stderr", "stdout", "truncated", "warnings"].sort());
-    expect(out.hooks[0]).toMatchObject({ name: "auto-commit", status: "ok", exit_code: 0, signal: null, stdout: "committed\n", stderr: "", truncated: false, decision: null, error: null, warnings: [] });
+    expect(out.hooks[0]).toMatchObject({
+      name: "auto-commit",
+      status: "ok",
+      exit_code: 0,
+      signal: null,
+      stdout: "committed\n",
+      stderr: "",
+      truncated: false,
+      decision: null,
+      error: null,
+      warnings: [],
+    });
     // The detached worker of `bg` outlives the CLI and writes into the state dir: removing the temp
     // dir under it fails (ENOTEMPTY) or leaks a dir it recreates. Wait until it has exited.
     await waitFor(() => survivors().length === 0, { what: "the async worker of bg to exit" });
@@ -117,7 +156,17 @@ describe("hooks run context input (SPEC §8)", () => {
     const r = await run(["run", "pre_tool_use", "--turn-count", "4", "--last-message", "ok", "--set", "tool_input.timeout=30", "--set", "note=plain text"], JSON.stringify(claude));
     expect(r.code).toBe(0);
     const ctx = JSON.parse(readFileSync(path.join(dir, "ctx.json"), "utf8"));
-    expect(ctx).toMatchObject({ event: "pre_tool_use", hook_event_name: "PreToolUse", session_id: "cc-1", turn_count: 4, last_assistant_message: "ok", transcript_path: "/t.jsonl", tool_name: "Bash", tool_input: { command: "ls", timeout: 30 }, note: "plain text" });
+    expect(ctx).toMatchObject({
+      event: "pre_tool_use",
+      hook_event_name: "PreToolUse",
+      session_id: "cc-1",
+      turn_count: 4,
+      last_assistant_message: "ok",
+      transcript_path: "/t.jsonl",
+      tool_name: "Bash",
+      tool_input: { command: "ls", timeout: 30 },
+      note: "plain text",
+    });
   });
   it("--context FILE; empty stdin is {}; session_id from HOOKS_SESSION_ID", async () => {
     const dir = project(`hooks:\n  stop:\n    - {name: cap, command: "cat > ctx.json"}\n`);
@@ -188,9 +237,17 @@ describe("signals to hooks run (SPEC §5.6)", () => {
   });
 
   // SIGHUP: the terminal closed; SIGQUIT: Ctrl-\ or a host. Each exits 128 + its number.
-  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129], ["SIGQUIT", 131], ["SIGUSR2", 128 + os.constants.signals.SIGUSR2]] as const) {
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+    ["SIGHUP", 129],
+    ["SIGQUIT", 131],
+    ["SIGUSR2", 128 + os.constants.signals.SIGUSR2],
+  ] as const) {
     it(`${signal} while hooks run: every group killed, exit ${code}, no survivor`, async () => {
-      const dir = project(`hooks:\n  post_tool_use:\n    - {name: a, command: "sleep 60 & echo $! > a.pid; wait"}\n    - {name: b, command: "sleep 60 & echo $! > b.pid; wait"}\nevents:\n  post_tool_use: {parallel: true}\n`);
+      const dir = project(
+        `hooks:\n  post_tool_use:\n    - {name: a, command: "sleep 60 & echo $! > a.pid; wait"}\n    - {name: b, command: "sleep 60 & echo $! > b.pid; wait"}\nevents:\n  post_tool_use: {parallel: true}\n`,
+      );
       const p = spawnCli(["--trust", "run", "post_tool_use"], { cwd: dir, env });
       const pid = (f: string) => existsSync(path.join(dir, f)) && readFileSync(path.join(dir, f), "utf8").trim();
       await waitFor(() => pid("a.pid") && pid("b.pid"), { timeoutMs: 10_000, intervalMs: 20, what: "hooks to start" });

@@ -52,7 +52,10 @@ describe("help", () => {
   });
 
   it("a command's help (hooks help CMD, CMD --help) shows its example", async () => {
-    for (const argv of [["help", "list"], ["list", "--help"]]) {
+    for (const argv of [
+      ["help", "list"],
+      ["list", "--help"],
+    ]) {
       const r = await hooks(argv, { cwd: process.cwd() });
       expect(r.code, argv.join(" ")).toBe(0);
       expect(r.stdout).toContain("Example:\n  hooks list --event pre_tool_use\n");
@@ -110,7 +113,13 @@ describe("one error prefix", () => {
     for (const argv of [["valdate"], ["list", "--jsn"], ["run"], ["--color=x", "list"]]) {
       const r = await hooks(argv, { cwd });
       expect(r.code, argv.join(" ")).toBe(64);
-      expect(r.stderr.split("\n").filter(Boolean).every((l) => l.startsWith("hooks: ")), r.stderr).toBe(true);
+      expect(
+        r.stderr
+          .split("\n")
+          .filter(Boolean)
+          .every((l) => l.startsWith("hooks: ")),
+        r.stderr,
+      ).toBe(true);
     }
   });
 

@@ -50,7 +50,14 @@ describe("hooks watch", () => {
     await new Promise((r) => setTimeout(r, 200));
     writeFileSync(path.join(repo, "hooks.yaml"), yamlWith("a"));
     await waitFor(() => p.stdout().split("\n").filter(Boolean).length >= 2, { what: "the second report" });
-    expect(JSON.parse(p.stdout().split("\n")[1])).toEqual({ valid: true, message: "valid: 1 hook in hooks.yaml", hooks: 1, files: [{ path: "hooks.yaml", layer: "project" }], errors: [], warnings: [] });
+    expect(JSON.parse(p.stdout().split("\n")[1])).toEqual({
+      valid: true,
+      message: "valid: 1 hook in hooks.yaml",
+      hooks: 1,
+      files: [{ path: "hooks.yaml", layer: "project" }],
+      errors: [],
+      warnings: [],
+    });
     p.child.kill("SIGTERM");
     expect(await p.exited).toEqual({ code: 0, signal: null });
   });

@@ -87,7 +87,25 @@ describe("validation (SPEC §2.3): all problems at once", () => {
 
   it("unknown keys with did-you-mean, at the key's position, in hooks, defaults, events and the top level", async () => {
     expectDiagnostics(
-      await diagnose("hooks.yaml", y("defaults:", "  timout: 5", "events:", "  stop: { paralel: true }", "hook:", "  stop: []", "hooks:", "  stop:", "    - name: a", "      command: echo", "      matcher_: x", "      onFailure: block", "      x-note: ignored", "x-anchors: {}")),
+      await diagnose(
+        "hooks.yaml",
+        y(
+          "defaults:",
+          "  timout: 5",
+          "events:",
+          "  stop: { paralel: true }",
+          "hook:",
+          "  stop: []",
+          "hooks:",
+          "  stop:",
+          "    - name: a",
+          "      command: echo",
+          "      matcher_: x",
+          "      onFailure: block",
+          "      x-note: ignored",
+          "x-anchors: {}",
+        ),
+      ),
       [
         [2, 3, "error", /unknown key `timout` in `defaults` \(did you mean `timeout`\?\)/],
         [4, 11, "error", /unknown key `paralel` in the settings of event `stop` \(did you mean `parallel`\?\)/],
@@ -112,7 +130,27 @@ describe("validation (SPEC §2.3): all problems at once", () => {
     expectDiagnostics(
       await diagnose(
         "hooks.yaml",
-        y("defaults:", "  timeout: 5 minutes", "  max_output: 1 megabyte", "hooks:", "  stop:", "    - name: a", "      command: echo", "      timeout: 0", "    - name: b", "      command: echo", "      timeout: 25h", "    - name: c", "      command: echo", "      timeout: -3", "      max_output: 12XB", "    - name: d", "      command: echo", "      timeout: 24h", "      max_output: 1.5MiB"),
+        y(
+          "defaults:",
+          "  timeout: 5 minutes",
+          "  max_output: 1 megabyte",
+          "hooks:",
+          "  stop:",
+          "    - name: a",
+          "      command: echo",
+          "      timeout: 0",
+          "    - name: b",
+          "      command: echo",
+          "      timeout: 25h",
+          "    - name: c",
+          "      command: echo",
+          "      timeout: -3",
+          "      max_output: 12XB",
+          "    - name: d",
+          "      command: echo",
+          "      timeout: 24h",
+          "      max_output: 1.5MiB",
+        ),
       ),
       [
         [2, 12, "error", /bad duration "5 minutes" for `timeout`: write seconds \(30\) or "500ms", "30s", "2m", "1h"/],
@@ -127,7 +165,25 @@ describe("validation (SPEC §2.3): all problems at once", () => {
 
   it("invalid regex in matcher; plain name lists are not regexes (SPEC §2.4)", async () => {
     expectDiagnostics(
-      await diagnose("hooks.yaml", y("hooks:", "  pre_tool_use:", "    - name: a", "      command: echo", "      matcher: 'Bash(['", "    - name: b", "      command: echo", "      matcher: 'Bash | Edit, Write'", "    - name: c", "      command: echo", "      matcher: 'mcp__.*'", "    - name: d", "      command: echo", "      matcher: '*'")),
+      await diagnose(
+        "hooks.yaml",
+        y(
+          "hooks:",
+          "  pre_tool_use:",
+          "    - name: a",
+          "      command: echo",
+          "      matcher: 'Bash(['",
+          "    - name: b",
+          "      command: echo",
+          "      matcher: 'Bash | Edit, Write'",
+          "    - name: c",
+          "      command: echo",
+          "      matcher: 'mcp__.*'",
+          "    - name: d",
+          "      command: echo",
+          "      matcher: '*'",
+        ),
+      ),
       [[5, 16, "error", /invalid regex in `matcher`: .*fix it, or use plain names separated by \|/]],
     );
   });
@@ -149,14 +205,32 @@ describe("validation (SPEC §2.3): all problems at once", () => {
 
   it("cwd that does not exist (relative to the declaring file)", async () => {
     expectDiagnostics(
-      await diagnose("hooks.yaml", y("hooks:", "  stop:", "    - name: a", "      command: echo", "      cwd: packages/web", "    - name: b", "      command: echo", "      cwd: missing"), { "packages/web/.keep": "" }),
+      await diagnose("hooks.yaml", y("hooks:", "  stop:", "    - name: a", "      command: echo", "      cwd: packages/web", "    - name: b", "      command: echo", "      cwd: missing"), {
+        "packages/web/.keep": "",
+      }),
       [[8, 12, "error", /`cwd` "missing" does not exist \(resolved to .*\/missing\): create it or fix the path/]],
     );
   });
 
   it("type errors in friendly words, with the hook named", async () => {
     expectDiagnostics(
-      await diagnose("hooks.yaml", y("version: 2", "hooks:", "  stop:", "    name: a", "  session_start:", "    - name: Bad Name", "      command: echo", "      priority: high", "      async: 'yes'", "      on_failure: blok", "      env: { N: 1 }", "    - command: echo")),
+      await diagnose(
+        "hooks.yaml",
+        y(
+          "version: 2",
+          "hooks:",
+          "  stop:",
+          "    name: a",
+          "  session_start:",
+          "    - name: Bad Name",
+          "      command: echo",
+          "      priority: high",
+          "      async: 'yes'",
+          "      on_failure: blok",
+          "      env: { N: 1 }",
+          "    - command: echo",
+        ),
+      ),
       [
         [1, 10, "error", /`version` must be 1/],
         [4, 5, "error", /the hooks of `stop` must be a list, but this is a map: start each hook with `- name:`/],
@@ -173,7 +247,21 @@ describe("validation (SPEC §2.3): all problems at once", () => {
   it("warnings: matcher without a match field, on_failure: block on a non-gate event, missing relative script", async () => {
     const ds = await diagnose(
       "hooks.yaml",
-      y("hooks:", "  stop:", "    - name: a", "      command: echo", "      matcher: Bash", "  post_tool_use:", "    - name: b", "      command: ./scripts/missing.sh --flag", "      on_failure: block", "    - name: c", "      command: scripts/present.sh", "    - name: d", "      args: [bin/nope]"),
+      y(
+        "hooks:",
+        "  stop:",
+        "    - name: a",
+        "      command: echo",
+        "      matcher: Bash",
+        "  post_tool_use:",
+        "    - name: b",
+        "      command: ./scripts/missing.sh --flag",
+        "      on_failure: block",
+        "    - name: c",
+        "      command: scripts/present.sh",
+        "    - name: d",
+        "      args: [bin/nope]",
+      ),
       { "scripts/present.sh": "#!/bin/sh\n" },
     );
     expectDiagnostics(ds, [
@@ -193,7 +281,10 @@ describe("validation (SPEC §2.3): all problems at once", () => {
   });
 
   it("x- keys and YAML anchors/merge keys are allowed", async () => {
-    const ds = await diagnose("hooks.yaml", y("x-common: &common", "  timeout: 5", "  async: true", "hooks:", "  x-shared: {}", "  stop:", "    - <<: *common", "      name: a", "      command: echo", "      x-owner: me"));
+    const ds = await diagnose(
+      "hooks.yaml",
+      y("x-common: &common", "  timeout: 5", "  async: true", "hooks:", "  x-shared: {}", "  stop:", "    - <<: *common", "      name: a", "      command: echo", "      x-owner: me"),
+    );
     expect(ds).toEqual([]);
   });
 });
@@ -201,7 +292,10 @@ describe("validation (SPEC §2.3): all problems at once", () => {
 describe("a new user's mistakes (issue 2): every problem with line and column, a suggestion, exit 78", () => {
   it("typo in an event, misspelt key, duplicate name and a local override under another event, at once", async () => {
     const t = sandbox();
-    t.write("hooks.yaml", y("hooks:", "  stpo:", "    - name: notify", "      command: echo done", "  post_tool_use:", "    - name: lint", "      comand: npm run lint", "    - name: lint", "      command: echo twice"));
+    t.write(
+      "hooks.yaml",
+      y("hooks:", "  stpo:", "    - name: notify", "      command: echo done", "  post_tool_use:", "    - name: lint", "      comand: npm run lint", "    - name: lint", "      command: echo twice"),
+    );
     t.write("hooks.local.yaml", y("hooks:", "  pre_tool_use:", "    - name: lint", "      enabled: false"));
     const r = await runMain(["validate"], { cwd: t.dir, env: t.env });
     expect(r.code).toBe(78);

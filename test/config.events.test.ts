@@ -33,7 +33,14 @@ describe("event spellings (SPEC §3)", () => {
   it("accepts every canonical name, its PascalCase form and every alias", () => {
     for (const e of EVENTS) {
       expect(parseHookEvent(e.name)).toBe(e.name);
-      expect(parseHookEvent(e.name.split("_").map((w) => w[0].toUpperCase() + w.slice(1)).join(""))).toBe(e.name);
+      expect(
+        parseHookEvent(
+          e.name
+            .split("_")
+            .map((w) => w[0].toUpperCase() + w.slice(1))
+            .join(""),
+        ),
+      ).toBe(e.name);
       for (const a of e.aliases) expect(parseHookEvent(a)).toBe(e.name);
     }
   });

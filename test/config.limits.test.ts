@@ -16,7 +16,10 @@ async function only(text: string, name = "hooks.yaml"): Promise<string> {
 
 function billionLaughs(): string {
   let text = "x-l0: &l0 [a, a, a, a, a, a, a, a, a]\n";
-  for (let i = 1; i <= 9; i++) text += `x-l${i}: &l${i} [${Array(9).fill(`*l${i - 1}`).join(", ")}]\n`;
+  for (let i = 1; i <= 9; i++)
+    text += `x-l${i}: &l${i} [${Array(9)
+      .fill(`*l${i - 1}`)
+      .join(", ")}]\n`;
   return text + TAIL;
 }
 
@@ -29,23 +32,17 @@ describe("YAML alias mistakes are config errors with a position, not internal er
   });
 
   it("`<<` whose value is not a map", async () => {
-    expect(await only(`x-a: {<<: 5}\n${TAIL}`)).toBe(
-      "hooks.yaml:1:11: `<<` merges maps into this one, but this value is `5`: write `<<: *name` naming a map anchor (or a list of them)",
-    );
+    expect(await only(`x-a: {<<: 5}\n${TAIL}`)).toBe("hooks.yaml:1:11: `<<` merges maps into this one, but this value is `5`: write `<<: *name` naming a map anchor (or a list of them)");
     expect(await only(`x-l: &l [1]\nx-a:\n  <<: [*l]\n${TAIL}`)).toMatch(/^hooks\.yaml:3:8: `<<` merges maps into this one, but this value is a list/);
   });
 
   it("a map merging itself, and a list holding itself", async () => {
-    expect(await only(`x-a: &a\n  k: 1\n  <<: *a\n${TAIL}`)).toBe(
-      "hooks.yaml:3:7: alias `*a` sits inside the value it names, so that value would contain itself: point it at another anchor",
-    );
+    expect(await only(`x-a: &a\n  k: 1\n  <<: *a\n${TAIL}`)).toBe("hooks.yaml:3:7: alias `*a` sits inside the value it names, so that value would contain itself: point it at another anchor");
     expect(await only(`x-a: &a [1, *a]\n${TAIL}`)).toMatch(/^hooks\.yaml:1:13: alias `\*a` sits inside the value it names/);
   });
 
   it("an alias bomb stops at 100,000 expanded values, at the alias that crosses the line", async () => {
-    expect(await only(billionLaughs())).toBe(
-      "hooks.yaml:6:12: aliases expand to more than 100,000 values by this one (an alias bomb?): write the values out, or alias less",
-    );
+    expect(await only(billionLaughs())).toBe("hooks.yaml:6:12: aliases expand to more than 100,000 values by this one (an alias bomb?): write the values out, or alias less");
   });
 
   it("ordinary alias use loads, however often one anchor is used (yaml's own counter stops at 100)", async () => {

@@ -40,7 +40,11 @@ describe("merging layers (SPEC §2.1)", () => {
     t.write("hooks.local.yaml", "hooks:\n  stop:\n    - name: a\n      env: {__proto__: local}\n");
     const h = (await t.load()).hooks[0];
     expect(Object.getPrototypeOf(h.env)).toBe(Object.prototype);
-    expect(Object.entries(h.env).sort()).toEqual([["A", "a"], ["__proto__", "local"], ["constructor", "c"]]);
+    expect(Object.entries(h.env).sort()).toEqual([
+      ["A", "a"],
+      ["__proto__", "local"],
+      ["constructor", "c"],
+    ]);
   });
 
   it("an override giving args replaces the inherited command (exactly one survives)", async () => {
@@ -94,7 +98,10 @@ describe("merging layers (SPEC §2.1)", () => {
   it("defaults merge key by key and defaults.env variable by variable; hook values win", async () => {
     const t = sandbox();
     t.write(t.userPath("hooks.yaml"), "defaults:\n  timeout: 5\n  shell: bash\n  env: { A: user, B: user }\n  max_output: 64KiB\n");
-    t.write("hooks.yaml", "defaults:\n  timeout: 2m\n  env: { B: project, C: project }\nhooks:\n  stop:\n    - name: a\n      command: echo\n    - name: b\n      command: echo\n      shell: zsh\n      env: { C: hook }\n      max_output: 1KiB\n");
+    t.write(
+      "hooks.yaml",
+      "defaults:\n  timeout: 2m\n  env: { B: project, C: project }\nhooks:\n  stop:\n    - name: a\n      command: echo\n    - name: b\n      command: echo\n      shell: zsh\n      env: { C: hook }\n      max_output: 1KiB\n",
+    );
     const [a, b] = (await t.load()).hooks;
     expect(a).toMatchObject({ timeoutMs: 120_000, shell: "bash", env: { A: "user", B: "project", C: "project" }, maxOutput: 65536 });
     expect(b).toMatchObject({ timeoutMs: 120_000, shell: "zsh", env: { A: "user", B: "project", C: "hook" }, maxOutput: 1024 });
@@ -111,7 +118,10 @@ describe("merging layers (SPEC §2.1)", () => {
   it("events settings merge across layers; a custom event declared by one layer is usable in another", async () => {
     const t = sandbox();
     t.write(t.userPath("hooks.yaml"), "events:\n  deploy_finished: { custom: true, gate: true, description: ours }\n");
-    t.write("hooks.yaml", "events:\n  post_tool_use: { parallel: true }\n  deploy-finished: { parallel: true }\nhooks:\n  DeployFinished:\n    - name: d\n      command: echo\n      on_failure: block\n");
+    t.write(
+      "hooks.yaml",
+      "events:\n  post_tool_use: { parallel: true }\n  deploy-finished: { parallel: true }\nhooks:\n  DeployFinished:\n    - name: d\n      command: echo\n      on_failure: block\n",
+    );
     t.write("hooks.local.yaml", "events:\n  PostToolUse: { parallel: false }\n");
     const config = await t.load();
     expect(config.events).toEqual({

@@ -51,7 +51,11 @@ describe("schema/hooks.schema.json is the one source of the config's shape", () 
         walk(v, `${at}/${k}`, k === "properties" || k === "patternProperties");
       }
     };
-    const refTarget = (ref: string) => ref.slice(2).split("/").reduce((n: Record<string, unknown>, s) => n[s] as Record<string, unknown>, schema) as { description?: string };
+    const refTarget = (ref: string) =>
+      ref
+        .slice(2)
+        .split("/")
+        .reduce((n: Record<string, unknown>, s) => n[s] as Record<string, unknown>, schema) as { description?: string };
     walk(schema, "#");
     expect(missing).toEqual([]);
   });

@@ -7,7 +7,9 @@ import { lineDiff } from "./helpers/lineDiff.js";
 import { sandbox } from "./helpers/sandbox.js";
 
 const FIXTURES = path.resolve(import.meta.dirname, "fixtures/edit");
-const files = readdirSync(FIXTURES).filter((f) => !f.startsWith(".")).sort();
+const files = readdirSync(FIXTURES)
+  .filter((f) => !f.startsWith("."))
+  .sort();
 
 /** Hooks whose map is a YAML alias: editing them would change the anchor, so it is refused. */
 const REFUSED: Record<string, string[]> = { "07-anchors.yaml": ["shared"] };
@@ -32,7 +34,6 @@ function expectOnlyEnabledChanged(before: string, after: string, name: string, e
   expect(restB).toEqual(restA);
   for (const [n, h] of a) if (n !== name) expect(b.get(n)).toEqual(h);
 }
-
 
 describe("disable then enable keep every other byte of the file (SPEC §9)", () => {
   it("has a corpus of at least ten configs", () => {

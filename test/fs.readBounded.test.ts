@@ -22,7 +22,7 @@ function reason(f: () => unknown): string {
 describe("readBoundedFile reads regular files only, never more than its cap, never blocking", () => {
   it("reads a regular file whole and drops a UTF-8 BOM from text", () => {
     const f = path.join(dir(), "a.json");
-    writeFileSync(f, "\uFEFF{\"a\":1}");
+    writeFileSync(f, '\uFEFF{"a":1}');
     expect(readBoundedText(f, 1024)).toBe('{"a":1}');
     expect(readBoundedFile(f, 1024).length).toBe(10);
   });

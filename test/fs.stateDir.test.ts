@@ -16,8 +16,14 @@ beforeEach(() => {
 
 const mode = (p: string): number => fs.statSync(p).mode & 0o777;
 const record = (extra: Partial<RunLogRecord> = {}): RunLogRecord => ({
-  time: "2026-01-01T00:00:00.000Z", project_dir: "/p", event: "stop", session_id: "s", duration_ms: 1, blocked: false,
-  hooks: [{ name: "h", status: "ok", exit_code: 0, duration_ms: 1 }], ...extra,
+  time: "2026-01-01T00:00:00.000Z",
+  project_dir: "/p",
+  event: "stop",
+  session_id: "s",
+  duration_ms: 1,
+  blocked: false,
+  hooks: [{ name: "h", status: "ok", exit_code: 0, duration_ms: 1 }],
+  ...extra,
 });
 
 describe("state dir: private to its user", () => {
@@ -71,17 +77,27 @@ describe("state dir: private to its user", () => {
     fs.writeFileSync(job, "{}", { mode: 0o600 });
     fs.chmodSync(path.join(root, "state", "async"), 0o777);
     let ran = false;
-    const run = runAsyncWorker(job, async () => {
-      ran = true;
-      throw new Error("must not run");
-    }, new AbortController().signal);
+    const run = runAsyncWorker(
+      job,
+      async () => {
+        ran = true;
+        throw new Error("must not run");
+      },
+      new AbortController().signal,
+    );
     await expect(run).rejects.toThrow(/directory .*async in the state dir is writable by group or others \(mode 777\)/);
     fs.chmodSync(path.join(root, "state", "async"), 0o700);
     fs.chmodSync(job, 0o666);
-    await expect(runAsyncWorker(job, async () => {
-      ran = true;
-      throw new Error("must not run");
-    }, new AbortController().signal)).rejects.toThrow(/async job file .* is writable by group or others.*chmod 600/);
+    await expect(
+      runAsyncWorker(
+        job,
+        async () => {
+          ran = true;
+          throw new Error("must not run");
+        },
+        new AbortController().signal,
+      ),
+    ).rejects.toThrow(/async job file .* is writable by group or others.*chmod 600/);
     expect(ran).toBe(false);
   });
 });
@@ -126,7 +142,7 @@ describe("run log: hostile lines and size", () => {
     expect(log.stderr).toContain(`state dir ${dir} is writable by group or others (mode 777)`);
     expect(log.stderr).toContain(`chmod 700 ${dir}`);
     const project = sb.current.dir;
-    fs.writeFileSync(path.join(project, "hooks.yaml"), "hooks:\n  stop:\n    - { name: bg, async: true, command: \"touch ran\" }\n");
+    fs.writeFileSync(path.join(project, "hooks.yaml"), 'hooks:\n  stop:\n    - { name: bg, async: true, command: "touch ran" }\n');
     const run = await runCli(["--trust", "run", "stop", "--session-id", "x", "--json"], { cwd: project, env: { ...sb.current.env, HOOKS_STATE_DIR: dir, XDG_CONFIG_HOME: path.join(root, "cfg") } });
     expect(run.code).toBe(0);
     const json = JSON.parse(run.stdout) as { async_started: string[]; warnings: string[] };

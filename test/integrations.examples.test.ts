@@ -34,15 +34,25 @@ describe("examples/node-agent", () => {
       "agent stopped by deploy-freeze: deploys are frozen today",
     ]);
     // `stop` fired once per response, with the latest assistant text (tool-only turns skipped).
-    const stops = readFileSync(stopLog, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const stops = readFileSync(stopLog, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(stops.map((s) => [s.last_assistant_message, s.stop_hook_active])).toEqual([
       ["I listed the files.", false],
       ["Summary: listed the files; build/ was kept because a hook refused rm -rf.", true],
     ]);
     expect(stops[0].turn_count).toBe(3);
     // The async audit hook saw every tool that ran (not the blocked one), finished before exit (drain).
-    const audited = readFileSync(auditLog, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as { tool_name: string; tool_input: unknown });
-    expect(audited.map((a) => [a.tool_name, a.tool_input])).toEqual([["Bash", { command: "ls" }], ["Deploy", { env: "prod" }]]);
+    const audited = readFileSync(auditLog, "utf8")
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { tool_name: string; tool_input: unknown });
+    expect(audited.map((a) => [a.tool_name, a.tool_input])).toEqual([
+      ["Bash", { command: "ls" }],
+      ["Deploy", { env: "prod" }],
+    ]);
   }, 60_000);
 });
 

@@ -22,8 +22,12 @@ afterEach(() => p.cleanup());
 /** The stdin object Claude Code gives a command hook. */
 function claudeInput(event: string, fields: Record<string, unknown> = {}): string {
   return JSON.stringify({
-    session_id: "9f3c2d1e-claude", transcript_path: path.join(p.dir, "transcript.jsonl"), cwd: p.dir,
-    permission_mode: "default", hook_event_name: event, ...fields,
+    session_id: "9f3c2d1e-claude",
+    transcript_path: path.join(p.dir, "transcript.jsonl"),
+    cwd: p.dir,
+    permission_mode: "default",
+    hook_event_name: event,
+    ...fields,
   });
 }
 const run = (event: string, input: string, ...flags: string[]) => runMain(["run", event, ...flags], { cwd: p.dir, env, input });
@@ -45,9 +49,7 @@ describe("an imported Claude Code settings file", () => {
       hooks: Record<string, { matcher?: string; hooks: { type: string; command?: string }[] }[]>;
     };
     const spec = parse(readFileSync(path.join(p.dir, "hooks.yaml"), "utf8")) as { hooks: Record<string, { command: string; matcher?: string }[]> };
-    const commandsOf = (claudeEvent: string) => [
-      ...new Set(settings.hooks[claudeEvent].flatMap((g) => g.hooks.filter((h) => h.type === "command").map((h) => h.command!))),
-    ];
+    const commandsOf = (claudeEvent: string) => [...new Set(settings.hooks[claudeEvent].flatMap((g) => g.hooks.filter((h) => h.type === "command").map((h) => h.command!)))];
     expect(spec.hooks.pre_tool_use.map((h) => h.command)).toEqual(commandsOf("PreToolUse"));
     expect(spec.hooks.stop.map((h) => h.command)).toEqual(commandsOf("Stop"));
     // A Bash call selects the Bash group's hook; an Edit selects the Edit|MultiEdit|Write group's two.
@@ -67,8 +69,15 @@ describe("an imported Claude Code settings file", () => {
     expect(r.code).toBe(0);
     const got = JSON.parse(readFileSync(dump, "utf8")) as Record<string, unknown>;
     expect(got).toMatchObject({
-      hook_event_name: "PreToolUse", session_id: "9f3c2d1e-claude", transcript_path: path.join(p.dir, "transcript.jsonl"), cwd: p.dir,
-      permission_mode: "default", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "toolu_01", event: "pre_tool_use",
+      hook_event_name: "PreToolUse",
+      session_id: "9f3c2d1e-claude",
+      transcript_path: path.join(p.dir, "transcript.jsonl"),
+      cwd: p.dir,
+      permission_mode: "default",
+      tool_name: "Bash",
+      tool_input: { command: "ls" },
+      tool_use_id: "toolu_01",
+      event: "pre_tool_use",
     });
     expect(readFileSync(`${dump}.dir`, "utf8").trim()).toBe(p.dir);
   });
@@ -133,7 +142,8 @@ describe("hooks run --output claude", () => {
 
   it("turns an exit-2 block into permissionDecision deny, exit 0", async () => {
     expect(await claude("pre_tool_use", claudeInput("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } }))).toEqual({
-      code: 0, out: { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "refusing to run rm -rf" } },
+      code: 0,
+      out: { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "refusing to run rm -rf" } },
     });
   });
 
@@ -150,7 +160,8 @@ describe("hooks run --output claude", () => {
     });
     writeFileSync(path.join(p.dir, "TODO.md"), "- finish\n");
     expect(await claude("stop", claudeInput("Stop", { stop_hook_active: false }))).toEqual({
-      code: 0, out: { decision: "block", reason: "TODO.md is not empty: finish the list first" },
+      code: 0,
+      out: { decision: "block", reason: "TODO.md is not empty: finish the list first" },
     });
   });
 
@@ -227,9 +238,15 @@ describe("last_assistant_message from Claude Code's transcript", () => {
     const read = dumpStop();
     const transcript = [
       line("user", "fix the tests"),
-      line("assistant", [{ type: "text", text: "Looking." }, { type: "tool_use", id: "t1", name: "Bash", input: {} }]),
+      line("assistant", [
+        { type: "text", text: "Looking." },
+        { type: "tool_use", id: "t1", name: "Bash", input: {} },
+      ]),
       line("user", [{ type: "tool_result", tool_use_id: "t1", content: "ok" }]),
-      line("assistant", [{ type: "text", text: "All tests pass." }, { type: "text", text: "Done." }]),
+      line("assistant", [
+        { type: "text", text: "All tests pass." },
+        { type: "text", text: "Done." },
+      ]),
       line("assistant", [{ type: "tool_use", id: "t2", name: "Bash", input: {} }]),
       "{ a line being written",
     ].join("\n");
@@ -251,13 +268,16 @@ describe("last_assistant_message from Claude Code's transcript", () => {
 
 describe("a Claude Code PermissionRequest hook", () => {
   beforeEach(() => {
-    writeFileSync(path.join(p.dir, "perm.py"), [
-      "import json, sys",
-      "d = json.load(sys.stdin)",
-      "cmd = d['tool_input'].get('command', '')",
-      "if cmd.startswith('git push'): print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PermissionRequest', 'decision': {'behavior': 'deny', 'message': 'no pushes from the agent'}}}))",
-      "elif cmd == 'ls': print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PermissionRequest', 'decision': {'behavior': 'allow', 'updatedInput': {'command': 'ls -la'}}}}))",
-    ].join("\n"));
+    writeFileSync(
+      path.join(p.dir, "perm.py"),
+      [
+        "import json, sys",
+        "d = json.load(sys.stdin)",
+        "cmd = d['tool_input'].get('command', '')",
+        "if cmd.startswith('git push'): print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PermissionRequest', 'decision': {'behavior': 'deny', 'message': 'no pushes from the agent'}}}))",
+        "elif cmd == 'ls': print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PermissionRequest', 'decision': {'behavior': 'allow', 'updatedInput': {'command': 'ls -la'}}}}))",
+      ].join("\n"),
+    );
     writeFileSync(path.join(p.dir, "hooks.yaml"), "hooks:\n  permission_request:\n    - name: perm\n      command: python3 perm.py\n");
   });
 

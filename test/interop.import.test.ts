@@ -32,8 +32,23 @@ describe("generated hook names", () => {
   it("are valid and unique across the whole import", () => {
     const imp = importClaudeSettings({
       hooks: {
-        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./lint.sh a" }, { type: "command", command: "./lint.sh b" }] }],
-        Stop: [{ hooks: [{ type: "command", command: "./lint.sh c" }, { type: "command", command: "echo Done!" }] }],
+        PreToolUse: [
+          {
+            matcher: "Bash",
+            hooks: [
+              { type: "command", command: "./lint.sh a" },
+              { type: "command", command: "./lint.sh b" },
+            ],
+          },
+        ],
+        Stop: [
+          {
+            hooks: [
+              { type: "command", command: "./lint.sh c" },
+              { type: "command", command: "echo Done!" },
+            ],
+          },
+        ],
       },
     });
     const names = imp.hooks.map((h) => h.hook.name);

@@ -59,7 +59,11 @@ describe("lastMessageFromTranscript reads only the tail, and reads it right", ()
   it("refuses a FIFO, a device and a directory at once, and deriveLastMessage turns that into a warning", () => {
     const fifo = fifoWithEscape(path.join(t.dir, "t.fifo"));
     mkdirSync(path.join(t.dir, "d"));
-    for (const [file, kind] of [[fifo, "a FIFO"], ["/dev/zero", "a character device"], [path.join(t.dir, "d"), "a directory"]]) {
+    for (const [file, kind] of [
+      [fifo, "a FIFO"],
+      ["/dev/zero", "a character device"],
+      [path.join(t.dir, "d"), "a directory"],
+    ]) {
       expect(() => lastMessageFromTranscript(file)).toThrow(FileReadError);
       const context: Record<string, unknown> = { transcript_path: file };
       expect(deriveLastMessage(context, t.dir)).toMatch(new RegExp(`transcript_path: transcript .* is ${kind}, not a regular file`));
@@ -77,7 +81,10 @@ describe("hooks run with a transcript_path that is not a regular file", () => {
     const fifo = path.join(t.dir, "transcript.fifo");
     execFileSync("mkfifo", [fifo]);
     const r = await runCli(["--trust", "run", "stop", "--output", "json"], {
-      cwd: t.dir, env: t.env, input: JSON.stringify({ session_id: "s", transcript_path: fifo }), timeoutMs: 10_000,
+      cwd: t.dir,
+      env: t.env,
+      input: JSON.stringify({ session_id: "s", transcript_path: fifo }),
+      timeoutMs: 10_000,
     });
     expect(r.signal).toBe(null);
     expect(r.code).toBe(0);

@@ -29,9 +29,7 @@ describe("concurrent disables all take effect (SPEC §9)", () => {
   it("20 concurrent `hooks disable` of 20 hooks in one file: all 20 land, nothing else changes", async () => {
     const t = setup();
     const names = Array.from({ length: 20 }, (_, i) => `hook-${String(i).padStart(2, "0")}`);
-    const original =
-      "# twenty hooks, with comments between them\nhooks:\n  stop:\n" +
-      names.map((n, i) => `    # hook number ${i}\n    - name: ${n}\n      command: echo ${i}   # says ${i}\n`).join("\n");
+    const original = `# twenty hooks, with comments between them\nhooks:\n  stop:\n${names.map((n, i) => `    # hook number ${i}\n    - name: ${n}\n      command: echo ${i}   # says ${i}\n`).join("\n")}`;
     const file = path.join(t.dir, "hooks.yaml");
     writeFileSync(file, original);
     chmodSync(file, 0o640);
@@ -102,9 +100,7 @@ describe("a stale lock is broken by exactly one waiter; locks are keyed by the r
       symlinkSync(real, path.join(d, "hooks.yaml"));
       expect((await runMain(["trust", "--yes", "--no-user-config"], { cwd: d, env: t.env })).code).toBe(0);
     }
-    const runs = await Promise.all(
-      names.map(async (name, i) => ({ name, r: await runCli(["disable", name, "--no-user-config"], { cwd: dirs[i % 2], env: t.env, timeoutMs: 60_000 }) })),
-    );
+    const runs = await Promise.all(names.map(async (name, i) => ({ name, r: await runCli(["disable", name, "--no-user-config"], { cwd: dirs[i % 2], env: t.env, timeoutMs: 60_000 }) })));
     for (const d of dirs) await expectAllLanded(runs, path.join(d, "hooks.yaml"), d, t.env);
   }, 120_000);
 });
@@ -211,9 +207,7 @@ describe("enable / disable from the command line (SPEC §9)", () => {
     const opts = { cwd: t.dir, userConfig: false, env: t.env };
     await expect(validateEdit(opts, { [file]: BASIC.replace("name: lint", "name: [lint") }, [{ name: "lint", file }], false)).rejects.toThrow(WriteError);
     await expect(validateEdit(opts, { [file]: BASIC }, [{ name: "lint", file }], false)).rejects.toThrow(/refusing to edit/);
-    await expect(
-      validateEdit(opts, { [file]: BASIC.replace("command: npm run lint", "command: npm run lint\n      enabled: false") }, [{ name: "lint", file }], false),
-    ).resolves.toBeUndefined();
+    await expect(validateEdit(opts, { [file]: BASIC.replace("command: npm run lint", "command: npm run lint\n      enabled: false") }, [{ name: "lint", file }], false)).resolves.toBeUndefined();
   });
 
   it("a hook whose map is a YAML alias is refused, not edited through its anchor", async () => {

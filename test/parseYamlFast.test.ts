@@ -8,7 +8,12 @@ import { STARTER_CONFIG } from "../src/config/starterConfig.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const shipped = Object.fromEntries(
-  ["hooks.example.yaml", ...readdirSync(path.join(ROOT, "examples")).filter((f) => f.endsWith(".yaml")).map((f) => `examples/${f}`)].map((f) => [f, readFileSync(path.join(ROOT, f), "utf8")]),
+  [
+    "hooks.example.yaml",
+    ...readdirSync(path.join(ROOT, "examples"))
+      .filter((f) => f.endsWith(".yaml"))
+      .map((f) => `examples/${f}`),
+  ].map((f) => [f, readFileSync(path.join(ROOT, f), "utf8")]),
 );
 
 /** Every path to a non-null value, with whether it is a map key. */
@@ -53,10 +58,10 @@ function expectSameAsYaml(text: string): boolean {
 const SNIPPETS = [
   "a: 1\nb: -2\nc: 1.5\nd: .5\ne: 1e3\nf: +7\ng: 012\nh: 0x1F\ni: 0o17\nj: .inf\n",
   "a: true\nb: False\nc: TRUE\nd: yes\ne: on\nf: ~\ng: null\nh: NULL\ni:\n",
-  "a: 'it''s'\nb: \"tab\\there \\\"q\\\" \\u00e9 \\x41 \\/\"\nc: \"\\e\"\n",
+  'a: \'it\'\'s\'\nb: "tab\\there \\"q\\" \\u00e9 \\x41 \\/"\nc: "\\e"\n',
   "a: plain # comment\nb: a#b\nc: 'x' # c\nd: \"y\"   \n",
   "list:\n- a\n- b\nnested:\n  - - x\n    - y\n  - k: v\n    k2: v2\n",
-  "flow: [a, 'b c', \"d\", 1, true, [x], {k: v}]\nmap: { a: 1, b: [2, 3], c: \"s\" }\nempty: []\nempty2: {}\n",
+  'flow: [a, \'b c\', "d", 1, true, [x], {k: v}]\nmap: { a: 1, b: [2, 3], c: "s" }\nempty: []\nempty2: {}\n',
   "args: [npx, --no-install, -x, eslint]\nurl: {u: http://x.y/z?q=1}\n",
   // The one-regex `key: value` lane and its edges.
   "a: \"x\" # c\nb: 'y'   # d\nc: x #c\nd: x#y\ne: \"\"\nf: ''\ng:   spaced out   \nh.i-j_k: 1.5\nl: -1\nm: x: y\n",
@@ -90,7 +95,7 @@ const SNIPPETS = [
   "- top\n- list\n",
   "a:\n  - x\n   - y\n",
   "a: b\n  c: d\n",
-  "x: \"unterminated\n",
+  'x: "unterminated\n',
   "a: 9007199254740993\n",
   "a: 'multi\n  line'\n",
   "a: |\n  no final newline",
@@ -140,8 +145,26 @@ describe("parseYamlFast on generated configs", () => {
   function generate(seed: number): string {
     let s = seed;
     const rnd = (n: number) => ((s = (s * 1103515245 + 12345) % 2147483648), s % n);
-    const pick = <T,>(xs: T[]) => xs[rnd(xs.length)];
-    const scalars = ["echo hi", "'single ''q'' value'", '"double \\"q\\" \\t value"', "42", "-3", "1.5", "true", "null", "~", "./scripts/x.sh --flag", "a#b", "http://x.y/z", "Bash|Edit", "'*'", '""', "2m", "-x"];
+    const pick = <T>(xs: T[]) => xs[rnd(xs.length)];
+    const scalars = [
+      "echo hi",
+      "'single ''q'' value'",
+      '"double \\"q\\" \\t value"',
+      "42",
+      "-3",
+      "1.5",
+      "true",
+      "null",
+      "~",
+      "./scripts/x.sh --flag",
+      "a#b",
+      "http://x.y/z",
+      "Bash|Edit",
+      "'*'",
+      '""',
+      "2m",
+      "-x",
+    ];
     const comment = () => (rnd(3) === 0 ? "   # note" : "");
     const lines: string[] = ["# generated", "version: 1"];
     const indentless = rnd(2) === 0;

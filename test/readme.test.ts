@@ -9,7 +9,12 @@ import { BLOCKS, envTableMarkdown, readBlock } from "../scripts/doc-tables.mjs";
 const ROOT = path.resolve(import.meta.dirname, "..");
 const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
 const README = read("README.md");
-const DOCS = ["README.md", ...readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const DOCS = [
+  "README.md",
+  ...readdirSync(path.join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 
 describe("README and docs/ agree with the code (regenerate with scripts/update-readme-events.mjs)", () => {
   it("the README's event table is the catalog's", () => {
@@ -18,14 +23,19 @@ describe("README and docs/ agree with the code (regenerate with scripts/update-r
   });
 
   it("the event table has one row per catalog event, with its gate and match field", () => {
-    const rows = eventTableMarkdown().split("\n").slice(2).map((r) => r.split("|").map((c) => c.trim()));
+    const rows = eventTableMarkdown()
+      .split("\n")
+      .slice(2)
+      .map((r) => r.split("|").map((c) => c.trim()));
     expect(rows.map((r) => r[1])).toEqual(EVENTS.map((e) => e.name));
     expect(rows.map((r) => [r[4], r[5]])).toEqual(EVENTS.map((e) => [e.gate, e.matchField ?? "–"]));
   });
 
   it("docs/cli.md's environment variable table is ENV_VARS", () => {
     expect(readBlock(read("docs/cli.md"), "env")).toBe(envTableMarkdown(ENV_VARS));
-    const names = envTableMarkdown(ENV_VARS).split("\n").slice(2)
+    const names = envTableMarkdown(ENV_VARS)
+      .split("\n")
+      .slice(2)
       .map((r) => /^\| `([^`]+)`/.exec(r)?.[1]);
     expect(names).toEqual(ENV_VARS.map((v) => v.name));
   });
@@ -45,7 +55,11 @@ function anchors(markdown: string): Set<string> {
   for (const line of withoutFences(markdown).split("\n")) {
     const m = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!m) continue;
-    const base = m[1].replace(/`/g, "").toLowerCase().replace(/[^\p{L}\p{N}_\- ]/gu, "").replace(/ /g, "-");
+    const base = m[1]
+      .replace(/`/g, "")
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}_\- ]/gu, "")
+      .replace(/ /g, "-");
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     out.add(n === 0 ? base : `${base}-${n}`);

@@ -9,7 +9,9 @@ describe("formatClaude", () => {
 
   it("expresses a pre_tool_use block as permissionDecision deny with the reason", () => {
     const r = triggerResult("pre_tool_use", [hookResult("guard", { status: "blocked", exit_code: 2, decision: "block", reason: "no rm -rf" })], {
-      blocked: true, blocked_by: "guard", reason: "no rm -rf",
+      blocked: true,
+      blocked_by: "guard",
+      reason: "no rm -rf",
     });
     expect(formatClaude(r)).toEqual({
       hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no rm -rf" },
@@ -17,39 +19,51 @@ describe("formatClaude", () => {
   });
 
   it("passes ask and allow on, ask winning over allow, and the updated input", () => {
-    const ask = triggerResult("pre_tool_use", [
-      hookResult("a", { decision: "allow", reason: "safe" }),
-      hookResult("b", { decision: "ask", reason: "touches prod" }),
-    ], { updated_input: { command: "ls -la" } });
+    const ask = triggerResult("pre_tool_use", [hookResult("a", { decision: "allow", reason: "safe" }), hookResult("b", { decision: "ask", reason: "touches prod" })], {
+      updated_input: { command: "ls -la" },
+    });
     expect(formatClaude(ask).hookSpecificOutput).toEqual({
-      hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "touches prod", updatedInput: { command: "ls -la" },
+      hookEventName: "PreToolUse",
+      permissionDecision: "ask",
+      permissionDecisionReason: "touches prod",
+      updatedInput: { command: "ls -la" },
     });
     const allow = triggerResult("pre_tool_use", [hookResult("a", { decision: "allow" })]);
     expect(formatClaude(allow).hookSpecificOutput).toEqual({ hookEventName: "PreToolUse", permissionDecision: "allow" });
   });
 
   it("uses decision/reason for a block on stop, and joins messages into systemMessage there", () => {
-    const r = triggerResult("stop", [
-      hookResult("notes", { messages: [{ role: "system", content: "3 files changed" }] }),
-      hookResult("todo", { status: "blocked", decision: "block", reason: "TODO.md is not empty" }),
-    ], { blocked: true, blocked_by: "todo", reason: "TODO.md is not empty" });
+    const r = triggerResult(
+      "stop",
+      [hookResult("notes", { messages: [{ role: "system", content: "3 files changed" }] }), hookResult("todo", { status: "blocked", decision: "block", reason: "TODO.md is not empty" })],
+      { blocked: true, blocked_by: "todo", reason: "TODO.md is not empty" },
+    );
     expect(formatClaude(r)).toEqual({ decision: "block", reason: "TODO.md is not empty", systemMessage: "3 files changed" });
   });
 
   it("gives messages to the model as additionalContext where Claude Code supports it", () => {
     const r = triggerResult("user_prompt_submit", [
       hookResult("ctx", { messages: [{ role: "system", content: "Use pnpm." }] }),
-      hookResult("more", { messages: [{ role: "system", content: "Branch: main" }, { role: "system", content: "secret", hide: true }] }),
+      hookResult("more", {
+        messages: [
+          { role: "system", content: "Branch: main" },
+          { role: "system", content: "secret", hide: true },
+        ],
+      }),
     ]);
     expect(formatClaude(r)).toEqual({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: "Use pnpm.\n\nBranch: main" } });
   });
 
   it("reports continue: false with its stop reason, and failures (fail open) in systemMessage", () => {
-    const r = triggerResult("post_tool_use", [
-      hookResult("budget", { continue: false, stop_reason: "budget spent" }),
-      hookResult("broken", { status: "failed", exit_code: 1, stderr: "Traceback...\nKeyError: 'x'\n" }),
-      hookResult("missing", { status: "spawn_error", exit_code: null, error: "command not found: lintx" }),
-    ], { continue: false, stop_reason: "budget spent", stopped_by: "budget" });
+    const r = triggerResult(
+      "post_tool_use",
+      [
+        hookResult("budget", { continue: false, stop_reason: "budget spent" }),
+        hookResult("broken", { status: "failed", exit_code: 1, stderr: "Traceback...\nKeyError: 'x'\n" }),
+        hookResult("missing", { status: "spawn_error", exit_code: null, error: "command not found: lintx" }),
+      ],
+      { continue: false, stop_reason: "budget spent", stopped_by: "budget" },
+    );
     const out = formatClaude(r);
     expect(out.continue).toBe(false);
     expect(out.stopReason).toBe("budget spent");
@@ -67,7 +81,9 @@ describe("formatClaude", () => {
 
   it("answers a permission_request with hookSpecificOutput.decision", () => {
     const deny = triggerResult("permission_request", [hookResult("p", { status: "blocked", decision: "block", reason: "not on Fridays" })], {
-      blocked: true, blocked_by: "p", reason: "not on Fridays",
+      blocked: true,
+      blocked_by: "p",
+      reason: "not on Fridays",
     });
     expect(formatClaude(deny).hookSpecificOutput).toEqual({ hookEventName: "PermissionRequest", decision: { behavior: "deny", message: "not on Fridays" } });
     const allow = triggerResult("permission_request", [hookResult("p", { decision: "allow" })]);

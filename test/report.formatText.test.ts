@@ -12,8 +12,22 @@ const hasScript = spawnSync("script", ["--version"]).status === 0;
 
 const hookResult = (over: Partial<HookResult>): HookResult => ({ ...notRunResult("h", "skipped"), status: "ok", exit_code: 0, duration_ms: 12, ...over });
 const result = (hooks: HookResult[], over: Partial<TriggerResult> = {}): TriggerResult => ({
-  event: "stop", session_id: "s", duration_ms: 1500, messages: [], blocked: false, blocked_by: null, reason: null, continue: true, stop_reason: null,
-  stopped_by: null, updated_input: null, hooks, async_started: [], async_delivered: [], warnings: [], ...over,
+  event: "stop",
+  session_id: "s",
+  duration_ms: 1500,
+  messages: [],
+  blocked: false,
+  blocked_by: null,
+  reason: null,
+  continue: true,
+  stop_reason: null,
+  stopped_by: null,
+  updated_input: null,
+  hooks,
+  async_started: [],
+  async_delivered: [],
+  warnings: [],
+  ...over,
 });
 
 describe("text output (SPEC §8)", () => {
@@ -22,7 +36,13 @@ describe("text output (SPEC §8)", () => {
     const text = formatText(
       result(
         [
-          hookResult({ name: "lint", messages: [{ role: "system", content: "all good\nsecond line", hook: "lint" }, { role: "user", content: "hidden", hide: true }] }),
+          hookResult({
+            name: "lint",
+            messages: [
+              { role: "system", content: "all good\nsecond line", hook: "lint" },
+              { role: "user", content: "hidden", hide: true },
+            ],
+          }),
           hookResult({ name: "tests", status: "failed", exit_code: 1, error: "exit code 1: line 15", stderr, duration_ms: 2300 }),
           hookResult({ name: "guard", status: "blocked", exit_code: 2, decision: "block", reason: "no force push" }),
           notRunResult("later", "skipped"),

@@ -7,14 +7,7 @@ import { hookResult, triggerResult } from "./helpers/results.js";
 const find = (el: XmlElement, name: string): XmlElement[] => el.children.filter((c) => c.name === name);
 
 describe("the XML check used by these tests", () => {
-  it.each([
-    ["<a><b></a></b>"],
-    ['<a x="1" x="2"/>'],
-    ["<a>&bogus;</a>"],
-    ["<a>\u0001</a>"],
-    ["<a/><b/>"],
-    ["<a x=1/>"],
-  ])("rejects %j", (xml) => {
+  it.each([["<a><b></a></b>"], ['<a x="1" x="2"/>'], ["<a>&bogus;</a>"], ["<a>\u0001</a>"], ["<a/><b/>"], ["<a x=1/>"]])("rejects %j", (xml) => {
     expect(() => parseXml(xml)).toThrow();
   });
 });
@@ -27,13 +20,15 @@ describe("formatJunit", () => {
     hookResult("guard", { status: "blocked", exit_code: 2, decision: "block", reason: "TODO.md not empty", stderr: "TODO.md not empty" }),
     hookResult("late", { status: "skipped", exit_code: null, duration_ms: 0 }),
   ]);
-  const pre = triggerResult("pre_tool_use", [
-    hookResult("slow", { status: "timed_out", exit_code: null, signal: "SIGTERM", error: "timed out after 1s" }),
-    hookResult("gone", { status: "cancelled", exit_code: null }),
-    hookResult("ok", {}),
-  ], {
-    async_delivered: [{ ...hookResult("notify", { status: "spawn_error", exit_code: null, error: "command not found: notify-sendx" }), event: "session_start", session_id: "s1", started_at: "", finished_at: "" }],
-  });
+  const pre = triggerResult(
+    "pre_tool_use",
+    [hookResult("slow", { status: "timed_out", exit_code: null, signal: "SIGTERM", error: "timed out after 1s" }), hookResult("gone", { status: "cancelled", exit_code: null }), hookResult("ok", {})],
+    {
+      async_delivered: [
+        { ...hookResult("notify", { status: "spawn_error", exit_code: null, error: "command not found: notify-sendx" }), event: "session_start", session_id: "s1", started_at: "", finished_at: "" },
+      ],
+    },
+  );
   const xml = formatJunit([stop, pre], new Date("2026-01-02T03:04:05Z"));
   const root = parseXml(xml);
 
@@ -51,13 +46,20 @@ describe("formatJunit", () => {
     expect(find(root, "testsuite").map((s) => s.attrs.name)).toEqual(["stop", "pre_tool_use", "session_start"]);
     const stopSuite = find(root, "testsuite")[0];
     expect(find(stopSuite, "testcase").map((c) => [c.attrs.name, c.attrs.classname])).toEqual([
-      ["lint", "stop"], ["tests", "stop"], ["guard", "stop"], ["late", "stop"],
+      ["lint", "stop"],
+      ["tests", "stop"],
+      ["guard", "stop"],
+      ["late", "stop"],
     ]);
   });
 
   it("counts tests, failures (blocks included) and skips per suite and in total", () => {
     const counts = find(root, "testsuite").map((s) => [s.attrs.tests, s.attrs.failures, s.attrs.skipped]);
-    expect(counts).toEqual([["4", "2", "1"], ["3", "1", "1"], ["1", "1", "0"]]);
+    expect(counts).toEqual([
+      ["4", "2", "1"],
+      ["3", "1", "1"],
+      ["1", "1", "0"],
+    ]);
     expect([root.attrs.tests, root.attrs.failures, root.attrs.skipped, root.attrs.errors]).toEqual(["8", "4", "2", "0"]);
     // The attributes agree with the elements.
     const cases = find(root, "testsuite").flatMap((s) => find(s, "testcase"));

@@ -13,7 +13,16 @@ const statuses = (r: { hooks: { name: string; status: string }[] }): string[] =>
 describe("parallel groups (SPEC §5.4)", () => {
   it("hooks of equal priority overlap in time; groups run in order; results keep declaration order", async () => {
     const stamp = (n: string): string => `echo "${n} start $(date +%s%N)" >> '${sb.current.dir}/t'; sleep 0.4; echo "${n} end $(date +%s%N)" >> '${sb.current.dir}/t'`;
-    const cfg = config(sb.current.dir, [hook("p1", "post_tool_use", { command: stamp("p1"), priority: 5 }), hook("p2", "post_tool_use", { command: stamp("p2"), priority: 5 }), hook("p3", "post_tool_use", { command: stamp("p3"), priority: 5 }), hook("later", "post_tool_use", { command: stamp("later") })], { post_tool_use: { parallel: true } });
+    const cfg = config(
+      sb.current.dir,
+      [
+        hook("p1", "post_tool_use", { command: stamp("p1"), priority: 5 }),
+        hook("p2", "post_tool_use", { command: stamp("p2"), priority: 5 }),
+        hook("p3", "post_tool_use", { command: stamp("p3"), priority: 5 }),
+        hook("later", "post_tool_use", { command: stamp("later") }),
+      ],
+      { post_tool_use: { parallel: true } },
+    );
     const r = await createRunner(cfg, { runLog: false, cwd: sb.current.dir }).trigger("post_tool_use", { tool_name: "Bash" });
     expect(statuses(r)).toEqual(["p1:ok", "p2:ok", "p3:ok", "later:ok"]);
     const t: Record<string, number> = {};
@@ -29,22 +38,39 @@ describe("parallel groups (SPEC §5.4)", () => {
 
   it("maxParallel caps the group", async () => {
     const stamp = (n: string): string => `echo "${n} start $(date +%s%N)" >> '${sb.current.dir}/t'; sleep 0.3; echo "${n} end $(date +%s%N)" >> '${sb.current.dir}/t'`;
-    const cfg = config(sb.current.dir, ["a", "b"].map((n) => hook(n, "post_tool_use", { command: stamp(n) })), { post_tool_use: { parallel: true } });
+    const cfg = config(
+      sb.current.dir,
+      ["a", "b"].map((n) => hook(n, "post_tool_use", { command: stamp(n) })),
+      { post_tool_use: { parallel: true } },
+    );
     await createRunner(cfg, { runLog: false, cwd: sb.current.dir, maxParallel: 1 }).trigger("post_tool_use", {});
-    const lines = readFileSync(path.join(sb.current.dir, "t"), "utf8").trim().split("\n").map((l) => l.split(" ").slice(0, 2).join(" "));
+    const lines = readFileSync(path.join(sb.current.dir, "t"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => l.split(" ").slice(0, 2).join(" "));
     expect(lines).toEqual(["a start", "a end", "b start", "b end"]);
   });
 
   it("without parallel: true hooks run one at a time", async () => {
     const stamp = (n: string): string => `echo "${n} start" >> '${sb.current.dir}/t'; sleep 0.2; echo "${n} end" >> '${sb.current.dir}/t'`;
-    await createRunner(config(sb.current.dir, ["a", "b"].map((n) => hook(n, "post_tool_use", { command: stamp(n) }))), { runLog: false, cwd: sb.current.dir }).trigger("post_tool_use", {});
+    await createRunner(
+      config(
+        sb.current.dir,
+        ["a", "b"].map((n) => hook(n, "post_tool_use", { command: stamp(n) })),
+      ),
+      { runLog: false, cwd: sb.current.dir },
+    ).trigger("post_tool_use", {});
     expect(readFileSync(path.join(sb.current.dir, "t"), "utf8").trim().split("\n")).toEqual(["a start", "a end", "b start", "b end"]);
   });
 });
 
 describe("stops and decisions (SPEC §5.5, §6)", () => {
   it("exit 2 on a gate event blocks: reason from stderr, later hooks skipped, blocked_by set", async () => {
-    const cfg = config(sb.current.dir, [hook("first", "pre_tool_use", { command: "echo fine" }), hook("guard", "pre_tool_use", { command: "echo '  rm -rf is not allowed  ' >&2; exit 2" }), hook("after", "pre_tool_use", { command: `touch '${sb.current.dir}/after'` })]);
+    const cfg = config(sb.current.dir, [
+      hook("first", "pre_tool_use", { command: "echo fine" }),
+      hook("guard", "pre_tool_use", { command: "echo '  rm -rf is not allowed  ' >&2; exit 2" }),
+      hook("after", "pre_tool_use", { command: `touch '${sb.current.dir}/after'` }),
+    ]);
     const r = await createRunner(cfg, { runLog: false, cwd: sb.current.dir }).trigger("pre_tool_use", { tool_name: "Bash" });
     expect(statuses(r)).toEqual(["first:ok", "guard:blocked", "after:skipped"]);
     expect(r).toMatchObject({ blocked: true, blocked_by: "guard", reason: "rm -rf is not allowed" });
@@ -54,7 +80,10 @@ describe("stops and decisions (SPEC §5.5, §6)", () => {
   });
 
   it("exit 2 prefers the JSON reason", async () => {
-    const r = await createRunner(config(sb.current.dir, [hook("g", "stop", { command: `echo '{"reason":"keep going"}'; echo err >&2; exit 2` })]), { runLog: false, cwd: sb.current.dir }).trigger("stop", {});
+    const r = await createRunner(config(sb.current.dir, [hook("g", "stop", { command: `echo '{"reason":"keep going"}'; echo err >&2; exit 2` })]), { runLog: false, cwd: sb.current.dir }).trigger(
+      "stop",
+      {},
+    );
     expect(r).toMatchObject({ blocked: true, reason: "keep going" });
   });
 
@@ -67,7 +96,10 @@ describe("stops and decisions (SPEC §5.5, §6)", () => {
   });
 
   it("a block decision on a non-gate event is ignored with a warning on that hook", async () => {
-    const r = await createRunner(config(sb.current.dir, [hook("x", "post_tool_use", { command: `echo '{"decision":"block","reason":"r"}'` }), hook("y", "post_tool_use", { command: "true" })]), { runLog: false, cwd: sb.current.dir }).trigger("post_tool_use", {});
+    const r = await createRunner(config(sb.current.dir, [hook("x", "post_tool_use", { command: `echo '{"decision":"block","reason":"r"}'` }), hook("y", "post_tool_use", { command: "true" })]), {
+      runLog: false,
+      cwd: sb.current.dir,
+    }).trigger("post_tool_use", {});
     expect(statuses(r)).toEqual(["x:ok", "y:ok"]);
     expect(r.blocked).toBe(false);
     expect(r.hooks[0].warnings[0]).toMatch(/block decision ignored/);
@@ -90,7 +122,15 @@ describe("stops and decisions (SPEC §5.5, §6)", () => {
   });
 
   it("in a parallel group a block lets the group finish and skips later groups", async () => {
-    const cfg = config(sb.current.dir, [hook("g1", "user_prompt_submit", { command: "exit 2", priority: 1 }), hook("g2", "user_prompt_submit", { command: "sleep 0.2; echo done", priority: 1 }), hook("later", "user_prompt_submit", { command: "true" })], { user_prompt_submit: { parallel: true } });
+    const cfg = config(
+      sb.current.dir,
+      [
+        hook("g1", "user_prompt_submit", { command: "exit 2", priority: 1 }),
+        hook("g2", "user_prompt_submit", { command: "sleep 0.2; echo done", priority: 1 }),
+        hook("later", "user_prompt_submit", { command: "true" }),
+      ],
+      { user_prompt_submit: { parallel: true } },
+    );
     const r = await createRunner(cfg, { runLog: false, cwd: sb.current.dir }).trigger("user_prompt_submit", {});
     expect(statuses(r)).toEqual(["g1:blocked", "g2:ok", "later:skipped"]);
   });
@@ -104,8 +144,14 @@ describe("stops and decisions (SPEC §5.5, §6)", () => {
 
   it("transform events chain updated_input through the hooks; the last one wins", async () => {
     const cfg = config(sb.current.dir, [
-      hook("upper", "tool_transform", { command: `node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const c=JSON.parse(s);console.log(JSON.stringify({updated_input:{command:c.tool_input.command.toUpperCase()}}))})'`, priority: 2 }),
-      hook("suffix", "tool_transform", { command: `node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const c=JSON.parse(s);console.log(JSON.stringify({hookSpecificOutput:{updatedInput:{command:c.tool_input.command+" --dry"}}}))})'`, priority: 1 }),
+      hook("upper", "tool_transform", {
+        command: `node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const c=JSON.parse(s);console.log(JSON.stringify({updated_input:{command:c.tool_input.command.toUpperCase()}}))})'`,
+        priority: 2,
+      }),
+      hook("suffix", "tool_transform", {
+        command: `node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const c=JSON.parse(s);console.log(JSON.stringify({hookSpecificOutput:{updatedInput:{command:c.tool_input.command+" --dry"}}}))})'`,
+        priority: 1,
+      }),
     ]);
     const r = await createRunner(cfg, { runLog: false, cwd: sb.current.dir }).trigger("tool_transform", { tool_name: "Bash", tool_input: { command: "ls" } });
     expect(r.hooks.map((h) => h.updated_input)).toEqual([{ command: "LS" }, { command: "LS --dry" }]);
@@ -113,7 +159,10 @@ describe("stops and decisions (SPEC §5.5, §6)", () => {
   });
 
   it("message_transform chains `message`", async () => {
-    const cfg = config(sb.current.dir, [hook("a", "message_transform", { command: `echo '{"updated_input":"second"}'` }), hook("b", "message_transform", { command: `cat > '${sb.current.dir}/seen'; echo '{"updated_input":"third"}'` })]);
+    const cfg = config(sb.current.dir, [
+      hook("a", "message_transform", { command: `echo '{"updated_input":"second"}'` }),
+      hook("b", "message_transform", { command: `cat > '${sb.current.dir}/seen'; echo '{"updated_input":"third"}'` }),
+    ]);
     const r = await createRunner(cfg, { runLog: false, cwd: sb.current.dir }).trigger("message_transform", { message: "first" });
     expect(JSON.parse(readFileSync(path.join(sb.current.dir, "seen"), "utf8")).message).toBe("second");
     expect(r.updated_input).toBe("third");
@@ -126,7 +175,10 @@ describe("stops and decisions (SPEC §5.5, §6)", () => {
     expect(r.blocked).toBe(true);
     expect(r.blocked_by).toBe("guard");
     expect(r.reason).toMatch(/on_failure: block/);
-    const open = await createRunner(config(sb.current.dir, [hook("guard", "pre_tool_use", { command: "exit 1", onFailure: "continue" })]), { runLog: false, cwd: sb.current.dir }).trigger("pre_tool_use", {});
+    const open = await createRunner(config(sb.current.dir, [hook("guard", "pre_tool_use", { command: "exit 1", onFailure: "continue" })]), { runLog: false, cwd: sb.current.dir }).trigger(
+      "pre_tool_use",
+      {},
+    );
     expect(open.blocked).toBe(false);
   });
 

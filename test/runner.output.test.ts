@@ -61,7 +61,13 @@ describe("what a hook prints: the five rules (SPEC §6)", () => {
 
 describe("output object fields, snake_case and Claude Code camelCase (SPEC §6)", () => {
   it("Claude's hookSpecificOutput: permissionDecision deny blocks with its reason; additionalContext and updatedInput", async () => {
-    const r = await printing(JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "not here", additionalContext: "ctx", updatedInput: { a: 1 } }, systemMessage: "sys" }), "pre_tool_use");
+    const r = await printing(
+      JSON.stringify({
+        hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "not here", additionalContext: "ctx", updatedInput: { a: 1 } },
+        systemMessage: "sys",
+      }),
+      "pre_tool_use",
+    );
     expect(r).toMatchObject({ status: "blocked", decision: "block", reason: "not here", updated_input: { a: 1 } });
     expect(r.messages.map((m) => m.content)).toEqual(["sys", "ctx"]);
   });

@@ -20,7 +20,10 @@ describe("order: priority descending, then declaration order across layers (SPEC
     const log = path.join(sb.current.dir, "order.log");
     const cmd = (n: string): string => `echo ${n} >> '${log}'`;
     writeFileSync(path.join(xdg, "hookrun", "hooks.yaml"), `hooks:\n  stop:\n    - {name: u-low, command: "${cmd("u-low")}", priority: -5}\n    - {name: u-zero, command: "${cmd("u-zero")}"}\n`);
-    writeFileSync(path.join(project, "hooks.yaml"), `hooks:\n  stop:\n    - {name: p-zero, command: "${cmd("p-zero")}"}\n    - {name: p-high, command: "${cmd("p-high")}", priority: 10}\n    - {name: p-zero2, command: "${cmd("p-zero2")}"}\n`);
+    writeFileSync(
+      path.join(project, "hooks.yaml"),
+      `hooks:\n  stop:\n    - {name: p-zero, command: "${cmd("p-zero")}"}\n    - {name: p-high, command: "${cmd("p-high")}", priority: 10}\n    - {name: p-zero2, command: "${cmd("p-zero2")}"}\n`,
+    );
     writeFileSync(path.join(project, "hooks.local.yaml"), `hooks:\n  stop:\n    - {name: l-zero, command: "${cmd("l-zero")}"}\n    - {name: l-high, command: "${cmd("l-high")}", priority: 10}\n`);
     const cfg = await loadConfig({ cwd: project, env: { XDG_CONFIG_HOME: xdg } });
     const result = await createRunner(cfg, { runLog: false, cwd: project, trust: "all" }).trigger("stop", {});
@@ -82,7 +85,8 @@ describe("selection (SPEC §2.4, §5.1)", () => {
 
   it("enabled:false, HOOKS_DISABLED, HOOKS=0/false/off, --only and --skip", async () => {
     const hooks = [hook("a", "stop", { command: "true" }), hook("b", "stop", { command: "true" }), hook("off", "stop", { command: "true", enabled: false })];
-    const run = async (env: NodeJS.ProcessEnv, opts = {}): Promise<string[]> => ran(await createRunner(config(sb.current.dir, hooks), { runLog: false, cwd: sb.current.dir, env: { PATH: process.env.PATH, ...env } }).trigger("stop", {}, opts));
+    const run = async (env: NodeJS.ProcessEnv, opts = {}): Promise<string[]> =>
+      ran(await createRunner(config(sb.current.dir, hooks), { runLog: false, cwd: sb.current.dir, env: { PATH: process.env.PATH, ...env } }).trigger("stop", {}, opts));
     expect(await run({})).toEqual(["a", "b"]);
     expect(await run({ HOOKS_DISABLED: "b, x" })).toEqual(["a"]);
     for (const v of ["0", "false", "OFF"]) expect(await run({ HOOKS: v })).toEqual([]);
@@ -110,7 +114,10 @@ describe("selection (SPEC §2.4, §5.1)", () => {
 
   it("async hooks are not run as sync: they start in the background (issue 4)", async () => {
     const marker = path.join(sb.current.dir, "ran");
-    const runner = createRunner(config(sb.current.dir, [hook("bg", "stop", { command: `touch '${marker}'`, async: true }), hook("fg", "stop", { command: "true" })]), { runLog: false, cwd: sb.current.dir });
+    const runner = createRunner(config(sb.current.dir, [hook("bg", "stop", { command: `touch '${marker}'`, async: true }), hook("fg", "stop", { command: "true" })]), {
+      runLog: false,
+      cwd: sb.current.dir,
+    });
     const r = await runner.trigger("stop", {});
     expect(r.hooks.map((h) => h.name)).toEqual(["fg"]);
     expect(r.async_started).toEqual(["bg"]);

@@ -94,7 +94,13 @@ afterEach(async () => {
 
 describe("hooks serve: triggers", () => {
   it("answers POST /v1/trigger/{event} with the §7 result of the runner, in any spelling", async () => {
-    writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "say", command: "echo hello from $HOOK_EVENT" }, { name: "guard", event: "pre_tool_use", command: "echo no >&2; exit 2" }]));
+    writeFileSync(
+      path.join(repo, "hooks.yaml"),
+      hookYaml([
+        { name: "say", command: "echo hello from $HOOK_EVENT" },
+        { name: "guard", event: "pre_tool_use", command: "echo no >&2; exit 2" },
+      ]),
+    );
     const { target } = await startServe();
     const r = await request(target, "POST", "/v1/trigger/Stop", JSON.stringify({ session_id: "s1", turn_count: 2 }));
     expect(r.status).toBe(200);
@@ -152,10 +158,7 @@ describe("hooks serve: triggers", () => {
 
 describe("hooks serve: async hooks", () => {
   it("runs async hooks in the server and delivers each result to its own session only", async () => {
-    writeFileSync(
-      path.join(repo, "hooks.yaml"),
-      hookYaml([{ name: "bg", command: `sed -n 's/.*"session_id":"\\([^"]*\\)".*/bg for \\1/p'`, async: true }]),
-    );
+    writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "bg", command: `sed -n 's/.*"session_id":"\\([^"]*\\)".*/bg for \\1/p'`, async: true }]));
     const { target } = await startServe();
     const a = await request(target, "POST", "/v1/trigger/stop", JSON.stringify({ session_id: "A" }));
     const b = await request(target, "POST", "/v1/trigger/stop", JSON.stringify({ session_id: "B" }));
@@ -163,10 +166,13 @@ describe("hooks serve: async hooks", () => {
     expect(b.json.async_started).toEqual(["bg"]);
     // Any later event of a session delivers what finished for it, and nothing of the other session.
     const delivered = async (session: string) =>
-      waitFor(async () => {
-        const r = await request(target, "POST", "/v1/trigger/notification", JSON.stringify({ session_id: session }));
-        return r.json.async_delivered.length ? r.json : null;
-      }, { what: `delivery to ${session}` });
+      waitFor(
+        async () => {
+          const r = await request(target, "POST", "/v1/trigger/notification", JSON.stringify({ session_id: session }));
+          return r.json.async_delivered.length ? r.json : null;
+        },
+        { what: `delivery to ${session}` },
+      );
     const toA = await delivered("A");
     expect(toA.async_delivered).toHaveLength(1);
     expect(toA.async_delivered[0]).toMatchObject({ name: "bg", event: "stop", session_id: "A", status: "ok" });
@@ -219,7 +225,13 @@ describe("hooks serve: errors", () => {
   });
 
   it("GET /v1/hooks serializes each hook as `hooks list --json` does", async () => {
-    writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "a", command: "true" }, { name: "b", event: "pre_tool_use", command: "false" }]));
+    writeFileSync(
+      path.join(repo, "hooks.yaml"),
+      hookYaml([
+        { name: "a", command: "true" },
+        { name: "b", event: "pre_tool_use", command: "false" },
+      ]),
+    );
     const { target } = await startServe();
     const listed = JSON.parse((await runCli(["--trust", "list", "--json"], { cwd: repo, env })).stdout) as { name: string }[];
     const served = (await request(target, "GET", "/v1/hooks")).json.hooks as { name: string }[];
@@ -322,10 +334,13 @@ describe("hooks serve: live reload", () => {
     const { p, target } = await startServe();
     expect((await request(target, "GET", "/v1/health")).json).toMatchObject({ status: "ok", hooks: 1, files: [{ path: "hooks.yaml", layer: "project" }], last_reload_error: null });
     writeFileSync(file(), "hooks:\n  stop: [ {name: broken\n");
-    const health = await waitFor(async () => {
-      const h = (await request(target, "GET", "/v1/health")).json;
-      return h.status === "degraded" ? h : null;
-    }, { what: "degraded health" });
+    const health = await waitFor(
+      async () => {
+        const h = (await request(target, "GET", "/v1/health")).json;
+        return h.status === "degraded" ? h : null;
+      },
+      { what: "degraded health" },
+    );
     expect(health.hooks).toBe(1);
     expect(health.last_reload_error).toMatchObject({ code: "config", message: expect.any(String) });
     expect(health.last_reload_error.diagnostics[0]).toMatchObject({ file: "hooks.yaml", severity: "error", line: expect.any(Number) });
@@ -341,7 +356,13 @@ describe("hooks serve: live reload", () => {
 
   it("POST /v1/reload reloads at once and returns the health", async () => {
     const { target } = await startServe();
-    writeFileSync(file(), hookYaml([{ name: "x", command: "true" }, { name: "y", command: "true" }]));
+    writeFileSync(
+      file(),
+      hookYaml([
+        { name: "x", command: "true" },
+        { name: "y", command: "true" },
+      ]),
+    );
     const r = await request(target, "POST", "/v1/reload");
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ status: "ok", hooks: 2 });
@@ -494,7 +515,7 @@ describe("hooks serve: slow clients", () => {
     const inflight = request(target, "POST", "/v1/trigger/stop", JSON.stringify({ session_id: "t" }));
     await waitFor(() => existsSync(path.join(pids, "long")), { what: "the long hook to start" });
     // One client stalls in its body, one in its headers, one is idle between requests.
-    const body = connectRaw(target, "POST /v1/trigger/stop HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"se");
+    const body = connectRaw(target, 'POST /v1/trigger/stop HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"se');
     const headers = connectRaw(target, "GET /v1/health HTTP/1.1\r\nHost: x\r\n");
     const idle = connectRaw(target, "GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n");
     await waitFor(() => statusOf(idle.received()) === 200, { what: "the idle client's first answer" });
@@ -528,7 +549,7 @@ describe("startServer: bounds on receiving a request (never on the response)", (
 
   it("a body that stalls gets 408 and its connection closed; the server goes on", async () => {
     const target = await start({ bodyStallMs: 300 });
-    const c = connectRaw(target, "POST /v1/trigger/stop HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"se");
+    const c = connectRaw(target, 'POST /v1/trigger/stop HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"se');
     await waitFor(() => c.isClosed(), { what: "the stalled connection to be closed", timeoutMs: 5000 });
     expect(statusOf(c.received())).toBe(408);
     expect(c.received()).toMatch(/\r\nconnection: close\r\n/i);

@@ -7,7 +7,6 @@ import { assertTrusted, createRunner, disableHook, enableHook, recordTrust, Trus
 import { CLI, cliEnv, runMain } from "./helpers/cli.js";
 import { sandbox } from "./helpers/sandbox.js";
 
-
 /** A project whose `stop` hook touches a marker file, so "did it run" is a fact on disk. */
 function project(): { dir: string; env: Record<string, string>; file: string; marker: string; text: string } {
   const t = sandbox({ prefix: "hookrun-trust-" });
@@ -119,7 +118,7 @@ describe("trusted without asking (SPEC §11)", () => {
     expect(existsSync(marker)).toBe(true);
   });
 
-  it("library: createRunner checks trust only when something would run; trust: \"all\" skips it", async () => {
+  it('library: createRunner checks trust only when something would run; trust: "all" skips it', async () => {
     const p = project();
     const config = await loadConfig({ cwd: p.dir, userConfig: false, env: p.env });
     const checked = createRunner(config, { env: p.env, cwd: p.dir, runLog: false });
@@ -279,9 +278,9 @@ describe("the review shows every byte and every field that decides what runs (SP
         "      timeout: 2m",
         "      enabled: false",
         "    - name: fix",
-        "      args: [npx, eslint, \"--fix\\nrm -rf ~\"]",
+        '      args: [npx, eslint, "--fix\\nrm -rf ~"]',
         "      matcher: Bash",
-        "      paths: [\"src/**\"]",
+        '      paths: ["src/**"]',
         "      async: true",
         "",
       ].join("\n"),
@@ -336,7 +335,9 @@ describe("the review shows every byte and every field that decides what runs (SP
       const { mkdirSync } = await import("node:fs");
       mkdirSync(path.join(p.dir, "sub"));
       const text = (line: string) =>
-        field === "defaults.env" ? `${line}\nhooks:\n  stop:\n    - name: a\n      args: [echo, hi]\n` : `hooks:\n  stop:\n    - name: a\n      ${field === "args" ? line : `command: echo hi\n      ${line}`}\n`;
+        field === "defaults.env"
+          ? `${line}\nhooks:\n  stop:\n    - name: a\n      args: [echo, hi]\n`
+          : `hooks:\n  stop:\n    - name: a\n      ${field === "args" ? line : `command: echo hi\n      ${line}`}\n`;
       writeFileSync(p.file, text(from));
       expect((await trust(p)).code).toBe(0);
       expect((await run(p)).code).toBe(0);

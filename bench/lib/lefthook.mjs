@@ -18,7 +18,10 @@ export function lefthookRepo() {
   execFileSync("git", ["init", "-q", dir], { env });
   const jobs100 = Array.from({ length: 100 }, (_, i) => `    - name: j${i}\n      run: "true"\n`).join("");
   const sleeps = Array.from({ length: 100 }, (_, i) => `    - name: s${i}\n      run: "sleep 0.5"\n`).join("");
-  writeFileSync(path.join(dir, "lefthook.yml"), `bench-one:\n  jobs:\n    - name: t\n      run: "true"\nbench-100:\n  parallel: false\n  jobs:\n${jobs100}bench-parallel:\n  parallel: true\n  jobs:\n${sleeps}`);
+  writeFileSync(
+    path.join(dir, "lefthook.yml"),
+    `bench-one:\n  jobs:\n    - name: t\n      run: "true"\nbench-100:\n  parallel: false\n  jobs:\n${jobs100}bench-parallel:\n  parallel: true\n  jobs:\n${sleeps}`,
+  );
   return { dir, env };
 }
 

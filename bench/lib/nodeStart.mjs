@@ -8,6 +8,11 @@ export async function nodeStartContext({ quick }) {
   if (!process.env.NODE_EXTRA_CA_CERTS) return null;
   const without = { ...process.env };
   delete without.NODE_EXTRA_CA_CERTS;
-  const [withCerts, withoutCerts] = await alternate(quick ? 3 : 11, () => timeOk(process.execPath, ["-e", "0"]), () => timeOk(process.execPath, ["-e", "0"], { env: without }), 1);
+  const [withCerts, withoutCerts] = await alternate(
+    quick ? 3 : 11,
+    () => timeOk(process.execPath, ["-e", "0"]),
+    () => timeOk(process.execPath, ["-e", "0"], { env: without }),
+    1,
+  );
   return { with_extra_ca_certs_ms: median(withCerts), without_ms: median(withoutCerts) };
 }

@@ -15,7 +15,14 @@ const nodeE0 = () => samples(11, () => timeOk(process.execPath, ["-e", "0"]));
 
 export const REFERENCES = {
   one_hook: async () => ({ value: await samples(51, () => timeCall(() => rawSpawn())), unit: "ms" }),
-  sequential_100: async () => ({ value: await samples(3, () => timeCall(async () => { for (let i = 0; i < 100; i++) await rawSpawn(); })), unit: "ms" }),
+  sequential_100: async () => ({
+    value: await samples(3, () =>
+      timeCall(async () => {
+        for (let i = 0; i < 100; i++) await rawSpawn();
+      }),
+    ),
+    unit: "ms",
+  }),
   parallel_100: async () => ({ value: 500, unit: "ms" }),
   cold_run: async () => ({ value: await nodeE0(), unit: "ms" }),
   validate_1000: async () => ({ value: await nodeE0(), unit: "ms" }),

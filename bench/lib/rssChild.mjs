@@ -9,6 +9,4 @@ const runner = lib.createRunner(config, { trust: "all", cwd: dir, stateDir: stat
 const result = await runner.trigger("stop", { session_id: "bench", turn_count: 1, last_assistant_message: null });
 await runner.close();
 const hook = result.hooks[0];
-process.stdout.write(
-  JSON.stringify({ max_rss_kib: process.resourceUsage().maxRSS, status: hook?.status, truncated: hook?.truncated, stdout_chars: hook?.stdout.length, error: hook?.error ?? null }),
-);
+process.stdout.write(JSON.stringify({ max_rss_kib: process.resourceUsage().maxRSS, status: hook?.status, truncated: hook?.truncated, stdout_chars: hook?.stdout.length, error: hook?.error ?? null }));

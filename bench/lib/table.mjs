@@ -11,10 +11,19 @@ function fmt(value, unit) {
 /** One printable cell per column for a row result. */
 export function cells(row) {
   const r = row.result;
-  if (row.status === "n/a" && row.reference?.value !== undefined) return [row.measure, `${fmt(row.reference.value, row.reference.unit)} (${row.referenceLabel})`, "n/a (not built yet)", "–", row.targetLabel, "n/a"];
-  if (row.status !== "measured") return [row.measure, row.referenceLabel, row.status === "n/a" ? `n/a (${row.reason ?? "not built yet"})` : `error: ${row.error}`, "–", row.targetLabel, row.status === "n/a" ? "n/a" : "FAIL"];
+  if (row.status === "n/a" && row.reference?.value !== undefined)
+    return [row.measure, `${fmt(row.reference.value, row.reference.unit)} (${row.referenceLabel})`, "n/a (not built yet)", "–", row.targetLabel, "n/a"];
+  if (row.status !== "measured")
+    return [row.measure, row.referenceLabel, row.status === "n/a" ? `n/a (${row.reason ?? "not built yet"})` : `error: ${row.error}`, "–", row.targetLabel, row.status === "n/a" ? "n/a" : "FAIL"];
   const ref = row.target.kind === "absolute" ? "–" : `${fmt(r.reference, r.unit)} (${row.referenceLabel})`;
-  const ratio = row.target.kind === "ratio" ? `${r.ratio.toFixed(2)}×` : row.target.kind === "slack" ? `+${r.slack.toFixed(1)} MiB` : row.target.kind === "added" ? `+${(r.hookrun - r.reference).toFixed(1)} ms` : "–";
+  const ratio =
+    row.target.kind === "ratio"
+      ? `${r.ratio.toFixed(2)}×`
+      : row.target.kind === "slack"
+        ? `+${r.slack.toFixed(1)} MiB`
+        : row.target.kind === "added"
+          ? `+${(r.hookrun - r.reference).toFixed(1)} ms`
+          : "–";
   return [row.measure, ref, fmt(r.hookrun, r.unit), ratio, row.targetLabel, row.pass ? "PASS" : "FAIL"];
 }
 

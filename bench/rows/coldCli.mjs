@@ -17,7 +17,13 @@ async function versusNode(root, fixture, args, runs) {
   const node = (env) => () => timeOk(process.execPath, ["-e", "0"], { env, cwd: fixture.dir });
   const hooks = (env) => () => timeOk(process.execPath, [cliPath(root), ...args], { env, cwd: fixture.dir });
   const [ref, sub, refCerts, subCerts] = await alternateAll(runs, certs ? [node(without), hooks(without), node(fixture.env), hooks(fixture.env)] : [node(without), hooks(without)], 2);
-  const result = { reference: median(ref), hookrun: median(sub), unit: "ms", ratio: median(sub) / median(ref), detail: { judged: "NODE_EXTRA_CA_CERTS unset", node_e_0: summarize(ref), hookrun: summarize(sub), runs } };
+  const result = {
+    reference: median(ref),
+    hookrun: median(sub),
+    unit: "ms",
+    ratio: median(sub) / median(ref),
+    detail: { judged: "NODE_EXTRA_CA_CERTS unset", node_e_0: summarize(ref), hookrun: summarize(sub), runs },
+  };
   const fmt = (r, s) => `\`node -e 0\` ${median(r).toFixed(1)} ms, hooks ${median(s).toFixed(1)} ms, ${(median(s) / median(r)).toFixed(2)}×`;
   if (certs) {
     result.detail.with_extra_ca_certs = { node_e_0: summarize(refCerts), hookrun: summarize(subCerts), ratio: median(subCerts) / median(refCerts) };

@@ -46,7 +46,9 @@ export async function noMatch({ lib, quick }) {
       unit: "µs",
       detail: { event_without_hooks: summarize(noHooks), matcher_miss: summarize(matcherMiss), iterations, run_log_written: touchedDisk },
       pass: worst <= 5 && !touchedDisk,
-      note: touchedDisk ? "the run log was written by no-match triggers" : `median of ${iterations} calls; worse of event-without-hooks ${median(noHooks).toFixed(2)} µs, matcher-miss ${median(matcherMiss).toFixed(2)} µs`,
+      note: touchedDisk
+        ? "the run log was written by no-match triggers"
+        : `median of ${iterations} calls; worse of event-without-hooks ${median(noHooks).toFixed(2)} µs, matcher-miss ${median(matcherMiss).toFixed(2)} µs`,
     };
   } finally {
     await runner.close();

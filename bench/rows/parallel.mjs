@@ -39,9 +39,20 @@ export async function parallel({ root, quick }) {
     hookrun: median(sub),
     unit: "ms",
     ratio: median(sub) / median(ref),
-    detail: { lefthook: summarize(ref), hookrun: summarize(sub), runs, raw_parallel_spawns: summarize(raw), raw_burst_cpu_ms: burstCpu, cores, cpu_floor_ms: floor, entry: path.basename(cliPath(root)) },
+    detail: {
+      lefthook: summarize(ref),
+      hookrun: summarize(sub),
+      runs,
+      raw_parallel_spawns: summarize(raw),
+      raw_burst_cpu_ms: burstCpu,
+      cores,
+      cpu_floor_ms: floor,
+      entry: path.basename(cliPath(root)),
+    },
     note:
       `100 raw parallel spawns of sleep 0.5 from a warm Node process: ${median(raw).toFixed(0)} ms` +
-      (floor === null ? "" : `; starting 100 \`sh -c 'sleep 0'\` at once costs ${burstCpu.toFixed(0)} ms of CPU (spawner + children) on ${cores} cores, so the last sleep ends after about 500 + ${burstCpu.toFixed(0)}/${cores} = ${floor.toFixed(0)} ms (${(floor / 500).toFixed(2)}×) whoever spawns them`),
+      (floor === null
+        ? ""
+        : `; starting 100 \`sh -c 'sleep 0'\` at once costs ${burstCpu.toFixed(0)} ms of CPU (spawner + children) on ${cores} cores, so the last sleep ends after about 500 + ${burstCpu.toFixed(0)}/${cores} = ${floor.toFixed(0)} ms (${(floor / 500).toFixed(2)}×) whoever spawns them`),
   };
 }

@@ -100,7 +100,14 @@ export async function serverRoundTrip({ root, quick }) {
       hookrun: median(sub),
       unit: "ms",
       ratio: median(sub) / median(ref),
-      detail: { lefthook_run: summarize(ref), hookrun_curl: summarize(sub), in_process_http_client: summarize(direct), curl_against_instant_server: floor && summarize(floor), client: useCurl ? "curl" : "node http client", runs },
+      detail: {
+        lefthook_run: summarize(ref),
+        hookrun_curl: summarize(sub),
+        in_process_http_client: summarize(direct),
+        curl_against_instant_server: floor && summarize(floor),
+        client: useCurl ? "curl" : "node http client",
+        runs,
+      },
       note:
         `${useCurl ? "curl process per request" : "no /usr/bin/curl: in-process HTTP client"}; in-process client round trip ${median(direct).toFixed(2)} ms` +
         (floor ? `; curl against a server that answers at once ${median(floor).toFixed(2)} ms (${(median(floor) / median(ref)).toFixed(2)}× lefthook: the floor of this row)` : ""),
@@ -133,6 +140,11 @@ export async function lefthookContext({ root, quick }) {
   const lh = lefthookRepo();
   const bin = lefthookBinary(root);
   const runs = quick ? 3 : 15;
-  const [one, hundred] = await alternate(runs, () => timeOk(bin, lefthookArgs("bench-one"), { cwd: lh.dir, env: lh.env }), () => timeOk(bin, lefthookArgs("bench-100"), { cwd: lh.dir, env: lh.env }), 1);
+  const [one, hundred] = await alternate(
+    runs,
+    () => timeOk(bin, lefthookArgs("bench-one"), { cwd: lh.dir, env: lh.env }),
+    () => timeOk(bin, lefthookArgs("bench-100"), { cwd: lh.dir, env: lh.env }),
+    1,
+  );
   return { one_job_ms: summarize(one), hundred_jobs_ms: summarize(hundred) };
 }

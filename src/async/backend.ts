@@ -122,8 +122,18 @@ async function runToDelivery(run: RunAsyncHook, hook: ResolvedHook, signal: Abor
     result = neutralizeAsyncResult(await run(hook, signal));
   } catch (error) {
     result = {
-      name: hook.name, status: "failed" as const, exit_code: null, signal: null, duration_ms: Date.now() - started,
-      stdout: "", stderr: "", truncated: false, messages: [], decision: null, error: (error as Error).message, warnings: [],
+      name: hook.name,
+      status: "failed" as const,
+      exit_code: null,
+      signal: null,
+      duration_ms: Date.now() - started,
+      stdout: "",
+      stderr: "",
+      truncated: false,
+      messages: [],
+      decision: null,
+      error: (error as Error).message,
+      warnings: [],
     };
   }
   return { ...result, event: entry.event, session_id: entry.session_id, started_at: entry.started_at, finished_at: isoTime() };

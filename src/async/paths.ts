@@ -24,9 +24,7 @@ export function sessionKey(sessionId: string): string {
     }
     for (const b of Buffer.from(ch, "utf8")) {
       encoded +=
-        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x5f || b === 0x2d
-          ? String.fromCharCode(b)
-          : `%${b.toString(16).toUpperCase().padStart(2, "0")}`;
+        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x5f || b === 0x2d ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`;
     }
   }
   if (encoded.length === 0) return "%";

@@ -222,7 +222,12 @@ export function listAsyncPending(dir: string): PendingAsync[] {
   } catch {
     return [];
   }
-  const finished = new Set(names.map(parseAsyncFileName).filter((p) => p?.kind === "result").map((p) => p!.id));
+  const finished = new Set(
+    names
+      .map(parseAsyncFileName)
+      .filter((p) => p?.kind === "result")
+      .map((p) => p!.id),
+  );
   const out: PendingAsync[] = [];
   for (const name of names) {
     const parsed = parseAsyncFileName(name);

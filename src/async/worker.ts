@@ -59,9 +59,19 @@ export class DetachedAsyncBackend implements AsyncBackend {
     for (const hook of start.hooks) {
       const id = newAsyncId();
       const job: AsyncJob = {
-        version: 1, id, name: hook.name, event: start.event, gate: start.gate, session_id: start.sessionId, project_dir: this.options.projectDir,
-        started_at: isoTime(), timeout_ms: hook.timeoutMs, hook,
-        context: start.context, cwd: this.options.cwd, run_log: this.options.runLog,
+        version: 1,
+        id,
+        name: hook.name,
+        event: start.event,
+        gate: start.gate,
+        session_id: start.sessionId,
+        project_dir: this.options.projectDir,
+        started_at: isoTime(),
+        timeout_ms: hook.timeoutMs,
+        hook,
+        context: start.context,
+        cwd: this.options.cwd,
+        run_log: this.options.runLog,
       };
       let file: string;
       try {
@@ -84,8 +94,22 @@ export class DetachedAsyncBackend implements AsyncBackend {
       if (failure) {
         const now = isoTime();
         publishAsyncResult(dir, id, {
-          name: hook.name, status: "spawn_error", exit_code: null, signal: null, duration_ms: 0, stdout: "", stderr: "", truncated: false,
-          messages: [], decision: null, error: failure, warnings: [], event: start.event, session_id: start.sessionId, started_at: job.started_at, finished_at: now,
+          name: hook.name,
+          status: "spawn_error",
+          exit_code: null,
+          signal: null,
+          duration_ms: 0,
+          stdout: "",
+          stderr: "",
+          truncated: false,
+          messages: [],
+          decision: null,
+          error: failure,
+          warnings: [],
+          event: start.event,
+          session_id: start.sessionId,
+          started_at: job.started_at,
+          finished_at: now,
         });
       }
     }
@@ -170,8 +194,18 @@ export async function runAsyncWorker(jobFile: string, runHook: RunJobHook, signa
     );
   } catch (error) {
     result = {
-      name: job.name, status: "failed", exit_code: null, signal: null, duration_ms: Date.now() - Date.parse(job.started_at),
-      stdout: "", stderr: "", truncated: false, messages: [], decision: null, error: (error as Error).message, warnings: [],
+      name: job.name,
+      status: "failed",
+      exit_code: null,
+      signal: null,
+      duration_ms: Date.now() - Date.parse(job.started_at),
+      stdout: "",
+      stderr: "",
+      truncated: false,
+      messages: [],
+      decision: null,
+      error: (error as Error).message,
+      warnings: [],
     };
   }
   const delivery: AsyncDelivery = { ...result, event: job.event, session_id: job.session_id, started_at: job.started_at, finished_at: isoTime() };

@@ -30,7 +30,7 @@ export interface CommandSpec {
   action?: (ctx: CliContext, args: any[], opts: any) => Promise<number>;
 }
 
-const JSON_OPTION: OptionSpec = { flags: "--json", description: "print JSON (errors too, as {\"error\": …} on stdout)" };
+const JSON_OPTION: OptionSpec = { flags: "--json", description: 'print JSON (errors too, as {"error": …} on stdout)' };
 
 export const COMMANDS: readonly CommandSpec[] = [
   {

@@ -50,10 +50,7 @@ export function useColor(flag: string | boolean | undefined, env: NodeJS.Process
 }
 
 /** Normalise the global flags once, at the edge. */
-export function makeCliContext(
-  globals: GlobalOptions,
-  base: Pick<CliContext, "stdout" | "stderr" | "stdin" | "stdinFd" | "env" | "entry"> & { cwd: string },
-): CliContext {
+export function makeCliContext(globals: GlobalOptions, base: Pick<CliContext, "stdout" | "stderr" | "stdin" | "stdinFd" | "env" | "entry"> & { cwd: string }): CliContext {
   const cwd = globals.cwd ? path.resolve(base.cwd, globals.cwd) : base.cwd;
   // A mistyped -C must not run nothing and exit 0 (no config found there is not an error for run).
   if (globals.cwd && !statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) {

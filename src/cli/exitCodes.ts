@@ -1,15 +1,6 @@
 import { constants } from "node:os";
 import { formatDiagnostic } from "../errors.js";
-import {
-  ConfigError,
-  ContextError,
-  HookrunError,
-  InterruptedError,
-  TrustError,
-  UnknownHookError,
-  UsageError,
-  WriteError,
-} from "../errors.js";
+import { ConfigError, ContextError, HookrunError, InterruptedError, TrustError, UnknownHookError, UsageError, WriteError } from "../errors.js";
 import { configSummary } from "../report/json.js";
 import { terminalSafe } from "../text.js";
 

@@ -19,7 +19,13 @@ export interface MainIO {
   entry?: string;
 }
 
-const collect = (value: string, previous: string[] = []): string[] => [...previous, ...value.split(",").map((s) => s.trim()).filter(Boolean)];
+const collect = (value: string, previous: string[] = []): string[] => [
+  ...previous,
+  ...value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean),
+];
 const repeat = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 /** What `hooks --help` adds after the commands: exit codes, environment variables, one example per command. */

@@ -44,12 +44,14 @@ export function checkConfigFile(input: CheckConfigFileInput): Diagnostic[] {
       const builtin = tryParseHookEvent(key);
       const s = isObj(settings) ? settings : {};
       if (builtin === null) {
-        if (s.custom !== true && tryParseHookEvent(key, custom) === null) report("error", ["events", key], `unknown event \`${key}\` under \`events\`${suggest(key, custom)}; to declare your own event, add \`custom: true\``, "key");
+        if (s.custom !== true && tryParseHookEvent(key, custom) === null)
+          report("error", ["events", key], `unknown event \`${key}\` under \`events\`${suggest(key, custom)}; to declare your own event, add \`custom: true\``, "key");
         continue;
       }
       const info = eventInfo(builtin)!;
       if (s.custom === true) report("error", ["events", key, "custom"], `\`${key}\` is a built-in event: remove \`custom: true\``, "key");
-      if (s.gate !== undefined) report("error", ["events", key, "gate"], `\`gate\` can only be set on custom events; \`${builtin}\` ${info.gate === "yes" ? "can" : "cannot"} block by definition: remove it`, "key");
+      if (s.gate !== undefined)
+        report("error", ["events", key, "gate"], `\`gate\` can only be set on custom events; \`${builtin}\` ${info.gate === "yes" ? "can" : "cannot"} block by definition: remove it`, "key");
       if (s.parallel === true && info.gate === "transform") {
         report("error", ["events", key, "parallel"], `\`parallel\` is not allowed on \`${builtin}\`: its hooks chain updated_input one after another, so they cannot run in parallel`, "key");
       }

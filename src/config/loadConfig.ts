@@ -65,7 +65,11 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
   const values = layers.map((l) => l.parsed.value);
   const customNames = [...new Set(values.flatMap(customEvents))];
   const events = mergeEventSettings(values, customNames);
-  const custom = new Map(Object.entries(events).filter(([, s]) => s.custom).map(([n, s]) => [n, s.gate === true]));
+  const custom = new Map(
+    Object.entries(events)
+      .filter(([, s]) => s.custom)
+      .map(([n, s]) => [n, s.gate === true]),
+  );
   for (const l of layers) diagnostics.push(...checkConfigFile({ parsed: l.parsed, dir: l.dir, cwd, custom }));
   const merged = mergeHooks(layers, mergeDefaults(values), customNames);
   diagnostics.push(...merged.diagnostics);
@@ -75,7 +79,10 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
   const errors = diagnostics.filter((d) => d.severity === "error");
   if (errors.length) {
     const where = [...new Set(errors.map((d) => d.file))].join(", ");
-    throw new ConfigError(`config is invalid: ${errors.length} error${errors.length === 1 ? "" : "s"} in ${where}; fix ${errors.length === 1 ? "it" : "them"} and run \`hooks validate\` again`, diagnostics);
+    throw new ConfigError(
+      `config is invalid: ${errors.length} error${errors.length === 1 ? "" : "s"} in ${where}; fix ${errors.length === 1 ? "it" : "them"} and run \`hooks validate\` again`,
+      diagnostics,
+    );
   }
   return {
     projectDir: project ? path.dirname(project) : cwd,
@@ -96,8 +103,7 @@ export function readConfigFile(file: string): string {
     return readBoundedFile(file, READ_LIMITS.config, { what: "config file" }).toString("utf8");
   } catch (error) {
     if (!(error instanceof FileReadError)) throw error;
-    const reason =
-      error.reason === "EACCES" ? "permission denied" : error.reason === "not-regular" || error.reason === "too-large" ? null : error.reason;
+    const reason = error.reason === "EACCES" ? "permission denied" : error.reason === "not-regular" || error.reason === "too-large" ? null : error.reason;
     // A symlink is what a reviewer sees in the repository: name its target too.
     const shown = reason ? file : `${file}${linkTarget(file)}`;
     const message = reason ? `cannot read config file ${file}: ${reason}` : error.message.replace(file, shown);

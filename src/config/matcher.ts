@@ -12,7 +12,16 @@ export type MatcherRule = { kind: "all" } | { kind: "names"; names: ReadonlySet<
 export function matcherRule(matcher: string): MatcherRule {
   const m = matcher.trim();
   if (m === "" || m === "*") return { kind: "all" };
-  if (EXACT_LIST.test(m)) return { kind: "names", names: new Set(m.split(/[|,]/).map((s) => s.trim()).filter(Boolean)) };
+  if (EXACT_LIST.test(m))
+    return {
+      kind: "names",
+      names: new Set(
+        m
+          .split(/[|,]/)
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    };
   return { kind: "regex", source: m };
 }
 

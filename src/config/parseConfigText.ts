@@ -91,7 +91,12 @@ function topLevelMap(parsed: ParsedConfigText): ParsedConfigText {
   const value = parsed.value;
   if (value !== undefined && (value === null || typeof value !== "object" || Array.isArray(value))) {
     const found = value === null ? "nothing" : Array.isArray(value) ? "a list" : `a ${typeof value}`;
-    parsed.diagnostics.push({ file: parsed.file, ...parsed.locate([]), severity: "error", message: `the top level must be a map with a \`hooks:\` key, but it is ${found}: write \`hooks:\` followed by events and their hooks` });
+    parsed.diagnostics.push({
+      file: parsed.file,
+      ...parsed.locate([]),
+      severity: "error",
+      message: `the top level must be a map with a \`hooks:\` key, but it is ${found}: write \`hooks:\` followed by events and their hooks`,
+    });
     return { ...parsed, value: undefined };
   }
   return parsed;
@@ -201,7 +206,7 @@ function makeLocator(yaml: YamlModule, doc: Document, at: (offset: number) => Po
     for (let i = 0; i < path.length; i++) {
       node = deref(node);
       const seg = path[i];
-      let next: unknown ;
+      let next: unknown;
       if (typeof seg === "number" && isSeq(node)) next = node.items[seg];
       else if (isMap(node)) {
         const pair = findPair(node, String(seg));

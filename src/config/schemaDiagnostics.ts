@@ -111,13 +111,24 @@ function describe(e: SchemaError, path: (string | number)[], root: unknown): { a
         if (tryParseHookEvent(key)) return { at, target: "key", message: `\`${key}\` is an event, not a top-level key: move it under \`hooks:\`` };
         return { at, target: "key", message: `unknown key \`${key}\` at the top level${didYouMean(key, TOP_KEYS) || "; allowed: version, defaults, events, hooks (and x-… for extensions)"}` };
       }
-      if (path.length === 3 && path[0] === "hooks") return { at, target: "key", message: `unknown key \`${key}\`${hookLabel(root, at)}${didYouMean(key, HOOK_KEYS) || `; hook keys are ${HOOK_KEYS.join(", ")} (and x-… for extensions)`}` };
-      if (path.length === 2 && path[0] === "events") return { at, target: "key", message: `unknown key \`${key}\` in the settings of event \`${String(path[1])}\`${didYouMean(key, EVENT_SETTINGS_KEYS) || `; allowed: ${EVENT_SETTINGS_KEYS.join(", ")}`}` };
-      if (path.length === 1 && path[0] === "defaults") return { at, target: "key", message: `unknown key \`${key}\` in \`defaults\`${didYouMean(key, DEFAULTS_KEYS) || `; allowed: ${DEFAULTS_KEYS.join(", ")}`}` };
+      if (path.length === 3 && path[0] === "hooks")
+        return { at, target: "key", message: `unknown key \`${key}\`${hookLabel(root, at)}${didYouMean(key, HOOK_KEYS) || `; hook keys are ${HOOK_KEYS.join(", ")} (and x-… for extensions)`}` };
+      if (path.length === 2 && path[0] === "events")
+        return {
+          at,
+          target: "key",
+          message: `unknown key \`${key}\` in the settings of event \`${String(path[1])}\`${didYouMean(key, EVENT_SETTINGS_KEYS) || `; allowed: ${EVENT_SETTINGS_KEYS.join(", ")}`}`,
+        };
+      if (path.length === 1 && path[0] === "defaults")
+        return { at, target: "key", message: `unknown key \`${key}\` in \`defaults\`${didYouMean(key, DEFAULTS_KEYS) || `; allowed: ${DEFAULTS_KEYS.join(", ")}`}` };
       return { at, target: "key", message: `unknown key \`${key}\` in \`${name}\`` };
     }
     case "propertyNames":
-      return { at: [...path, String(e.params.propertyName)], target: "key", message: `invalid environment variable name \`${String(e.params.propertyName)}\`: use letters, digits and \`_\`, not starting with a digit` };
+      return {
+        at: [...path, String(e.params.propertyName)],
+        target: "key",
+        message: `invalid environment variable name \`${String(e.params.propertyName)}\`: use letters, digits and \`_\`, not starting with a digit`,
+      };
     case "required":
       return { at: path, target: "value", message: `this hook has no \`name\`: add \`name: <unique-name>\` (lowercase letters, digits, ., _, -)` };
     case "type": {
@@ -126,29 +137,48 @@ function describe(e: SchemaError, path: (string | number)[], root: unknown): { a
       }
       if (path.length === 3 && path[0] === "hooks") return { at: path, target: "value", message: `each hook must be a map with \`name\` and \`command\`, but this is ${typeName(here)}` };
       if (path.length === 1 && path[0] === "hooks") return { at: path, target: "value", message: `\`hooks\` must be a map from event name to a list of hooks, but it is ${typeName(here)}` };
-      if (path.length === 2 && path[0] === "events") return { at: path, target: "value", message: `the settings of event \`${String(last)}\` must be a map (e.g. \`{ parallel: true }\`), but they are ${typeName(here)}` };
+      if (path.length === 2 && path[0] === "events")
+        return { at: path, target: "value", message: `the settings of event \`${String(last)}\` must be a map (e.g. \`{ parallel: true }\`), but they are ${typeName(here)}` };
       const scalar = typeof here === "number" || typeof here === "boolean";
       const quote = scalar && e.params.type === "string" ? ` (quote it: "${String(here)}")` : "";
       return { at: path, target: "value", message: `\`${String(last ?? name)}\`${hookLabel(root, path)} must be ${wantedType(e.params.type)}, not ${typeName(here)}${quote}` };
     }
     case "pattern":
-      if (last === "name") return { at: path, target: "value", message: `invalid hook name ${JSON.stringify(here)}: use lowercase letters, digits, \`.\`, \`_\` and \`-\`, starting with a letter or digit (e.g. ${JSON.stringify(slug(String(here)))})` };
+      if (last === "name")
+        return {
+          at: path,
+          target: "value",
+          message: `invalid hook name ${JSON.stringify(here)}: use lowercase letters, digits, \`.\`, \`_\` and \`-\`, starting with a letter or digit (e.g. ${JSON.stringify(slug(String(here)))})`,
+        };
       return { at: path, target: "value", message: `\`${String(last)}\` has an invalid value ${JSON.stringify(here)}` };
     case "const":
       return { at: path, target: "value", message: `\`version\` must be 1 (the only config version), not ${typeName(here)}` };
     case "enum": {
       const allowed = (e.params.allowedValues as unknown[]).map(String);
-      return { at: path, target: "value", message: `\`${String(last)}\`${hookLabel(root, path)} must be ${allowed.map((a) => `\`${a}\``).join(" or ")}, not ${typeName(here)}${typeof here === "string" ? didYouMean(here, allowed) : ""}` };
+      return {
+        at: path,
+        target: "value",
+        message: `\`${String(last)}\`${hookLabel(root, path)} must be ${allowed.map((a) => `\`${a}\``).join(" or ")}, not ${typeName(here)}${typeof here === "string" ? didYouMean(here, allowed) : ""}`,
+      };
     }
     case "minLength":
       return { at: path, target: "value", message: `\`${String(last)}\`${hookLabel(root, path)} must not be empty` };
     case "minItems":
-      return { at: path, target: "value", message: last === "args" ? `\`args\`${hookLabel(root, path)} must list at least the program to run` : `\`${String(last)}\`${hookLabel(root, path)} must list at least one item` };
+      return {
+        at: path,
+        target: "value",
+        message: last === "args" ? `\`args\`${hookLabel(root, path)} must list at least the program to run` : `\`${String(last)}\`${hookLabel(root, path)} must list at least one item`,
+      };
     default:
       return { at: path, target: "value", message: `\`${name}\` is invalid (${e.keyword})` };
   }
 }
 
 function slug(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^[^a-z0-9]+/, "") || "my-hook";
+  return (
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, "-")
+      .replace(/^[^a-z0-9]+/, "") || "my-hook"
+  );
 }

@@ -38,7 +38,6 @@ interface FilePlan {
   hooks: ResolvedHook[];
 }
 
-
 function resolveNames(config: ResolvedConfig, names: string[]): ResolvedHook[] {
   const byName = new Map(config.hooks.map((h) => [h.name, h]));
   const unknown = names.filter((n) => !byName.has(n));
@@ -95,7 +94,6 @@ function assertWritable(file: string, local: boolean): void {
   }
 }
 
-
 /**
  * Set `enabled` on each named hook (all or none), editing each file's text surgically under
  * its lock, validating the edited config as a whole before anything is written, writing
@@ -111,59 +109,66 @@ export async function setHooksEnabled(names: string[], enabled: boolean, options
   const plans = plan(config, hooks, options.local === true);
   const trustDir = stateDir(env);
 
-  return withLocks(plans.map((p) => p.file), async () => {
-    const store = readTrustStore(trustDir);
-    const projectFile = config.files.find((f) => f.layer === "project")?.path;
-    const overrides: Record<string, string> = {};
-    // Trust entries to move to the edited text: every path (symlinks included) that trusted
-    // exactly the text this edit starts from, read under the lock.
-    const keepTrust: { entry: string; file: string }[] = [];
-    const changes: SetEnabledChange[] = [];
-    for (const p of plans) {
-      const exists = existsSync(p.file);
-      const before = exists ? readBoundedFile(p.file, READ_LIMITS.config, { what: "config file" }) : null;
-      let text = before ? before.toString("utf8") : "";
-      for (const hook of p.hooks) {
-        text = p.local
-          ? addLocalOverride(text, hook.name, hook.event, enabled, p.file)
-          : setEnabledInText(text, hook.name, enabled, p.file);
-      }
-      const changed = before === null || text !== before.toString("utf8");
-      for (const hook of p.hooks) changes.push({ name: hook.name, enabled, file: p.file, changed });
-      if (!changed) continue;
-      assertWritable(p.file, p.local);
-      overrides[p.file] = text;
-      if (before) {
-        const hash = sha256(before.toString("utf8"));
-        const real = realPathOf(p.file);
-        for (const [entry, trusted] of Object.entries(store.files)) {
-          if (trusted === hash && (entry === path.resolve(p.file) || realPathOf(entry) === real)) keepTrust.push({ entry, file: p.file });
+  return withLocks(
+    plans.map((p) => p.file),
+    async () => {
+      const store = readTrustStore(trustDir);
+      const projectFile = config.files.find((f) => f.layer === "project")?.path;
+      const overrides: Record<string, string> = {};
+      // Trust entries to move to the edited text: every path (symlinks included) that trusted
+      // exactly the text this edit starts from, read under the lock.
+      const keepTrust: { entry: string; file: string }[] = [];
+      const changes: SetEnabledChange[] = [];
+      for (const p of plans) {
+        const exists = existsSync(p.file);
+        const before = exists ? readBoundedFile(p.file, READ_LIMITS.config, { what: "config file" }) : null;
+        let text = before ? before.toString("utf8") : "";
+        for (const hook of p.hooks) {
+          text = p.local ? addLocalOverride(text, hook.name, hook.event, enabled, p.file) : setEnabledInText(text, hook.name, enabled, p.file);
         }
-      } else if (projectFile !== undefined && store.files[path.resolve(projectFile)] === sha256(readBoundedFile(projectFile, READ_LIMITS.config, { what: "config file" }).toString("utf8"))) {
-        keepTrust.push({ entry: path.resolve(p.file), file: p.file }); // a new local file inherits the project's trust
+        const changed = before === null || text !== before.toString("utf8");
+        for (const hook of p.hooks) changes.push({ name: hook.name, enabled, file: p.file, changed });
+        if (!changed) continue;
+        assertWritable(p.file, p.local);
+        overrides[p.file] = text;
+        if (before) {
+          const hash = sha256(before.toString("utf8"));
+          const real = realPathOf(p.file);
+          for (const [entry, trusted] of Object.entries(store.files)) {
+            if (trusted === hash && (entry === path.resolve(p.file) || realPathOf(entry) === real)) keepTrust.push({ entry, file: p.file });
+          }
+        } else if (projectFile !== undefined && store.files[path.resolve(projectFile)] === sha256(readBoundedFile(projectFile, READ_LIMITS.config, { what: "config file" }).toString("utf8"))) {
+          keepTrust.push({ entry: path.resolve(p.file), file: p.file }); // a new local file inherits the project's trust
+        }
       }
-    }
-    if (Object.keys(overrides).length === 0) return changes;
+      if (Object.keys(overrides).length === 0) return changes;
 
-    // Validate the edit in context before it replaces anything.
-    const current = await loadForEdit(options); // under the locks: what the edit starts from
-    await validateEdit(options, overrides, hooks.map((h) => ({ name: h.name, file: plans.find((p) => p.hooks.includes(h))!.file })), enabled, current);
-    for (const [file, text] of Object.entries(overrides)) {
-      let target = file;
-      try {
-        target = realpathSync(file); // write through a symlink, not over it
-      } catch {
-        // a new file
+      // Validate the edit in context before it replaces anything.
+      const current = await loadForEdit(options); // under the locks: what the edit starts from
+      await validateEdit(
+        options,
+        overrides,
+        hooks.map((h) => ({ name: h.name, file: plans.find((p) => p.hooks.includes(h))!.file })),
+        enabled,
+        current,
+      );
+      for (const [file, text] of Object.entries(overrides)) {
+        let target = file;
+        try {
+          target = realpathSync(file); // write through a symlink, not over it
+        } catch {
+          // a new file
+        }
+        writeFileAtomic(target, text);
       }
-      writeFileAtomic(target, text);
-    }
-    if (keepTrust.length > 0) {
-      await updateTrustStore(trustDir, (files) => {
-        for (const { entry, file } of keepTrust) files[entry] = sha256(overrides[file]);
-      });
-    }
-    return changes;
-  });
+      if (keepTrust.length > 0) {
+        await updateTrustStore(trustDir, (files) => {
+          for (const { entry, file } of keepTrust) files[entry] = sha256(overrides[file]);
+        });
+      }
+      return changes;
+    },
+  );
 }
 
 /** loadConfig for enable/disable, with edited texts in place of files; any failure is a ConfigError. */
@@ -186,13 +191,7 @@ function enabledInText(text: string, file: string, name: string): unknown {
  * Refuse an edit unless the edited texts, loaded with every other layer, make a valid config in
  * which each hook has the asked state. Throws WriteError (nothing is written) otherwise.
  */
-export async function validateEdit(
-  options: SetEnabledOptions,
-  overrides: Record<string, string>,
-  hooks: { name: string; file: string }[],
-  enabled: boolean,
-  before?: ResolvedConfig,
-): Promise<void> {
+export async function validateEdit(options: SetEnabledOptions, overrides: Record<string, string>, hooks: { name: string; file: string }[], enabled: boolean, before?: ResolvedConfig): Promise<void> {
   const refuse = (file: string, detail: string, cause?: unknown): never => {
     throw new WriteError(`refusing to edit ${file}: the result would not be a valid config (${detail}); nothing was written, edit it by hand`, file, { cause });
   };
@@ -219,7 +218,10 @@ export async function validateEdit(
   for (const { name, file } of hooks) {
     const now = after.hooks.find((h) => h.name === name);
     if (now?.enabled !== enabled) {
-      throw new WriteError(`refusing to edit ${file}: "${name}" would still be ${enabled ? "disabled" : "enabled"} (decided by ${now?.enabledSource.file ?? "another file"}); nothing was written`, file);
+      throw new WriteError(
+        `refusing to edit ${file}: "${name}" would still be ${enabled ? "disabled" : "enabled"} (decided by ${now?.enabledSource.file ?? "another file"}); nothing was written`,
+        file,
+      );
     }
   }
 }

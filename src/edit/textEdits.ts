@@ -4,14 +4,7 @@ import { tryParseHookEvent } from "../events/parseHookEvent.js";
 
 /** A new local file: just the override, with a comment saying what the file is for. */
 export function newLocalFileText(name: string, event: string, enabled: boolean): string {
-  return [
-    "# Personal overrides of hooks.yaml (keep this file out of git).",
-    "hooks:",
-    `  ${event}:`,
-    `    - name: ${name}`,
-    `      enabled: ${enabled}`,
-    "",
-  ].join("\n");
+  return ["# Personal overrides of hooks.yaml (keep this file out of git).", "hooks:", `  ${event}:`, `    - name: ${name}`, `      enabled: ${enabled}`, ""].join("\n");
 }
 
 /**
@@ -51,7 +44,7 @@ export function addLocalOverride(text: string, name: string, event: string, enab
 
   const hooks = hooksPair.value;
   if (hooks && !isMap(hooks)) return fail("its `hooks` is not a plain map");
-  const eventPair = hooks?.items.find((p) => isScalar(p.key) && typeof p.key.value === "string" && tryParseHookEvent(p.key.value) === event || (isScalar(p.key) && p.key.value === event)) as
+  const eventPair = hooks?.items.find((p) => (isScalar(p.key) && typeof p.key.value === "string" && tryParseHookEvent(p.key.value) === event) || (isScalar(p.key) && p.key.value === event)) as
     | Pair<Node, Node>
     | undefined;
 

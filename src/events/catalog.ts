@@ -19,14 +19,8 @@ export interface EventInfo {
   readonly fields: readonly string[];
 }
 
-const E = (
-  name: string,
-  aliases: string[],
-  fires: string,
-  gate: GateKind,
-  matchField: string | null,
-  fields: string[],
-): EventInfo => Object.freeze({ name, aliases: Object.freeze(aliases), fires, gate, matchField, fields: Object.freeze(fields) });
+const E = (name: string, aliases: string[], fires: string, gate: GateKind, matchField: string | null, fields: string[]): EventInfo =>
+  Object.freeze({ name, aliases: Object.freeze(aliases), fires, gate, matchField, fields: Object.freeze(fields) });
 
 export const EVENTS: readonly EventInfo[] = Object.freeze([
   E("session_start", [], "session begins or resumes", "no", "source", ["source"]),
@@ -72,9 +66,7 @@ export function pascalEventName(name: string): string {
 
 /** The README's event table (SPEC §3 layout), generated from the catalog so the two cannot drift. */
 export function eventTableMarkdown(): string {
-  const rows = EVENTS.map((e) =>
-    [e.name, e.aliases.join(", "), e.fires, e.gate, e.matchField ?? "–", e.fields.join(", ")].join(" | "),
-  );
+  const rows = EVENTS.map((e) => [e.name, e.aliases.join(", "), e.fires, e.gate, e.matchField ?? "–", e.fields.join(", ")].join(" | "));
   return ["| event | aliases | fires | gate | match field | event fields |", "|---|---|---|---|---|---|", ...rows.map((r) => `| ${r} |`.replace(/ {2,}/g, " "))].join("\n");
 }
 

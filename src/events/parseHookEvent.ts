@@ -37,7 +37,11 @@ function knownNames(custom: Iterable<string>): string[] {
 export function parseHookEvent(input: string, custom: Iterable<string> = []): string {
   const found = tryParseHookEvent(input, custom);
   if (found !== null) return found;
-  const suggestions = closestMatches(normalizeEventName(input), knownNames(custom).map((n) => n), 3)
+  const suggestions = closestMatches(
+    normalizeEventName(input),
+    knownNames(custom).map((n) => n),
+    3,
+  )
     .map((n) => builtinIndex.get(normalizeEventName(n)) ?? n)
     .filter((n, i, all) => all.indexOf(n) === i);
   const hint = suggestions.length ? `; did you mean ${suggestions.map((s) => `\`${s}\``).join(" or ")}?` : "; run `hooks events` for the list";

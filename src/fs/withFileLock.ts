@@ -61,7 +61,9 @@ function inspect(lockPath: string, file: string): LockSnapshot | null {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return null;
-    throw new WriteError(`cannot read the lock file ${lockPath} (${code === "ELOOP" ? "it is a symlink" : code ?? String(error)}); if no hooks command is running, delete it`, file, { cause: error });
+    throw new WriteError(`cannot read the lock file ${lockPath} (${code === "ELOOP" ? "it is a symlink" : (code ?? String(error))}); if no hooks command is running, delete it`, file, {
+      cause: error,
+    });
   }
   try {
     const stat = fstatSync(fd);

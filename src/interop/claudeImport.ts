@@ -53,7 +53,11 @@ export function importClaudeSettings(settings: unknown, existing: ExistingHook[]
   const seen = new Set(existing.map((h) => key(h.event, h.command, h.matcher)));
   for (const [claudeEvent, groups] of Object.entries(hooks)) {
     const known = tryParseHookEvent(claudeEvent);
-    const event = known ?? normalizeEventName(claudeEvent).replace(/[^a-z0-9_]+/g, "_").replace(/^_+|_+$/g, "");
+    const event =
+      known ??
+      normalizeEventName(claudeEvent)
+        .replace(/[^a-z0-9_]+/g, "_")
+        .replace(/^_+|_+$/g, "");
     if (!known) {
       result.customEvents[event] = { custom: true, description: `Claude Code's ${claudeEvent} event (imported; fire it with \`hooks run ${event}\`)` };
       result.notes.push(`hooks.${claudeEvent}: hookrun has no event \`${claudeEvent}\`; its hooks are imported under the custom event \`${event}\``);
@@ -134,7 +138,10 @@ function words(command: string): string[] {
 
 /** The first simple command of a list, skipping a leading `cd DIR &&`. */
 function firstCommand(command: string): string {
-  const parts = command.split(/&&|\|\||;|\|/).map((p) => p.trim()).filter(Boolean);
+  const parts = command
+    .split(/&&|\|\||;|\|/)
+    .map((p) => p.trim())
+    .filter(Boolean);
   const useful = parts.find((p) => !/^cd\s/.test(p));
   return useful ?? parts[0] ?? "";
 }
@@ -155,7 +162,12 @@ export function hookNameFromCommand(command: string): string {
     while (ws[0]?.startsWith("-")) ws = ws.slice(1);
   }
   const target = ws[0] ?? "";
-  const base = (target.replace(/[/\\]+$/, "").split(/[/\\]/).pop() ?? "").replace(SCRIPT_EXT, "");
+  const base = (
+    target
+      .replace(/[/\\]+$/, "")
+      .split(/[/\\]/)
+      .pop() ?? ""
+  ).replace(SCRIPT_EXT, "");
   return GENERIC.has(base) ? "" : slug(base);
 }
 

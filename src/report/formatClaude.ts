@@ -43,7 +43,10 @@ export function formatClaude(result: TriggerResult): ClaudeHookResponse {
   const out: ClaudeHookResponse = {};
   const event = result.event;
   const specific: NonNullable<ClaudeHookResponse["hookSpecificOutput"]> = { hookEventName: pascalEventName(event) };
-  const texts = result.messages.filter((m) => !m.hide).map((m) => m.content.trim()).filter(Boolean);
+  const texts = result.messages
+    .filter((m) => !m.hide)
+    .map((m) => m.content.trim())
+    .filter(Boolean);
   const finished = [...result.async_delivered, ...result.hooks];
   // On post-tool events exit 2 is feedback for the model (below), not a failure to show the user.
   const feedbackExit = (r: HookResult) => FEEDBACK_EVENTS.has(event) && r.exit_code === 2;
@@ -61,11 +64,17 @@ export function formatClaude(result: TriggerResult): ClaudeHookResponse {
       specific.permissionDecisionReason = result.reason ?? `blocked by ${result.blocked_by}`;
     } else if (asks.length) {
       specific.permissionDecision = "ask";
-      const why = asks.map((r) => r.reason).filter(Boolean).join("; ");
+      const why = asks
+        .map((r) => r.reason)
+        .filter(Boolean)
+        .join("; ");
       if (why) specific.permissionDecisionReason = why;
     } else if (allows.length) {
       specific.permissionDecision = "allow";
-      const why = allows.map((r) => r.reason).filter(Boolean).join("; ");
+      const why = allows
+        .map((r) => r.reason)
+        .filter(Boolean)
+        .join("; ");
       if (why) specific.permissionDecisionReason = why;
     }
     if (result.updated_input !== null && result.updated_input !== undefined) specific.updatedInput = result.updated_input;
@@ -80,9 +89,7 @@ export function formatClaude(result: TriggerResult): ClaudeHookResponse {
     out.reason = result.reason ?? `blocked by ${result.blocked_by}`;
   } else if (FEEDBACK_EVENTS.has(event)) {
     // Claude Code feeds a post-tool "block" (JSON decision, or exit 2 + stderr) back to the model.
-    const feedback = result.hooks
-      .map((r) => (r.decision === "block" ? r.reason ?? "" : feedbackExit(r) ? tail(r.stderr, 20) : null))
-      .filter((t): t is string => t !== null);
+    const feedback = result.hooks.map((r) => (r.decision === "block" ? (r.reason ?? "") : feedbackExit(r) ? tail(r.stderr, 20) : null)).filter((t): t is string => t !== null);
     if (feedback.length) {
       out.decision = "block";
       out.reason = feedback.filter(Boolean).join("\n") || "blocked by a hook";

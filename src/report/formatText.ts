@@ -13,7 +13,14 @@ export interface TextStyle {
 }
 
 const MARK: Record<HookStatus, string> = {
-  ok: "✓", blocked: "■", failed: "✗", timed_out: "⏱", spawn_error: "✗", invalid_output: "✗", skipped: "-", cancelled: "⊘",
+  ok: "✓",
+  blocked: "■",
+  failed: "✗",
+  timed_out: "⏱",
+  spawn_error: "✗",
+  invalid_output: "✗",
+  skipped: "-",
+  cancelled: "⊘",
 };
 const COLOR: Record<HookStatus, number> = { ok: 32, blocked: 31, failed: 31, timed_out: 31, spawn_error: 31, invalid_output: 31, skipped: 90, cancelled: 33 };
 

@@ -30,7 +30,7 @@ const STDERR_TAIL_LINES = 10;
 
 /** The annotation text for a hook that failed or blocked: what happened, then its stderr tail. */
 function annotation(r: HookResult): string {
-  const what = r.status === "blocked" ? `blocked: ${r.reason ?? "no reason given"}` : `${r.status.replace("_", " ")}: ${r.error ?? (r.exit_code !== null ? `exit ${r.exit_code}` : r.signal ?? "")}`;
+  const what = r.status === "blocked" ? `blocked: ${r.reason ?? "no reason given"}` : `${r.status.replace("_", " ")}: ${r.error ?? (r.exit_code !== null ? `exit ${r.exit_code}` : (r.signal ?? ""))}`;
   const tail = r.status === "blocked" ? "" : r.stderr.trimEnd().split("\n").slice(-STDERR_TAIL_LINES).join("\n");
   return tail ? `${what}\n${tail}` : what;
 }

@@ -15,20 +15,7 @@ import type { SpawnedHook } from "./spawnHook.js";
 import { type AsyncBackend, MemoryAsyncBackend, asyncMessages, asyncRunLogRecord, type AsyncPhase } from "../async/backend.js";
 import { DetachedAsyncBackend } from "../async/worker.js";
 import { DEFAULT_ASYNC_CLOSE_GRACE_MS } from "../async/paths.js";
-import type {
-  AsyncDelivery,
-  CloseOptions,
-  HookContext,
-  HookEndEvent,
-  HookResult,
-  HookStartEvent,
-  PendingAsync,
-  Runner,
-  RunnerEvent,
-  RunnerOptions,
-  TriggerOptions,
-  TriggerResult,
-} from "./types.js";
+import type { AsyncDelivery, CloseOptions, HookContext, HookEndEvent, HookResult, HookStartEvent, PendingAsync, Runner, RunnerEvent, RunnerOptions, TriggerOptions, TriggerResult } from "./types.js";
 
 /** Context field a transform event chains through its hooks (SPEC §3). */
 const TRANSFORM_FIELD: Record<string, string> = { tool_transform: "tool_input", message_transform: "message" };
@@ -173,7 +160,12 @@ class HookRunner implements Runner {
     if (background.length > 0) {
       const gate = eventGate(event, this.config);
       const startedAsync = this.async.start({
-        event, gate, sessionId: result.session_id, hooks: background, context, wait: options.wait === true,
+        event,
+        gate,
+        sessionId: result.session_id,
+        hooks: background,
+        context,
+        wait: options.wait === true,
         // Called only for hooks run in this process: detached workers report nothing back live.
         run: (hook, signal) => {
           this.emit("hook:start", { event, session_id: result.session_id, name: hook.name, async: true });

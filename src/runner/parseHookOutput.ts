@@ -24,10 +24,28 @@ const ROLES = new Set<Role>(["system", "user", "assistant"]);
 
 // Every field an output object may carry, in both spellings; anything else goes to `json`.
 const KNOWN = new Set([
-  "content", "role", "hide", "pinned", "messages", "decision", "reason", "continue",
-  "stop_reason", "stopReason", "system_message", "systemMessage", "additional_context", "additionalContext",
-  "updated_input", "updatedInput", "stop_propagation", "stopPropagation", "hookSpecificOutput", "hook_specific_output",
-  "suppressOutput", "suppress_output",
+  "content",
+  "role",
+  "hide",
+  "pinned",
+  "messages",
+  "decision",
+  "reason",
+  "continue",
+  "stop_reason",
+  "stopReason",
+  "system_message",
+  "systemMessage",
+  "additional_context",
+  "additionalContext",
+  "updated_input",
+  "updatedInput",
+  "stop_propagation",
+  "stopPropagation",
+  "hookSpecificOutput",
+  "hook_specific_output",
+  "suppressOutput",
+  "suppress_output",
 ]);
 
 function empty(): HookOutput {

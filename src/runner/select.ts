@@ -68,7 +68,15 @@ export function orderHooks(hooks: ResolvedHook[]): ResolvedHook[] {
 
 /** The hooks a trigger of `event` (canonical) would run for `context`, in run order (for --dry-run). */
 export function planHooks(config: ResolvedConfig, event: string, context: HookContext, options: SelectOptions): ResolvedHook[] {
-  return orderHooks(selectHooks(config.hooks.filter((h) => h.event === event), event, context, config, options));
+  return orderHooks(
+    selectHooks(
+      config.hooks.filter((h) => h.event === event),
+      event,
+      context,
+      config,
+      options,
+    ),
+  );
 }
 
 /** Gate kind of a canonical event: the catalog's, or for a custom event its `gate` setting. */

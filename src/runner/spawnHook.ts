@@ -133,8 +133,14 @@ export function spawnHook(request: SpawnRequest): SpawnedHook {
     const drainer = drainElsewhere(stream, capture().push);
     if (drainer) drainers.push(drainer);
   };
-  const out: Capture = new Capture(request.maxOutput, handOff(child.stdout as Readable, () => out));
-  const err: Capture = new Capture(request.maxOutput, handOff(child.stderr as Readable, () => err));
+  const out: Capture = new Capture(
+    request.maxOutput,
+    handOff(child.stdout as Readable, () => out),
+  );
+  const err: Capture = new Capture(
+    request.maxOutput,
+    handOff(child.stderr as Readable, () => err),
+  );
   let end: SpawnEnd = "exited";
   let spawnError: string | null = null;
   let reapResolve!: () => void;

@@ -24,7 +24,13 @@ export interface HandlerDeps {
 
 type Route = (req: IncomingMessage, res: ServerResponse, url: URL, param: string) => Promise<void>;
 
-const list = (v: string | null): string[] | undefined => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : undefined);
+const list = (v: string | null): string[] | undefined =>
+  v
+    ? v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
 const flag = (v: string | null): boolean => v !== null && v !== "0" && v !== "false";
 
 /**

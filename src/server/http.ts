@@ -10,7 +10,14 @@ import type { HookContext } from "../runner/types.js";
 
 // The `code` of an HTTP-level error, by status: what the client did wrong.
 const HTTP_CODES: Record<number, string> = {
-  400: "bad-request", 401: "unauthorized", 404: "not-found", 405: "method-not-allowed", 408: "timeout", 413: "too-large", 431: "too-large", 503: "unavailable",
+  400: "bad-request",
+  401: "unauthorized",
+  404: "not-found",
+  405: "method-not-allowed",
+  408: "timeout",
+  413: "too-large",
+  431: "too-large",
+  503: "unavailable",
 };
 
 /** A request the server answers with an error status; `extra` joins the error's JSON object. */

@@ -51,7 +51,9 @@ function probe(socketPath: string): Promise<"alive" | "stale" | "gone"> {
 export async function listenUnix(server: Server, socketPath: string): Promise<void> {
   // sun_path holds 108 bytes on Linux (104 on macOS), NUL included; longer paths fail obscurely.
   if (Buffer.byteLength(socketPath) > 103) {
-    throw new HookrunError(`the socket path ${socketPath} is ${Buffer.byteLength(socketPath)} bytes, over the 103 a Unix socket allows; pass a shorter --socket or HOOKS_STATE_DIR`, { code: "listen" });
+    throw new HookrunError(`the socket path ${socketPath} is ${Buffer.byteLength(socketPath)} bytes, over the 103 a Unix socket allows; pass a shorter --socket or HOOKS_STATE_DIR`, {
+      code: "listen",
+    });
   }
   mkdirSync(path.dirname(socketPath), { recursive: true, mode: 0o700 });
   for (let attempt = 0; ; attempt++) {

@@ -55,7 +55,9 @@ export async function updateTrustStore(dir: string, change: (files: Record<strin
  */
 export async function recordTrust(files: (string | { path: string; sha256: string })[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
   // A {path, sha256} (a loaded ConfigFileInfo) trusts exactly the bytes that were shown.
-  const hashes = files.map((f): [string, string] => (typeof f === "string" ? [path.resolve(f), sha256(readBoundedFile(f, READ_LIMITS.config, { what: "config file" }).toString("utf8"))] : [path.resolve(f.path), f.sha256]));
+  const hashes = files.map((f): [string, string] =>
+    typeof f === "string" ? [path.resolve(f), sha256(readBoundedFile(f, READ_LIMITS.config, { what: "config file" }).toString("utf8"))] : [path.resolve(f.path), f.sha256],
+  );
   await updateTrustStore(stateDir(env), (store) => {
     for (const [file, hash] of hashes) store[file] = hash;
   });
@@ -94,7 +96,13 @@ export function assertTrusted(config: Pick<ResolvedConfig, "files">, options: Tr
   const bad = untrustedFiles(config, options);
   if (bad.length === 0) return;
   const first = bad[0].path;
-  const more = bad.length > 1 ? ` (and ${bad.slice(1).map((f) => f.path).join(", ")})` : "";
+  const more =
+    bad.length > 1
+      ? ` (and ${bad
+          .slice(1)
+          .map((f) => f.path)
+          .join(", ")})`
+      : "";
   throw new TrustError(
     `${first}${more} is not trusted (new or changed since it was reviewed); run \`hooks trust\` in ${path.dirname(first)} to review its commands and trust it`,
     bad.map((f) => f.path),

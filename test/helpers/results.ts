@@ -3,16 +3,40 @@ import type { HookResult, TriggerResult } from "../../src/runner/types.js";
 /** A hook result with every field filled: tests say only what matters to them. */
 export function hookResult(name: string, fields: Partial<HookResult> = {}): HookResult {
   return {
-    name, status: "ok", exit_code: 0, signal: null, duration_ms: 12, stdout: "", stderr: "", truncated: false,
-    messages: [], decision: null, error: null, warnings: [], ...fields,
+    name,
+    status: "ok",
+    exit_code: 0,
+    signal: null,
+    duration_ms: 12,
+    stdout: "",
+    stderr: "",
+    truncated: false,
+    messages: [],
+    decision: null,
+    error: null,
+    warnings: [],
+    ...fields,
   };
 }
 
 /** A trigger result with every field filled. */
 export function triggerResult(event: string, hooks: HookResult[], fields: Partial<TriggerResult> = {}): TriggerResult {
   return {
-    event, session_id: "s1", duration_ms: 40, messages: hooks.flatMap((h) => h.messages.map((m) => ({ ...m, hook: h.name }))),
-    blocked: false, blocked_by: null, reason: null, continue: true, stop_reason: null, stopped_by: null, updated_input: null,
-    hooks, async_started: [], async_delivered: [], warnings: [], ...fields,
+    event,
+    session_id: "s1",
+    duration_ms: 40,
+    messages: hooks.flatMap((h) => h.messages.map((m) => ({ ...m, hook: h.name }))),
+    blocked: false,
+    blocked_by: null,
+    reason: null,
+    continue: true,
+    stop_reason: null,
+    stopped_by: null,
+    updated_input: null,
+    hooks,
+    async_started: [],
+    async_delivered: [],
+    warnings: [],
+    ...fields,
   };
 }

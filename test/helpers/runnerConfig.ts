@@ -4,8 +4,22 @@ import type { ResolvedConfig, ResolvedEventSettings, ResolvedHook } from "../../
 export function hook(name: string, event: string, fields: Partial<ResolvedHook> = {}): ResolvedHook {
   const loc = { file: "/test/hooks.yaml", line: 1, col: 1, layer: "project" as const };
   return {
-    name, event, priority: 0, async: false, timeoutMs: 10_000, enabled: true, env: {}, dir: null, shell: "sh",
-    onFailure: "continue", maxOutput: 1024 * 1024, order: 0, source: loc, enabledSource: loc, sources: [loc], ...fields,
+    name,
+    event,
+    priority: 0,
+    async: false,
+    timeoutMs: 10_000,
+    enabled: true,
+    env: {},
+    dir: null,
+    shell: "sh",
+    onFailure: "continue",
+    maxOutput: 1024 * 1024,
+    order: 0,
+    source: loc,
+    enabledSource: loc,
+    sources: [loc],
+    ...fields,
   };
 }
 

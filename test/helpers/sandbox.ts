@@ -55,7 +55,7 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
  * A fresh sandbox; the project dir is a copy of `fixture` when given. Made inside a test, it is
  * removed when the test finishes; elsewhere (beforeAll, useSandbox) the caller calls cleanup().
  */
-export function sandbox(options: { fixture?: string; prefix?: string; /** written to hooks.yaml */ config?: string } = {}): Sandbox {
+export function sandbox(options: { fixture?: string; prefix?: string /** written to hooks.yaml */; config?: string } = {}): Sandbox {
   const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), options.prefix ?? "hookrun-test-")));
   const dir = path.join(root, "project");
   if (options.fixture) cpSync(options.fixture, dir, { recursive: true });

@@ -61,8 +61,7 @@ function resolveSource(ctx: CliContext, file: string | undefined): string {
   const found = findClaudeSettings(ctx.cwd);
   if (found.file) return found.file;
   throw new HookrunError(
-    `no Claude Code settings found: looked for .claude/settings.json in ${ctx.cwd} and every parent; ` +
-      "name a file to import another one (.claude/settings.local.json, ~/.claude/settings.json)",
+    `no Claude Code settings found: looked for .claude/settings.json in ${ctx.cwd} and every parent; name a file to import another one (.claude/settings.local.json, ~/.claude/settings.json)`,
     { code: "import" },
   );
 }

@@ -63,7 +63,13 @@ export async function listHooks(ctx: CliContext, opts: { event?: string; json?: 
     hooks = hooks.filter((h) => h.event === event);
   }
   if (opts.json) {
-    ctx.stdout.write(`${JSON.stringify(hooks.map((h) => hookJson(h, ctx.cwd, ctx.env)), null, 2)}\n`);
+    ctx.stdout.write(
+      `${JSON.stringify(
+        hooks.map((h) => hookJson(h, ctx.cwd, ctx.env)),
+        null,
+        2,
+      )}\n`,
+    );
     return EXIT.ok;
   }
   const where = (s: SourceLocation) => `${displayFile(s.file, ctx.cwd)}:${s.line}`;
@@ -77,17 +83,19 @@ export async function listHooks(ctx: CliContext, opts: { event?: string; json?: 
     return EXIT.ok;
   }
   const head = ["EVENT", "NAME", "PRIO", "ASYNC", "TIMEOUT", "STATE", "SOURCE", "STATE FROM", "COMMAND"];
-  const rows = hooks.map((h) => [
-    h.event,
-    h.name,
-    String(h.priority),
-    h.async ? "yes" : "no",
-    formatTimeout(h.timeoutMs),
-    h.enabled && offBy(h) === null ? "enabled" : "disabled",
-    where(h.source),
-    offBy(h) ?? (h.enabledSource === h.source ? "-" : where(h.enabledSource)),
-    oneLine(run(h)),
-  ].map((cell) => terminalSafe(cell)));
+  const rows = hooks.map((h) =>
+    [
+      h.event,
+      h.name,
+      String(h.priority),
+      h.async ? "yes" : "no",
+      formatTimeout(h.timeoutMs),
+      h.enabled && offBy(h) === null ? "enabled" : "disabled",
+      where(h.source),
+      offBy(h) ?? (h.enabledSource === h.source ? "-" : where(h.enabledSource)),
+      oneLine(run(h)),
+    ].map((cell) => terminalSafe(cell)),
+  );
   ctx.stdout.write(table(head, rows));
   return EXIT.ok;
 }
@@ -101,14 +109,24 @@ function oneLine(command: string): string {
 // Columns padded to their widest cell; the last column is not padded.
 function table(head: string[], rows: string[][]): string {
   const widths = head.map((t, i) => Math.max(t.length, ...rows.map((r) => r[i].length)));
-  const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join("  ").trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i])))
+      .join("  ")
+      .trimEnd();
   return `${[line(head), ...rows.map(line)].join("\n")}\n`;
 }
 
 /** `hooks events`: the catalog, as a table or JSON (same data as the README table). */
 export async function printEvents(ctx: CliContext, opts: { json?: boolean }): Promise<number> {
   if (opts.json) {
-    ctx.stdout.write(`${JSON.stringify(EVENTS.map((e) => eventJson(e)), null, 2)}\n`);
+    ctx.stdout.write(
+      `${JSON.stringify(
+        EVENTS.map((e) => eventJson(e)),
+        null,
+        2,
+      )}\n`,
+    );
     return EXIT.ok;
   }
   const rows = EVENTS.map((e) => [e.name, e.aliases.join(", ") || "-", e.gate, e.matchField ?? "-", e.fields.join(", ") || "-", e.fires]);

@@ -96,7 +96,10 @@ export async function initConfig(ctx: CliContext, opts: { force?: boolean }): Pr
     throw new WriteError(`${displayFile(existing, ctx.cwd)} already exists: keep it, or run \`hooks init --force\` to overwrite it`, existing);
   }
   if (existing && existing !== file) {
-    throw new WriteError(`${displayFile(existing, ctx.cwd)} already exists and \`hooks init\` writes ${path.basename(file)}: delete it first, two config files in one directory are an error`, existing);
+    throw new WriteError(
+      `${displayFile(existing, ctx.cwd)} already exists and \`hooks init\` writes ${path.basename(file)}: delete it first, two config files in one directory are an error`,
+      existing,
+    );
   }
   try {
     writeFileSync(file, STARTER_CONFIG);

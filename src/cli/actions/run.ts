@@ -84,7 +84,10 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
 
   // Each async hook runs in a detached `hooks __async-worker` that outlives this process (SPEC §5.3).
   const runner = createRunner(config, {
-    env: ctx.env, cwd: ctx.cwd, maxParallel, trust: ctx.trust ? "all" : "checked",
+    env: ctx.env,
+    cwd: ctx.cwd,
+    maxParallel,
+    trust: ctx.trust ? "all" : "checked",
     asyncMode: ctx.entry ? "detached" : "memory",
     asyncWorker: ctx.entry ? [process.execPath, ctx.entry, "__async-worker"] : undefined,
   });
@@ -133,12 +136,7 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
  * `printed` collects the names already shown, and `shown` the results, so the final report does
  * not repeat them.
  */
-export function startProgress(
-  runner: Runner,
-  out: CliOutput,
-  color: boolean,
-  block: typeof formatHookBlock = formatHookBlock,
-): { stop: () => void; printed: Set<string>; shown: Set<HookResult> } {
+export function startProgress(runner: Runner, out: CliOutput, color: boolean, block: typeof formatHookBlock = formatHookBlock): { stop: () => void; printed: Set<string>; shown: Set<HookResult> } {
   const tty = Boolean(out.isTTY);
   const printed = new Set<string>();
   const shown = new Set<HookResult>();

@@ -46,7 +46,8 @@ function setDotted(target: Record<string, unknown>, assignment: string): void {
   const keys = assignment.slice(0, eq).split(".");
   // These would reach Object.prototype (or a constructor) instead of a context field.
   const bad = keys.find((k) => UNSAFE_KEYS.has(k) || k === "");
-  if (bad !== undefined) throw new UsageError(`--set ${assignment.slice(0, eq)}: ${bad === "" ? "an empty key segment" : `"${bad}"`} cannot be a context key; name a plain field, e.g. --set tool_input.command=ls`);
+  if (bad !== undefined)
+    throw new UsageError(`--set ${assignment.slice(0, eq)}: ${bad === "" ? "an empty key segment" : `"${bad}"`} cannot be a context key; name a plain field, e.g. --set tool_input.command=ls`);
   const raw = assignment.slice(eq + 1);
   let value: unknown = raw;
   try {

@@ -72,9 +72,20 @@ export async function serve(ctx: CliContext, flags: ServeFlags): Promise<number>
     if (!watcher.current) throw watcher.error;
     // Async hooks live in this process ("memory") and are delivered per session on later triggers.
     runner = createRunner(watcher.current, { env: ctx.env, cwd: ctx.cwd, trust: ctx.trust ? "all" : "checked", asyncMode: "memory" });
-    const server = await startServer({ runner, watcher, socketPath, port, cwd: ctx.cwd, env: ctx.env, tokenFile: path.join(state, "serve.token"), onError: (error) => log(`server error: ${error.message}`) });
+    const server = await startServer({
+      runner,
+      watcher,
+      socketPath,
+      port,
+      cwd: ctx.cwd,
+      env: ctx.env,
+      tokenFile: path.join(state, "serve.token"),
+      onError: (error) => log(`server error: ${error.message}`),
+    });
     const config = runner.config;
-    log(`listening on ${server.url} (${config.hooks.length} hooks from ${config.files.map((f) => f.path).join(", ") || "no config file"})${port !== undefined ? `; bearer token in ${path.join(state, "serve.token")}` : ""}`);
+    log(
+      `listening on ${server.url} (${config.hooks.length} hooks from ${config.files.map((f) => f.path).join(", ") || "no config file"})${port !== undefined ? `; bearer token in ${path.join(state, "serve.token")}` : ""}`,
+    );
     const received = await signal;
     log(`${received}: finishing in-flight triggers, then stopping`);
     await server.close(ASYNC_GRACE_MS);
