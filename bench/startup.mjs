@@ -15,7 +15,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundleCli } from "../scripts/build.mjs";
 import { bigConfigYaml } from "./lib/bigConfig.mjs";
-import { ensureBuilt } from "./lib/ensureBuilt.mjs";
 import { cleanupFixtures, isolatedEnv, project, tempDir } from "./lib/fixtures.mjs";
 import { alternate, median } from "./lib/stats.mjs";
 import { timeOk, timeProcess } from "./lib/timeProcess.mjs";
@@ -42,6 +41,8 @@ function replaceOnce(text, from, to, what) {
 }
 const loaderSource = readFileSync(path.join(root, "scripts/cliLoader.cjs"), "utf8");
 const VARIANTS = {
+  // The CLI as built, in its own dir: a rebuild of dist/ (the test suite's global set-up) cannot pull it away mid-run.
+  asBuilt: {},
   noFastYaml: { patch: (file, text) => (text.includes("export function parseYamlFast(") ? replaceOnce(text, /(export function parseYamlFast\([^\n]*\{)\n/, "$1\n  return null;\n", "parseYamlFast") : text), marker: "export function parseYamlFast(" },
   noWriteSync: {
     patch: (file, text) => (text.includes("export function stdioWriter(") ? replaceOnce(text, /(export function stdioWriter\([^\n]*\{)\n/, '$1\n  { const s = stream(); (s as any).on?.("error", () => {}); return s; }\n', "stdioWriter") : text),
@@ -157,7 +158,7 @@ async function compare(id, label, workloads, makeOn, makeOff, { seed } = {}) {
   return rows;
 }
 
-const dist = path.join(root, "dist/bin/hooks.js");
+let dist;
 const MEASURES = {
   code_cache: () => compare("code_cache", "code cache (HOOKS_CODE_CACHE=0 off)", ["run10", "validate1000"], () => side(dist), () => side(dist, { HOOKS_CODE_CACHE: "0" })),
   fast_yaml: async () => {
@@ -189,7 +190,7 @@ const MEASURES = {
 };
 
 const hasCompileCache = execFileSync(node, ["-p", "typeof require('node:module').enableCompileCache"], { encoding: "utf8" }).trim() === "function";
-ensureBuilt(root);
+dist = await buildVariant("asBuilt");
 const load = os.loadavg()[0];
 const results = [];
 try {
