@@ -6,8 +6,8 @@
 // docs/decisions/0003-code-cache-loader.md.
 // - Node >= 22.1: module.enableCompileCache(), Node's own cache.
 // - Node 20: node:vm with V8 code cache, one cache per command word, written after the command ran
-//   (so it holds every function the command compiled) and rewritten when a later run compiled
-//   noticeably more (a first run that found no config must not freeze a small cache).
+//   (so it holds every function the command compiled), and written once more by the second run
+//   (a first run that found no config must not freeze a small cache).
 // A stale or foreign cache is rejected by V8 and rewritten; any cache problem falls back to plain
 // compilation. HOOKS_CODE_CACHE=0 turns both off. The bundle id and file name are filled in by
 // scripts/build.mjs.
@@ -16,8 +16,6 @@ const path = require("node:path");
 
 const BUNDLE = path.join(__dirname, "__BUNDLE_FILE__");
 const BUNDLE_ID = "__BUNDLE_ID__";
-// A run whose compiled code is this much larger than the cache it started from rewrites it.
-const GROWTH = 1.1;
 
 // The command word decides which code paths get compiled, so each command keeps its own cache.
 // Same rule as src/cli/commandWord.ts (this loader cannot import the bundle it loads).
@@ -60,13 +58,23 @@ function runFromVmCache(useCache) {
   const { createRequire } = require("node:module");
   const command = commandOf(process.argv.slice(2));
   const dir = path.join(cacheRoot(), "v8-cache");
-  const name = `${command}-${BUNDLE_ID}-${process.version}-${process.arch}.bin`;
+  const base = `${command}-${BUNDLE_ID}-${process.version}-${process.arch}`;
+  // A first run writes a provisional cache; the first run that uses it writes the settled one,
+  // which later runs only read. So a first run that compiled little (no config found) does not
+  // freeze a small cache, and no later run pays for createCachedData() (about 6 ms) again.
+  const settled = `${base}.bin`;
+  const provisional = `${base}.first.bin`;
   let cachedData;
+  let from;
   if (useCache) {
-    try {
-      cachedData = fs.readFileSync(path.join(dir, name));
-    } catch {
-      // no cache yet
+    for (const name of [settled, provisional]) {
+      try {
+        cachedData = fs.readFileSync(path.join(dir, name));
+        from = name;
+        break;
+      } catch {
+        // not written yet
+      }
     }
   }
   const source = fs.readFileSync(BUNDLE, "utf8");
@@ -75,14 +83,16 @@ function runFromVmCache(useCache) {
     cachedData,
     importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
-  if (useCache) {
+  // Nothing cached: write provisional. Provisional used: settle it. Rejected (corrupt, or V8
+  // flags differ): replace the file that was read. Settled and accepted: nothing to do.
+  const target = !useCache ? undefined : cachedData === undefined ? provisional : script.cachedDataRejected ? from : from === provisional ? settled : undefined;
+  if (target) {
     // After the command ran, so the cache holds every function it compiled. Not after a usage
     // error (exit 64): a mistyped command word must not leave a cache file.
-    const fresh = cachedData === undefined || script.cachedDataRejected;
     process.once("exit", (code) => {
       if (code === 64) return;
-      const data = script.createCachedData();
-      if (fresh || data.length > cachedData.length * GROWTH) writeCache(dir, name, data);
+      writeCache(dir, target, script.createCachedData());
+      if (target === settled) fs.rmSync(path.join(dir, provisional), { force: true });
     });
   }
   const bundleModule = { exports: {} };
