@@ -17,7 +17,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: "HOOKS_SESSION_ID", description: 'session_id when the context has none (default "default")' },
   { name: "HOOKS_TRUST", description: "1: trust project and local config without review" },
   { name: "HOOKS_STATE_DIR", description: "state dir: run log, trust store, async results, socket (default $XDG_STATE_HOME/hookrun)" },
-  { name: "HOOKS_CODE_CACHE", description: "0: do not use or write the CLI's V8 code cache" },
+  { name: "HOOKS_CODE_CACHE", description: "0: do not use or write the CLI's code cache in $XDG_CACHE_HOME/hookrun (V8 code cache on Node 20, Node's compile cache on 22.1+)" },
   { name: "HOME", description: "home dir for ~ and the XDG defaults" },
   { name: "XDG_CONFIG_HOME", description: "user layer in $XDG_CONFIG_HOME/hookrun/ (default ~/.config)" },
   { name: "XDG_STATE_HOME", description: "default state dir parent (default ~/.local/state)" },
