@@ -261,14 +261,14 @@ class FlowParser {
       const value: unknown[] = [];
       tree.items = [];
       this.ws();
-      if (this.s[this.i] === "]") return (this.i++, this.depth--, { value, tree });
+      if (this.s[this.i] === "]") return this.i++, this.depth--, { value, tree };
       for (;;) {
         const item = this.parseNode();
         value.push(item.value);
         tree.items.push(item.tree);
         this.ws();
         const sep = this.s[this.i++];
-        if (sep === "]") return (this.depth--, { value, tree });
+        if (sep === "]") return this.depth--, { value, tree };
         if (sep !== ",") bail();
         this.ws();
         if (this.s[this.i] === "]" || this.s[this.i] === ",") bail();
@@ -279,7 +279,7 @@ class FlowParser {
       const value: Record<string, unknown> = {};
       tree.entries = new Map();
       this.ws();
-      if (this.s[this.i] === "}") return (this.i++, this.depth--, { value, tree });
+      if (this.s[this.i] === "}") return this.i++, this.depth--, { value, tree };
       for (;;) {
         this.ws();
         const keyCol = this.base + this.i + 1;
@@ -294,7 +294,7 @@ class FlowParser {
         tree.entries.set(key as string, { line: this.line, col: keyCol, node: v.tree });
         this.ws();
         const sep = this.s[this.i++];
-        if (sep === "}") return (this.depth--, { value, tree });
+        if (sep === "}") return this.depth--, { value, tree };
         if (sep !== ",") bail();
         this.ws();
         if (this.s[this.i] === "}" || this.s[this.i] === ",") bail();

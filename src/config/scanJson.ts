@@ -77,7 +77,7 @@ export function scanJson(text: string): JsonScan {
       i++;
       node.entries = new Map();
       ws();
-      if (text[i] === "}") return (i++, depth--, node);
+      if (text[i] === "}") return i++, depth--, node;
       for (;;) {
         ws();
         comment();
@@ -96,7 +96,7 @@ export function scanJson(text: string): JsonScan {
           trailing(at, "}");
           continue;
         }
-        if (text[i] === "}") return (i++, depth--, node);
+        if (text[i] === "}") return i++, depth--, node;
         fail("`,` or `}`");
       }
     }
@@ -104,7 +104,7 @@ export function scanJson(text: string): JsonScan {
       i++;
       node.items = [];
       ws();
-      if (text[i] === "]") return (i++, depth--, node);
+      if (text[i] === "]") return i++, depth--, node;
       for (;;) {
         node.items.push(value());
         ws();
@@ -114,16 +114,16 @@ export function scanJson(text: string): JsonScan {
           trailing(at, "]");
           continue;
         }
-        if (text[i] === "]") return (i++, depth--, node);
+        if (text[i] === "]") return i++, depth--, node;
         fail("`,` or `]`");
       }
     }
-    if (c === '"') return (string(), node);
+    if (c === '"') return string(), node;
     // Any length, as JSON.parse takes it (the value is the nearest double; past ±1.8e308, Infinity).
     NUMBER.lastIndex = i;
     const m = NUMBER.exec(text);
-    if (m && m[0] !== "-" && m[0] !== "") return ((i += m[0].length), node);
-    for (const word of ["true", "false", "null"]) if (text.startsWith(word, i)) return ((i += word.length), node);
+    if (m && m[0] !== "-" && m[0] !== "") return (i += m[0].length), node;
+    for (const word of ["true", "false", "null"]) if (text.startsWith(word, i)) return (i += word.length), node;
     return fail("a value");
   };
   try {
