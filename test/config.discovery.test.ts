@@ -107,3 +107,22 @@ describe("discovery (SPEC §2.1)", () => {
     expect(findProjectFile({ cwd: path.parse(t.dir).root, env: {} })).toBe(null);
   });
 });
+
+describe("the user layer and the state dir follow the HOME they are handed (issue 16: in-process callers)", () => {
+  it("findUserFile and stateDir read env.HOME when XDG_* are unset, not the process's home", async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync, rmSync, realpathSync } = await import("node:fs");
+    const os = await import("node:os");
+    const path = await import("node:path");
+    const { findUserFile } = await import("../src/config/discover.js");
+    const { stateDir } = await import("../src/fs/stateDir.js");
+    const home = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookrun-home-")));
+    try {
+      mkdirSync(path.join(home, ".config", "hookrun"), { recursive: true });
+      writeFileSync(path.join(home, ".config", "hookrun", "hooks.yaml"), "hooks: {}\n");
+      expect(findUserFile({ HOME: home })).toBe(path.join(home, ".config", "hookrun", "hooks.yaml"));
+      expect(stateDir({ HOME: home })).toBe(path.join(home, ".local", "state", "hookrun"));
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});

@@ -97,7 +97,7 @@ export function findProjectFile(options: FindProjectFileOptions = {}): string | 
 
 /** The user layer: $XDG_CONFIG_HOME/hookrun/hooks.{yaml,yml,json} (default ~/.config), or null. */
 export function findUserFile(env: NodeJS.ProcessEnv = process.env, extra?: ReadonlySet<string>): string | null {
-  const base = env.XDG_CONFIG_HOME ? path.resolve(env.XDG_CONFIG_HOME) : path.join(os.homedir(), ".config");
+  const base = env.XDG_CONFIG_HOME ? path.resolve(env.XDG_CONFIG_HOME) : path.join(env.HOME || os.homedir(), ".config");
   return configCandidate(path.join(base, "hookrun"), PROJECT_FILE_NAMES, extra);
 }
 

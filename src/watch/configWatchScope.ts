@@ -36,7 +36,7 @@ export function configWatchScope(options: ConfigWatchScopeOptions = {}): ConfigW
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const wanted: ConfigWatchScope = new Map();
   if (options.userConfig !== false) {
-    const base = env.XDG_CONFIG_HOME ? path.resolve(env.XDG_CONFIG_HOME) : path.join(os.homedir(), ".config");
+    const base = env.XDG_CONFIG_HOME ? path.resolve(env.XDG_CONFIG_HOME) : path.join(env.HOME || os.homedir(), ".config");
     want(wanted, path.join(base, "hookrun"), NAMES);
   }
   const explicit = options.configPath ?? (env.HOOKS_CONFIG || undefined);
