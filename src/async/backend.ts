@@ -1,3 +1,4 @@
+import { failedResult } from "../runner/runHook.js";
 import type { ResolvedHook } from "../config/types.js";
 import type { AsyncDelivery, PendingAsync, HookContext, HookResult, Message } from "../runner/types.js";
 import { ASYNC_EXPIRY_MS } from "./paths.js";
@@ -121,20 +122,7 @@ async function runToDelivery(run: RunAsyncHook, hook: ResolvedHook, signal: Abor
   try {
     result = neutralizeAsyncResult(await run(hook, signal));
   } catch (error) {
-    result = {
-      name: hook.name,
-      status: "failed" as const,
-      exit_code: null,
-      signal: null,
-      duration_ms: Date.now() - started,
-      stdout: "",
-      stderr: "",
-      truncated: false,
-      messages: [],
-      decision: null,
-      error: (error as Error).message,
-      warnings: [],
-    };
+    result = failedResult(hook.name, (error as Error).message, Date.now() - started);
   }
   return { ...result, event: entry.event, session_id: entry.session_id, started_at: entry.started_at, finished_at: isoTime() };
 }

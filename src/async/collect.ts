@@ -1,3 +1,4 @@
+import { failedResult } from "../runner/runHook.js";
 import fs from "node:fs";
 import path from "node:path";
 import type { AsyncDelivery } from "../runner/types.js";
@@ -157,18 +158,7 @@ function reapLost(dir: string, id: string, kind: AsyncFileKind, claimer: string,
     : `the async worker${pid} did not finish within the hook's timeout plus ${ASYNC_ORPHAN_GRACE_MS / 1000} s (stopped, or its machine suspended?): the run is declared lost and a later result will not be delivered`;
   out.warnings.push(`async hook "${job.name}" (${job.event}): ${error}`);
   out.delivered.push({
-    name: job.name,
-    status: "failed",
-    exit_code: null,
-    signal: null,
-    duration_ms: Math.max(0, now - (Number.isFinite(started) ? started : now)),
-    stdout: "",
-    stderr: "",
-    truncated: false,
-    messages: [],
-    decision: null,
-    error,
-    warnings: [],
+    ...failedResult(job.name, error, Math.max(0, now - (Number.isFinite(started) ? started : now))),
     event: job.event,
     session_id: job.session_id,
     started_at: job.started_at,

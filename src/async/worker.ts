@@ -1,3 +1,4 @@
+import { failedResult } from "../runner/runHook.js";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -193,20 +194,7 @@ export async function runAsyncWorker(jobFile: string, runHook: RunJobHook, signa
       }),
     );
   } catch (error) {
-    result = {
-      name: job.name,
-      status: "failed",
-      exit_code: null,
-      signal: null,
-      duration_ms: Date.now() - Date.parse(job.started_at),
-      stdout: "",
-      stderr: "",
-      truncated: false,
-      messages: [],
-      decision: null,
-      error: (error as Error).message,
-      warnings: [],
-    };
+    result = failedResult(job.name, (error as Error).message, Date.now() - Date.parse(job.started_at));
   }
   const delivery: AsyncDelivery = { ...result, event: job.event, session_id: job.session_id, started_at: job.started_at, finished_at: isoTime() };
   return { job, delivery, published: publishAsyncResult(dir, job.id, delivery) };

@@ -59,6 +59,11 @@ export function notRunResult(name: string, status: "skipped" | "cancelled", erro
   return { name, status, exit_code: null, signal: null, duration_ms: 0, stdout: "", stderr: "", truncated: false, messages: [], decision: null, error, warnings: [] };
 }
 
+/** The result of a hook whose run failed outside the hook (its runner threw, its worker was lost). */
+export function failedResult(name: string, error: string, durationMs: number): HookResult {
+  return { ...notRunResult(name, "skipped", error), status: "failed", duration_ms: durationMs };
+}
+
 function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
 }
