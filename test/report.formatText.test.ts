@@ -3,32 +3,16 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatText } from "../src/report/formatText.js";
-import { notRunResult } from "../src/runner/runHook.js";
 import type { HookResult, TriggerResult } from "../src/runner/types.js";
 import { CLI, cliEnv, runMain } from "./helpers/cli.js";
+import { hookResult as baseHookResult, triggerResult } from "./helpers/results.js";
+import { notRunResult } from "../src/runner/runHook.js";
 import { sandbox } from "./helpers/sandbox.js";
 
 const hasScript = spawnSync("script", ["--version"]).status === 0;
 
-const hookResult = (over: Partial<HookResult>): HookResult => ({ ...notRunResult("h", "skipped"), status: "ok", exit_code: 0, duration_ms: 12, ...over });
-const result = (hooks: HookResult[], over: Partial<TriggerResult> = {}): TriggerResult => ({
-  event: "stop",
-  session_id: "s",
-  duration_ms: 1500,
-  messages: [],
-  blocked: false,
-  blocked_by: null,
-  reason: null,
-  continue: true,
-  stop_reason: null,
-  stopped_by: null,
-  updated_input: null,
-  hooks,
-  async_started: [],
-  async_delivered: [],
-  warnings: [],
-  ...over,
-});
+const hookResult = (over: Partial<HookResult>): HookResult => baseHookResult(over.name ?? "h", over);
+const result = (hooks: HookResult[], over: Partial<TriggerResult> = {}): TriggerResult => triggerResult("stop", hooks, { session_id: "s", duration_ms: 1500, messages: [], ...over });
 
 describe("text output (SPEC §8)", () => {
   it("one line per hook with mark, name, duration and exit code or reason; Messages; stderr tail on failure; a summary", () => {
