@@ -29,7 +29,8 @@ export interface ClaudeImport {
   notes: string[];
 }
 
-// A settings entry that dispatches to hookrun itself (`npx hooks run stop --output claude`).
+// A settings entry that dispatches to hookrun itself (`"$CLAUDE_PROJECT_DIR"/node_modules/.bin/hooks run stop
+// --output claude`, or an older `npx hooks run …` one): importing it would run hookrun from itself.
 const DELEGATES = /(^|[\s/])(hooks|hookrun)(\.js)?\s+(-\S+\s+("[^"]*"|\S+)\s+)*run\s/;
 const MAX_TIMEOUT_S = 24 * 60 * 60;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
