@@ -21,6 +21,8 @@ export function parseSize(value: unknown): number | null {
 }
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
+/** Claude Code's default for command hooks, kept for hooks in its dialect. */
+export const CLAUDE_DEFAULT_TIMEOUT_MS = 600_000;
 export const MAX_TIMEOUT_MS = 24 * 3_600_000;
 export const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 
