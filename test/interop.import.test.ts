@@ -89,8 +89,10 @@ describe("importClaudeSettings", () => {
   it("reports prompt/agent hooks as skipped and an unknown event as a custom event, never silently", () => {
     expect(imp.notes.join("\n")).toMatch(/PreToolUse\[2\]\.hooks\[0\]: skipped a hook of type `prompt`/);
     expect(imp.notes.join("\n")).toMatch(/Stop\[0\]\.hooks\[1\]: skipped a hook of type `agent`/);
-    expect(imp.notes.join("\n")).toMatch(/no event `TeammateIdle`.*custom event `teammate_idle`/);
-    expect(imp.customEvents.teammate_idle).toMatchObject({ custom: true });
+    expect(imp.customEvents).toEqual({});
+    const unknown = importClaudeSettings({ hooks: { WorktreeCreate: [{ hooks: [{ type: "command", command: "./make-worktree.sh" }] }] } });
+    expect(unknown.notes.join("\n")).toMatch(/no event `WorktreeCreate`.*custom event `worktree_create`/);
+    expect(unknown.customEvents.worktree_create).toMatchObject({ custom: true });
   });
 
   it("skips a command an existing hook of the same event already runs, and does not reuse its name", () => {
@@ -170,7 +172,6 @@ describe("hooks import claude (CLI)", () => {
     const spec = parse(r.stdout) as { hooks: Record<string, { name: string; command: string }[]> };
     expect(Object.keys(spec.hooks)).toEqual(["pre_tool_use", "post_tool_use", "user_prompt_submit", "stop", "session_start", "notification", "teammate_idle"]);
     expect(r.stderr).toContain("skipped a hook of type `prompt`");
-    expect(r.stderr).toContain("TeammateIdle");
   });
 
   it("--json prints the same config as JSON", async () => {

@@ -3,7 +3,7 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/hookrun/hookrun/schema/hooks.schema.json","title":"hookrun config","type":"object","properties":{"$schema":{"type":"string"},"version":{"const":1},"defaults":{"type":["object","null"],"properties":{"timeout":{"$ref":"#/$defs/duration"},"shell":{"$ref":"#/$defs/shell"},"env":{"$ref":"#/$defs/env"},"max_output":{"$ref":"#/$defs/size"}},"patternProperties":{"^x-":{}},"additionalProperties":false},"events":{"type":["object","null"],"patternProperties":{"^x-":{}},"additionalProperties":{"$ref":"#/$defs/eventSettings"}},"hooks":{"type":["object","null"],"properties":{"session_start":{"$ref":"#/$defs/hookList"},"session_end":{"$ref":"#/$defs/hookList"},"user_prompt_submit":{"$ref":"#/$defs/hookList"},"message_post_process":{"$ref":"#/$defs/hookList"},"message_transform":{"$ref":"#/$defs/hookList"},"pre_turn":{"$ref":"#/$defs/hookList"},"post_turn":{"$ref":"#/$defs/hookList"},"generation_pre":{"$ref":"#/$defs/hookList"},"generation_post":{"$ref":"#/$defs/hookList"},"generation_interrupt":{"$ref":"#/$defs/hookList"},"pre_tool_use":{"$ref":"#/$defs/hookList"},"post_tool_use":{"$ref":"#/$defs/hookList"},"post_tool_use_failure":{"$ref":"#/$defs/hookList"},"tool_transform":{"$ref":"#/$defs/hookList"},"permission_request":{"$ref":"#/$defs/hookList"},"file_pre_save":{"$ref":"#/$defs/hookList"},"file_post_save":{"$ref":"#/$defs/hookList"},"file_pre_patch":{"$ref":"#/$defs/hookList"},"file_post_patch":{"$ref":"#/$defs/hookList"},"stop":{"$ref":"#/$defs/hookList"},"subagent_stop":{"$ref":"#/$defs/hookList"},"notification":{"$ref":"#/$defs/hookList"},"pre_compact":{"$ref":"#/$defs/hookList"},"post_compact":{"$ref":"#/$defs/hookList"},"cwd_changed":{"$ref":"#/$defs/hookList"},"config_change":{"$ref":"#/$defs/hookList"},"loop_continue":{"$ref":"#/$defs/hookList"},"error":{"$ref":"#/$defs/hookList"}},"patternProperties":{"^x-":{}},"additionalProperties":{"$ref":"#/$defs/hookList"}}},"patternProperties":{"^x-":{}},"additionalProperties":false,"$defs":{"duration":{"type":["number","string"],"exclusiveMinimum":0,"maximum":86400,"pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)?\\s*$"},"size":{"type":["integer","string"],"minimum":0,"pattern":"^\\s*\\d+(\\.\\d+)?\\s*([Bb]|[KkMmGg]([Ii]?[Bb])?)?\\s*$"},"env":{"type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string"}},"shell":{"type":"string","minLength":1},"hook":{"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"command":{"type":"string","minLength":1},"args":{"type":"array","minItems":1,"items":{"type":"string"}},"description":{"type":"string"},"priority":{"type":"integer"},"async":{"type":"boolean"},"timeout":{"$ref":"#/$defs/duration"},"enabled":{"type":"boolean"},"matcher":{"type":"string"},"paths":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"env":{"$ref":"#/$defs/env"},"cwd":{"type":"string","minLength":1},"shell":{"$ref":"#/$defs/shell"},"on_failure":{"enum":["continue","block"]},"dialect":{"enum":["native","claude"]},"max_output":{"$ref":"#/$defs/size"}},"patternProperties":{"^x-":{}},"additionalProperties":false},"hookList":{"type":["array","null"],"items":{"$ref":"#/$defs/hook"}},"eventSettings":{"type":["object","null"],"properties":{"parallel":{"type":"boolean"},"custom":{"type":"boolean"},"description":{"type":"string"},"gate":{"type":"boolean"}},"patternProperties":{"^x-":{}},"additionalProperties":false}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/hookrun/hookrun/schema/hooks.schema.json","title":"hookrun config","type":"object","properties":{"$schema":{"type":"string"},"version":{"const":1},"defaults":{"type":["object","null"],"properties":{"timeout":{"$ref":"#/$defs/duration"},"shell":{"$ref":"#/$defs/shell"},"env":{"$ref":"#/$defs/env"},"max_output":{"$ref":"#/$defs/size"}},"patternProperties":{"^x-":{}},"additionalProperties":false},"events":{"type":["object","null"],"patternProperties":{"^x-":{}},"additionalProperties":{"$ref":"#/$defs/eventSettings"}},"hooks":{"type":["object","null"],"properties":{"session_start":{"$ref":"#/$defs/hookList"},"session_end":{"$ref":"#/$defs/hookList"},"setup":{"$ref":"#/$defs/hookList"},"user_prompt_submit":{"$ref":"#/$defs/hookList"},"user_prompt_expansion":{"$ref":"#/$defs/hookList"},"message_post_process":{"$ref":"#/$defs/hookList"},"message_transform":{"$ref":"#/$defs/hookList"},"pre_turn":{"$ref":"#/$defs/hookList"},"post_turn":{"$ref":"#/$defs/hookList"},"generation_pre":{"$ref":"#/$defs/hookList"},"generation_post":{"$ref":"#/$defs/hookList"},"generation_interrupt":{"$ref":"#/$defs/hookList"},"pre_tool_use":{"$ref":"#/$defs/hookList"},"post_tool_use":{"$ref":"#/$defs/hookList"},"post_tool_use_failure":{"$ref":"#/$defs/hookList"},"post_tool_batch":{"$ref":"#/$defs/hookList"},"tool_transform":{"$ref":"#/$defs/hookList"},"permission_request":{"$ref":"#/$defs/hookList"},"permission_denied":{"$ref":"#/$defs/hookList"},"file_pre_save":{"$ref":"#/$defs/hookList"},"file_post_save":{"$ref":"#/$defs/hookList"},"file_pre_patch":{"$ref":"#/$defs/hookList"},"file_post_patch":{"$ref":"#/$defs/hookList"},"stop":{"$ref":"#/$defs/hookList"},"stop_failure":{"$ref":"#/$defs/hookList"},"subagent_start":{"$ref":"#/$defs/hookList"},"subagent_stop":{"$ref":"#/$defs/hookList"},"teammate_idle":{"$ref":"#/$defs/hookList"},"task_created":{"$ref":"#/$defs/hookList"},"task_completed":{"$ref":"#/$defs/hookList"},"notification":{"$ref":"#/$defs/hookList"},"elicitation":{"$ref":"#/$defs/hookList"},"elicitation_result":{"$ref":"#/$defs/hookList"},"pre_compact":{"$ref":"#/$defs/hookList"},"post_compact":{"$ref":"#/$defs/hookList"},"pre_model_switch":{"$ref":"#/$defs/hookList"},"post_model_switch":{"$ref":"#/$defs/hookList"},"cwd_changed":{"$ref":"#/$defs/hookList"},"directory_added":{"$ref":"#/$defs/hookList"},"file_changed":{"$ref":"#/$defs/hookList"},"instructions_loaded":{"$ref":"#/$defs/hookList"},"config_change":{"$ref":"#/$defs/hookList"},"loop_continue":{"$ref":"#/$defs/hookList"},"error":{"$ref":"#/$defs/hookList"}},"patternProperties":{"^x-":{}},"additionalProperties":{"$ref":"#/$defs/hookList"}}},"patternProperties":{"^x-":{}},"additionalProperties":false,"$defs":{"duration":{"type":["number","string"],"exclusiveMinimum":0,"maximum":86400,"pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)?\\s*$"},"size":{"type":["integer","string"],"minimum":0,"pattern":"^\\s*\\d+(\\.\\d+)?\\s*([Bb]|[KkMmGg]([Ii]?[Bb])?)?\\s*$"},"env":{"type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string"}},"shell":{"type":"string","minLength":1},"hook":{"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"command":{"type":"string","minLength":1},"args":{"type":"array","minItems":1,"items":{"type":"string"}},"description":{"type":"string"},"priority":{"type":"integer"},"async":{"type":"boolean"},"timeout":{"$ref":"#/$defs/duration"},"enabled":{"type":"boolean"},"matcher":{"type":"string"},"paths":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"env":{"$ref":"#/$defs/env"},"cwd":{"type":"string","minLength":1},"shell":{"$ref":"#/$defs/shell"},"on_failure":{"enum":["continue","block"]},"dialect":{"enum":["native","claude"]},"max_output":{"$ref":"#/$defs/size"}},"patternProperties":{"^x-":{}},"additionalProperties":false},"hookList":{"type":["array","null"],"items":{"$ref":"#/$defs/hook"}},"eventSettings":{"type":["object","null"],"properties":{"parallel":{"type":"boolean"},"custom":{"type":"boolean"},"description":{"type":"string"},"gate":{"type":"boolean"}},"patternProperties":{"^x-":{}},"additionalProperties":false}}};
 const schema32 = {"type":["number","string"],"exclusiveMinimum":0,"maximum":86400,"pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)?\\s*$"};
 const schema33 = {"type":"string","minLength":1};
 const schema34 = {"type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string"}};
@@ -878,8 +878,20 @@ vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.error
 errors = vErrors.length;
 }
 }
+if(data14.setup !== undefined){
+if(!(validate21(data14.setup, {instancePath:instancePath+"/hooks/setup",parentData:data14,parentDataProperty:"setup",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
 if(data14.user_prompt_submit !== undefined){
 if(!(validate21(data14.user_prompt_submit, {instancePath:instancePath+"/hooks/user_prompt_submit",parentData:data14,parentDataProperty:"user_prompt_submit",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
+if(data14.user_prompt_expansion !== undefined){
+if(!(validate21(data14.user_prompt_expansion, {instancePath:instancePath+"/hooks/user_prompt_expansion",parentData:data14,parentDataProperty:"user_prompt_expansion",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
@@ -944,6 +956,12 @@ vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.error
 errors = vErrors.length;
 }
 }
+if(data14.post_tool_batch !== undefined){
+if(!(validate21(data14.post_tool_batch, {instancePath:instancePath+"/hooks/post_tool_batch",parentData:data14,parentDataProperty:"post_tool_batch",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
 if(data14.tool_transform !== undefined){
 if(!(validate21(data14.tool_transform, {instancePath:instancePath+"/hooks/tool_transform",parentData:data14,parentDataProperty:"tool_transform",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
@@ -952,6 +970,12 @@ errors = vErrors.length;
 }
 if(data14.permission_request !== undefined){
 if(!(validate21(data14.permission_request, {instancePath:instancePath+"/hooks/permission_request",parentData:data14,parentDataProperty:"permission_request",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
+if(data14.permission_denied !== undefined){
+if(!(validate21(data14.permission_denied, {instancePath:instancePath+"/hooks/permission_denied",parentData:data14,parentDataProperty:"permission_denied",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
@@ -986,14 +1010,56 @@ vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.error
 errors = vErrors.length;
 }
 }
+if(data14.stop_failure !== undefined){
+if(!(validate21(data14.stop_failure, {instancePath:instancePath+"/hooks/stop_failure",parentData:data14,parentDataProperty:"stop_failure",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
+if(data14.subagent_start !== undefined){
+if(!(validate21(data14.subagent_start, {instancePath:instancePath+"/hooks/subagent_start",parentData:data14,parentDataProperty:"subagent_start",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
 if(data14.subagent_stop !== undefined){
 if(!(validate21(data14.subagent_stop, {instancePath:instancePath+"/hooks/subagent_stop",parentData:data14,parentDataProperty:"subagent_stop",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
 }
+if(data14.teammate_idle !== undefined){
+if(!(validate21(data14.teammate_idle, {instancePath:instancePath+"/hooks/teammate_idle",parentData:data14,parentDataProperty:"teammate_idle",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
+if(data14.task_created !== undefined){
+if(!(validate21(data14.task_created, {instancePath:instancePath+"/hooks/task_created",parentData:data14,parentDataProperty:"task_created",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
+if(data14.task_completed !== undefined){
+if(!(validate21(data14.task_completed, {instancePath:instancePath+"/hooks/task_completed",parentData:data14,parentDataProperty:"task_completed",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
 if(data14.notification !== undefined){
 if(!(validate21(data14.notification, {instancePath:instancePath+"/hooks/notification",parentData:data14,parentDataProperty:"notification",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
+if(data14.elicitation !== undefined){
+if(!(validate21(data14.elicitation, {instancePath:instancePath+"/hooks/elicitation",parentData:data14,parentDataProperty:"elicitation",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
+if(data14.elicitation_result !== undefined){
+if(!(validate21(data14.elicitation_result, {instancePath:instancePath+"/hooks/elicitation_result",parentData:data14,parentDataProperty:"elicitation_result",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
@@ -1010,8 +1076,38 @@ vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.error
 errors = vErrors.length;
 }
 }
+if(data14.pre_model_switch !== undefined){
+if(!(validate21(data14.pre_model_switch, {instancePath:instancePath+"/hooks/pre_model_switch",parentData:data14,parentDataProperty:"pre_model_switch",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
+if(data14.post_model_switch !== undefined){
+if(!(validate21(data14.post_model_switch, {instancePath:instancePath+"/hooks/post_model_switch",parentData:data14,parentDataProperty:"post_model_switch",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
 if(data14.cwd_changed !== undefined){
 if(!(validate21(data14.cwd_changed, {instancePath:instancePath+"/hooks/cwd_changed",parentData:data14,parentDataProperty:"cwd_changed",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
+if(data14.directory_added !== undefined){
+if(!(validate21(data14.directory_added, {instancePath:instancePath+"/hooks/directory_added",parentData:data14,parentDataProperty:"directory_added",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
+if(data14.file_changed !== undefined){
+if(!(validate21(data14.file_changed, {instancePath:instancePath+"/hooks/file_changed",parentData:data14,parentDataProperty:"file_changed",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
+if(data14.instructions_loaded !== undefined){
+if(!(validate21(data14.instructions_loaded, {instancePath:instancePath+"/hooks/instructions_loaded",parentData:data14,parentDataProperty:"instructions_loaded",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }

@@ -29,6 +29,16 @@ export interface ClaudeImport {
   notes: string[];
 }
 
+/**
+ * Claude Code (2.1.330) events the catalog leaves out, and why: a hook on one is imported under a
+ * custom event of that name (so nothing is lost), with this reason on stderr.
+ */
+export const CLAUDE_EVENTS_LEFT_OUT: Readonly<Record<string, string>> = Object.freeze({
+  WorktreeCreate: "Claude Code reads the created worktree's path from the hook's stdout, which hookrun's result cannot carry",
+  WorktreeRemove: "it pairs with WorktreeCreate, a worktree provider rather than a hook on an agent's step",
+  MessageDisplay: "it rewrites streamed text on the user's display line by line (hookSpecificOutput.displayContent), which hookrun's result cannot carry",
+});
+
 // A settings entry that dispatches to hookrun itself (`"$CLAUDE_PROJECT_DIR"/node_modules/.bin/hooks run stop
 // --output claude`, or an older `npx hooks run …` one): importing it would run hookrun from itself.
 const DELEGATES = /(^|[\s/])(hooks|hookrun)(\.js)?\s+(-\S+\s+("[^"]*"|\S+)\s+)*run\s/;
@@ -61,7 +71,8 @@ export function importClaudeSettings(settings: unknown, existing: ExistingHook[]
         .replace(/^_+|_+$/g, "");
     if (!known) {
       result.customEvents[event] = { custom: true, description: `Claude Code's ${claudeEvent} event (imported; fire it with \`hooks run ${event}\`)` };
-      result.notes.push(`hooks.${claudeEvent}: hookrun has no event \`${claudeEvent}\`; its hooks are imported under the custom event \`${event}\``);
+      const why = Object.hasOwn(CLAUDE_EVENTS_LEFT_OUT, claudeEvent) ? ` (${CLAUDE_EVENTS_LEFT_OUT[claudeEvent]})` : "";
+      result.notes.push(`hooks.${claudeEvent}: hookrun has no event \`${claudeEvent}\`${why}; its hooks are imported under the custom event \`${event}\``);
     }
     const matchField = known ? (EVENT_BY_NAME.get(known)?.matchField ?? null) : null;
     if (!Array.isArray(groups)) {

@@ -1,7 +1,7 @@
 import path from "node:path";
 import picomatch from "picomatch";
 import type { ResolvedConfig, ResolvedHook } from "../config/types.js";
-import { EVENT_BY_NAME, type GateKind } from "../events/catalog.js";
+import { EVENT_BY_NAME, type GateKind, matchValue } from "../events/catalog.js";
 import type { HookContext } from "./types.js";
 import { matchesMatcher } from "../config/matcher.js";
 
@@ -33,11 +33,11 @@ export function selectHooks(candidates: ResolvedHook[], event: string, context: 
   const disabled = namesDisabledByEnv(options.env);
   const only = options.only?.length ? new Set(options.only) : null;
   const skip = options.skip?.length ? new Set(options.skip) : null;
-  const matchField = EVENT_BY_NAME.get(event)?.matchField ?? null;
+  const info = EVENT_BY_NAME.get(event);
   const cwd = typeof context.cwd === "string" && context.cwd ? context.cwd : options.cwd;
   return candidates.filter((h) => {
     if (!h.enabled || disabled?.has(h.name) || (only && !only.has(h.name)) || skip?.has(h.name)) return false;
-    if (h.matcher !== undefined && matchField !== null && !matchesMatcher(h.matcher, context[matchField])) return false;
+    if (h.matcher !== undefined && info?.matchField && !matchesMatcher(h.matcher, matchValue(info, context))) return false;
     if (h.paths?.length && !matchesPaths(h.paths, context.path, cwd, config.projectDir)) return false;
     return true;
   });
