@@ -1,6 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { type Diagnostic, UsageError } from "../errors.js";
+import { TOOL_CALL_EVENTS } from "../events/catalog.js";
 import { eventInfo, parseHookEvent, tryParseHookEvent } from "../events/parseHookEvent.js";
 import { durationProblem, sizeProblem } from "./units.js";
 import { matcherRule } from "./matcher.js";
@@ -81,6 +82,13 @@ export function checkConfigFile(input: CheckConfigFileInput): Diagnostic[] {
       if (hook.timeout !== undefined) problem(report, [...at, "timeout"], durationProblem("timeout", hook.timeout));
       if (hook.max_output !== undefined) problem(report, [...at, "max_output"], sizeProblem("max_output", hook.max_output));
       if (typeof hook.matcher === "string") checkMatcher(report, [...at, "matcher"], hook.matcher, event);
+      if (typeof hook.if === "string" && event !== null && !TOOL_CALL_EVENTS.has(event)) {
+        report(
+          "warning",
+          [...at, "if"],
+          `hook${label(hook)} never runs: \`if\` tests a tool call, and \`${event}\` has none (only ${[...TOOL_CALL_EVENTS].join(", ")}); remove \`if\` or move the hook`,
+        );
+      }
       if (hook.on_failure === "block" && event !== null && !canBlock(event, input.custom)) {
         report("warning", [...at, "on_failure"], `\`on_failure: block\` has no effect on \`${event}\`, which cannot block: remove it or move the hook to a gate event`);
       }

@@ -112,7 +112,7 @@ function applySpec(draft: Draft, spec: Partial<HookSpec>, loc: (p: (string | num
     draft.spec.args = spec.args;
     if (spec.command === undefined) delete draft.spec.command;
   }
-  for (const k of ["description", "priority", "async", "timeout", "matcher", "paths", "cwd", "shell", "on_failure", "max_output", "dialect"] as const) {
+  for (const k of ["description", "priority", "async", "timeout", "matcher", "if", "paths", "cwd", "shell", "on_failure", "max_output", "dialect"] as const) {
     if (spec[k] !== undefined) (draft.spec as Record<string, unknown>)[k] = spec[k];
   }
   if (spec.enabled !== undefined) {
@@ -136,6 +136,7 @@ function finish(d: Draft, defaults: MergedDefaults): ResolvedHook {
   h.timeoutMs = parseDuration(s.timeout) ?? (h.dialect === "claude" && !defaults.timeoutSet ? CLAUDE_DEFAULT_TIMEOUT_MS : defaults.timeoutMs);
   if (typeof s.enabled === "boolean") h.enabled = s.enabled;
   if (typeof s.matcher === "string") h.matcher = s.matcher;
+  if (typeof s.if === "string") h.if = s.if;
   if (Array.isArray(s.paths)) h.paths = s.paths;
   h.env = { ...defaults.env, ...d.env };
   if (typeof s.cwd === "string") h.cwd = s.cwd;

@@ -20,6 +20,8 @@ export interface HookSpec {
   timeout?: DurationSpec;
   enabled?: boolean;
   matcher?: string;
+  /** Claude Code's permission-rule filter (`Bash(git *)`), tested on tool events. */
+  if?: string;
   paths?: string[];
   env?: Record<string, string>;
   cwd?: string;
@@ -80,6 +82,8 @@ export interface ResolvedHook {
   timeoutMs: number;
   enabled: boolean;
   matcher?: string;
+  /** Claude Code's permission-rule filter (`Bash(git *)`): the hook runs only for a tool call it matches. */
+  if?: string;
   paths?: string[];
   /** defaults.env merged with the hook's env. */
   env: Record<string, string>;

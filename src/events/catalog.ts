@@ -110,6 +110,12 @@ export function matchValue(e: EventInfo, context: Record<string, unknown>): unkn
 
 export const EVENT_BY_NAME: ReadonlyMap<string, EventInfo> = new Map(EVENTS.map((e) => [e.name, e]));
 
+/**
+ * The events with a tool call, where a hook's `if` (Claude's permission rule) can be tested: Claude
+ * Code's PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest and PermissionDenied.
+ */
+export const TOOL_CALL_EVENTS: ReadonlySet<string> = new Set(EVENTS.filter((e) => e.claude && e.matchField === "tool_name").map((e) => e.name));
+
 /** Claude Code's spelling of an event name: `pre_tool_use` → `PreToolUse`. */
 export function pascalEventName(name: string): string {
   return name

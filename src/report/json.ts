@@ -50,6 +50,7 @@ export function hookJson(h: ResolvedHook, base: string, env: NodeJS.ProcessEnv) 
     enabled: h.enabled && offBy === null,
     disabled_by_env: offBy,
     matcher: h.matcher ?? null,
+    if: h.if ?? null,
     paths: h.paths ?? null,
     on_failure: h.onFailure,
     dialect: h.dialect,

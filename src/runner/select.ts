@@ -1,9 +1,11 @@
+import os from "node:os";
 import path from "node:path";
 import picomatch from "picomatch";
 import type { ResolvedConfig, ResolvedHook } from "../config/types.js";
 import { EVENT_BY_NAME, type GateKind, matchValue } from "../events/catalog.js";
 import type { HookContext } from "./types.js";
 import { matchesMatcher } from "../config/matcher.js";
+import { ifRuleMatches } from "./permissionRule.js";
 
 export interface SelectOptions {
   env: NodeJS.ProcessEnv;
@@ -26,7 +28,7 @@ export function namesDisabledByEnv(env: NodeJS.ProcessEnv): Set<string> | null {
 
 /**
  * The hooks of `candidates` (already those of the canonical event) that run for this context:
- * enabled, not named in HOOKS_DISABLED, kept by --only/--skip, matcher and paths passing.
+ * enabled, not named in HOOKS_DISABLED, kept by --only/--skip, matcher, `if` and paths passing.
  */
 export function selectHooks(candidates: ResolvedHook[], event: string, context: HookContext, config: ResolvedConfig, options: SelectOptions): ResolvedHook[] {
   if (candidates.length === 0 || hooksDisabledByEnv(options.env)) return [];
@@ -38,6 +40,7 @@ export function selectHooks(candidates: ResolvedHook[], event: string, context: 
   return candidates.filter((h) => {
     if (!h.enabled || disabled?.has(h.name) || (only && !only.has(h.name)) || skip?.has(h.name)) return false;
     if (h.matcher !== undefined && info?.matchField && !matchesMatcher(h.matcher, matchValue(info, context))) return false;
+    if (h.if !== undefined && !ifRuleMatches(h.if, event, context, { cwd, projectDir: config.projectDir, home: options.env.HOME || os.homedir() })) return false;
     if (h.paths?.length && !matchesPaths(h.paths, context.path, cwd, config.projectDir)) return false;
     return true;
   });

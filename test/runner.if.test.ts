@@ -1,0 +1,126 @@
+import { describe, expect, it } from "vitest";
+import { bashRuleMatches, ifRuleMatches, parsePermissionRule, pathRuleMatches, simpleCommands, wildcardMatch } from "../src/runner/permissionRule.js";
+import { runMain } from "./helpers/cli.js";
+import { sandbox } from "./helpers/sandbox.js";
+
+describe("`if`: Claude Code's permission rule", () => {
+  it("parses Tool(content) the way Claude does", () => {
+    expect(parsePermissionRule("Bash(git *)")).toEqual({ toolName: "Bash", content: "git *" });
+    expect(parsePermissionRule("Read")).toEqual({ toolName: "Read" });
+    expect(parsePermissionRule("Bash(*)")).toEqual({ toolName: "Bash" });
+    expect(parsePermissionRule("Bash()")).toEqual({ toolName: "Bash" });
+    expect(parsePermissionRule("Task(x)")).toEqual({ toolName: "Agent", content: "x" });
+    expect(parsePermissionRule("Bash(echo \\(hi\\))")).toEqual({ toolName: "Bash", content: "echo (hi)" });
+    expect(parsePermissionRule("Bash(git *) extra")).toEqual({ toolName: "Bash(git *) extra" }); // malformed: matches no tool
+  });
+
+  it("wildcards: * any run, a single trailing ' *' also matches nothing, \\* a literal star", () => {
+    expect(wildcardMatch("git *", "git")).toBe(true);
+    expect(wildcardMatch("git *", "git push origin")).toBe(true);
+    expect(wildcardMatch("git *", "gitk")).toBe(false);
+    expect(wildcardMatch("git push*", "git push --force")).toBe(true);
+    expect(wildcardMatch("git push*", "git pull")).toBe(false);
+    expect(wildcardMatch("echo \\*", "echo *")).toBe(true);
+    expect(wildcardMatch("echo \\*", "echo x")).toBe(false);
+    expect(wildcardMatch("src/**/*.ts", "src/a/b/c.ts")).toBe(true);
+    expect(wildcardMatch("src/**/*.ts", "src/c.ts")).toBe(true);
+  });
+
+  it("splits a Bash line into its simple commands, without quotes, assignments or redirections", () => {
+    expect(simpleCommands("cd web && FOO=1 npm test 2>&1 | tee log.txt; git push origin 'main'")).toEqual(["cd web", "npm test", "tee log.txt", "git push origin main"]);
+    expect(simpleCommands("echo $(git push)")).toBeNull();
+  });
+
+  it("Bash rules: any simple command of the line matches; `X:*` is a prefix; unreadable lines run the hook", () => {
+    expect(bashRuleMatches("git push*", "npm test")).toBe(false);
+    expect(bashRuleMatches("git push*", "npm test && git push origin main")).toBe(true);
+    expect(bashRuleMatches("git push*", "git   push")).toBe(true);
+    expect(bashRuleMatches("git *", "git status")).toBe(true);
+    expect(bashRuleMatches("git *", "echo git")).toBe(false);
+    expect(bashRuleMatches("npm run test:*", "npm run test")).toBe(true);
+    expect(bashRuleMatches("npm run test:*", "npm run test -- --watch")).toBe(true);
+    expect(bashRuleMatches("npm run test:*", "npm run testing")).toBe(false);
+    expect(bashRuleMatches("rm *", "find . | xargs rm -f")).toBe(true);
+    expect(bashRuleMatches("git push*", "echo `date`")).toBe(true);
+  });
+
+  it("file rules: gitignore-style below their root", () => {
+    const roots = { cwd: "/repo", projectDir: "/repo", home: "/home/u" };
+    expect(pathRuleMatches("src/**", "/repo/src/a/b.ts", roots)).toBe(true);
+    expect(pathRuleMatches("src/**", "/repo/test/a.ts", roots)).toBe(false);
+    expect(pathRuleMatches("*.env", "/repo/config/prod.env", roots)).toBe(true);
+    expect(pathRuleMatches(".env", "/repo/sub/.env", roots)).toBe(true);
+    expect(pathRuleMatches("/docs/*.md", "/repo/docs/a.md", roots)).toBe(true);
+    expect(pathRuleMatches("//etc/**", "/etc/hosts", roots)).toBe(true);
+    expect(pathRuleMatches("~/notes/*", "/home/u/notes/x.md", roots)).toBe(true);
+    expect(pathRuleMatches("src/**", "src/x.ts", roots)).toBe(true); // a relative path is resolved against cwd
+  });
+
+  it("only tool events; the tool name must be the rule's; other tools have no content matcher", () => {
+    const roots = { cwd: "/repo", projectDir: "/repo", home: "/home/u" };
+    const bash = { tool_name: "Bash", tool_input: { command: "git push" } };
+    expect(ifRuleMatches("Bash(git *)", "pre_tool_use", bash, roots)).toBe(true);
+    expect(ifRuleMatches("Bash(git *)", "permission_denied", bash, roots)).toBe(true);
+    expect(ifRuleMatches("Bash(git *)", "stop", bash, roots)).toBe(false);
+    expect(ifRuleMatches("Bash", "post_tool_use", bash, roots)).toBe(true);
+    expect(ifRuleMatches("Edit", "pre_tool_use", bash, roots)).toBe(false);
+    expect(ifRuleMatches("Edit(src/**)", "pre_tool_use", { tool_name: "Edit", tool_input: { file_path: "/repo/src/a.ts" } }, roots)).toBe(true);
+    expect(ifRuleMatches("Grep(*.ts)", "pre_tool_use", { tool_name: "Grep", tool_input: { pattern: "x.ts" } }, roots)).toBe(true);
+    expect(ifRuleMatches("WebFetch(domain:example.com)", "pre_tool_use", { tool_name: "WebFetch", tool_input: { url: "https://example.com" } }, roots)).toBe(false);
+    expect(ifRuleMatches("WebFetch", "pre_tool_use", { tool_name: "WebFetch", tool_input: {} }, roots)).toBe(true);
+  });
+});
+
+describe("`if` through the CLI", () => {
+  const config = [
+    "hooks:",
+    "  pre_tool_use:",
+    "    - name: security-review",
+    "      matcher: Bash",
+    '      if: "Bash(git push*)"',
+    "      command: echo reviewed",
+    "    - name: edits",
+    '      if: "Edit(src/**)"',
+    "      command: echo edit",
+    "",
+  ].join("\n");
+
+  async function ran(dir: string, env: Record<string, string>, context: object): Promise<string[]> {
+    const r = await runMain(["--trust", "run", "pre_tool_use", "--output", "json"], { cwd: dir, env, input: JSON.stringify(context) });
+    expect(r.code, r.stderr).toBe(0);
+    return (JSON.parse(r.stdout) as { hooks: { name: string }[] }).hooks.map((h) => h.name);
+  }
+
+  it("a security review with `if: Bash(git push*)` does not run for `npm test`, and runs for `git push`", async () => {
+    const t = sandbox();
+    t.write("hooks.yaml", config);
+    expect(await ran(t.dir, t.env, { tool_name: "Bash", tool_input: { command: "npm test" } })).toEqual([]);
+    expect(await ran(t.dir, t.env, { tool_name: "Bash", tool_input: { command: "npm test && git push origin main" } })).toEqual(["security-review"]);
+    expect(await ran(t.dir, t.env, { tool_name: "Edit", tool_input: { file_path: t.path("src/a.ts") } })).toEqual(["edits"]);
+    expect(await ran(t.dir, t.env, { tool_name: "Edit", tool_input: { file_path: t.path("README.md") } })).toEqual([]);
+  });
+
+  it("`hooks list --json` shows it; `hooks validate` warns when the event has no tool call", async () => {
+    const t = sandbox();
+    t.write("hooks.yaml", `${config}  stop:\n    - name: never\n      if: Bash\n      command: "true"\n`);
+    const list = await runMain(["list", "--json"], { cwd: t.dir, env: t.env });
+    const hooks = JSON.parse(list.stdout) as { name: string; if: string | null }[];
+    expect(hooks.map((h) => [h.name, h.if])).toEqual([
+      ["security-review", "Bash(git push*)"],
+      ["edits", "Edit(src/**)"],
+      ["never", "Bash"],
+    ]);
+    const v = await runMain(["validate"], { cwd: t.dir, env: t.env });
+    expect(v.code).toBe(0);
+    expect(v.stderr + v.stdout).toMatch(/hooks\.yaml:\d+:\d+: warning: hook `never` never runs: `if` tests a tool call, and `stop` has none/);
+    const r = await runMain(["--trust", "run", "stop", "--output", "json"], { cwd: t.dir, env: t.env, input: "{}" });
+    expect((JSON.parse(r.stdout) as { hooks: unknown[] }).hooks).toEqual([]);
+  });
+
+  it("an empty `if` is a config error", async () => {
+    const t = sandbox();
+    t.write("hooks.yaml", 'hooks:\n  pre_tool_use:\n    - {name: a, if: "", command: "true"}\n');
+    const v = await runMain(["validate"], { cwd: t.dir, env: t.env });
+    expect(v.code).toBe(78);
+  });
+});
