@@ -69,16 +69,17 @@ describe("importClaudeSettings", () => {
       ["post_tool_use", "log-tool"],
       ["user_prompt_submit", "add-context"],
       ["stop", "check-done"],
-      ["session_start", "session-start-hook"],
+      ["session_start", "session-start-startup-resume"],
       ["notification", "notification-hook"],
       ["teammate_idle", "idle"],
     ]);
   });
 
-  it("keeps matcher, command, timeout (seconds) and async as written", () => {
-    expect(byName["guard-bash"].hook).toEqual({ name: "guard-bash", matcher: "Bash", command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard-bash.sh', timeout: 10 });
+  it("keeps matcher, command, timeout (seconds) and async as written, in the claude dialect", () => {
+    expect(byName["guard-bash"].hook).toEqual({ name: "guard-bash", matcher: "Bash", command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard-bash.sh', timeout: 10, dialect: "claude" });
     expect(byName["log-tool"].hook).toMatchObject({ matcher: "Edit|Write", timeout: 30, async: true });
-    expect(byName["session-start-hook"].hook.matcher).toBe("startup|resume");
+    expect(byName["session-start-startup-resume"].hook.matcher).toBe("startup|resume");
+    for (const h of imp.hooks) expect(h.hook.dialect).toBe("claude");
   });
 
   it("drops match-all matchers and matchers on events with no match field", () => {

@@ -2,7 +2,7 @@ import { lstatSync } from "node:fs";
 import path from "node:path";
 import { Document } from "yaml";
 import type { EventSettingsSpec, HookSpec, ConfigFileSpec } from "../config/types.js";
-import { EVENT_BY_NAME } from "../events/catalog.js";
+import { EVENT_BY_NAME, TOOL_CALL_EVENTS } from "../events/catalog.js";
 import { normalizeEventName, tryParseHookEvent } from "../events/parseHookEvent.js";
 
 /** One hook of the import, under its canonical (or custom) event. */
@@ -10,6 +10,8 @@ export interface ImportedHook {
   event: string;
   /** The event as Claude Code spells it in the settings file. */
   claudeEvent: string;
+  /** Where the hook is in the settings file: `hooks.PreToolUse[0].hooks[1]`. */
+  at: string;
   hook: HookSpec;
 }
 
@@ -18,7 +20,9 @@ export interface ExistingHook {
   event: string;
   name: string;
   command?: string;
+  args?: string[];
   matcher?: string;
+  if?: string;
 }
 
 export interface ClaudeImport {
@@ -61,7 +65,7 @@ export function importClaudeSettings(settings: unknown, existing: ExistingHook[]
   }
   if (!isObject(hooks)) throw new TypeError("`hooks` in Claude Code settings must be an object of events");
   const taken = new Set(existing.map((h) => h.name));
-  const seen = new Set(existing.map((h) => key(h.event, h.command, h.matcher)));
+  const seen = new Set(existing.map((h) => key(h.event, h.command, h.args, h.matcher, h.if)));
   for (const [claudeEvent, groups] of Object.entries(hooks)) {
     const known = tryParseHookEvent(claudeEvent);
     const event =
@@ -91,96 +95,312 @@ export function importClaudeSettings(settings: unknown, existing: ExistingHook[]
         matcher = undefined;
       }
       if (matchesAll(matcher)) matcher = undefined;
-      // biome-ignore lint/suspicious/useIterableCallbackReturn: `return void note(…)` skips one entry
       group.hooks.forEach((entry, h) => {
         const at = `${where}.hooks[${h}]`;
-        if (!isObject(entry)) return void result.notes.push(`${at}: not an object; skipped`);
-        const type = entry.type ?? "command";
-        if (type !== "command") return void result.notes.push(`${at}: skipped a hook of type \`${String(type)}\`: hookrun runs only \`command\` hooks`);
-        if (typeof entry.command !== "string" || entry.command.trim() === "") return void result.notes.push(`${at}: no \`command\`; skipped`);
-        const command = entry.command;
-        if (DELEGATES.test(command)) return void result.notes.push(`${at}: \`${command}\` already hands this event to hookrun; skipped (importing it would run hookrun from itself)`);
-        const id = key(event, command, matcher);
-        const twin = existing.find((x) => key(x.event, x.command, x.matcher) === id);
-        if (seen.has(id)) return void result.notes.push(`${at}: \`${command}\` is already a ${event} hook${twin ? ` (\`${twin.name}\`)` : ""}; skipped`);
+        const converted = convertEntry(entry, event, matcher, at);
+        if ("skip" in converted) {
+          result.notes.push(converted.skip);
+          return;
+        }
+        const { hook, notes } = converted;
+        const id = key(event, hook.command, hook.args, matcher, hook.if);
+        const twin = existing.find((x) => key(x.event, x.command, x.args, x.matcher, x.if) === id);
+        if (seen.has(id)) {
+          result.notes.push(`${at}: \`${commandText(hook)}\`${hook.if ? ` (if ${hook.if})` : ""} is already a ${event} hook${twin ? ` (\`${twin.name}\`)` : ""}; skipped`);
+          return;
+        }
         seen.add(id);
-        const hook: HookSpec = { name: uniqueName(hookNameFromCommand(command) || `${event.replace(/_/g, "-")}-hook`, taken) };
-        if (typeof entry.statusMessage === "string" && entry.statusMessage.trim()) hook.description = entry.statusMessage.trim();
-        if (matcher !== undefined) hook.matcher = matcher;
-        hook.command = command;
-        if (entry.timeout !== undefined) {
-          if (typeof entry.timeout === "number" && entry.timeout > 0 && entry.timeout <= MAX_TIMEOUT_S) hook.timeout = entry.timeout;
-          else result.notes.push(`${at}: timeout ${JSON.stringify(entry.timeout)} is not a number of seconds between 0 and 24 h; the default applies`);
-        }
-        if (entry.async === true) hook.async = true;
-        if (entry.shell === "bash" || entry.shell === "zsh" || entry.shell === "sh") hook.shell = entry.shell;
-        else if (entry.shell !== undefined) result.notes.push(`${at}: shell ${JSON.stringify(entry.shell)} is not supported; sh is used`);
-        for (const flag of ["once", "asyncRewake"]) {
-          if (entry[flag] !== undefined) result.notes.push(`${at}: \`${flag}\` has no hookrun equivalent; ignored`);
-        }
-        result.hooks.push({ event, claudeEvent, hook });
+        hook.name = uniqueName(hookNameFromCommand(commandText(hook), hook.args) || fallbackName(event, matcher), taken);
+        result.notes.push(...notes.map((n) => `${at} (\`${hook.name}\`): ${n}`));
+        result.hooks.push({ event, claudeEvent, at, hook: orderKeys(hook) });
       });
     });
   }
   return result;
 }
 
-function key(event: string, command: string | undefined, matcher: string | undefined): string {
-  return JSON.stringify([event, command ?? null, matchesAll(matcher) ? null : matcher]);
+/** What makes two hooks of one event the same hook: the program it runs, its matcher and its `if`. */
+function key(event: string, command: string | undefined, args: string[] | undefined, matcher: string | undefined, ifRule: string | undefined): string {
+  return JSON.stringify([event, command ?? null, args ?? null, matchesAll(matcher) ? null : matcher, ifRule ?? null]);
+}
+
+const commandText = (h: HookSpec): string => h.command ?? (h.args ?? []).join(" ");
+
+/** A readable name when the command says nothing: the event and its matcher (`pre-tool-use-bash`), else `stop-hook`. */
+function fallbackName(event: string, matcher: string | undefined): string {
+  const e = event.replace(/_/g, "-");
+  const m = matcher === undefined ? "" : slug(matcher.replace(/[|,]+/g, "-"));
+  return m ? slug(`${e}-${m}`) : `${e}-hook`;
+}
+
+/** The keys of an imported hook in the order a reader expects them. */
+function orderKeys(h: HookSpec): HookSpec {
+  const order = ["name", "description", "matcher", "if", "command", "args", "timeout", "async", "shell", "on_failure", "dialect"] as const;
+  const out: Record<string, unknown> = {};
+  for (const k of order) if (h[k] !== undefined) out[k] = h[k];
+  return out as unknown as HookSpec;
+}
+
+// Claude Code's events on which it ignores onFailure (their exit 2 already means "go on").
+const ON_FAILURE_IGNORED = new Set(["stop", "subagent_stop", "task_completed", "teammate_idle"]);
+
+type Converted = { hook: HookSpec; notes: string[] } | { skip: string };
+
+/**
+ * One entry of a matcher group's `hooks` list → a hookrun hook, or the one-line reason it is not
+ * imported. Every field of Claude Code's (2.1.330) command hook is carried or refused; a key
+ * Claude Code does not know (it ignores it) is reported, never dropped silently.
+ */
+function convertEntry(entry: unknown, event: string, matcher: string | undefined, at: string): Converted {
+  if (!isObject(entry)) return { skip: `${at}: not an object; skipped` };
+  const type = entry.type ?? "command";
+  if (type !== "command") return { skip: `${at}: skipped a hook of type \`${String(type)}\`: hookrun runs only \`command\` hooks` };
+  if (typeof entry.command !== "string" || entry.command.trim() === "") return { skip: `${at}: no \`command\`; skipped` };
+  const command = entry.command;
+  const refuse = (why: string): Converted => ({ skip: `${at} (\`${command}\`): not imported: ${why}` });
+  if (DELEGATES.test(command)) return { skip: `${at}: \`${command}\` already hands this event to hookrun; skipped (importing it would run hookrun from itself)` };
+  const hook: HookSpec = { name: "" };
+  const notes: string[] = [];
+  const isAsync = entry.async === true;
+  for (const [k, v] of Object.entries(entry)) {
+    switch (k) {
+      case "type":
+      case "command":
+        break;
+      case "args": {
+        if (!Array.isArray(v) || !v.every((a) => typeof a === "string")) return refuse("`args` is not a list of strings");
+        const argv = [command, ...v];
+        const placeholder = argv.find((a) => a.includes("${"));
+        if (placeholder !== undefined)
+          return refuse(`exec form (\`args\`) with the placeholder in ${JSON.stringify(placeholder)}: Claude Code substitutes \${CLAUDE_PROJECT_DIR} there, hookrun's \`args\` are passed as written`);
+        hook.args = argv;
+        break;
+      }
+      case "if":
+        if (typeof v !== "string" || v.trim() === "") return refuse("`if` is not a permission rule such as Bash(git *)");
+        hook.if = v;
+        if (!TOOL_CALL_EVENTS.has(event)) notes.push(`\`if\` on ${event}, which has no tool call: Claude Code never runs this hook, nor will hookrun`);
+        break;
+      case "timeout":
+        if (typeof v === "number" && v > 0 && v <= MAX_TIMEOUT_S) hook.timeout = v;
+        else return refuse(`timeout ${JSON.stringify(v)} is not a number of seconds between 0 and 24 h`);
+        break;
+      case "async":
+        if (v === true) hook.async = true;
+        else if (v !== false) return refuse(`async ${JSON.stringify(v)} is not true or false`);
+        break;
+      case "asyncRewake":
+        if (v === true)
+          return refuse("`asyncRewake` (run in the background and wake the model when it exits 2) has no hookrun equivalent: an async hook's result waits for the next trigger and never blocks");
+        if (v !== false) return refuse(`asyncRewake ${JSON.stringify(v)} is not true or false`);
+        break;
+      case "once":
+        if (v === true) return refuse("`once` (run once per session, then removed) has no hookrun equivalent; it would run on every event");
+        if (v !== false) return refuse(`once ${JSON.stringify(v)} is not true or false`);
+        break;
+      case "shell":
+        if (v === "bash" || v === "zsh" || v === "sh") hook.shell = v;
+        else if (v === "powershell") return refuse("`shell: powershell`: hookrun runs hooks with sh, bash or zsh");
+        else return refuse(`shell ${JSON.stringify(v)} is not one hookrun runs (bash, zsh, sh)`);
+        break;
+      case "onFailure":
+        if (v !== "block" && v !== "continue") return refuse(`onFailure ${JSON.stringify(v)} is not continue or block`);
+        if (v === "continue") break;
+        if (isAsync || entry.asyncRewake === true) notes.push("`onFailure: block` not carried: Claude Code ignores it on async hooks");
+        else if (ON_FAILURE_IGNORED.has(event)) notes.push(`\`onFailure: block\` not carried: Claude Code ignores it on ${event}`);
+        else if (EVENT_BY_NAME.get(event)?.gate !== "yes") notes.push(`\`onFailure: block\` not carried: ${event} cannot block`);
+        else hook.on_failure = "block";
+        break;
+      case "statusMessage":
+        if (typeof v === "string" && v.trim()) hook.description = v.trim();
+        else if (v !== "") notes.push(`statusMessage ${JSON.stringify(v)} is not text; not carried`);
+        break;
+      case "rewakeMessage":
+      case "rewakeSummary":
+        // Only read for an asyncRewake hook, which is refused above.
+        notes.push(`\`${k}\` not carried: Claude Code reads it only for an asyncRewake hook`);
+        break;
+      case "holdsTools":
+        notes.push("`holdsTools` not carried: Claude Code honours it only for its official security-guidance plugin");
+        break;
+      case "cloud":
+        notes.push("`cloud` not carried: it says where the hook runs for Claude Code's cloud sessions");
+        break;
+      default:
+        notes.push(`\`${k}\` is not a field of Claude Code's command hooks (Claude Code ignores it); not carried`);
+    }
+  }
+  if (matcher !== undefined) hook.matcher = matcher;
+  if (hook.args === undefined) hook.command = command;
+  hook.dialect = "claude";
+  return { hook, notes };
 }
 
 /** Hook names must match this (SPEC §2.2). */
 export const HOOK_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
 
 // Launchers whose first argument, not themselves, says what the hook does.
-const LAUNCHERS = new Set(["npx", "bunx", "pnpx", "uvx", "node", "deno", "bun", "python", "python3", "ruby", "perl", "bash", "sh", "zsh", "exec", "env", "sudo", "nohup", "time", "tsx", "ts-node"]);
+const LAUNCHERS = new Set([
+  "npx",
+  "bunx",
+  "pnpx",
+  "uvx",
+  "node",
+  "deno",
+  "bun",
+  "python",
+  "python3",
+  "ruby",
+  "perl",
+  "bash",
+  "sh",
+  "zsh",
+  "exec",
+  "env",
+  "sudo",
+  "nohup",
+  "time",
+  "tsx",
+  "ts-node",
+  "command",
+  "xargs",
+]);
 // Launcher verbs that come before the real name (`npm run lint`, `pnpm dlx x`, `go run ./cmd/x`).
 const VERBS = new Set(["run", "exec", "dlx", "x", "run-script"]);
 const RUNNERS_WITH_VERBS = new Set(["npm", "pnpm", "yarn", "bun", "deno", "go", "cargo", "uv", "poetry"]);
-// Commands too generic to name a hook after; the caller falls back to the event's name.
-const GENERIC = new Set(["echo", "printf", "true", "false", "cat", "exit", "test", "[", ":"]);
+// Interpreters, and the flag after which one reads its program from the next argument (`python3 -c CODE`).
+const INTERPRETER = /^(?:sh|bash|zsh|fish|node|bun|deno|tsx|python[\d.]*|ruby|perl|php|pwsh|powershell)$/;
+const INLINE_FLAG = /^(?:-[a-zA-Z]{0,2}[cep]|--eval|--print|-command|-Command)$/;
+// Commands too generic to name a hook after, and filters that only move the context along a pipeline
+// (`jq -r .tool_input.command | …`): the name comes from the next command, else from the event.
+const GENERIC = new Set([
+  "echo",
+  "printf",
+  "true",
+  "false",
+  "cat",
+  "exit",
+  "test",
+  "[",
+  "[[",
+  ":",
+  "jq",
+  "tee",
+  "grep",
+  "egrep",
+  "sed",
+  "awk",
+  "head",
+  "tail",
+  "tr",
+  "cut",
+  "sort",
+  "uniq",
+  "wc",
+  "read",
+  "if",
+  "then",
+  "else",
+  "fi",
+  "do",
+  "done",
+  "while",
+  "for",
+  "case",
+  "esac",
+  "source",
+  ".",
+  "export",
+  "set",
+  "local",
+  "return",
+  "cd",
+]);
 const SCRIPT_EXT = /\.(sh|bash|zsh|py|js|mjs|cjs|ts|mts|rb|pl|ps1)$/i;
 
 /** Split a shell command into words, honouring simple quotes; enough to find a name, not to run it. */
 function words(command: string): string[] {
   const out: string[] = [];
-  for (const m of command.matchAll(/(?:"(?:[^"\\]|\\.)*"|'[^']*'|[^\s"'])+/g)) out.push(m[0].replace(/["']/g, ""));
+  for (const m of command.matchAll(/(?:"(?:[^"\\]|\\.)*"|'[^']*'|[^\s"'])+/g)) out.push(m[0].replace(/^(["'])([\s\S]*)\1$/, "$2").replace(/["']/g, ""));
   return out;
 }
 
-/** The first simple command of a list, skipping a leading `cd DIR &&`. */
-function firstCommand(command: string): string {
-  const parts = command
-    .split(/&&|\|\||;|\|/)
-    .map((p) => p.trim())
-    .filter(Boolean);
-  const useful = parts.find((p) => !/^cd\s/.test(p));
-  return useful ?? parts[0] ?? "";
+/** The simple commands of a list or pipeline, in order (quotes respected only roughly). */
+function commandParts(command: string): string[] {
+  const parts: string[] = [];
+  let cur = "";
+  let quote: string | null = null;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i];
+    if (quote) {
+      if (c === quote) quote = null;
+      else if (c === "\\" && quote === '"') cur += command[i++];
+      cur += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      cur += c;
+    } else if (c === ";" || c === "|" || (c === "&" && command[i - 1] !== ">" && command[i - 1] !== "<") || c === "\n") {
+      if (cur.trim()) parts.push(cur.trim());
+      cur = "";
+    } else cur += c;
+  }
+  if (cur.trim()) parts.push(cur.trim());
+  return parts;
 }
 
-/**
- * A readable hook name from a command: `./scripts/guard-bash.sh` → `guard-bash`,
- * `npx eslint --fix` → `eslint`, `npm run lint` → `lint`; "" when nothing usable is found.
- */
-export function hookNameFromCommand(command: string): string {
-  let ws = words(firstCommand(command)).filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+/** The name one simple command's words give, "" when they say nothing (a filter, an inline program). */
+function nameFromWords(argv: string[], depth: number): string {
+  let ws = argv.filter((w, i) => !(i === 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w)));
+  while (ws[0] !== undefined && /^[A-Za-z_][A-Za-z0-9_]*=/.test(ws[0])) ws = ws.slice(1);
   for (;;) {
     const head = ws[0];
-    if (head === undefined) break;
+    if (head === undefined) return "";
     const base = head.split("/").pop() ?? head;
     if (RUNNERS_WITH_VERBS.has(base) && ws[1] !== undefined && VERBS.has(ws[1])) ws = ws.slice(2);
-    else if (LAUNCHERS.has(base)) ws = ws.slice(1);
-    else break;
+    else if (LAUNCHERS.has(base)) {
+      ws = ws.slice(1);
+      // An inline program: a script file among the rest names it; a shell's program is read as a command.
+      const flag = INTERPRETER.test(base) ? ws.findIndex((w) => INLINE_FLAG.test(w)) : -1;
+      if (flag !== -1 && ws.slice(0, flag).every((w) => w.startsWith("-"))) {
+        const script = ws.slice(flag + 2).find((w) => SCRIPT_EXT.test(w) && !/\s/.test(w));
+        if (script) return slug(fileBase(script));
+        const program = ws[flag + 1] ?? "";
+        return (base === "bash" || base === "sh" || base === "zsh") && depth < 3 ? nameFromCommandText(program, depth + 1) : "";
+      }
+    } else break;
     while (ws[0]?.startsWith("-")) ws = ws.slice(1);
   }
   const target = ws[0] ?? "";
-  const base = (
+  const base = fileBase(target);
+  if (GENERIC.has(base) || /\s/.test(target) || !/[a-z]/i.test(base) || /^[{}()!]/.test(base)) return "";
+  return slug(base);
+}
+
+const fileBase = (target: string): string =>
+  (
     target
       .replace(/[/\\]+$/, "")
       .split(/[/\\]/)
       .pop() ?? ""
   ).replace(SCRIPT_EXT, "");
-  return GENERIC.has(base) ? "" : slug(base);
+
+function nameFromCommandText(command: string, depth: number): string {
+  for (const part of commandParts(command)) {
+    const name = nameFromWords(words(part), depth);
+    if (name) return name;
+  }
+  return "";
+}
+
+/**
+ * A readable hook name from a command: `./scripts/guard-bash.sh` → `guard-bash`, `npx eslint --fix`
+ * → `eslint`, `npm run lint` → `lint`, `jq -r .tool_input.file_path | xargs npx prettier --write` →
+ * `prettier`, `python3 -c "…" hooks/check.py` → `check`; "" when nothing usable is found (an echo,
+ * a jq filter, an inline `python3 -c` / `node -e` program): the caller then names it after the event.
+ * With `args` (exec form) the words are taken as they are.
+ */
+export function hookNameFromCommand(command: string, args?: string[]): string {
+  return args ? nameFromWords(args, 0) : nameFromCommandText(command, 0);
 }
 
 /** Lower-case, invalid characters to `-`, trimmed so it starts with a letter or digit. */

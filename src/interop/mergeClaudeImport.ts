@@ -15,7 +15,7 @@ export function existingHooks(text: string, format: ConfigFormat): ExistingHook[
   const out: ExistingHook[] = [];
   for (const [key, list] of Object.entries(spec.hooks ?? {})) {
     const event = tryParseHookEvent(key, custom) ?? key;
-    for (const h of Array.isArray(list) ? list : []) if (h && typeof h.name === "string") out.push({ event, name: h.name, command: h.command, matcher: h.matcher });
+    for (const h of Array.isArray(list) ? list : []) if (h && typeof h.name === "string") out.push({ event, name: h.name, command: h.command, args: h.args, matcher: h.matcher, if: h.if });
   }
   return out;
 }
