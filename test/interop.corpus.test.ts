@@ -129,7 +129,8 @@ describe("hooks import claude: every field of a command hook (CLI)", () => {
     expect(lines).toContainEqual(expect.stringMatching(/SubagentStart\[0\]\.hooks\[0\] \(`review-rules`\): `cloud` not carried/));
     expect(lines).toContainEqual(expect.stringMatching(/PostToolUse\[0\]\.hooks\[2\] \(`format`\): `onFailure: block` not carried: Claude Code ignores it on async hooks/));
     expect(lines).toContainEqual(expect.stringMatching(/Stop\[0\]\.hooks\[0\] \(`check-done`\): `onFailure: block` not carried: Claude Code ignores it on stop/));
-    expect(spec.hooks.stop[0]).toEqual({ name: "check-done", command: ".claude/hooks/check-done.sh", shell: "bash", dialect: "claude" });
+    expect(lines).toContainEqual(expect.stringMatching(/Stop\[0\]\.hooks\[0\] \(`check-done`\): `shell: bash` not carried: Claude Code runs it as \/bin\/sh -c/));
+    expect(spec.hooks.stop[0]).toEqual({ name: "check-done", command: ".claude/hooks/check-done.sh", dialect: "claude" });
     expect(spec.hooks.subagent_start[0]).toMatchObject({ name: "review-rules", matcher: "code-reviewer" });
     expect(spec.hooks.file_changed[0]).toMatchObject({ name: "direnv", matcher: ".envrc|.env" });
   });

@@ -199,9 +199,10 @@ function convertEntry(entry: unknown, event: string, matcher: string | undefined
         if (v !== false) return refuse(`once ${JSON.stringify(v)} is not true or false`);
         break;
       case "shell":
-        if (v === "bash" || v === "zsh" || v === "sh") hook.shell = v;
+        // Claude Code's `bash` (its default) spawns with Node's `shell: true`: /bin/sh -c on POSIX, hookrun's default.
+        if (v === "bash") notes.push("`shell: bash` not carried: Claude Code runs it as /bin/sh -c, which is hookrun's default (sh)");
         else if (v === "powershell") return refuse("`shell: powershell`: hookrun runs hooks with sh, bash or zsh");
-        else return refuse(`shell ${JSON.stringify(v)} is not one hookrun runs (bash, zsh, sh)`);
+        else return refuse(`shell ${JSON.stringify(v)} is not one Claude Code accepts (bash, powershell)`);
         break;
       case "onFailure":
         if (v !== "block" && v !== "continue") return refuse(`onFailure ${JSON.stringify(v)} is not continue or block`);
