@@ -1,8 +1,9 @@
+import { spawn } from "node:child_process";
 import { loadConfig } from "../../config/loadConfig.js";
 import { deriveLastMessage } from "../../interop/lastMessageFromTranscript.js";
 import { UsageError } from "../../errors.js";
 import { parseHookEvent } from "../../events/parseHookEvent.js";
-import { formatClaude } from "../../report/formatClaude.js";
+import { formatClaude } from "../../hosts/claude.js";
 import { formatGithubAnnotations, formatGithubHookBlock, isGithubActions } from "../../report/github.js";
 import { formatJunit } from "../../report/formatJunit.js";
 import { formatElapsed, formatFooter, formatHookBlock } from "../../report/formatText.js";
@@ -110,7 +111,9 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     result = await runner.trigger(event, context, { only: flags.only, skip: flags.skip, wait });
   } finally {
     progress?.stop();
-    await runner.close();
+    // Background jobs of claude-dialect hooks may finish after this process, within their timeout.
+    const handedOff = !interrupted && handOffBackground(ctx, runner);
+    await runner.close({ keepBackground: handedOff });
     stopSignals();
   }
   if (transcriptWarning) result.warnings.unshift(transcriptWarning);
@@ -128,6 +131,25 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   // Claude Code reads a hook's JSON only on exit 0, so the block travels in the JSON (SPEC §8).
   if (output === "claude") return EXIT.ok;
   return exitCodeForResult(result, wait);
+}
+
+/**
+ * Give each process group a finished claude-dialect hook left running to a detached
+ * `hooks __watchdog`, which kills it at the hook's timeout (a group that empties first is left
+ * alone). False when there is no CLI entry to start one with: close() then kills them.
+ */
+function handOffBackground(ctx: CliContext, runner: Runner): boolean {
+  const left = runner.leftovers();
+  if (left.length === 0) return true;
+  if (!ctx.entry) return false;
+  for (const { pgid, deadline } of left) {
+    try {
+      spawn(process.execPath, [ctx.entry, "__watchdog", String(pgid), String(deadline)], { detached: true, stdio: "ignore", env: ctx.env }).unref();
+    } catch {
+      return false;
+    }
+  }
+  return true;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { pascalEventName } from "../events/catalog.js";
-import type { HookResult, TriggerResult } from "../runner/types.js";
+import { EVENT_BY_NAME, pascalEventName } from "../events/catalog.js";
+import type { HookResult, Message, TriggerResult } from "../runner/types.js";
 
 /** One Claude Code hook response (the JSON a command hook prints on exit 0). */
 export interface ClaudeHookResponse {
@@ -18,10 +18,6 @@ export interface ClaudeHookResponse {
   };
 }
 
-// Events whose hookSpecificOutput.additionalContext Claude Code adds to the model's context.
-const CONTEXT_EVENTS = new Set(["session_start", "user_prompt_submit", "pre_tool_use", "post_tool_use", "post_tool_use_failure"]);
-// Events where Claude Code reads a top-level `decision: "block"` (for post-tool events: feedback to the model).
-const FEEDBACK_EVENTS = new Set(["post_tool_use", "post_tool_use_failure"]);
 const FAILED = new Set(["failed", "timed_out", "spawn_error", "invalid_output"]);
 
 const tail = (text: string, lines = 3) => text.trimEnd().split("\n").slice(-lines).join("\n").trim();
@@ -33,28 +29,37 @@ function failureLine(r: HookResult): string {
   return `hook ${r.name} ${r.status.replace("_", " ")}: ${why}${err && !why.includes(err) ? ` (${err})` : ""}`;
 }
 
+const texts = (messages: Message[]) => messages.map((m) => m.content.trim()).filter(Boolean);
+
 /**
  * A whole hookrun run as the one response Claude Code reads from a command hook, so one entry in
- * Claude's settings can dispatch to every hook of hooks.yaml. Messages become additionalContext
- * where Claude gives it to the model, else systemMessage (shown to the user); failures (hookrun
- * fails open) are reported in systemMessage; a block is expressed the way each event expects it.
+ * Claude's settings can dispatch to every hook of hooks.yaml (docs/dialects.md has the table).
+ * Messages for the model become additionalContext where Claude gives it to the model, else
+ * systemMessage (shown to the user); notices and failures (hookrun fails open) go to
+ * systemMessage; feedback on a post-tool event is Claude's `decision: "block"` + reason; follow-ups
+ * on Stop are its additionalContext (the turn goes on); a block is expressed the way each event
+ * expects it.
  */
 export function formatClaude(result: TriggerResult): ClaudeHookResponse {
   const out: ClaudeHookResponse = {};
   const event = result.event;
-  const specific: NonNullable<ClaudeHookResponse["hookSpecificOutput"]> = { hookEventName: pascalEventName(event) };
-  const texts = result.messages
-    .filter((m) => !m.hide)
-    .map((m) => m.content.trim())
-    .filter(Boolean);
+  const rules = EVENT_BY_NAME.get(event)?.claude ?? null;
+  const specific: NonNullable<ClaudeHookResponse["hookSpecificOutput"]> = { hookEventName: rules?.name ?? pascalEventName(event) };
+  const shown = result.messages.filter((m) => !m.hide);
+  const context = texts(shown.filter((m) => m.kind === undefined));
+  const notices = texts(shown.filter((m) => m.kind === "notice"));
+  const followups = texts(shown.filter((m) => m.kind === "followup"));
   const finished = [...result.async_delivered, ...result.hooks];
-  // On post-tool events exit 2 is feedback for the model (below), not a failure to show the user.
-  const feedbackExit = (r: HookResult) => FEEDBACK_EVENTS.has(event) && r.exit_code === 2;
-  const system = finished.filter((r) => FAILED.has(r.status) && !feedbackExit(r)).map(failureLine);
+  // On post-tool events a native hook's exit 2 is feedback for the model (below), not a failure to show the user.
+  const feedbackExit = (r: HookResult) => rules?.block === "feedback" && r.exit_code === 2 && r.status === "failed";
+  const system = [...notices, ...finished.filter((r) => FAILED.has(r.status) && !feedbackExit(r)).map(failureLine)];
 
-  if (CONTEXT_EVENTS.has(event)) {
-    if (texts.length) specific.additionalContext = texts.join("\n\n");
-  } else system.unshift(...texts);
+  // Context reaches the model where Claude takes it; on Stop only follow-ups do (context there
+  // would keep the agent from stopping), so a native hook's message on Stop is shown to the user.
+  if (rules?.additionalContext && rules.block !== "continue") {
+    if (context.length) specific.additionalContext = context.join("\n\n");
+  } else system.unshift(...context);
+  if (rules?.block === "continue" && followups.length) specific.additionalContext = followups.join("\n\n");
 
   if (event === "pre_tool_use") {
     const asks = result.hooks.filter((r) => r.decision === "ask");
@@ -87,9 +92,9 @@ export function formatClaude(result: TriggerResult): ClaudeHookResponse {
   } else if (result.blocked) {
     out.decision = "block";
     out.reason = result.reason ?? `blocked by ${result.blocked_by}`;
-  } else if (FEEDBACK_EVENTS.has(event)) {
+  } else if (rules?.block === "feedback") {
     // Claude Code feeds a post-tool "block" (JSON decision, or exit 2 + stderr) back to the model.
-    const feedback = result.hooks.map((r) => (r.decision === "block" ? (r.reason ?? "") : feedbackExit(r) ? tail(r.stderr, 20) : null)).filter((t): t is string => t !== null);
+    const feedback = [...texts(shown.filter((m) => m.kind === "feedback")), ...result.hooks.filter(feedbackExit).map((r) => tail(r.stderr, 20))];
     if (feedback.length) {
       out.decision = "block";
       out.reason = feedback.filter(Boolean).join("\n") || "blocked by a hook";
