@@ -17,9 +17,9 @@ function configure(event: string, dialect: "claude" | "native", hooks: { name: s
 }
 
 /** `hooks run EVENT --output claude` in the sandbox: the parsed response and the JSON result. */
-async function dispatch(event: string, context: Record<string, unknown> = {}): Promise<{ claude: Record<string, unknown>; code: number | null; stderr: string }> {
+async function dispatch(event: string, context: Record<string, unknown> = {}): Promise<{ claude: Record<string, unknown> | string; code: number | null; stderr: string }> {
   const r = await runMain(["--trust", "run", event, "--output", "claude"], { cwd: sb.current.dir, env: sb.current.env, input: JSON.stringify({ session_id: "s", ...context }) });
-  return { claude: JSON.parse(r.stdout) as Record<string, unknown>, code: r.code, stderr: r.stderr };
+  return { claude: r.stdout.startsWith("{") ? (JSON.parse(r.stdout) as Record<string, unknown>) : r.stdout, code: r.code, stderr: r.stderr };
 }
 
 async function result(event: string, context: Record<string, unknown> = {}) {
@@ -68,12 +68,17 @@ describe("dialect: claude reads a hook's output by Claude Code's rules", () => {
     const post = await result("post_tool_use", { tool_name: "Edit" });
     expect(post.hooks[0]).toMatchObject({ status: "ok", stdout: "src/a.ts 12ms\n", messages: [] });
     expect((await dispatch("post_tool_use", { tool_name: "Edit" })).claude).toEqual({});
+    // Answered as plain stdout, so Claude Code words it as it would the hook's own ("hook success: …").
     for (const event of ["session_start", "user_prompt_submit"]) {
       configure(event, "claude", [{ name: "branch", command: "echo 'Branch: main'" }]);
-      expect((await dispatch(event)).claude, event).toEqual({
-        hookSpecificOutput: { hookEventName: event === "session_start" ? "SessionStart" : "UserPromptSubmit", additionalContext: "Branch: main" },
-      });
+      expect(await dispatch(event), event).toEqual({ claude: "Branch: main\n", code: 0, stderr: "" });
     }
+    // Beside JSON context from another hook, one JSON response carries both.
+    configure("session_start", "claude", [
+      { name: "branch", command: "echo 'Branch: main'" },
+      { name: "todo", command: printing({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "2 TODOs" } }) },
+    ]);
+    expect((await dispatch("session_start")).claude).toEqual({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "Branch: main\n\n2 TODOs" } });
     // Native: plain text is a Message wherever it is printed (SPEC §6).
     configure("post_tool_use", "native", [{ name: "prettier", command: "echo 'src/a.ts 12ms'" }]);
     expect((await dispatch("post_tool_use", { tool_name: "Edit" })).claude).toEqual({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "src/a.ts 12ms" } });
@@ -110,9 +115,17 @@ describe("dialect: claude reads a hook's output by Claude Code's rules", () => {
   });
 
   it("reads the rest of Claude's contract: exit 2 stderr blocks, JSON deny/ask/allow, updatedInput, continue:false, JSON on exit 2 ignored", async () => {
+    // A block that is only a hook's exit 2 is answered with exit 2 and its stderr, byte for byte.
     configure("pre_tool_use", "claude", [{ name: "guard", command: `echo '{"decision":"approve"}'; echo 'no rm -rf' >&2; exit 2` }]);
+    expect(await dispatch("pre_tool_use", { tool_name: "Bash" })).toEqual({ claude: "", code: 2, stderr: "no rm -rf\n" });
+    expect((await result("pre_tool_use", { tool_name: "Bash" })).hooks[0]).toMatchObject({ status: "blocked", reason: "no rm -rf", decision: "block" });
+    // Beside a message for the model, the block travels in JSON.
+    configure("pre_tool_use", "claude", [
+      { name: "guard", command: "echo 'no rm -rf' >&2; exit 2" },
+      { name: "hint", command: printing({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "use trash-cli" } }) },
+    ]);
     expect((await dispatch("pre_tool_use", { tool_name: "Bash" })).claude).toEqual({
-      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no rm -rf" },
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no rm -rf", additionalContext: "use trash-cli" },
     });
     configure("pre_tool_use", "claude", [
       { name: "rewrite", command: printing({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { command: "npm test -- --run" } } }) },
@@ -126,7 +139,7 @@ describe("dialect: claude reads a hook's output by Claude Code's rules", () => {
     expect((await dispatch("pre_tool_use", { tool_name: "Bash" })).claude).toEqual({
       hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "pushes to main" },
     });
-    configure("stop", "claude", [{ name: "tests", command: `echo 'tests fail: fix them first' >&2; exit 2` }]);
+    configure("stop", "claude", [{ name: "tests", command: printing({ decision: "block", reason: "tests fail: fix them first" }) }]);
     expect((await dispatch("stop")).claude).toEqual({ decision: "block", reason: "tests fail: fix them first" });
     configure("stop", "claude", [{ name: "quit", command: printing({ continue: false, stopReason: "budget spent" }) }]);
     expect((await dispatch("stop")).claude).toEqual({ continue: false, stopReason: "budget spent" });

@@ -109,3 +109,50 @@ export function formatClaude(result: TriggerResult): ClaudeHookResponse {
   if (Object.keys(specific).length > 1) out.hookSpecificOutput = specific;
   return out;
 }
+
+/** What `hooks run EVENT --output claude` prints and exits with. */
+export interface ClaudeAnswer {
+  stdout: string;
+  stderr: string;
+  exitCode: 0 | 2;
+}
+
+// stdout that no dialect reads as JSON: Claude Code shows it as the hook's plain output.
+const plainOutput = (r: HookResult | undefined) => r !== undefined && !/^[[{]/.test(r.stdout.trim());
+
+/**
+ * The run as Claude Code's command-hook contract, in the form closest to what the hooks would
+ * have said to Claude Code themselves, so the model reads the same words (checked against the
+ * real CLI in test/claude.e2e.test.ts):
+ * - a block that is only a hook's exit 2 is answered with exit 2 and that hook's stderr, byte for
+ *   byte (Claude quotes it as "hook error: [command]: stderr"; a JSON deny reads differently);
+ * - on SessionStart / UserPromptSubmit, context that is only hooks' plain stdout is printed as
+ *   plain stdout ("hook success: …" rather than "hook additional context: …");
+ * - anything else is one JSON response (formatClaude), exit 0.
+ */
+export function renderClaude(result: TriggerResult): ClaudeAnswer {
+  const response = formatClaude(result);
+  const byName = new Map(result.hooks.map((r) => [r.name, r]));
+  const blocker = result.blocked ? byName.get(result.blocked_by ?? "") : undefined;
+  const onlyKeys = (keys: string[]) => Object.keys(response).every((k) => keys.includes(k)) && Object.keys(response.hookSpecificOutput ?? {}).every((k) => keys.includes(k));
+  if (
+    blocker &&
+    blocker.exit_code === 2 &&
+    blocker.stderr.trim() !== "" &&
+    blocker.reason === blocker.stderr.trim() &&
+    onlyKeys(["decision", "reason", "hookSpecificOutput", "hookEventName", "permissionDecision", "permissionDecisionReason"])
+  ) {
+    return { stdout: "", stderr: blocker.stderr, exitCode: 2 };
+  }
+  const rules = EVENT_BY_NAME.get(result.event)?.claude;
+  const context = result.messages.filter((m) => !m.hide && m.kind === undefined);
+  if (
+    rules?.stdoutIsContext &&
+    context.length > 0 &&
+    onlyKeys(["hookSpecificOutput", "hookEventName", "additionalContext"]) &&
+    context.every((m) => !m.async && plainOutput(byName.get(m.hook ?? "")))
+  ) {
+    return { stdout: `${texts(context).join("\n\n")}\n`, stderr: "", exitCode: 0 };
+  }
+  return { stdout: `${JSON.stringify(response)}\n`, stderr: "", exitCode: 0 };
+}

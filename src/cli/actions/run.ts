@@ -3,7 +3,7 @@ import { loadConfig } from "../../config/loadConfig.js";
 import { deriveLastMessage } from "../../interop/lastMessageFromTranscript.js";
 import { UsageError } from "../../errors.js";
 import { parseHookEvent } from "../../events/parseHookEvent.js";
-import { formatClaude } from "../../hosts/claude.js";
+import { type ClaudeAnswer, renderClaude } from "../../hosts/claude.js";
 import { formatGithubAnnotations, formatGithubHookBlock, isGithubActions } from "../../report/github.js";
 import { formatJunit } from "../../report/formatJunit.js";
 import { formatElapsed, formatFooter, formatHookBlock } from "../../report/formatText.js";
@@ -117,10 +117,14 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     stopSignals();
   }
   if (transcriptWarning) result.warnings.unshift(transcriptWarning);
+  let claude: ClaudeAnswer | null = null;
   if (output === "json") ctx.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else if (output === "junit") ctx.stdout.write(formatJunit([result]));
-  else if (output === "claude") ctx.stdout.write(`${JSON.stringify(formatClaude(result))}\n`);
-  else if (result.hooks.length > 0 || result.warnings.length > 0 || result.async_started.length > 0 || result.async_delivered.length > 0) {
+  else if (output === "claude") {
+    claude = renderClaude(result);
+    ctx.stdout.write(claude.stdout);
+    ctx.stderr.write(claude.stderr);
+  } else if (result.hooks.length > 0 || result.warnings.length > 0 || result.async_started.length > 0 || result.async_delivered.length > 0) {
     // Results of earlier runs' async hooks (delivered now, first) and hooks that never ran
     // (skipped, cancelled before starting) were not shown while running.
     for (const r of [...result.async_delivered, ...result.hooks]) if (!progress?.shown.has(r)) ctx.stdout.write(block(r, { color: ctx.color }));
@@ -128,8 +132,9 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     ctx.stdout.write(formatFooter(result, { color: ctx.color }));
   }
   if (interrupted) return signalExitCode(interrupted);
-  // Claude Code reads a hook's JSON only on exit 0, so the block travels in the JSON (SPEC §8).
-  if (output === "claude") return EXIT.ok;
+  // Claude Code reads a hook's JSON only on exit 0: the block travels in the JSON, except when it
+  // is only a hook's exit 2, answered the same way (SPEC §8, src/hosts/claude.ts).
+  if (claude) return claude.exitCode;
   return exitCodeForResult(result, wait);
 }
 
