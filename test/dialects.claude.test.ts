@@ -101,7 +101,7 @@ describe("dialect: claude reads a hook's output by Claude Code's rules", () => {
     expect(r.blocked).toBe(false);
     expect(r.hooks[0].status).toBe("invalid_output");
     expect(r.hooks[0].error).toContain('`decision` must be "approve" or "block", not "deny"');
-    const out = (await dispatch("pre_tool_use", { tool_name: "Bash" })).claude;
+    const out = (await dispatch("pre_tool_use", { tool_name: "Bash" })).claude as Record<string, unknown>;
     expect(out.hookSpecificOutput).toBeUndefined();
     expect(out.systemMessage).toMatch(/^hook guard invalid output: output does not match Claude Code's hook schema/);
     // Also a hookEventName that is not the event's, and a permissionDecision Claude does not know.
@@ -143,6 +143,20 @@ describe("dialect: claude reads a hook's output by Claude Code's rules", () => {
     expect((await dispatch("stop")).claude).toEqual({ decision: "block", reason: "tests fail: fix them first" });
     configure("stop", "claude", [{ name: "quit", command: printing({ continue: false, stopReason: "budget spent" }) }]);
     expect((await dispatch("stop")).claude).toEqual({ continue: false, stopReason: "budget spent" });
+    // JSON is read whatever the exit code (exit 1 + a block blocks); a block keeps a JSON answer
+    // whose hookEventName names another event.
+    configure("stop", "claude", [{ name: "late", command: `${printing({ decision: "block", reason: "one more test", hookSpecificOutput: { hookEventName: "PreToolUse" } })}; exit 1` }]);
+    expect((await result("stop")).hooks[0]).toMatchObject({ status: "blocked", reason: "one more test" });
+    // `{` … not ending in `}` is plain text (no error); `{` … `}` that is not JSON is a non-blocking error.
+    configure("session_start", "claude", [{ name: "log", command: `printf '{"a":1}\\nlog line'` }]);
+    expect((await result("session_start")).hooks[0]).toMatchObject({ status: "ok", messages: [{ role: "system", content: '{"a":1}\nlog line', hook: "log" }] });
+    configure("session_start", "claude", [{ name: "broken", command: `printf '{"a":}'` }]);
+    expect((await result("session_start")).hooks[0]).toMatchObject({ status: "invalid_output" });
+    // A claude hook runs in the session's working directory (the context's cwd), as under Claude Code.
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(sb.current.path("sub"));
+    configure("session_start", "claude", [{ name: "where", command: "pwd" }]);
+    expect((await result("session_start", { cwd: sb.current.path("sub") })).messages[0].content).toBe(sb.current.path("sub"));
     // Exit 2 on an event that cannot block: stderr is for the user (Claude shows it, nothing is blocked).
     configure("session_end", "claude", [{ name: "bye", command: "echo 'could not upload the log' >&2; exit 2" }]);
     const end = await result("session_end");
@@ -232,6 +246,9 @@ describe("dialect: claude runs an event's hooks as Claude Code does", () => {
       ["b", 65_000, "claude"],
       ["c", 60_000, "native"],
     ]);
+    // Claude's shorter defaults where it has them.
+    sb.current.write("hooks.yaml", "hooks:\n  user_prompt_submit:\n    - {name: a, dialect: claude, command: 'true'}\n  session_end:\n    - {name: b, dialect: claude, command: 'true'}\n");
+    expect(Object.fromEntries((await list()).map((h) => [h.name, h.timeout_ms]))).toEqual({ a: 30_000, b: 1_500 });
     sb.current.write("hooks.yaml", "defaults: {timeout: 30}\nhooks:\n  stop:\n    - {name: a, dialect: claude, command: 'true'}\n");
     expect((await list())[0].timeout_ms).toBe(30_000);
   });

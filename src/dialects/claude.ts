@@ -43,7 +43,10 @@ function checkSchema(o: Record<string, unknown>, rules: ClaudeEventRules): void 
   const hs = o.hookSpecificOutput;
   if (hs === undefined) return;
   if (!isObject(hs)) throw new SchemaError("`hookSpecificOutput` must be an object");
+  if (typeof hs.hookEventName !== "string") throw new SchemaError("`hookSpecificOutput.hookEventName` is required");
   if (hs.hookEventName !== rules.name) {
+    // Claude keeps a block and drops the rest; without a block the whole output is refused.
+    if (o.decision === "block") return;
     throw new SchemaError(`\`hookSpecificOutput.hookEventName\` must be "${rules.name}" on this event, not ${JSON.stringify(hs.hookEventName)}`);
   }
   for (const f of ["additionalContext", "permissionDecisionReason"]) optional(hs, f, "string", "hookSpecificOutput.");
@@ -69,45 +72,81 @@ function applyBlock(r: HookResult, hook: ResolvedHook, rules: ClaudeEventRules, 
   return { ...r, status: "blocked", decision: "block", reason };
 }
 
-/**
- * Read a hook that exited 0 or 2 by Claude Code's rules onto its result `r`:
- * - exit 2: a block with stderr as the reason (stdout, JSON included, is not read);
- * - exit 0, stdout not starting with `{`: plain text, model context only on the events whose
- *   `stdoutIsContext` is set (SessionStart, UserPromptSubmit, UserPromptExpansion), else it stays
- *   in the result's stdout (Claude's transcript) and reaches no one;
- * - exit 0, JSON: checked against Claude's schema; invalid output is a non-blocking error (the
- *   action proceeds); `systemMessage` is a notice for the user, `decision: "block"` blocks,
- *   feeds back or continues by event, `additionalContext` reaches the model (on Stop: the turn
- *   goes on with it).
- */
-export function readClaude(r: HookResult, hook: ResolvedHook, code: 0 | 2, gate: GateKind): HookResult {
-  const rules = rulesOf(hook.event, gate);
-  if (code === 2) return applyBlock(r, hook, rules, gate, r.stderr.trim() || `hook ${hook.name} exited with code 2 and printed no reason`);
-  const text = r.stdout.trim();
-  if (text === "") return r;
-  const message = (content: string, kind?: Message["kind"]): Message => (kind ? { role: "system", content, kind, hook: hook.name } : { role: "system", content, hook: hook.name });
-  let value: unknown;
-  if (text.startsWith("{")) {
-    try {
-      value = JSON.parse(text);
-    } catch {
-      value = undefined;
-    }
-  }
-  if (!isObject(value)) {
-    if (rules.stdoutIsContext) r.messages.push(message(text));
-    return r;
-  }
+function isJsonLine(line: string): boolean {
   try {
-    checkSchema(value, rules);
-  } catch (error) {
-    if (!(error instanceof SchemaError)) throw error;
-    return { ...r, status: "invalid_output", error: `output does not match Claude Code's hook schema (Claude Code ignores it and goes on): ${error.message}` };
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
   }
-  const o = value;
-  const hs = (o.hookSpecificOutput ?? {}) as Record<string, unknown>;
+}
+
+// Claude's words where a hook gives none.
+const NO_STDERR = "No stderr output";
+const BLOCKED = "Blocked by hook";
+
+/** How Claude reads stdout: JSON only when it starts with `{`, ends with `}` and is one document. */
+function parseStdout(text: string): { json: Record<string, unknown> } | { plain: true } | { invalid: string } {
+  if (!text.startsWith("{")) return { plain: true };
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? { json: value } : { invalid: "not a JSON object" };
+  } catch (error) {
+    if (!text.endsWith("}")) return { plain: true };
+    // Several JSON documents, one per line, are plain text to Claude too.
+    const lines = text.split("\n").filter((l) => l.trim() !== "");
+    if (lines.length > 1 && lines.every(isJsonLine)) return { plain: true };
+    return { invalid: `looks like a JSON object but is not valid JSON (${(error as Error).message})` };
+  }
+}
+
+/**
+ * Read a hook that exited (any code but a spawn error) by Claude Code's rules onto its result `r`:
+ * - stdout that starts with `{` is JSON and read whatever the exit code; JSON outside Claude's
+ *   schema (or not valid JSON) is a non-blocking error: the action proceeds (on exit 2 the block
+ *   stands);
+ * - exit 2 blocks with stderr as the reason when the JSON gives none; on events that cannot
+ *   block, stderr is for the user; any other non-zero exit is a non-blocking error;
+ * - plain stdout on exit 0 is model context only on the events whose `stdoutIsContext` is set
+ *   (SessionStart, UserPromptSubmit, UserPromptExpansion), else it reaches no one (Claude's
+ *   transcript; it stays in the result's stdout);
+ * - `systemMessage` is a notice for the user, `decision: "block"` blocks, feeds back or continues
+ *   by event, `additionalContext` reaches the model (on Stop: the turn goes on with it).
+ */
+export function readClaude(r: HookResult, hook: ResolvedHook, code: number, gate: GateKind): HookResult {
+  const rules = rulesOf(hook.event, gate);
+  const message = (content: string, kind?: Message["kind"]): Message => (kind ? { role: "system", content, kind, hook: hook.name } : { role: "system", content, hook: hook.name });
+  const parsed = parseStdout(r.stdout.trim());
+  let result = r;
+  if ("json" in parsed) {
+    try {
+      checkSchema(parsed.json, rules);
+      result = applyJson(r, hook, rules, gate, parsed.json, message);
+    } catch (error) {
+      if (!(error instanceof SchemaError)) throw error;
+      if (code !== 2) return { ...r, status: "invalid_output", error: `output does not match Claude Code's hook schema (Claude Code ignores it and goes on): ${error.message}` };
+      r.warnings.push(`output ignored: it does not match Claude Code's hook schema (${error.message})`);
+    }
+  } else if ("invalid" in parsed) {
+    if (code !== 2) return { ...r, status: "invalid_output", error: `stdout ${parsed.invalid} (Claude Code ignores it and goes on)` };
+  } else if (code === 0 && rules.stdoutIsContext && r.stdout.trim() !== "") {
+    r.messages.push(message(r.stdout.trim()));
+  }
+  if (code === 2 && result.status !== "blocked" && !result.messages.some((m) => m.kind === "feedback")) {
+    return applyBlock(result, hook, rules, gate, r.stderr.trim() || NO_STDERR);
+  }
+  if (code !== 0 && code !== 2 && result.status === "ok") {
+    const line = r.stderr.trim().split("\n").pop() ?? "";
+    return { ...result, status: "failed", error: `exit code ${code}${line ? `: ${line}` : ""}` };
+  }
+  return result;
+}
+
+/** Apply a schema-valid JSON answer. */
+function applyJson(r: HookResult, hook: ResolvedHook, rules: ClaudeEventRules, gate: GateKind, o: Record<string, unknown>, message: (content: string, kind?: Message["kind"]) => Message): HookResult {
+  const hs = isObject(o.hookSpecificOutput) && o.hookSpecificOutput.hookEventName === rules.name ? o.hookSpecificOutput : {};
   for (const key of Object.keys(o)) if (!TOP_LEVEL.has(key)) setOwn((r.json ??= {}), key, o[key]);
-  const dropped = Object.keys(hs).filter((k) => !CARRIED_SPECIFIC.has(k));
+  const dropped = Object.keys(hs).filter((k) => !CARRIED_SPECIFIC.has(k) || (k === "permissionDecision" && hs[k] === "defer"));
   if (dropped.length > 0) {
     setOwn((r.json ??= {}), "hookSpecificOutput", hs);
     r.warnings.push(`hookSpecificOutput.${dropped.join(", ")}: not carried by hookrun (kept in the result's json)`);
@@ -120,15 +159,16 @@ export function readClaude(r: HookResult, hook: ResolvedHook, code: 0 | 2, gate:
     r.continue = false;
     r.stop_reason = typeof o.stopReason === "string" ? o.stopReason : null;
   }
+  const reason = typeof o.reason === "string" ? o.reason : null;
   let result = r;
-  if (o.decision === "block") result = applyBlock(r, hook, rules, gate, typeof o.reason === "string" ? o.reason : `blocked by hook ${hook.name}`);
+  if (o.decision === "block") result = applyBlock(r, hook, rules, gate, reason ?? BLOCKED);
   else if (o.decision === "approve" && rules.name === "PreToolUse") {
     result.decision = "allow";
-    if (typeof o.reason === "string") result.reason = o.reason;
+    if (reason !== null) result.reason = reason;
   }
   if (rules.name === "PreToolUse") {
-    const why = typeof hs.permissionDecisionReason === "string" ? hs.permissionDecisionReason : null;
-    if (hs.permissionDecision === "deny" && result.status !== "blocked") result = { ...result, status: "blocked", decision: "block", reason: why ?? `blocked by hook ${hook.name}` };
+    const why = typeof hs.permissionDecisionReason === "string" ? hs.permissionDecisionReason : reason;
+    if (hs.permissionDecision === "deny" && result.status !== "blocked") result = { ...result, status: "blocked", decision: "block", reason: why ?? BLOCKED };
     else if ((hs.permissionDecision === "allow" || hs.permissionDecision === "ask") && result.status !== "blocked") {
       result.decision = hs.permissionDecision;
       if (why !== null) result.reason = why;
@@ -137,8 +177,7 @@ export function readClaude(r: HookResult, hook: ResolvedHook, code: 0 | 2, gate:
   }
   if (rules.name === "PermissionRequest" && isObject(hs.decision)) {
     const d = hs.decision;
-    if (d.behavior === "deny" && result.status !== "blocked")
-      result = { ...result, status: "blocked", decision: "block", reason: typeof d.message === "string" ? d.message : `denied by hook ${hook.name}` };
+    if (d.behavior === "deny" && result.status !== "blocked") result = { ...result, status: "blocked", decision: "block", reason: typeof d.message === "string" ? d.message : BLOCKED };
     else if (d.behavior === "allow" && result.status !== "blocked") result.decision = "allow";
     if (d.updatedInput !== undefined) result.updated_input = d.updatedInput;
   }

@@ -138,8 +138,7 @@ export function renderClaude(result: TriggerResult): ClaudeAnswer {
   if (
     blocker &&
     blocker.exit_code === 2 &&
-    blocker.stderr.trim() !== "" &&
-    blocker.reason === blocker.stderr.trim() &&
+    blocker.reason === (blocker.stderr.trim() || "No stderr output") &&
     onlyKeys(["decision", "reason", "hookSpecificOutput", "hookEventName", "permissionDecision", "permissionDecisionReason"])
   ) {
     return { stdout: "", stderr: blocker.stderr, exitCode: 2 };

@@ -25,7 +25,8 @@ export interface RunHookOptions {
  */
 export async function runHook(hook: ResolvedHook, base: Record<string, unknown>, options: RunHookOptions): Promise<HookResult> {
   const callerCwd = base.cwd as string;
-  const dir = hook.dir ?? callerCwd;
+  // Claude Code runs a hook in the session's working directory; hookrun in the declaring file's.
+  const dir = hook.dialect === "claude" ? callerCwd : (hook.dir ?? callerCwd);
   const useShell = hook.command !== undefined;
   const argv = hook.args ?? [];
   const spawned = spawnHook({
@@ -106,9 +107,11 @@ export function hookResult(hook: ResolvedHook, outcome: SpawnOutcome, gate: Gate
     const detail = firstLine(outcome.stderr);
     return { ...r, status: "spawn_error", error: `${what} (exit ${code})${detail ? `: ${detail}` : ""}` };
   }
+  // Claude Code reads a hook's JSON whatever its exit code; hookrun's own rules read it on 0 and 2.
+  if (hook.dialect === "claude") return readClaude(r, hook, code, gate);
   if (code !== 0 && code !== 2) {
     const detail = firstLine(outcome.stderr);
     return { ...r, status: "failed", error: `exit code ${code}${detail ? `: ${detail}` : ""}` };
   }
-  return hook.dialect === "claude" ? readClaude(r, hook, code, gate) : readNative(r, hook, code, gate);
+  return readNative(r, hook, code, gate);
 }
