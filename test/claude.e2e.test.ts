@@ -55,6 +55,8 @@ const bash = (command: string): ScriptTurn => ({ tool: "Bash", input: { command,
 const TOUCH = bash("touch ran.txt && echo ran");
 const ran = (project: string) => existsSync(path.join(project, "ran.txt"));
 const json = (value: unknown) => `printf '%s\\n' '${JSON.stringify(value)}'`;
+/** How long the background job of the background case sleeps before it leaves its marker. */
+const BACKGROUND_S = 3;
 /** A shell guard: exit 0 when the payload on stdin says stop_hook_active is true. */
 const STOP_GUARD = `input=$(cat)\nif printf '%s' "$input" | grep -Eq '"stop_hook_active" *: *true'; then exit 0; fi`;
 
@@ -210,17 +212,19 @@ const cases: Case[] = [
     name: "a hook that backgrounds a job and exits",
     event: "PostToolUse",
     matcher: "Bash",
-    hooks: [{ name: "background", script: `sh -c 'sleep 1; touch "$CLAUDE_PROJECT_DIR/bg-marker"' &\nexit 0` }],
+    hooks: [{ name: "background", script: `sh -c 'sleep ${BACKGROUND_S}; touch "$CLAUDE_PROJECT_DIR/bg-marker"' &\nexit 0` }],
     script: [TOUCH],
-    claude: "the background job outlives the hook and finishes (the marker appears)",
-    expectA(view, _run, project) {
+    claude: "the conversation goes on without waiting for the job (which holds the hook's stdout), and the job finishes (Claude neither waits for it nor kills it)",
+    expectA(view, run, project) {
       expect(view).toContain("[user] tool_result: ran");
+      // the request after the tool call came before the job could have finished
+      expect(run.mainRequests[1].at - run.mainRequests[0].answeredAt).toBeLessThan(BACKGROUND_S * 1000);
       expect(existsSync(path.join(project, "bg-marker"))).toBe(true);
     },
     effect: async (project) => {
       const marker = path.join(project, "bg-marker");
       try {
-        await waitFor(() => existsSync(marker), { timeoutMs: 5000, what: "the background job's marker" });
+        await waitFor(() => existsSync(marker), { timeoutMs: BACKGROUND_S * 1000 + 5000, what: "the background job's marker" });
       } catch {
         // absent: compared below
       }
@@ -235,13 +239,22 @@ const cases: Case[] = [
 const snake = (event: string) => event.replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase();
 const hookCommand = (h: Hook) => `"$CLAUDE_PROJECT_DIR"/.claude/hooks/${h.name}.sh`;
 
+/** Each hook script first appends its name here, so a run shows which hooks ran (and how often). */
+const HOOKS_RAN = ".hooks-ran";
+
+/** The names in HOOKS_RAN, sorted (Claude runs an event's hooks in parallel). */
+function hooksRan(project: string): string[] {
+  const file = path.join(project, HOOKS_RAN);
+  return existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").sort() : [];
+}
+
 /** A fresh project dir with the case's hook scripts in .claude/hooks/. */
 function project(c: Case, side: "A" | "B"): string {
   const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), `hookrun-e2e-${side}-`)));
   mkdirSync(path.join(dir, ".claude", "hooks"), { recursive: true });
   for (const h of c.hooks) {
     const file = path.join(dir, ".claude", "hooks", `${h.name}.sh`);
-    writeFileSync(file, `#!/bin/sh\n${h.script}\n`);
+    writeFileSync(file, `#!/bin/sh\necho ${h.name} >> "$CLAUDE_PROJECT_DIR/${HOOKS_RAN}"\n${h.script}\n`);
     chmodSync(file, 0o755);
   }
   return dir;
@@ -290,6 +303,10 @@ interface Side {
   project: string;
   run: ClaudeRun;
   view: string[];
+  /** Which hooks ran, sorted: a B side where hookrun refused to run (exit 77 when untrusted, say) cannot pass unnoticed. */
+  ran: string[];
+  /** B: hookrun's run log (event: hook=status …, one line per dispatch that ran something). */
+  hookrunLog: string[];
   effect: unknown;
 }
 
@@ -298,15 +315,41 @@ async function runSide(c: Case, side: "A" | "B"): Promise<Side> {
   projects.push(dir);
   if (side === "A") configureDirect(c, dir);
   else configureHookrun(c, dir);
-  const run = await runClaude({ project: dir, prompt: PROMPT, script: c.script, timeoutMs: 90_000, setup: side === "B" ? (env) => trust(dir, env) : undefined });
+  let hookrunLog: string[] = [];
+  const run = await runClaude({
+    project: dir,
+    prompt: PROMPT,
+    script: c.script,
+    timeoutMs: 90_000,
+    setup: side === "B" ? (env) => trust(dir, env) : undefined,
+    afterRun: side === "B" ? (env) => void (hookrunLog = readRunLog(env)) : undefined,
+  });
   const view = modelView(run.requests, { hookCommands: run.hookCommands, paths: { "<project>": dir } });
   const effect = c.effect ? await c.effect(dir) : undefined;
-  return { project: dir, run, view, effect };
+  return { project: dir, run, view, ran: hooksRan(dir), hookrunLog, effect };
+}
+
+/** hookrun's run log in the run's state dir, one line per record: `event: name=status …`. */
+function readRunLog(env: NodeJS.ProcessEnv): string[] {
+  const file = path.join(env.HOOKS_STATE_DIR!, "runs.jsonl");
+  if (!existsSync(file)) return ["(no run log: hookrun ran nothing)"];
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => {
+      try {
+        const r = JSON.parse(l);
+        return `${r.event}: ${(r.hooks ?? []).map((h: any) => `${h.name}=${h.status}`).join(" ")}`;
+      } catch {
+        return l;
+      }
+    });
 }
 
 /** What a failed assertion prints about a run besides the view. */
 function describeRun(s: Side): string {
-  return `exit ${s.run.exitCode}${s.run.timedOut ? " (timed out)" : ""}, ${s.run.mainRequests.length} main + ${s.run.sideRequests.length} side requests, ${s.run.durationMs} ms; stderr: ${s.run.stderr.slice(0, 500)}`;
+  const log = s.hookrunLog.length ? `; hookrun: ${s.hookrunLog.join(" | ")}` : "";
+  return `exit ${s.run.exitCode}${s.run.timedOut ? " (timed out)" : ""}, ${s.run.mainRequests.length} main + ${s.run.sideRequests.length} side requests, ${s.run.durationMs} ms${log}; stderr: ${s.run.stderr.slice(0, 500)}`;
 }
 
 const projects: string[] = [];
@@ -329,7 +372,7 @@ function pairOf(c: Case): { a: Promise<Side>; b: Promise<Side> } {
   return pairs.get(c)!;
 }
 
-describe.skipIf(!claude.path)(`Claude Code ${claude.version ?? "(not installed)"} runs a hook directly (A) and through hookrun with dialect: claude (B)`, () => {
+describe.skipIf(!claude.path)(`Claude Code ${claude.version ?? `(skipped: ${claude.reason})`} runs a hook directly (A) and through hookrun with dialect: claude (B)`, () => {
   afterAll(async () => {
     killClaudeRuns();
     // HOOKRUN_E2E_DUMP=FILE: every case's two views and runs, for reading what Claude did
@@ -339,7 +382,16 @@ describe.skipIf(!claude.path)(`Claude Code ${claude.version ?? "(not installed)"
         const [a, b] = await Promise.allSettled([pair.a, pair.b]);
         const side = (s: PromiseSettledResult<Side>) =>
           s.status === "fulfilled"
-            ? { view: s.value.view, effect: s.value.effect, exitCode: s.value.run.exitCode, durationMs: s.value.run.durationMs, stderr: s.value.run.stderr, requests: s.value.run.requests }
+            ? {
+                view: s.value.view,
+                ran: s.value.ran,
+                hookrunLog: s.value.hookrunLog,
+                effect: s.value.effect,
+                exitCode: s.value.run.exitCode,
+                durationMs: s.value.run.durationMs,
+                stderr: s.value.run.stderr,
+                requests: s.value.run.requests,
+              }
             : { error: String(s.reason) };
         dump[c.name] = { A: side(a), B: side(b) };
       }
@@ -354,12 +406,14 @@ describe.skipIf(!claude.path)(`Claude Code ${claude.version ?? "(not installed)"
         const a = await pairOf(c).a;
         expect(a.run.exitCode, describeRun(a)).toBe(0);
         expect(a.run.result?.is_error, describeRun(a)).toBe(false);
+        expect(a.ran, "every hook ran at least once").toEqual(expect.arrayContaining(c.hooks.map((h) => h.name)));
         c.expectA(a.view, a.run, a.project);
       });
       it("B (hookrun, dialect: claude): the model sees what it sees under A", { timeout: 180_000 }, async () => {
         const [a, b] = await Promise.all([pairOf(c).a, pairOf(c).b]);
         expect(b.run.exitCode, describeRun(b)).toBe(0);
         expect(b.view, describeRun(b)).toEqual(a.view);
+        expect(b.ran, "the hooks that ran").toEqual(a.ran);
         if (c.effect) expect(b.effect).toEqual(a.effect);
       });
     });
@@ -377,7 +431,7 @@ const median = (xs: number[]) => {
 };
 
 describe.runIf(claude.path && LATENCY_CALLS > 0)("latency of one PreToolUse dispatch inside Claude Code", () => {
-  it(`direct vs through hookrun, ${LATENCY_CALLS} Bash calls each, runs alternated`, { timeout: 600_000 }, async () => {
+  it(`direct vs through hookrun, ${LATENCY_CALLS || "N"} Bash calls each, runs alternated`, { timeout: 600_000 }, async () => {
     const c: Case = {
       name: "latency",
       event: "PreToolUse",
@@ -401,6 +455,7 @@ describe.runIf(claude.path && LATENCY_CALLS > 0)("latency of one PreToolUse disp
           rows[side].cycle.push(main[i + 1].at - main[i].answeredAt);
         }
         rows[side].total.push(s.run.durationMs);
+        rmSync(s.project, { recursive: true, force: true });
       }
     const line = (side: "A" | "B") =>
       `${side}: hook start after the tool call median ${median(rows[side].start)} ms, tool-call cycle median ${median(rows[side].cycle)} ms, whole run median ${median(rows[side].total)} ms`;
@@ -486,9 +541,3 @@ describe("the scripted Anthropic model", () => {
     ]);
   });
 });
-
-if (!claude.path) {
-  describe("Claude Code end-to-end", () => {
-    it.skip(`skipped: ${claude.reason}`, () => {});
-  });
-}

@@ -88,6 +88,8 @@ export interface RunClaudeOptions {
   args?: string[];
   /** Called with the run's environment (temp HOME, XDG dirs) before Claude starts, e.g. to run `hooks trust` as that user. */
   setup?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
+  /** Called with the same environment after Claude exited, before the temp HOME is removed (to read what was left there). */
+  afterRun?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
 }
 
 export interface ClaudeRun {
@@ -228,6 +230,7 @@ export async function runClaude(options: RunClaudeOptions): Promise<ClaudeRun> {
       });
     });
     const durationMs = Date.now() - started;
+    await options.afterRun?.(env as NodeJS.ProcessEnv);
     let result: any = null;
     try {
       result = JSON.parse(run.stdout);
