@@ -17,8 +17,14 @@ import { waitFor } from "./helpers/waitFor.js";
  *      same hook with `dialect: claude`: the model must see exactly what it sees under A
  *      (modelView(B) equals modelView(A)), and the hook's side effects must be the same.
  *
+ * Claude quotes a hook's command line in some of what it feeds the model (exit 2 errors, PostToolUse
+ * and Stop blocks); under B that line is the dispatch entry, so modelView replaces both by
+ * `<hook-command>`: the comparison is about everything else.
+ *
  * The first test starts every case's two runs at once (runClaude caps how many Claude processes run
  * together); each test awaits its own pair. HOOKRUN_E2E_DUMP=FILE writes every view and request.
+ * Per-dispatch latency, direct vs through hookrun:
+ *   HOOKRUN_E2E_LATENCY=20 npx vitest run test/claude.e2e.test.ts -t latency
  */
 
 const claude = requireClaude();
