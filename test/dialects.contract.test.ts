@@ -79,7 +79,7 @@ function describe_(r: TriggerResult): string {
   else if (h.decision === "allow" || h.decision === "ask") parts.push(h.decision === "allow" ? "allowed" : "ask");
   if (r.updated_input !== null) parts.push(`input becomes \`${JSON.stringify(r.updated_input)}\``);
   for (const m of r.messages) {
-    const words = { notice: "for the user", feedback: "feedback to the model", followup: "the turn goes on with" }[m.kind ?? ""] ?? "model context";
+    const words = m.kind === "notice" ? "for the user" : m.kind === "feedback" ? "feedback to the model" : m.kind === "followup" ? "the turn goes on with" : "model context";
     parts.push(`${words}: \`${m.content.replace(/\n/g, "⏎")}\``);
   }
   if (!r.continue) parts.push(`the agent stops: \`${r.stop_reason}\``);
