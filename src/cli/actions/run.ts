@@ -18,7 +18,8 @@ import { terminalSafe } from "../../text.js";
 import type { CliContext } from "../context.js";
 import { EXIT, signalExitCode } from "../exitCodes.js";
 import { readRunContext, type ContextFlags } from "./runContext.js";
-import { onTerminatingSignal } from "../signals.js";
+import { onTerminatingSignal, SIGNAL_KILL_GRACE_MS } from "../signals.js";
+import { hastenTerminations } from "../../fs/processes.js";
 import { runningInCi } from "../../env.js";
 
 /** The options of `hooks run` (see the command table). */
@@ -95,10 +96,14 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   const wait = flags.wait ?? runningInCi(ctx.env);
   // SIGINT, SIGTERM, SIGHUP, SIGQUIT…: kill every hook's group, report what ran, exit 128+n
   // (SPEC §5.6). Unhandled, SIGHUP (a closed terminal) would end the CLI and leave the hooks running.
+  // A host that kills the CLI's tree SIGKILLs it soon after (Claude Code: 1.5 s later), so the
+  // hooks' groups, out of the host's reach, get SIGKILL well before (SIGNAL_KILL_GRACE_MS); the
+  // CLI exits only once each group is gone or SIGKILLed. A second signal kills them at once.
   let interrupted: NodeJS.Signals | null = null;
   const stopSignals = onTerminatingSignal((signal) => {
-    if (interrupted) return;
+    if (interrupted) return hastenTerminations(0);
     interrupted = signal;
+    hastenTerminations(SIGNAL_KILL_GRACE_MS);
     void runner.close({ graceMs: 0 });
   });
   // Under GitHub Actions each hook's block is folded in a log group (SPEC §8).
