@@ -101,4 +101,19 @@ describe.skipIf(process.platform !== "linux")("a host killing `hooks run` (issue
     expect(exit).toEqual({ code: 143, signal: null });
     expect(groupMembers(pid)).toEqual([]);
   });
+  it("a second signal SIGKILLs the hooks at once: a caller that SIGKILLs 300 ms after it leaves nothing", async () => {
+    config();
+    const cli = spawn(process.execPath, [CLI, "--trust", "run", "pre_tool_use"], { cwd: sb.current.dir, env: cliEnv(sb.current.env), stdio: ["pipe", "ignore", "ignore"] });
+    cli.stdin!.end(`{"session_id":"s1","tool_name":"Bash"}`);
+    const exited = new Promise((resolve) => cli.once("exit", resolve));
+    const pid = await hookPid();
+    // Two different signals: two pending SIGTERMs could merge into one.
+    cli.kill("SIGTERM");
+    cli.kill("SIGINT");
+    await sleep(300);
+    cli.kill("SIGKILL");
+    await exited;
+    await waitFor(() => groupMembers(pid).length === 0, { timeoutMs: 3000, what: `hook group ${pid} to be gone` }).catch(() => {});
+    expect(groupMembers(pid)).toEqual([]);
+  });
 });
