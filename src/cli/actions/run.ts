@@ -2,7 +2,11 @@ import { loadConfig } from "../../config/loadConfig.js";
 import { deriveLastMessage } from "../../interop/lastMessageFromTranscript.js";
 import { UsageError } from "../../errors.js";
 import { parseHookEvent } from "../../events/parseHookEvent.js";
-import { formatClaude } from "../../report/formatClaude.js";
+import { formatClaude, formatClaudeNotTrusted } from "../../report/formatClaude.js";
+import { TrustError } from "../../errors.js";
+import { assertTrusted } from "../../trust/store.js";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { formatGithubAnnotations, formatGithubHookBlock, isGithubActions } from "../../report/github.js";
 import { formatJunit } from "../../report/formatJunit.js";
 import { formatElapsed, formatFooter, formatHookBlock } from "../../report/formatText.js";
@@ -47,6 +51,22 @@ export function exitCodeForResult(result: TriggerResult, waited = false): number
 }
 
 const OUTPUTS = ["text", "json", "junit", "claude"];
+
+/** Events whose additionalContext reaches Claude's model before it answers (see formatClaudeNotTrusted). */
+const CLAUDE_EAGER_TRUST_EVENTS = new Set(["session_start", "user_prompt_submit"]);
+
+const shellWord = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
+
+/**
+ * The command that reviews and trusts the config of `projectDir`, spelled with the binary that is
+ * running when it is a project's installed one (`node_modules/.bin/hooks`), else `hooks`.
+ */
+export function trustCommand(ctx: Pick<CliContext, "entry" | "configPath">, projectDir: string): string {
+  const m = ctx.entry ? /^(.*[\\/]node_modules)[\\/](?:\.bin[\\/]hook(?:s|run)|hookrun[\\/]dist[\\/]bin[\\/]hooks\.js)$/.exec(ctx.entry) : null;
+  const local = m ? path.join(m[1], ".bin", "hooks") : null;
+  const bin = local && existsSync(local) ? shellWord(local) : "hooks";
+  return `${bin} -C ${shellWord(projectDir)}${ctx.configPath ? ` -c ${shellWord(ctx.configPath)}` : ""} trust`;
+}
 
 /** `hooks run EVENT`: fire one event and print what the hooks said. */
 export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlags): Promise<number> {
@@ -112,7 +132,16 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   const progress = output === "text" ? startProgress(runner, ctx.stdout, ctx.color, block) : null;
   let result: TriggerResult;
   try {
+    // Claude Code's model hears about untrusted config on these events even when none of their
+    // hooks would run (elsewhere trust is checked only when something would run, as always).
+    if (output === "claude" && CLAUDE_EAGER_TRUST_EVENTS.has(event)) assertTrusted(config, { env: ctx.env, trust: ctx.trust });
     result = await runner.trigger(event, context, { only: flags.only, skip: flags.skip, wait });
+  } catch (error) {
+    // Exit 77 would be a non-blocking error Claude Code shows no `-p` user: say it in the agent.
+    if (output !== "claude" || !(error instanceof TrustError)) throw error;
+    ctx.stderr.write(`${terminalSafe(`hooks: ${error.message}`)}\n`);
+    ctx.stdout.write(`${JSON.stringify(formatClaudeNotTrusted(event, error.files, trustCommand(ctx, config.projectDir)))}\n`);
+    return EXIT.ok;
   } finally {
     progress?.stop();
     await runner.close();
