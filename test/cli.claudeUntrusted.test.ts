@@ -60,6 +60,12 @@ describe("an untrusted config under `--output claude` (issue 13, point 13)", () 
     expect({ code: r.code, out: JSON.parse(r.stdout) }).toEqual({ code: 0, out: {} });
   });
 
+  it("HOOKS=0 (every hook off by the user's choice): SessionStart says nothing", async () => {
+    sb.current.write("hooks.yaml", CONFIG);
+    const r = await runMain(["run", "SessionStart", "--output", "claude"], { cwd: sb.current.dir, env: { ...sb.current.env, HOOKS: "0" }, input: "{}" });
+    expect({ code: r.code, out: JSON.parse(r.stdout) }).toEqual({ code: 0, out: {} });
+  });
+
   it("Stop with no stop hook: nothing would run, so nothing to report ({}); other outputs still exit 77", async () => {
     sb.current.write("hooks.yaml", CONFIG);
     expect(JSON.parse((await claude("Stop")).stdout)).toEqual({});

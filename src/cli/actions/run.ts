@@ -13,7 +13,7 @@ import { formatElapsed, formatFooter, formatHookBlock } from "../../report/forma
 import { buildContext } from "../../runner/context.js";
 import { createRunner } from "../../runner/createRunner.js";
 import { FAILURE_STATUSES } from "../../runner/runHook.js";
-import { planHooks } from "../../runner/select.js";
+import { hooksDisabledByEnv, planHooks } from "../../runner/select.js";
 import type { HookEndEvent, HookResult, HookStartEvent, Runner, TriggerResult } from "../../runner/types.js";
 import { checkHookNames } from "../../runner/context.js";
 import { hookJson } from "../../report/json.js";
@@ -134,7 +134,8 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   try {
     // Claude Code's model hears about untrusted config on these events even when none of their
     // hooks would run (elsewhere trust is checked only when something would run, as always).
-    if (output === "claude" && CLAUDE_EAGER_TRUST_EVENTS.has(event)) assertTrusted(config, { env: ctx.env, trust: ctx.trust });
+    // (Not under HOOKS=0: nothing would run anyway, and the user knows why.)
+    if (output === "claude" && CLAUDE_EAGER_TRUST_EVENTS.has(event) && !hooksDisabledByEnv(ctx.env)) assertTrusted(config, { env: ctx.env, trust: ctx.trust });
     result = await runner.trigger(event, context, { only: flags.only, skip: flags.skip, wait });
   } catch (error) {
     // Exit 77 would be a non-blocking error Claude Code shows no `-p` user: say it in the agent.
