@@ -42,7 +42,8 @@ describe("an untrusted config under `--output claude` (issue 13, point 13)", () 
   it("UserPromptSubmit after the trusted file changed: the same, and the hook does not run", async () => {
     sb.current.write("hooks.yaml", CONFIG);
     expect((await runMain(["trust", "--yes"], { cwd: sb.current.dir, env: sb.current.env })).code).toBe(0);
-    expect(JSON.parse((await claude("UserPromptSubmit", { session_id: "s1", prompt: "x" })).stdout).hookSpecificOutput.additionalContext).toBe("hi");
+    expect((await claude("UserPromptSubmit", { session_id: "s1", prompt: "x" })).code).toBe(0);
+    expect(existsSync(sb.current.path("ran"))).toBe(true);
     rmSync(sb.current.path("ran"));
     sb.current.write("hooks.yaml", `${CONFIG}# changed\n`);
     const r = await runMain(["run", "UserPromptSubmit", "--output", "claude"], { cwd: sb.current.dir, env: sb.current.env, input: '{"session_id":"s1","prompt":"x"}' });

@@ -103,6 +103,7 @@ describe("hooks list", () => {
         matcher: null,
         paths: null,
         on_failure: "continue",
+        dialect: "native",
         source: { file: "hooks.yaml", line: 3, col: 7, layer: "project" },
         enabled_source: { file: "hooks.yaml", line: 5, col: 7, layer: "project" },
         overridden_by: [],

@@ -162,6 +162,18 @@ export const COMMANDS: readonly CommandSpec[] = [
     hidden: true,
     action: async (ctx, [job]) => (await import("./actions/asyncWorker.js")).asyncWorker(ctx, job),
   },
+  {
+    // The detached process `hooks run` hands a claude-dialect hook's background jobs to.
+    name: "__watchdog",
+    args: [
+      { syntax: "<pgid>", description: "the process group left running" },
+      { syntax: "<deadline>", description: "when the hook's timeout kills it (epoch ms)" },
+    ],
+    description: "kill a finished hook's background jobs at its timeout",
+    example: "hooks __watchdog PGID DEADLINE",
+    hidden: true,
+    action: async (ctx, [pgid, deadline]) => (await import("./actions/asyncWorker.js")).watchdog(ctx, pgid, deadline),
+  },
 ];
 
 // Global options that take a value: the word after them is that value, not the command.

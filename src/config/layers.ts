@@ -4,7 +4,7 @@ import { tryParseHookEvent, normalizeEventName } from "../events/parseHookEvent.
 import type { ParsedConfigText } from "./positions.js";
 import { HOOK_KEYS } from "./schemaDiagnostics.js";
 import type { HookSpec, Layer, ResolvedHook, SourceLocation, ResolvedEventSettings } from "./types.js";
-import { parseDuration, parseSize, DEFAULT_MAX_OUTPUT, DEFAULT_TIMEOUT_MS } from "./units.js";
+import { parseDuration, parseSize, DEFAULT_MAX_OUTPUT, DEFAULT_TIMEOUT_MS, claudeDefaultTimeoutMs } from "./units.js";
 import { EVENTS } from "../events/catalog.js";
 
 export interface LayerFile {
@@ -85,6 +85,7 @@ export function mergeHooks(files: LayerFile[], defaults: MergedDefaults, custom:
             shell: defaults.shell,
             onFailure: "continue",
             maxOutput: defaults.maxOutput,
+            dialect: "native",
             order: drafts.length,
             source: here,
             enabledSource: here,
@@ -111,7 +112,7 @@ function applySpec(draft: Draft, spec: Partial<HookSpec>, loc: (p: (string | num
     draft.spec.args = spec.args;
     if (spec.command === undefined) delete draft.spec.command;
   }
-  for (const k of ["description", "priority", "async", "timeout", "matcher", "paths", "cwd", "shell", "on_failure", "max_output"] as const) {
+  for (const k of ["description", "priority", "async", "timeout", "matcher", "paths", "cwd", "shell", "on_failure", "max_output", "dialect"] as const) {
     if (spec[k] !== undefined) (draft.spec as Record<string, unknown>)[k] = spec[k];
   }
   if (spec.enabled !== undefined) {
@@ -130,7 +131,9 @@ function finish(d: Draft, defaults: MergedDefaults): ResolvedHook {
   if (typeof s.description === "string") h.description = s.description;
   if (typeof s.priority === "number") h.priority = s.priority;
   if (typeof s.async === "boolean") h.async = s.async;
-  h.timeoutMs = parseDuration(s.timeout) ?? defaults.timeoutMs;
+  if (s.dialect === "claude" || s.dialect === "native") h.dialect = s.dialect;
+  // Claude Code's own default (600 s on most events) for its hooks, unless a file sets defaults.timeout.
+  h.timeoutMs = parseDuration(s.timeout) ?? (h.dialect === "claude" && !defaults.timeoutSet ? claudeDefaultTimeoutMs(h.event) : defaults.timeoutMs);
   if (typeof s.enabled === "boolean") h.enabled = s.enabled;
   if (typeof s.matcher === "string") h.matcher = s.matcher;
   if (Array.isArray(s.paths)) h.paths = s.paths;
@@ -167,6 +170,8 @@ function lazyLocation(parsed: ParsedConfigText, layer: Layer, path: (string | nu
 
 export interface MergedDefaults {
   timeoutMs: number;
+  /** Whether some layer's defaults.timeout set timeoutMs. */
+  timeoutSet: boolean;
   shell: string;
   env: Record<string, string>;
   maxOutput: number;
@@ -174,11 +179,15 @@ export interface MergedDefaults {
 
 /** `defaults:` of every layer, merged key by key and `env` variable by variable (later wins). */
 export function mergeDefaults(values: unknown[]): MergedDefaults {
-  const merged: MergedDefaults = { timeoutMs: DEFAULT_TIMEOUT_MS, shell: "sh", env: {}, maxOutput: DEFAULT_MAX_OUTPUT };
+  const merged: MergedDefaults = { timeoutMs: DEFAULT_TIMEOUT_MS, timeoutSet: false, shell: "sh", env: {}, maxOutput: DEFAULT_MAX_OUTPUT };
   for (const value of values) {
     const d = (value as { defaults?: unknown } | undefined)?.defaults as Record<string, unknown> | null | undefined;
     if (!d || typeof d !== "object") continue;
-    merged.timeoutMs = parseDuration(d.timeout) ?? merged.timeoutMs;
+    const timeout = parseDuration(d.timeout);
+    if (timeout !== null) {
+      merged.timeoutMs = timeout;
+      merged.timeoutSet = true;
+    }
     merged.maxOutput = parseSize(d.max_output) ?? merged.maxOutput;
     if (typeof d.shell === "string") merged.shell = d.shell;
     // Spread, not Object.assign: a variable named __proto__ stays a variable (assign would set the prototype).

@@ -13,7 +13,7 @@ interface SchemaError {
 }
 
 const TOP_KEYS = ["$schema", "version", "defaults", "events", "hooks"];
-export const HOOK_KEYS = ["name", "command", "args", "description", "priority", "async", "timeout", "enabled", "matcher", "paths", "env", "cwd", "shell", "on_failure", "max_output"];
+export const HOOK_KEYS = ["name", "command", "args", "description", "priority", "async", "timeout", "enabled", "matcher", "paths", "env", "cwd", "shell", "on_failure", "max_output", "dialect"];
 const DEFAULTS_KEYS = ["timeout", "shell", "env", "max_output"];
 const EVENT_SETTINGS_KEYS = ["parallel", "custom", "description", "gate"];
 

@@ -26,7 +26,11 @@ export interface HookSpec {
   shell?: string;
   on_failure?: "continue" | "block";
   max_output?: SizeSpec;
+  dialect?: Dialect;
 }
+
+/** Whose rules read a hook's output and run it: hookrun's (SPEC §6) or Claude Code's. */
+export type Dialect = "native" | "claude";
 
 /** `defaults:` of a config file. */
 export interface DefaultsSpec {
@@ -86,6 +90,7 @@ export interface ResolvedHook {
   shell: string;
   onFailure: "continue" | "block";
   maxOutput: number;
+  dialect: Dialect;
   /** Declaration order across layers (user, project, local; file order). */
   order: number;
   /** Where the hook is first declared. */

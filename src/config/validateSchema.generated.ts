@@ -3,7 +3,7 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/hookrun/hookrun/schema/hooks.schema.json","title":"hookrun config","type":"object","properties":{"$schema":{"type":"string"},"version":{"const":1},"defaults":{"type":["object","null"],"properties":{"timeout":{"$ref":"#/$defs/duration"},"shell":{"$ref":"#/$defs/shell"},"env":{"$ref":"#/$defs/env"},"max_output":{"$ref":"#/$defs/size"}},"patternProperties":{"^x-":{}},"additionalProperties":false},"events":{"type":["object","null"],"patternProperties":{"^x-":{}},"additionalProperties":{"$ref":"#/$defs/eventSettings"}},"hooks":{"type":["object","null"],"properties":{"session_start":{"$ref":"#/$defs/hookList"},"session_end":{"$ref":"#/$defs/hookList"},"user_prompt_submit":{"$ref":"#/$defs/hookList"},"message_post_process":{"$ref":"#/$defs/hookList"},"message_transform":{"$ref":"#/$defs/hookList"},"pre_turn":{"$ref":"#/$defs/hookList"},"post_turn":{"$ref":"#/$defs/hookList"},"generation_pre":{"$ref":"#/$defs/hookList"},"generation_post":{"$ref":"#/$defs/hookList"},"generation_interrupt":{"$ref":"#/$defs/hookList"},"pre_tool_use":{"$ref":"#/$defs/hookList"},"post_tool_use":{"$ref":"#/$defs/hookList"},"post_tool_use_failure":{"$ref":"#/$defs/hookList"},"tool_transform":{"$ref":"#/$defs/hookList"},"permission_request":{"$ref":"#/$defs/hookList"},"file_pre_save":{"$ref":"#/$defs/hookList"},"file_post_save":{"$ref":"#/$defs/hookList"},"file_pre_patch":{"$ref":"#/$defs/hookList"},"file_post_patch":{"$ref":"#/$defs/hookList"},"stop":{"$ref":"#/$defs/hookList"},"subagent_stop":{"$ref":"#/$defs/hookList"},"notification":{"$ref":"#/$defs/hookList"},"pre_compact":{"$ref":"#/$defs/hookList"},"post_compact":{"$ref":"#/$defs/hookList"},"cwd_changed":{"$ref":"#/$defs/hookList"},"config_change":{"$ref":"#/$defs/hookList"},"loop_continue":{"$ref":"#/$defs/hookList"},"error":{"$ref":"#/$defs/hookList"}},"patternProperties":{"^x-":{}},"additionalProperties":{"$ref":"#/$defs/hookList"}}},"patternProperties":{"^x-":{}},"additionalProperties":false,"$defs":{"duration":{"type":["number","string"],"exclusiveMinimum":0,"maximum":86400,"pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)?\\s*$"},"size":{"type":["integer","string"],"minimum":0,"pattern":"^\\s*\\d+(\\.\\d+)?\\s*([Bb]|[KkMmGg]([Ii]?[Bb])?)?\\s*$"},"env":{"type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string"}},"shell":{"type":"string","minLength":1},"hook":{"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"command":{"type":"string","minLength":1},"args":{"type":"array","minItems":1,"items":{"type":"string"}},"description":{"type":"string"},"priority":{"type":"integer"},"async":{"type":"boolean"},"timeout":{"$ref":"#/$defs/duration"},"enabled":{"type":"boolean"},"matcher":{"type":"string"},"paths":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"env":{"$ref":"#/$defs/env"},"cwd":{"type":"string","minLength":1},"shell":{"$ref":"#/$defs/shell"},"on_failure":{"enum":["continue","block"]},"max_output":{"$ref":"#/$defs/size"}},"patternProperties":{"^x-":{}},"additionalProperties":false},"hookList":{"type":["array","null"],"items":{"$ref":"#/$defs/hook"}},"eventSettings":{"type":["object","null"],"properties":{"parallel":{"type":"boolean"},"custom":{"type":"boolean"},"description":{"type":"string"},"gate":{"type":"boolean"}},"patternProperties":{"^x-":{}},"additionalProperties":false}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/hookrun/hookrun/schema/hooks.schema.json","title":"hookrun config","type":"object","properties":{"$schema":{"type":"string"},"version":{"const":1},"defaults":{"type":["object","null"],"properties":{"timeout":{"$ref":"#/$defs/duration"},"shell":{"$ref":"#/$defs/shell"},"env":{"$ref":"#/$defs/env"},"max_output":{"$ref":"#/$defs/size"}},"patternProperties":{"^x-":{}},"additionalProperties":false},"events":{"type":["object","null"],"patternProperties":{"^x-":{}},"additionalProperties":{"$ref":"#/$defs/eventSettings"}},"hooks":{"type":["object","null"],"properties":{"session_start":{"$ref":"#/$defs/hookList"},"session_end":{"$ref":"#/$defs/hookList"},"user_prompt_submit":{"$ref":"#/$defs/hookList"},"message_post_process":{"$ref":"#/$defs/hookList"},"message_transform":{"$ref":"#/$defs/hookList"},"pre_turn":{"$ref":"#/$defs/hookList"},"post_turn":{"$ref":"#/$defs/hookList"},"generation_pre":{"$ref":"#/$defs/hookList"},"generation_post":{"$ref":"#/$defs/hookList"},"generation_interrupt":{"$ref":"#/$defs/hookList"},"pre_tool_use":{"$ref":"#/$defs/hookList"},"post_tool_use":{"$ref":"#/$defs/hookList"},"post_tool_use_failure":{"$ref":"#/$defs/hookList"},"tool_transform":{"$ref":"#/$defs/hookList"},"permission_request":{"$ref":"#/$defs/hookList"},"file_pre_save":{"$ref":"#/$defs/hookList"},"file_post_save":{"$ref":"#/$defs/hookList"},"file_pre_patch":{"$ref":"#/$defs/hookList"},"file_post_patch":{"$ref":"#/$defs/hookList"},"stop":{"$ref":"#/$defs/hookList"},"subagent_stop":{"$ref":"#/$defs/hookList"},"notification":{"$ref":"#/$defs/hookList"},"pre_compact":{"$ref":"#/$defs/hookList"},"post_compact":{"$ref":"#/$defs/hookList"},"cwd_changed":{"$ref":"#/$defs/hookList"},"config_change":{"$ref":"#/$defs/hookList"},"loop_continue":{"$ref":"#/$defs/hookList"},"error":{"$ref":"#/$defs/hookList"}},"patternProperties":{"^x-":{}},"additionalProperties":{"$ref":"#/$defs/hookList"}}},"patternProperties":{"^x-":{}},"additionalProperties":false,"$defs":{"duration":{"type":["number","string"],"exclusiveMinimum":0,"maximum":86400,"pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)?\\s*$"},"size":{"type":["integer","string"],"minimum":0,"pattern":"^\\s*\\d+(\\.\\d+)?\\s*([Bb]|[KkMmGg]([Ii]?[Bb])?)?\\s*$"},"env":{"type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string"}},"shell":{"type":"string","minLength":1},"hook":{"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"command":{"type":"string","minLength":1},"args":{"type":"array","minItems":1,"items":{"type":"string"}},"description":{"type":"string"},"priority":{"type":"integer"},"async":{"type":"boolean"},"timeout":{"$ref":"#/$defs/duration"},"enabled":{"type":"boolean"},"matcher":{"type":"string"},"paths":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"env":{"$ref":"#/$defs/env"},"cwd":{"type":"string","minLength":1},"shell":{"$ref":"#/$defs/shell"},"on_failure":{"enum":["continue","block"]},"dialect":{"enum":["native","claude"]},"max_output":{"$ref":"#/$defs/size"}},"patternProperties":{"^x-":{}},"additionalProperties":false},"hookList":{"type":["array","null"],"items":{"$ref":"#/$defs/hook"}},"eventSettings":{"type":["object","null"],"properties":{"parallel":{"type":"boolean"},"custom":{"type":"boolean"},"description":{"type":"string"},"gate":{"type":"boolean"}},"patternProperties":{"^x-":{}},"additionalProperties":false}}};
 const schema32 = {"type":["number","string"],"exclusiveMinimum":0,"maximum":86400,"pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)?\\s*$"};
 const schema33 = {"type":"string","minLength":1};
 const schema34 = {"type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string"}};
@@ -15,7 +15,7 @@ const pattern7 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 const pattern8 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*([Bb]|[KkMmGg]([Ii]?[Bb])?)?\\s*$", "u");
 const func1 = Object.prototype.hasOwnProperty;
 const schema37 = {"type":["array","null"],"items":{"$ref":"#/$defs/hook"}};
-const schema38 = {"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"command":{"type":"string","minLength":1},"args":{"type":"array","minItems":1,"items":{"type":"string"}},"description":{"type":"string"},"priority":{"type":"integer"},"async":{"type":"boolean"},"timeout":{"$ref":"#/$defs/duration"},"enabled":{"type":"boolean"},"matcher":{"type":"string"},"paths":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"env":{"$ref":"#/$defs/env"},"cwd":{"type":"string","minLength":1},"shell":{"$ref":"#/$defs/shell"},"on_failure":{"enum":["continue","block"]},"max_output":{"$ref":"#/$defs/size"}},"patternProperties":{"^x-":{}},"additionalProperties":false};
+const schema38 = {"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"command":{"type":"string","minLength":1},"args":{"type":"array","minItems":1,"items":{"type":"string"}},"description":{"type":"string"},"priority":{"type":"integer"},"async":{"type":"boolean"},"timeout":{"$ref":"#/$defs/duration"},"enabled":{"type":"boolean"},"matcher":{"type":"string"},"paths":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"env":{"$ref":"#/$defs/env"},"cwd":{"type":"string","minLength":1},"shell":{"$ref":"#/$defs/shell"},"on_failure":{"enum":["continue","block"]},"dialect":{"enum":["native","claude"]},"max_output":{"$ref":"#/$defs/size"}},"patternProperties":{"^x-":{}},"additionalProperties":false};
 const pattern13 = new RegExp("^[a-z0-9][a-z0-9._-]*$", "u");
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -414,10 +414,10 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data.max_output !== undefined){
-let data17 = data.max_output;
-if((!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))) && (typeof data17 !== "string")){
-const err31 = {instancePath:instancePath+"/max_output",schemaPath:"#/$defs/size/type",keyword:"type",params:{type: schema35.type},message:"must be integer,string"};
+if(data.dialect !== undefined){
+let data17 = data.dialect;
+if(!((data17 === "native") || (data17 === "claude"))){
+const err31 = {instancePath:instancePath+"/dialect",schemaPath:"#/properties/dialect/enum",keyword:"enum",params:{allowedValues: schema38.properties.dialect.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -426,9 +426,11 @@ vErrors.push(err31);
 }
 errors++;
 }
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 < 0 || isNaN(data17)){
-const err32 = {instancePath:instancePath+"/max_output",schemaPath:"#/$defs/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.max_output !== undefined){
+let data18 = data.max_output;
+if((!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))) && (typeof data18 !== "string")){
+const err32 = {instancePath:instancePath+"/max_output",schemaPath:"#/$defs/size/type",keyword:"type",params:{type: schema35.type},message:"must be integer,string"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -437,10 +439,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(typeof data17 === "string"){
-if(!pattern8.test(data17)){
-const err33 = {instancePath:instancePath+"/max_output",schemaPath:"#/$defs/size/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*([Bb]|[KkMmGg]([Ii]?[Bb])?)?\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*([Bb]|[KkMmGg]([Ii]?[Bb])?)?\\s*$"+"\""};
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 0 || isNaN(data18)){
+const err33 = {instancePath:instancePath+"/max_output",schemaPath:"#/$defs/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -450,15 +451,27 @@ vErrors.push(err33);
 errors++;
 }
 }
-}
-}
-else {
-const err34 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data18 === "string"){
+if(!pattern8.test(data18)){
+const err34 = {instancePath:instancePath+"/max_output",schemaPath:"#/$defs/size/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*([Bb]|[KkMmGg]([Ii]?[Bb])?)?\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*([Bb]|[KkMmGg]([Ii]?[Bb])?)?\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err34];
 }
 else {
 vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err35 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
 }
 errors++;
 }

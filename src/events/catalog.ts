@@ -17,15 +17,38 @@ export interface EventInfo {
   readonly matchField: string | null;
   /** Event fields of the context, as the caller passes them. */
   readonly fields: readonly string[];
+  /** How Claude Code reads a hook's answer on this event; null when Claude Code has no such event. */
+  readonly claude: ClaudeEventRules | null;
 }
 
-const E = (name: string, aliases: string[], fires: string, gate: GateKind, matchField: string | null, fields: string[]): EventInfo =>
-  Object.freeze({ name, aliases: Object.freeze(aliases), fires, gate, matchField, fields: Object.freeze(fields) });
+/**
+ * Claude Code's rules for one event (read from its 2.1.330 source; docs/dialects.md), used by the
+ * `claude` dialect to read a hook's output and by the Claude host to render a result.
+ */
+export interface ClaudeEventRules {
+  /** Claude Code's name of the event. */
+  readonly name: string;
+  /** Plain stdout on exit 0 becomes model context (else it goes to the transcript only). */
+  readonly stdoutIsContext: boolean;
+  /** `hookSpecificOutput.additionalContext` is accepted (and reaches the model). */
+  readonly additionalContext: boolean;
+  /**
+   * What a block (exit 2, or `decision: "block"`) does: `deny` the action with the reason to the
+   * model; `feedback` to the model next to the tool result (the tool already ran); `continue` the
+   * turn with the reason (Stop); `user`: stderr is shown to the user only, nothing is blocked.
+   */
+  readonly block: "deny" | "feedback" | "continue" | "user";
+}
+
+const C = (name: string, block: ClaudeEventRules["block"], additionalContext: boolean, stdoutIsContext = false): ClaudeEventRules => Object.freeze({ name, stdoutIsContext, additionalContext, block });
+
+const E = (name: string, aliases: string[], fires: string, gate: GateKind, matchField: string | null, fields: string[], claude: ClaudeEventRules | null = null): EventInfo =>
+  Object.freeze({ name, aliases: Object.freeze(aliases), fires, gate, matchField, fields: Object.freeze(fields), claude });
 
 export const EVENTS: readonly EventInfo[] = Object.freeze([
-  E("session_start", [], "session begins or resumes", "no", "source", ["source"]),
-  E("session_end", [], "session ends", "no", "reason", ["reason"]),
-  E("user_prompt_submit", ["message_pre_process"], "user message received, before processing", "yes", null, ["prompt"]),
+  E("session_start", [], "session begins or resumes", "no", "source", ["source"], C("SessionStart", "user", true, true)),
+  E("session_end", [], "session ends", "no", "reason", ["reason"], C("SessionEnd", "user", false)),
+  E("user_prompt_submit", ["message_pre_process"], "user message received, before processing", "yes", null, ["prompt"], C("UserPromptSubmit", "deny", true, true)),
   E("message_post_process", [], "after a user message is fully handled", "no", null, []),
   E("message_transform", [], "transform a message before processing", "transform", null, ["message"]),
   E("pre_turn", ["turn.pre", "step.pre"], "before each model round-trip", "no", null, []),
@@ -33,22 +56,22 @@ export const EVENTS: readonly EventInfo[] = Object.freeze([
   E("generation_pre", [], "before generating a response", "no", null, []),
   E("generation_post", [], "after generating a response", "no", null, []),
   E("generation_interrupt", [], "generation interrupted", "no", null, []),
-  E("pre_tool_use", ["tool_pre_execute", "tool.execute.pre"], "before a tool runs", "yes", "tool_name", ["tool_name", "tool_input", "tool_use_id"]),
-  E("post_tool_use", ["tool_post_execute", "tool.execute.post"], "after a tool succeeded", "no", "tool_name", ["tool_name", "tool_input", "tool_response"]),
-  E("post_tool_use_failure", [], "after a tool failed", "no", "tool_name", ["tool_name", "tool_input", "error"]),
+  E("pre_tool_use", ["tool_pre_execute", "tool.execute.pre"], "before a tool runs", "yes", "tool_name", ["tool_name", "tool_input", "tool_use_id"], C("PreToolUse", "deny", true)),
+  E("post_tool_use", ["tool_post_execute", "tool.execute.post"], "after a tool succeeded", "no", "tool_name", ["tool_name", "tool_input", "tool_response"], C("PostToolUse", "feedback", true)),
+  E("post_tool_use_failure", [], "after a tool failed", "no", "tool_name", ["tool_name", "tool_input", "error"], C("PostToolUseFailure", "feedback", true)),
   E("tool_transform", [], "transform a tool call before it runs", "transform", "tool_name", ["tool_name", "tool_input"]),
-  E("permission_request", [], "a tool call needs permission", "yes", "tool_name", ["tool_name", "tool_input"]),
+  E("permission_request", [], "a tool call needs permission", "yes", "tool_name", ["tool_name", "tool_input"], C("PermissionRequest", "deny", false)),
   E("file_pre_save", ["file.save.pre"], "before a file is written", "yes", "path", ["path", "content", "created"]),
   E("file_post_save", ["file.save.post"], "after a file was written", "no", "path", ["path", "created"]),
   E("file_pre_patch", ["file.patch.pre"], "before a file is patched", "yes", "path", ["path", "patch"]),
   E("file_post_patch", ["file.patch.post"], "after a file was patched", "no", "path", ["path"]),
-  E("stop", [], "once per response, when the agent yields to the user", "yes", null, ["stop_hook_active"]),
-  E("subagent_stop", [], "a subagent finished", "yes", "agent_type", ["agent_type"]),
-  E("notification", [], "the agent notifies the user", "no", "notification_type", ["message", "notification_type"]),
-  E("pre_compact", [], "before context compaction", "yes", "trigger", ["trigger"]),
-  E("post_compact", [], "after context compaction", "no", "trigger", ["trigger"]),
-  E("cwd_changed", [], "the working directory changed", "no", null, ["old_cwd", "new_cwd"]),
-  E("config_change", [], "a config file changed", "no", "source", ["source", "path"]),
+  E("stop", [], "once per response, when the agent yields to the user", "yes", null, ["stop_hook_active"], C("Stop", "continue", true)),
+  E("subagent_stop", [], "a subagent finished", "yes", "agent_type", ["agent_type"], C("SubagentStop", "continue", true)),
+  E("notification", [], "the agent notifies the user", "no", "notification_type", ["message", "notification_type"], C("Notification", "user", true)),
+  E("pre_compact", [], "before context compaction", "yes", "trigger", ["trigger"], C("PreCompact", "deny", false)),
+  E("post_compact", [], "after context compaction", "no", "trigger", ["trigger"], C("PostCompact", "user", false)),
+  E("cwd_changed", [], "the working directory changed", "no", null, ["old_cwd", "new_cwd"], C("CwdChanged", "user", false)),
+  E("config_change", [], "a config file changed", "no", "source", ["source", "path"], C("ConfigChange", "deny", false)),
   E("loop_continue", [], "the loop decides whether to go on", "no", null, []),
   E("error", [], "the agent hit an error", "no", null, ["error"]),
 ]);

@@ -52,6 +52,7 @@ export function hookJson(h: ResolvedHook, base: string, env: NodeJS.ProcessEnv) 
     matcher: h.matcher ?? null,
     paths: h.paths ?? null,
     on_failure: h.onFailure,
+    dialect: h.dialect,
     source: sourceJson(h.source, base),
     enabled_source: sourceJson(h.enabledSource, base),
     overridden_by: h.sources.slice(1).map((s) => sourceJson(s, base)),

@@ -43,6 +43,8 @@ class HookRunner implements Runner {
   private readonly stateDir: string;
   private readonly runs = new Set<TriggerRun>();
   private readonly reapers = new Set<Promise<void>>();
+  /** Spawned sync hooks until their group is gone: close() kills background jobs left running. */
+  private readonly spawned = new Set<SpawnedHook>();
   private readonly listeners: Record<RunnerEvent, Set<Listener>> = { "hook:start": new Set(), "hook:end": new Set() };
   private closed = false;
   private readonly trust: "all" | "checked";
@@ -218,6 +220,9 @@ class HookRunner implements Runner {
     for (let i = 0; i < hooks.length; ) {
       let j = i + 1;
       if (parallel) while (j < hooks.length && hooks[j].priority === hooks[i].priority) j++;
+      // Claude Code runs all matching hooks of an event at once, and all of them even when one
+      // blocks: consecutive claude-dialect hooks of equal priority form one group.
+      else if (hooks[i].dialect === "claude" && gate !== "transform") while (j < hooks.length && hooks[j].dialect === "claude" && hooks[j].priority === hooks[i].priority) j++;
       const group = hooks.slice(i, j);
       i = j;
       if (stopped || run.cancelled) {
@@ -262,7 +267,11 @@ class HookRunner implements Runner {
         run.active.add(s);
         const reaped = s.reaped;
         this.reapers.add(reaped);
-        void reaped.then(() => this.reapers.delete(reaped));
+        this.spawned.add(s);
+        void reaped.then(() => {
+          this.reapers.delete(reaped);
+          this.spawned.delete(s);
+        });
       },
     });
     if (spawned) run.active.delete(spawned);
@@ -303,6 +312,10 @@ class HookRunner implements Runner {
     return this.async.pending(sessionId);
   }
 
+  leftovers(): { pgid: number; deadline: number }[] {
+    return [...this.spawned].map((s) => s.leftover()).filter((l): l is { pgid: number; deadline: number } => l !== null);
+  }
+
   // Async hooks waited for in their own trigger are delivered by it (`wait`, CLI --wait / CI).
   private deliverWaited(result: TriggerResult, waited: AsyncDelivery[]): void {
     result.async_delivered = [...result.async_delivered, ...waited];
@@ -341,6 +354,7 @@ class HookRunner implements Runner {
       for (const s of run.active) outcomes.push(s.outcome);
       this.cancelRun(run);
     }
+    if (!options.keepBackground) for (const s of this.spawned) if (s.leftover()) s.cancel();
     await Promise.all(outcomes);
     await asyncClosed;
     await Promise.all([...this.reapers]);

@@ -1,8 +1,9 @@
+import { spawn } from "node:child_process";
 import { loadConfig } from "../../config/loadConfig.js";
 import { deriveLastMessage } from "../../interop/lastMessageFromTranscript.js";
 import { UsageError } from "../../errors.js";
 import { parseHookEvent } from "../../events/parseHookEvent.js";
-import { formatClaude, formatClaudeNotTrusted } from "../../report/formatClaude.js";
+import { type ClaudeAnswer, formatClaudeNotTrusted, renderClaude } from "../../hosts/claude.js";
 import { TrustError } from "../../errors.js";
 import { assertTrusted } from "../../trust/store.js";
 import { existsSync } from "node:fs";
@@ -145,14 +146,20 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     return EXIT.ok;
   } finally {
     progress?.stop();
-    await runner.close();
+    // Background jobs of claude-dialect hooks may finish after this process, within their timeout.
+    const handedOff = !interrupted && handOffBackground(ctx, runner);
+    await runner.close({ keepBackground: handedOff });
     stopSignals();
   }
   if (transcriptWarning) result.warnings.unshift(transcriptWarning);
+  let claude: ClaudeAnswer | null = null;
   if (output === "json") ctx.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else if (output === "junit") ctx.stdout.write(formatJunit([result]));
-  else if (output === "claude") ctx.stdout.write(`${JSON.stringify(formatClaude(result))}\n`);
-  else if (result.hooks.length > 0 || result.warnings.length > 0 || result.async_started.length > 0 || result.async_delivered.length > 0) {
+  else if (output === "claude") {
+    claude = renderClaude(result);
+    ctx.stdout.write(claude.stdout);
+    ctx.stderr.write(claude.stderr);
+  } else if (result.hooks.length > 0 || result.warnings.length > 0 || result.async_started.length > 0 || result.async_delivered.length > 0) {
     // Results of earlier runs' async hooks (delivered now, first) and hooks that never ran
     // (skipped, cancelled before starting) were not shown while running.
     for (const r of [...result.async_delivered, ...result.hooks]) if (!progress?.shown.has(r)) ctx.stdout.write(block(r, { color: ctx.color }));
@@ -160,9 +167,29 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     ctx.stdout.write(formatFooter(result, { color: ctx.color }));
   }
   if (interrupted) return signalExitCode(interrupted);
-  // Claude Code reads a hook's JSON only on exit 0, so the block travels in the JSON (SPEC §8).
-  if (output === "claude") return EXIT.ok;
+  // Claude Code reads a hook's JSON only on exit 0: the block travels in the JSON, except when it
+  // is only a hook's exit 2, answered the same way (SPEC §8, src/hosts/claude.ts).
+  if (claude) return claude.exitCode;
   return exitCodeForResult(result, wait);
+}
+
+/**
+ * Give each process group a finished claude-dialect hook left running to a detached
+ * `hooks __watchdog`, which kills it at the hook's timeout (a group that empties first is left
+ * alone). False when there is no CLI entry to start one with: close() then kills them.
+ */
+function handOffBackground(ctx: CliContext, runner: Runner): boolean {
+  const left = runner.leftovers();
+  if (left.length === 0) return true;
+  if (!ctx.entry) return false;
+  for (const { pgid, deadline } of left) {
+    try {
+      spawn(process.execPath, [ctx.entry, "__watchdog", String(pgid), String(deadline)], { detached: true, stdio: "ignore", env: ctx.env }).unref();
+    } catch {
+      return false;
+    }
+  }
+  return true;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { pascalEventName } from "../events/catalog.js";
-import type { HookResult, TriggerResult } from "../runner/types.js";
+import { EVENT_BY_NAME, pascalEventName } from "../events/catalog.js";
+import type { HookResult, Message, TriggerResult } from "../runner/types.js";
 
 /** One Claude Code hook response (the JSON a command hook prints on exit 0). */
 export interface ClaudeHookResponse {
@@ -18,10 +18,6 @@ export interface ClaudeHookResponse {
   };
 }
 
-// Events whose hookSpecificOutput.additionalContext Claude Code adds to the model's context.
-const CONTEXT_EVENTS = new Set(["session_start", "user_prompt_submit", "pre_tool_use", "post_tool_use", "post_tool_use_failure"]);
-// Events where Claude Code reads a top-level `decision: "block"` (for post-tool events: feedback to the model).
-const FEEDBACK_EVENTS = new Set(["post_tool_use", "post_tool_use_failure"]);
 const FAILED = new Set(["failed", "timed_out", "spawn_error", "invalid_output"]);
 
 const tail = (text: string, lines = 3) => text.trimEnd().split("\n").slice(-lines).join("\n").trim();
@@ -33,28 +29,37 @@ function failureLine(r: HookResult): string {
   return `hook ${r.name} ${r.status.replace("_", " ")}: ${why}${err && !why.includes(err) ? ` (${err})` : ""}`;
 }
 
+const texts = (messages: Message[]) => messages.map((m) => m.content.trim()).filter(Boolean);
+
 /**
  * A whole hookrun run as the one response Claude Code reads from a command hook, so one entry in
- * Claude's settings can dispatch to every hook of hooks.yaml. Messages become additionalContext
- * where Claude gives it to the model, else systemMessage (shown to the user); failures (hookrun
- * fails open) are reported in systemMessage; a block is expressed the way each event expects it.
+ * Claude's settings can dispatch to every hook of hooks.yaml (docs/dialects.md has the table).
+ * Messages for the model become additionalContext where Claude gives it to the model, else
+ * systemMessage (shown to the user); notices and failures (hookrun fails open) go to
+ * systemMessage; feedback on a post-tool event is Claude's `decision: "block"` + reason; follow-ups
+ * on Stop are its additionalContext (the turn goes on); a block is expressed the way each event
+ * expects it.
  */
 export function formatClaude(result: TriggerResult): ClaudeHookResponse {
   const out: ClaudeHookResponse = {};
   const event = result.event;
-  const specific: NonNullable<ClaudeHookResponse["hookSpecificOutput"]> = { hookEventName: pascalEventName(event) };
-  const texts = result.messages
-    .filter((m) => !m.hide)
-    .map((m) => m.content.trim())
-    .filter(Boolean);
+  const rules = EVENT_BY_NAME.get(event)?.claude ?? null;
+  const specific: NonNullable<ClaudeHookResponse["hookSpecificOutput"]> = { hookEventName: rules?.name ?? pascalEventName(event) };
+  const shown = result.messages.filter((m) => !m.hide);
+  const context = texts(shown.filter((m) => m.kind === undefined));
+  const notices = texts(shown.filter((m) => m.kind === "notice"));
+  const followups = texts(shown.filter((m) => m.kind === "followup"));
   const finished = [...result.async_delivered, ...result.hooks];
-  // On post-tool events exit 2 is feedback for the model (below), not a failure to show the user.
-  const feedbackExit = (r: HookResult) => FEEDBACK_EVENTS.has(event) && r.exit_code === 2;
-  const system = finished.filter((r) => FAILED.has(r.status) && !feedbackExit(r)).map(failureLine);
+  // On post-tool events a native hook's exit 2 is feedback for the model (below), not a failure to show the user.
+  const feedbackExit = (r: HookResult) => rules?.block === "feedback" && r.exit_code === 2 && r.status === "failed";
+  const system = [...notices, ...finished.filter((r) => FAILED.has(r.status) && !feedbackExit(r)).map(failureLine)];
 
-  if (CONTEXT_EVENTS.has(event)) {
-    if (texts.length) specific.additionalContext = texts.join("\n\n");
-  } else system.unshift(...texts);
+  // Context reaches the model where Claude takes it; on Stop only follow-ups do (context there
+  // would keep the agent from stopping), so a native hook's message on Stop is shown to the user.
+  if (rules?.additionalContext && rules.block !== "continue") {
+    if (context.length) specific.additionalContext = context.join("\n\n");
+  } else system.unshift(...context);
+  if (rules?.block === "continue" && followups.length) specific.additionalContext = followups.join("\n\n");
 
   if (event === "pre_tool_use") {
     const asks = result.hooks.filter((r) => r.decision === "ask");
@@ -87,9 +92,9 @@ export function formatClaude(result: TriggerResult): ClaudeHookResponse {
   } else if (result.blocked) {
     out.decision = "block";
     out.reason = result.reason ?? `blocked by ${result.blocked_by}`;
-  } else if (FEEDBACK_EVENTS.has(event)) {
+  } else if (rules?.block === "feedback") {
     // Claude Code feeds a post-tool "block" (JSON decision, or exit 2 + stderr) back to the model.
-    const feedback = result.hooks.map((r) => (r.decision === "block" ? (r.reason ?? "") : feedbackExit(r) ? tail(r.stderr, 20) : null)).filter((t): t is string => t !== null);
+    const feedback = [...texts(shown.filter((m) => m.kind === "feedback")), ...result.hooks.filter(feedbackExit).map((r) => tail(r.stderr, 20))];
     if (feedback.length) {
       out.decision = "block";
       out.reason = feedback.filter(Boolean).join("\n") || "blocked by a hook";
@@ -103,6 +108,52 @@ export function formatClaude(result: TriggerResult): ClaudeHookResponse {
   if (system.length) out.systemMessage = system.join("\n");
   if (Object.keys(specific).length > 1) out.hookSpecificOutput = specific;
   return out;
+}
+
+/** What `hooks run EVENT --output claude` prints and exits with. */
+export interface ClaudeAnswer {
+  stdout: string;
+  stderr: string;
+  exitCode: 0 | 2;
+}
+
+// stdout that no dialect reads as JSON: Claude Code shows it as the hook's plain output.
+const plainOutput = (r: HookResult | undefined) => r !== undefined && !/^[[{]/.test(r.stdout.trim());
+
+/**
+ * The run as Claude Code's command-hook contract, in the form closest to what the hooks would
+ * have said to Claude Code themselves, so the model reads the same words (checked against the
+ * real CLI in test/claude.e2e.test.ts):
+ * - a block that is only a hook's exit 2 is answered with exit 2 and that hook's stderr, byte for
+ *   byte (Claude quotes it as "hook error: [command]: stderr"; a JSON deny reads differently);
+ * - on SessionStart / UserPromptSubmit, context that is only hooks' plain stdout is printed as
+ *   plain stdout ("hook success: …" rather than "hook additional context: …");
+ * - anything else is one JSON response (formatClaude), exit 0.
+ */
+export function renderClaude(result: TriggerResult): ClaudeAnswer {
+  const response = formatClaude(result);
+  const byName = new Map(result.hooks.map((r) => [r.name, r]));
+  const blocker = result.blocked ? byName.get(result.blocked_by ?? "") : undefined;
+  const onlyKeys = (keys: string[]) => Object.keys(response).every((k) => keys.includes(k)) && Object.keys(response.hookSpecificOutput ?? {}).every((k) => keys.includes(k));
+  if (
+    blocker &&
+    blocker.exit_code === 2 &&
+    blocker.reason === (blocker.stderr.trim() || "No stderr output") &&
+    onlyKeys(["decision", "reason", "hookSpecificOutput", "hookEventName", "permissionDecision", "permissionDecisionReason"])
+  ) {
+    return { stdout: "", stderr: blocker.stderr, exitCode: 2 };
+  }
+  const rules = EVENT_BY_NAME.get(result.event)?.claude;
+  const context = result.messages.filter((m) => !m.hide && m.kind === undefined);
+  if (
+    rules?.stdoutIsContext &&
+    context.length > 0 &&
+    onlyKeys(["hookSpecificOutput", "hookEventName", "additionalContext"]) &&
+    context.every((m) => !m.async && plainOutput(byName.get(m.hook ?? "")))
+  ) {
+    return { stdout: `${texts(context).join("\n\n")}\n`, stderr: "", exitCode: 0 };
+  }
+  return { stdout: `${JSON.stringify(response)}\n`, stderr: "", exitCode: 0 };
 }
 
 // Where Claude Code hands hookSpecificOutput.additionalContext to the model before it answers:
