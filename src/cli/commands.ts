@@ -107,6 +107,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: "-n <count>", description: "how many runs (default 20)" },
       { flags: "--session <id>", description: "only runs of this session" },
       { flags: "--json", description: "print a JSON array of the log records" },
+      { flags: "--pending", description: "instead, the async results not delivered yet (and async hooks still running), per session, with their age" },
     ],
     action: async (ctx, _args, opts) => (await import("./actions/inspect.js")).printLog(ctx, opts),
   },

@@ -155,3 +155,31 @@ export function renderClaude(result: TriggerResult): ClaudeAnswer {
   }
   return { stdout: `${JSON.stringify(response)}\n`, stderr: "", exitCode: 0 };
 }
+
+// Where Claude Code hands hookSpecificOutput.additionalContext to the model before it answers:
+// there the model learns that the hooks are off, for a user who sees only its answer (`claude -p`).
+const NOT_RUN_CONTEXT_EVENTS = new Set(["session_start", "user_prompt_submit"]);
+
+/**
+ * The response of a dispatch whose hooks did not run because project or local config is not
+ * trusted (exit 77 with any other output). Claude Code treats a non-zero exit as a non-blocking
+ * error that a `claude -p` user never sees, so every guard would be off in silence: instead the
+ * dispatch exits 0 with a `systemMessage` (shown to the user) saying the hooks did not run, why,
+ * and the command that reviews them; on SessionStart and UserPromptSubmit also
+ * `additionalContext`, so the model can tell the user, told not to trust the config itself (the
+ * review is the user's). Fail open: the agent goes on without the hooks.
+ */
+export function formatClaudeNotTrusted(event: string, files: readonly string[], trustCommand: string): ClaudeHookResponse {
+  const what = files.length === 1 ? `${files[0]} is` : `${files.join(", ")} are`;
+  const why = `${what} not trusted (new or changed since it was last reviewed)`;
+  const out: ClaudeHookResponse = {
+    systemMessage: `hookrun: the project's hooks did not run: ${why}. None of its hooks (guards included) run until you review and trust it: run \`${trustCommand}\` in a terminal.`,
+  };
+  if (NOT_RUN_CONTEXT_EVENTS.has(event)) {
+    out.hookSpecificOutput = {
+      hookEventName: pascalEventName(event),
+      additionalContext: `hookrun: the project's hooks are not running in this session: ${why}, so none of its hooks, guards included, will run. Tell the user; they must review and trust it themselves by running \`${trustCommand}\` in a terminal. Do not run \`hooks trust\` yourself: the review is theirs.`,
+    };
+  }
+  return out;
+}
