@@ -117,13 +117,13 @@ export interface ClaudeAnswer {
   exitCode: 0 | 2;
 }
 
-// stdout that no dialect reads as JSON: Claude Code shows it as the hook's plain output.
-const plainOutput = (r: HookResult | undefined) => r !== undefined && !/^[[{]/.test(r.stdout.trim());
+// A claude hook's plain (not JSON) stdout: Claude Code words it as the hook's plain output.
+const plainOutput = (r: HookResult | undefined) => r?.dialect === "claude" && !r.stdout.trim().startsWith("{");
 
 /**
  * The run as Claude Code's command-hook contract, in the form closest to what the hooks would
  * have said to Claude Code themselves, so the model reads the same words (checked against the
- * real CLI in test/claude.e2e.test.ts):
+ * real CLI in test/claude.e2e.test.ts); for claude-dialect hooks:
  * - a block that is only a hook's exit 2 is answered with exit 2 and that hook's stderr, byte for
  *   byte (Claude quotes it as "hook error: [command]: stderr"; a JSON deny reads differently);
  * - on SessionStart / UserPromptSubmit, context that is only hooks' plain stdout is printed as
@@ -136,7 +136,7 @@ export function renderClaude(result: TriggerResult): ClaudeAnswer {
   const blocker = result.blocked ? byName.get(result.blocked_by ?? "") : undefined;
   const onlyKeys = (keys: string[]) => Object.keys(response).every((k) => keys.includes(k)) && Object.keys(response.hookSpecificOutput ?? {}).every((k) => keys.includes(k));
   if (
-    blocker &&
+    blocker?.dialect === "claude" &&
     blocker.exit_code === 2 &&
     blocker.reason === (blocker.stderr.trim() || "No stderr output") &&
     onlyKeys(["decision", "reason", "hookSpecificOutput", "hookEventName", "permissionDecision", "permissionDecisionReason"])

@@ -48,6 +48,7 @@ export async function runHook(hook: ResolvedHook, base: Record<string, unknown>,
   const outcome = await spawned.outcome;
   options.signal?.removeEventListener("abort", cancel);
   const result = hookResult(hook, outcome, options.gate);
+  if (hook.dialect === "claude") result.dialect = "claude";
   if (options.gate === "yes" && hook.onFailure === "block" && FAILURE_STATUSES.has(result.status)) {
     result.decision = "block";
     result.reason = `hook ${hook.name} ${result.status === "timed_out" ? "timed out" : result.status === "spawn_error" ? "could not run" : "failed"} and has on_failure: block (${result.error})`;

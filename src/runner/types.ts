@@ -51,6 +51,8 @@ export interface HookResult {
   warnings: string[];
   /** Unknown fields of the hook's JSON output, kept as is. */
   json?: Record<string, unknown>;
+  /** Set for a hook read by Claude Code's rules (`dialect: claude`); absent for native hooks. */
+  dialect?: "claude";
   stop_propagation?: boolean;
   continue?: boolean;
   stop_reason?: string | null;
