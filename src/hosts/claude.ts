@@ -1,4 +1,6 @@
+import type { ResolvedConfig } from "../config/types.js";
 import { EVENT_BY_NAME, pascalEventName } from "../events/catalog.js";
+import { eventGate, orderHooks, runGroups } from "../runner/select.js";
 import type { HookResult, Message, TriggerResult } from "../runner/types.js";
 
 /** One Claude Code hook response (the JSON a command hook prints on exit 0). */
@@ -180,6 +182,31 @@ export function formatClaudeNotTrusted(event: string, files: readonly string[], 
       hookEventName: pascalEventName(event),
       additionalContext: `hookrun: the project's hooks are not running in this session: ${why}, so none of its hooks, guards included, will run. Tell the user; they must review and trust it themselves by running \`${trustCommand}\` in a terminal. Do not run \`hooks trust\` yourself: the review is theirs.`,
     };
+  }
+  return out;
+}
+
+/** The dispatch command of an event: the project's installed hookrun, never npx (0.5 s per event). */
+export const claudeDispatchCommand = (event: string): string => `"$CLAUDE_PROJECT_DIR"/node_modules/.bin/hooks -C "$CLAUDE_PROJECT_DIR" run ${event} --output claude`;
+
+/** Seconds a dispatch entry's `timeout` adds over its hooks' for hookrun itself. */
+const DISPATCH_MARGIN_S = 10;
+
+/**
+ * The `hooks` object of `.claude/settings.json` that hands each Claude Code event of the config
+ * to hookrun: one entry per event with hooks, whose `timeout` covers the whole run (Claude kills
+ * the dispatch at it): the sum over the event's run groups of each group's longest timeout, async
+ * hooks excluded (they never hold the dispatch), plus a margin.
+ */
+export function claudeDispatchSettings(config: ResolvedConfig, command: (event: string) => string = claudeDispatchCommand): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  const events = [...new Set(config.hooks.map((h) => h.event))];
+  for (const event of events) {
+    const claudeName = EVENT_BY_NAME.get(event)?.claude?.name;
+    if (!claudeName) continue;
+    const sync = orderHooks(config.hooks.filter((h) => h.event === event && h.enabled && !h.async));
+    const ms = runGroups(sync, config.events[event]?.parallel === true, eventGate(event, config)).reduce((sum, g) => sum + Math.max(...g.map((h) => h.timeoutMs)), 0);
+    out[claudeName] = [{ hooks: [{ type: "command", command: command(event), timeout: Math.ceil(ms / 1000) + DISPATCH_MARGIN_S }] }];
   }
   return out;
 }

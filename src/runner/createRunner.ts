@@ -7,7 +7,7 @@ import { parseHookEvent } from "../events/parseHookEvent.js";
 import { stateDir as defaultStateDir } from "../fs/stateDir.js";
 import { assertTrusted } from "../trust/store.js";
 import { buildContext, sessionIdOf } from "./context.js";
-import { eventGate, orderHooks, selectHooks } from "./select.js";
+import { eventGate, orderHooks, runGroups, selectHooks } from "./select.js";
 import { notRunResult, runHook } from "./runHook.js";
 import { appendRunLog, runLogRecord } from "./runLog.js";
 import { checkContext } from "./context.js";
@@ -217,14 +217,7 @@ class HookRunner implements Runner {
     const transformField = gate === "transform" ? TRANSFORM_FIELD[event] : undefined;
     const results: HookResult[] = [];
     let stopped = false;
-    for (let i = 0; i < hooks.length; ) {
-      let j = i + 1;
-      if (parallel) while (j < hooks.length && hooks[j].priority === hooks[i].priority) j++;
-      // Claude Code runs all matching hooks of an event at once, and all of them even when one
-      // blocks: consecutive claude-dialect hooks of equal priority form one group.
-      else if (hooks[i].dialect === "claude" && gate !== "transform") while (j < hooks.length && hooks[j].dialect === "claude" && hooks[j].priority === hooks[i].priority) j++;
-      const group = hooks.slice(i, j);
-      i = j;
+    for (const group of runGroups(hooks, parallel, gate)) {
       if (stopped || run.cancelled) {
         for (const h of group) results.push(notRunResult(h.name, run.cancelled ? "cancelled" : "skipped", run.cancelled ? "cancelled: the runner was closed" : null));
         continue;
