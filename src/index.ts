@@ -33,5 +33,5 @@ export { createRunner } from "./runner/createRunner.js";
 export { lastAssistantText, type HistoryEntry } from "./runner/context.js";
 export { watchConfig, type WatchConfigOptions, type ConfigWatcher } from "./watch/watchConfig.js";
 export { startServer, type StartServerOptions, type RunningServer } from "./server/startServer.js";
-export { formatClaude, type ClaudeHookResponse } from "./report/formatClaude.js";
+export { formatClaude, renderClaude, type ClaudeAnswer, type ClaudeHookResponse } from "./hosts/claude.js";
 export { formatJunit } from "./report/formatJunit.js";

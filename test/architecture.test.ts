@@ -66,8 +66,8 @@ function cycles(graph: Map<string, string[]>): string[][] {
  */
 const LAYERS: string[][] = [
   ["index.ts", "bin", "cli", "server"],
-  ["watch", "edit", "interop", "report"],
-  ["runner", "async"],
+  ["watch", "edit", "interop", "report", "hosts"],
+  ["runner", "async", "dialects"],
   ["config", "events", "trust"],
   ["fs", "text.ts", "env.ts", "errors.ts", "version.ts"],
 ];

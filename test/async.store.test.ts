@@ -66,6 +66,7 @@ function job(id: string, extra: Partial<AsyncJob> = {}): AsyncJob {
       dir: "/p",
       shell: "sh",
       onFailure: "continue",
+      dialect: "native",
       maxOutput: 1024,
       order: 0,
       source: { file: "/p/hooks.yaml", line: 1, col: 1, layer: "project" },

@@ -113,10 +113,10 @@ describe("examples/claude-code", () => {
   it("answers each event with the JSON Claude Code reads, always on exit 0", async () => {
     const p = project();
     const env = p.env;
-    // Untrusted, the dispatch fails with 77 (Claude Code shows a hook error and goes on)…
+    // Untrusted, nothing runs and the dispatch says so in the agent, on exit 0 (fail open)…
     const untrusted = await asClaudeCode(p.dir, env, "PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } });
-    expect(untrusted.code).toBe(77);
-    expect(untrusted.stdout).toBe("");
+    expect(untrusted.code).toBe(0);
+    expect(untrusted.json).toEqual({ systemMessage: expect.stringMatching(/^hookrun: the project's hooks did not run: .*hooks\.yaml is not trusted.*run `hooks -C \S+ trust` in a terminal\.$/) });
     // …until the project's hooks are reviewed once, as the guide says.
     expect((await runMain(["trust", "--yes"], { cwd: p.dir, env })).code).toBe(0);
     const start = await asClaudeCode(p.dir, env, "SessionStart", { source: "startup" });

@@ -22,6 +22,11 @@ export interface CollectOptions {
   now?: number;
   /** Tells whether a recorded worker still runs (default: same pid and start time, not a zombie). */
   isAlive?: (worker: ProcessIdentity) => boolean;
+  /**
+   * Touch only what is past the 24 h expiry, and deliver nothing: the sweep of a project's other
+   * sessions (sweep.ts), which must leave their live results to their own next trigger.
+   */
+  expireOnly?: boolean;
 }
 
 /**
@@ -59,8 +64,10 @@ export function collectAsyncResults(dir: string, options: CollectOptions = {}): 
       if (name.startsWith(".") && name.endsWith(".tmp")) removeIfOlder(file, now);
       continue;
     }
-    if (parsed.kind === "result") claimResult(dir, parsed.id, claimer, now, out);
-    else if ((parsed.kind === "started" || parsed.kind === "publishing") && !results.has(parsed.id)) reapLost(dir, parsed.id, parsed.kind, claimer, now, isAlive, out);
+    if (parsed.kind === "result") {
+      // A result's file is written once, when it finishes: an mtime within 24 h is a live result.
+      if (!options.expireOnly || olderThanExpiry(file, now)) claimResult(dir, parsed.id, claimer, now, out);
+    } else if ((parsed.kind === "started" || parsed.kind === "publishing") && !results.has(parsed.id)) reapLost(dir, parsed.id, parsed.kind, claimer, now, isAlive, out, options.expireOnly === true);
     else if (parsed.kind === "claimed" || parsed.kind === "orphan") {
       if (removeIfOlder(file, now)) out.warnings.push(`removed ${file}: a process claimed this async result more than 24 h ago and never delivered it`);
     } else if (parsed.kind === "corrupt" || (parsed.kind === "worker" && !runs.has(parsed.id) && !results.has(parsed.id))) removeIfOlder(file, now);
@@ -68,6 +75,14 @@ export function collectAsyncResults(dir: string, options: CollectOptions = {}): 
   out.delivered.sort((a, b) => (a.started_at < b.started_at ? -1 : a.started_at > b.started_at ? 1 : 0));
   tryRemoveDir(dir);
   return out;
+}
+
+function olderThanExpiry(file: string, now: number): boolean {
+  try {
+    return now - fs.lstatSync(file).mtimeMs > ASYNC_EXPIRY_MS;
+  } catch {
+    return false;
+  }
 }
 
 // Rename first (the claim), read second: a result is read by exactly one process.
@@ -104,8 +119,10 @@ function claimResult(dir: string, id: string, claimer: string, now: number, out:
  * taking the record keeps its late result out). From a publishing marker (the worker won the
  * record and is writing its result): only once the worker is provably gone, never for being late.
  */
-function reapLost(dir: string, id: string, kind: AsyncFileKind, claimer: string, now: number, isAlive: (w: ProcessIdentity) => boolean, out: AsyncCollection): void {
+function reapLost(dir: string, id: string, kind: AsyncFileKind, claimer: string, now: number, isAlive: (w: ProcessIdentity) => boolean, out: AsyncCollection, expireOnly = false): void {
   const source = path.join(dir, asyncFileName(id, kind));
+  // The id starts with the run's start time: a run begun within 24 h is not even read.
+  if (expireOnly && !(now - Number.parseInt(id.split("-")[0], 36) > ASYNC_EXPIRY_MS)) return;
   let job: AsyncJob;
   try {
     job = readAsyncJob(source);
@@ -123,6 +140,8 @@ function reapLost(dir: string, id: string, kind: AsyncFileKind, claimer: string,
     setAside(dir, id, path.join(dir, asyncFileName(id, "worker")), `async worker record of ${source}`, error, now, out);
   }
   const started = Date.parse(job.started_at);
+  // A sweep only expires: a run whose record says it started within 24 h is its session's business.
+  if (expireOnly && Number.isFinite(started) && now - started <= ASYNC_EXPIRY_MS) return;
   const overdue = !Number.isFinite(started) || now > started + job.timeout_ms + ASYNC_ORPHAN_GRACE_MS;
   const workerGone = record !== null && !isAlive(record.worker);
   if (kind === "publishing" && !workerGone) {
@@ -145,7 +164,8 @@ function reapLost(dir: string, id: string, kind: AsyncFileKind, claimer: string,
   }
   fs.rmSync(claimed, { force: true });
   fs.rmSync(path.join(dir, asyncFileName(id, "worker")), { force: true });
-  if (Number.isFinite(started) && now - started > ASYNC_EXPIRY_MS) {
+  // (In a sweep, a record without a readable start time is judged by its id's, checked above.)
+  if (Number.isFinite(started) ? now - started > ASYNC_EXPIRY_MS : expireOnly) {
     out.expired.push({ name: job.name, event: job.event, session_id: job.session_id, started_at: job.started_at });
     out.warnings.push(`async hook "${job.name}" (${job.event}, started ${job.started_at}) expired: its worker vanished and the run is older than 24 h`);
     return;

@@ -5,7 +5,8 @@ import path from "node:path";
 import type { PendingAsync, AsyncDelivery, HookResult } from "../runner/types.js";
 import { type AsyncBackend, type AsyncStart, type AsyncStarted, type AsyncTake, MemoryAsyncBackend, neutralizeAsyncResult } from "./backend.js";
 import { type AsyncJob, type AsyncWorkerRecord, writeAsyncJob, readAsyncJob, writeWorkerRecord, publishAsyncResult, listAsyncPending } from "./records.js";
-import { asyncSessionDir, projectKey, newAsyncId } from "./paths.js";
+import { asyncSessionDir, projectKey, newAsyncId, sessionKey } from "./paths.js";
+import { sweepExpiredAsync } from "./sweep.js";
 import { collectAsyncResults } from "./collect.js";
 import { isoTime } from "../text.js";
 import { ensureStateDir, StateDirError, assertPrivateStatePath } from "../fs/stateDir.js";
@@ -46,7 +47,13 @@ export class DetachedAsyncBackend implements AsyncBackend {
     // Results become messages to the agent and records name pids to kill: only from a private dir.
     const refused = this.refusal();
     if (refused) return { delivered: [], expired: [], warnings: [`async results not collected: ${refused}`] };
-    return collectAsyncResults(this.dir(sessionId));
+    const own = collectAsyncResults(this.dir(sessionId));
+    // Sessions that never trigger again would keep their results for ever: expire those of the
+    // whole project by age, at most every ASYNC_SWEEP_INTERVAL_MS (one lstat otherwise). Their
+    // expiries are logged by the runner; problems met there belong to other sessions, not here.
+    const swept = sweepExpiredAsync(path.join(this.options.stateDir, "async", projectKey(this.options.projectDir)), sessionKey(sessionId));
+    if (swept.expired.length > 0) own.expired.push(...swept.expired);
+    return own;
   }
 
   start(start: AsyncStart): AsyncStarted {

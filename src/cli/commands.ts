@@ -107,6 +107,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: "-n <count>", description: "how many runs (default 20)" },
       { flags: "--session <id>", description: "only runs of this session" },
       { flags: "--json", description: "print a JSON array of the log records" },
+      { flags: "--pending", description: "instead, the async results not delivered yet (and async hooks still running), per session, with their age" },
     ],
     action: async (ctx, _args, opts) => (await import("./actions/inspect.js")).printLog(ctx, opts),
   },
@@ -160,6 +161,18 @@ export const COMMANDS: readonly CommandSpec[] = [
     example: "hooks __async-worker JOB",
     hidden: true,
     action: async (ctx, [job]) => (await import("./actions/asyncWorker.js")).asyncWorker(ctx, job),
+  },
+  {
+    // The detached process `hooks run` hands a claude-dialect hook's background jobs to.
+    name: "__watchdog",
+    args: [
+      { syntax: "<pgid>", description: "the process group left running" },
+      { syntax: "<deadline>", description: "when the hook's timeout kills it (epoch ms)" },
+    ],
+    description: "kill a finished hook's background jobs at its timeout",
+    example: "hooks __watchdog PGID DEADLINE",
+    hidden: true,
+    action: async (ctx, [pgid, deadline]) => (await import("./actions/asyncWorker.js")).watchdog(ctx, pgid, deadline),
   },
 ];
 

@@ -21,8 +21,13 @@ export function parseSize(value: unknown): number | null {
 }
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
-/** Claude Code's default for command hooks, kept for hooks in its dialect. */
-export const CLAUDE_DEFAULT_TIMEOUT_MS = 600_000;
+/**
+ * Claude Code's default timeout for a command hook on an event, kept for hooks in its dialect:
+ * 600 s, but 30 s on UserPromptSubmit and 1.5 s on SessionEnd (read from Claude Code 2.1.330).
+ */
+export function claudeDefaultTimeoutMs(event: string): number {
+  return event === "user_prompt_submit" ? 30_000 : event === "session_end" ? 1_500 : 600_000;
+}
 export const MAX_TIMEOUT_MS = 24 * 3_600_000;
 export const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 

@@ -190,21 +190,44 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
 /** Grace between SIGTERM and SIGKILL (SPEC §5.6). */
 export const KILL_GRACE_MS = 2000;
 
+// Terminations in flight (their SIGKILL deadline), and the grace every later one gets once this
+// process is going down (hastenTerminations); null while it is not.
+const inFlight = new Set<{ deadline: number }>();
+let hastenedGraceMs: number | null = null;
+
 /**
- * SIGTERM the group, then SIGKILL it after the grace unless it empties first. Resolves when the
- * group is gone or SIGKILL was sent: after that nothing of it can outlive the caller.
+ * This process is going down (a host killed it): every group being terminated now gets SIGKILL
+ * at the latest `graceMs` from now, and every group terminated from now on gets at most
+ * `graceMs` between SIGTERM and SIGKILL. A host that kills its hook's tree escalates to SIGKILL
+ * itself (Claude Code: 1.5 s later), and hookrun's hooks lead their own groups, out of its
+ * reach: they must be dead before that SIGKILL ends the process that can still kill them.
+ * One-way for the life of the process; a later call can only shorten the grace.
+ */
+export function hastenTerminations(graceMs: number): void {
+  hastenedGraceMs = hastenedGraceMs === null ? graceMs : Math.min(hastenedGraceMs, graceMs);
+  const deadline = Date.now() + graceMs;
+  for (const t of inFlight) t.deadline = Math.min(t.deadline, deadline);
+}
+
+/**
+ * SIGTERM the group, then SIGKILL it after the grace (shortened by hastenTerminations) unless it
+ * empties first. Resolves when the group is gone or SIGKILL was sent: after that nothing of it
+ * can outlive the caller.
  */
 export function terminateGroup(pgid: number, graceMs = KILL_GRACE_MS): Promise<void> {
   if (!signalGroup(pgid, "SIGTERM")) return Promise.resolve();
+  const t = { deadline: Date.now() + (hastenedGraceMs === null ? graceMs : Math.min(graceMs, hastenedGraceMs)) };
+  inFlight.add(t);
   return new Promise((resolve) => {
-    const started = Date.now();
     const poll = (): void => {
       if (!groupAlive(pgid)) {
+        inFlight.delete(t);
         resolve();
         return;
       }
-      if (Date.now() - started >= graceMs) {
+      if (Date.now() >= t.deadline) {
         signalGroup(pgid, "SIGKILL");
+        inFlight.delete(t);
         resolve();
         return;
       }

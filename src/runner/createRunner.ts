@@ -7,7 +7,7 @@ import { parseHookEvent } from "../events/parseHookEvent.js";
 import { stateDir as defaultStateDir } from "../fs/stateDir.js";
 import { assertTrusted } from "../trust/store.js";
 import { buildContext, sessionIdOf } from "./context.js";
-import { eventGate, orderHooks, selectHooks } from "./select.js";
+import { eventGate, orderHooks, runGroups, selectHooks } from "./select.js";
 import { notRunResult, runHook } from "./runHook.js";
 import { appendRunLog, runLogRecord } from "./runLog.js";
 import { checkContext } from "./context.js";
@@ -43,6 +43,8 @@ class HookRunner implements Runner {
   private readonly stateDir: string;
   private readonly runs = new Set<TriggerRun>();
   private readonly reapers = new Set<Promise<void>>();
+  /** Spawned sync hooks until their group is gone: close() kills background jobs left running. */
+  private readonly spawned = new Set<SpawnedHook>();
   private readonly listeners: Record<RunnerEvent, Set<Listener>> = { "hook:start": new Set(), "hook:end": new Set() };
   private closed = false;
   private readonly trust: "all" | "checked";
@@ -215,11 +217,7 @@ class HookRunner implements Runner {
     const transformField = gate === "transform" ? TRANSFORM_FIELD[event] : undefined;
     const results: HookResult[] = [];
     let stopped = false;
-    for (let i = 0; i < hooks.length; ) {
-      let j = i + 1;
-      if (parallel) while (j < hooks.length && hooks[j].priority === hooks[i].priority) j++;
-      const group = hooks.slice(i, j);
-      i = j;
+    for (const group of runGroups(hooks, parallel, gate)) {
       if (stopped || run.cancelled) {
         for (const h of group) results.push(notRunResult(h.name, run.cancelled ? "cancelled" : "skipped", run.cancelled ? "cancelled: the runner was closed" : null));
         continue;
@@ -262,7 +260,11 @@ class HookRunner implements Runner {
         run.active.add(s);
         const reaped = s.reaped;
         this.reapers.add(reaped);
-        void reaped.then(() => this.reapers.delete(reaped));
+        this.spawned.add(s);
+        void reaped.then(() => {
+          this.reapers.delete(reaped);
+          this.spawned.delete(s);
+        });
       },
     });
     if (spawned) run.active.delete(spawned);
@@ -303,6 +305,10 @@ class HookRunner implements Runner {
     return this.async.pending(sessionId);
   }
 
+  leftovers(): { pgid: number; deadline: number }[] {
+    return [...this.spawned].map((s) => s.leftover()).filter((l): l is { pgid: number; deadline: number } => l !== null);
+  }
+
   // Async hooks waited for in their own trigger are delivered by it (`wait`, CLI --wait / CI).
   private deliverWaited(result: TriggerResult, waited: AsyncDelivery[]): void {
     result.async_delivered = [...result.async_delivered, ...waited];
@@ -341,6 +347,7 @@ class HookRunner implements Runner {
       for (const s of run.active) outcomes.push(s.outcome);
       this.cancelRun(run);
     }
+    if (!options.keepBackground) for (const s of this.spawned) if (s.leftover()) s.cancel();
     await Promise.all(outcomes);
     await asyncClosed;
     await Promise.all([...this.reapers]);

@@ -4,7 +4,8 @@ import type { GateKind } from "../events/catalog.js";
 import { hookInput, hookEnv } from "./context.js";
 import { spawnHook, type SpawnedHook, type SpawnOutcome } from "./spawnHook.js";
 import type { HookResult, HookStatus } from "./types.js";
-import { parseHookOutput } from "./parseHookOutput.js";
+import { readNative } from "../dialects/native.js";
+import { readClaude } from "../dialects/claude.js";
 
 export interface RunHookOptions {
   /** Base environment (the runner's). */
@@ -24,7 +25,8 @@ export interface RunHookOptions {
  */
 export async function runHook(hook: ResolvedHook, base: Record<string, unknown>, options: RunHookOptions): Promise<HookResult> {
   const callerCwd = base.cwd as string;
-  const dir = hook.dir ?? callerCwd;
+  // Claude Code runs a hook in the session's working directory; hookrun in the declaring file's.
+  const dir = hook.dialect === "claude" ? callerCwd : (hook.dir ?? callerCwd);
   const useShell = hook.command !== undefined;
   const argv = hook.args ?? [];
   const spawned = spawnHook({
@@ -36,6 +38,8 @@ export async function runHook(hook: ResolvedHook, base: Record<string, unknown>,
     input: hookInput(base, hook.name, options.projectDir),
     timeoutMs: hook.timeoutMs,
     maxOutput: hook.maxOutput,
+    // Claude Code lets a hook's background jobs finish; hookrun bounds them by the hook's timeout.
+    keepBackground: hook.dialect === "claude",
   });
   options.onSpawn?.(spawned);
   const cancel = (): void => spawned.cancel();
@@ -44,6 +48,7 @@ export async function runHook(hook: ResolvedHook, base: Record<string, unknown>,
   const outcome = await spawned.outcome;
   options.signal?.removeEventListener("abort", cancel);
   const result = hookResult(hook, outcome, options.gate);
+  if (hook.dialect === "claude") result.dialect = "claude";
   if (options.gate === "yes" && hook.onFailure === "block" && FAILURE_STATUSES.has(result.status)) {
     result.decision = "block";
     result.reason = `hook ${hook.name} ${result.status === "timed_out" ? "timed out" : result.status === "spawn_error" ? "could not run" : "failed"} and has on_failure: block (${result.error})`;
@@ -74,8 +79,9 @@ function firstLine(text: string): string {
 }
 
 /**
- * Turn how a hook's process ended into its result (SPEC §5.8, §6): exit 2 blocks only on a gate
- * event, a shell's 127/126 is a spawn error, stdout is read on exit 0 and 2.
+ * Turn how a hook's process ended into its result (SPEC §5.8): a timeout, a signal, a shell's
+ * 127/126 (a spawn error) or an exit other than 0 and 2 is a failure in every dialect; exit 0 and
+ * 2 and the output are read by the hook's dialect (src/dialects/).
  */
 export function hookResult(hook: ResolvedHook, outcome: SpawnOutcome, gate: GateKind): HookResult {
   const r: HookResult = {
@@ -102,39 +108,11 @@ export function hookResult(hook: ResolvedHook, outcome: SpawnOutcome, gate: Gate
     const detail = firstLine(outcome.stderr);
     return { ...r, status: "spawn_error", error: `${what} (exit ${code})${detail ? `: ${detail}` : ""}` };
   }
+  // Claude Code reads a hook's JSON whatever its exit code; hookrun's own rules read it on 0 and 2.
+  if (hook.dialect === "claude") return readClaude(r, hook, code, gate);
   if (code !== 0 && code !== 2) {
     const detail = firstLine(outcome.stderr);
     return { ...r, status: "failed", error: `exit code ${code}${detail ? `: ${detail}` : ""}` };
   }
-  const parsed = parseHookOutput(outcome.stdout);
-  if (!parsed.ok) {
-    if (code === 2 && gate === "yes") {
-      r.warnings.push(parsed.error);
-    } else {
-      return { ...r, status: "invalid_output", error: parsed.error };
-    }
-  }
-  const out = parsed.ok ? parsed.output : null;
-  if (out) {
-    r.messages = out.messages.map((m) => ({ ...m, hook: hook.name }));
-    r.decision = out.decision;
-    if (out.reason !== null) r.reason = out.reason;
-    if (out.json) r.json = out.json;
-    if (out.stop_propagation) r.stop_propagation = true;
-    if (!out.continue) {
-      r.continue = false;
-      r.stop_reason = out.stop_reason;
-    }
-    if (out.updated_input !== undefined) r.updated_input = out.updated_input;
-  }
-  if (code === 2) {
-    if (gate !== "yes") return { ...r, status: "failed", decision: null, error: `exit code 2 (a block) on event \`${hook.event}\`, which cannot block` };
-    return { ...r, status: "blocked", decision: "block", reason: out?.reason ?? (outcome.stderr.trim() || `hook ${hook.name} exited with code 2`) };
-  }
-  if (r.decision === "block") {
-    if (gate === "yes") return { ...r, status: "blocked", reason: r.reason ?? `blocked by hook ${hook.name}` };
-    r.warnings.push(`block decision ignored: event \`${hook.event}\` cannot block`);
-    r.decision = null;
-  }
-  return r;
+  return readNative(r, hook, code, gate);
 }

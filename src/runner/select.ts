@@ -88,3 +88,21 @@ export function eventGate(event: string, config: ResolvedConfig): GateKind {
   if (info) return info.gate;
   return config.events[event]?.gate ? "yes" : "no";
 }
+
+/**
+ * The groups an event's ordered sync hooks run in (SPEC §5.4): one hook each, or, on a
+ * `parallel: true` event, the hooks of equal priority; Claude Code runs all matching hooks of an
+ * event at once, and all of them even when one blocks, so consecutive claude-dialect hooks of
+ * equal priority form one group too.
+ */
+export function runGroups(hooks: ResolvedHook[], parallel: boolean, gate: GateKind): ResolvedHook[][] {
+  const groups: ResolvedHook[][] = [];
+  for (let i = 0; i < hooks.length; ) {
+    let j = i + 1;
+    if (parallel) while (j < hooks.length && hooks[j].priority === hooks[i].priority) j++;
+    else if (hooks[i].dialect === "claude" && gate !== "transform") while (j < hooks.length && hooks[j].dialect === "claude" && hooks[j].priority === hooks[i].priority) j++;
+    groups.push(hooks.slice(i, j));
+    i = j;
+  }
+  return groups;
+}

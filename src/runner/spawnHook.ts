@@ -16,6 +16,12 @@ export interface SpawnRequest {
   timeoutMs: number;
   /** Cap per stream, in bytes. */
   maxOutput: number;
+  /**
+   * Leave what the process started in the background (`notify-send … &`) running when it exits,
+   * as Claude Code does, until the timeout (counted from the start) or a cancel; by default the
+   * group is killed when the process exits.
+   */
+  keepBackground?: boolean;
 }
 
 export type SpawnEnd = "exited" | "timed_out" | "spawn_error" | "cancelled";
@@ -41,6 +47,11 @@ export interface SpawnedHook {
   cancel(): void;
   /** Settles when leftover members of the group are gone (or were SIGKILLed). */
   readonly reaped: Promise<void>;
+  /**
+   * With keepBackground: the process group still running after the process exited, and when its
+   * timeout kills it (epoch ms); null when nothing is left.
+   */
+  leftover(): { pgid: number; deadline: number } | null;
 }
 
 /** After the hook's process exits, how long its pipes may stay open before we stop reading. */
@@ -150,7 +161,22 @@ export function spawnHook(request: SpawnRequest): SpawnedHook {
   let exited = false;
 
   let afterKill: (() => void) | null = null;
+  // keepBackground: the group outlives the process until this deadline (or a cancel).
+  let background: { timer: NodeJS.Timeout; poll: NodeJS.Timeout } | null = null;
+  const deadline = started + request.timeoutMs;
+  const endBackground = (killIt: boolean): void => {
+    if (!background || pid === undefined) return;
+    clearTimeout(background.timer);
+    clearInterval(background.poll);
+    background = null;
+    if (killIt) void terminateGroup(pid).then(reapResolve);
+    else reapResolve();
+  };
   const kill = (why: SpawnEnd): void => {
+    if (background) {
+      endBackground(true);
+      return;
+    }
     if (end !== "exited" || exited || pid === undefined) return;
     end = why;
     killing = terminateGroup(pid, KILL_GRACE_MS);
@@ -209,8 +235,17 @@ export function spawnHook(request: SpawnRequest): SpawnedHook {
       exited = true;
       exitCode = code;
       exitSignal = signal;
-      // Leftover members of the group (a backgrounded `cmd &`) must not outlive a sync hook.
-      if (!killing && pid !== undefined && groupAlive(pid)) {
+      // Leftover members of the group (a backgrounded `cmd &`) must not outlive a sync hook, or,
+      // with keepBackground, its timeout. Timers are unref'd: a caller may exit and hand the group
+      // on (leftover()); polling notices when it empties by itself.
+      if (!killing && pid !== undefined && request.keepBackground && groupAlive(pid)) {
+        background = {
+          timer: setTimeout(() => endBackground(true), Math.max(0, deadline - Date.now())).unref(),
+          poll: setInterval(() => {
+            if (!groupAlive(pid)) endBackground(false);
+          }, 100).unref(),
+        };
+      } else if (!killing && pid !== undefined && groupAlive(pid)) {
         void terminateGroup(pid).then(reapResolve);
       } else if (killing) {
         void killing.then(reapResolve);
@@ -231,9 +266,10 @@ export function spawnHook(request: SpawnRequest): SpawnedHook {
     outcome,
     reaped,
     cancel: () => kill("cancelled"),
+    leftover: () => (background && pid !== undefined ? { pgid: pid, deadline } : null),
   };
 }
 
 function settled(outcome: SpawnOutcome): SpawnedHook {
-  return { pid: undefined, outcome: Promise.resolve(outcome), reaped: Promise.resolve(), cancel: () => {} };
+  return { pid: undefined, outcome: Promise.resolve(outcome), reaped: Promise.resolve(), cancel: () => {}, leftover: () => null };
 }

@@ -12,6 +12,13 @@ export interface Message {
   hook?: string;
   /** Set on messages of delivered async results. */
   async?: boolean;
+  /**
+   * Absent: context for the model. `notice`: for the user only, never the model (Claude Code's
+   * systemMessage). `feedback`: for the model about the tool call that just ran (Claude's
+   * post-tool block). `followup`: on stop / subagent_stop, the agent goes on with it instead of
+   * stopping (Claude's Stop additionalContext, Cursor's followup_message).
+   */
+  kind?: "notice" | "feedback" | "followup";
 }
 
 /** What the caller passes to a trigger; any other field passes through untouched. */
@@ -44,6 +51,8 @@ export interface HookResult {
   warnings: string[];
   /** Unknown fields of the hook's JSON output, kept as is. */
   json?: Record<string, unknown>;
+  /** Set for a hook read by Claude Code's rules (`dialect: claude`); absent for native hooks. */
+  dialect?: "claude";
   stop_propagation?: boolean;
   continue?: boolean;
   stop_reason?: string | null;
@@ -103,6 +112,8 @@ export interface RunnerOptions {
 export interface CloseOptions {
   /** How long running async hooks may go on before they are killed (default 5000 ms). */
   graceMs?: number;
+  /** Leave the background jobs of finished claude-dialect hooks running (the caller handed them on: leftovers()). */
+  keepBackground?: boolean;
 }
 
 /** Per-trigger options (CLI flags --only/--skip/--dry-run/--wait). */
@@ -146,6 +157,12 @@ export interface Runner {
   drain(): Promise<void>;
   /** Outstanding async hooks, for one session or all. */
   pending(sessionId?: string): PendingAsync[];
+  /**
+   * Background jobs of finished `dialect: claude` hooks still running (each hook's process group
+   * and the time its timeout kills it, epoch ms). close() kills them; `hooks run` hands them to a
+   * detached watchdog before it exits.
+   */
+  leftovers(): { pgid: number; deadline: number }[];
   /** Kill every running hook (sync and async, after a short grace for async) and refuse new triggers. */
   close(options?: CloseOptions): Promise<void>;
   /** Swap the config (hot reload); running hooks are not affected. */

@@ -14,6 +14,7 @@ export function hook(name: string, event: string, fields: Partial<ResolvedHook> 
     dir: null,
     shell: "sh",
     onFailure: "continue",
+    dialect: "native",
     maxOutput: 1024 * 1024,
     order: 0,
     source: loc,

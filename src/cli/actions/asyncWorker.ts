@@ -4,6 +4,8 @@ import { buildContext } from "../../runner/context.js";
 import { runHook } from "../../runner/runHook.js";
 import { appendRunLog } from "../../runner/runLog.js";
 import type { CliContext } from "../context.js";
+import { groupAlive, isPlausiblePid, terminateGroup } from "../../fs/processes.js";
+import { EXIT } from "../exitCodes.js";
 
 /**
  * Run one detached async hook to its end and publish the result, then exit. The worker is
@@ -41,6 +43,29 @@ export async function asyncWorker(ctx: CliContext, jobFile: string): Promise<num
     } catch {
       // the result is delivered all the same; the run log is informational
     }
+  }
+  return 0;
+}
+
+/**
+ * `hooks __watchdog PGID DEADLINE`: the background jobs a finished claude-dialect hook left
+ * running, handed over by the `hooks run` that started them (it exits at once, as Claude Code
+ * needs). Kills the group at the deadline (the hook's timeout), or when told to stop; exits as
+ * soon as the group empties. It polls from the moment it was handed a live group, so a group id
+ * freed and reused later is never taken for this one (that needs every pid to cycle in 100 ms).
+ */
+export async function watchdog(_ctx: CliContext, pgidArg: string, deadlineArg: string): Promise<number> {
+  const pgid = Number(pgidArg);
+  const deadline = Number(deadlineArg);
+  if (!isPlausiblePid(pgid) || pgid === process.pid || !Number.isFinite(deadline)) return EXIT.usage;
+  let stop = false;
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => void (stop = true));
+  while (groupAlive(pgid)) {
+    if (stop || Date.now() >= deadline) {
+      await terminateGroup(pgid);
+      return 0;
+    }
+    await new Promise((r) => setTimeout(r, Math.max(1, Math.min(100, deadline - Date.now()))));
   }
   return 0;
 }

@@ -10,6 +10,9 @@ import { parseHookEvent } from "../../events/parseHookEvent.js";
 import { formatElapsed } from "../../report/formatText.js";
 import { configSummary, disabledByEnv, eventJson, hookJson, validationJson } from "../../report/json.js";
 import { readRunLog } from "../../runner/runLog.js";
+import { listUndeliveredAsync, type UndeliveredAsync } from "../../async/sweep.js";
+import { ASYNC_EXPIRY_MS, projectKey } from "../../async/paths.js";
+import path from "node:path";
 import { runLogFile, type RunLogRecord } from "../../runner/runLog.js";
 import { stateDir } from "../../fs/stateDir.js";
 import { terminalSafe } from "../../text.js";
@@ -135,7 +138,7 @@ export async function printEvents(ctx: CliContext, opts: { json?: boolean }): Pr
 }
 
 /** `hooks log`: the last N runs (optionally of one session), as lines or a JSON array. */
-export async function printLog(ctx: CliContext, opts: { n?: string; session?: string; json?: boolean }): Promise<number> {
+export async function printLog(ctx: CliContext, opts: { n?: string; session?: string; json?: boolean; pending?: boolean }): Promise<number> {
   const n = opts.n === undefined ? 20 : Number(opts.n);
   if (!Number.isInteger(n) || n < 0) throw new UsageError(`-n ${opts.n}: expected a whole number ≥ 0`);
   const dir = stateDir(ctx.env);
@@ -143,6 +146,7 @@ export async function printLog(ctx: CliContext, opts: { n?: string; session?: st
   let records = log.records;
   // Malformed lines are not fatal: say how many were skipped, on stderr so --json stays parseable.
   if (log.skipped > 0) ctx.stderr.write(`hooks: skipped ${log.skipped} malformed line${log.skipped === 1 ? "" : "s"} in ${runLogFile(dir)}\n`);
+  if (opts.pending) return printPending(ctx, dir, records, opts);
   const deliveredAt = asyncDeliveries(records);
   if (opts.session !== undefined) records = records.filter((r) => r.session_id === opts.session);
   records = n === 0 ? [] : records.slice(-n);
@@ -187,4 +191,47 @@ function asyncDeliveries(records: RunLogRecord[]): Map<string, string> {
   const out = new Map<string, string>();
   for (const r of records) if (r.async === "delivered") out.set(asyncKey(r), r.time);
   return out;
+}
+
+/**
+ * `hooks log --pending`: the async runs of every project not delivered yet, from the state dir
+ * itself (the run log only says what happened): finished results waiting for their session's
+ * next trigger, with their age and when they expire, and runs still without a result. Project
+ * directories come from the run log (async dirs are named by a hash of them).
+ */
+function printPending(ctx: CliContext, dir: string, records: RunLogRecord[], opts: { session?: string; json?: boolean }): number {
+  const known = new Map<string, string>();
+  for (const r of records) if (!known.has(r.project_dir)) known.set(r.project_dir, projectKey(r.project_dir));
+  const projects = new Map([...known].map(([projectDir, key]) => [key, projectDir]));
+  const now = Date.now();
+  let pending = listUndeliveredAsync(dir, projects);
+  if (opts.session !== undefined) pending = pending.filter((p) => p.session_id === opts.session);
+  const age = (p: UndeliveredAsync): number => Math.max(0, now - Date.parse(p.finished_at ?? p.started_at) || 0);
+  if (opts.json) {
+    const json = pending.map((p) => ({ ...p, age_ms: age(p) }));
+    ctx.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  if (pending.length === 0) {
+    ctx.stderr.write(`hooks: no undelivered async results${opts.session !== undefined ? ` for session ${opts.session}` : ""} in ${path.join(dir, "async")}\n`);
+    return EXIT.ok;
+  }
+  const lines = pending.map((p) => {
+    const what =
+      p.state === "finished"
+        ? `finished ${p.status} ${formatAge(age(p))} ago, ${age(p) > ASYNC_EXPIRY_MS ? "expired: deleted at the project's next trigger" : `expires in ${formatAge(ASYNC_EXPIRY_MS - age(p))}`}`
+        : `running for ${formatAge(age(p))}`;
+    return `${p.session_id}  ${p.name} (${p.event}): ${what}  ${p.project_dir ?? `project ${p.project_key}`}`;
+  });
+  const head = `${pending.length} async result${pending.length === 1 ? "" : "s"} not delivered yet (each goes to the next trigger of its session; deleted undelivered 24 h after it finished):`;
+  ctx.stdout.write(`${[head, ...lines.map((l) => `session ${terminalSafe(l)}`)].join("\n")}\n`);
+  return EXIT.ok;
+}
+
+// 45s, 12m, 3h 05m: an age at the precision that matters for a 24 h expiry.
+function formatAge(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
 }

@@ -1,15 +1,20 @@
+import { spawn } from "node:child_process";
 import { loadConfig } from "../../config/loadConfig.js";
 import { deriveLastMessage } from "../../interop/lastMessageFromTranscript.js";
 import { UsageError } from "../../errors.js";
 import { parseHookEvent } from "../../events/parseHookEvent.js";
-import { formatClaude } from "../../report/formatClaude.js";
+import { type ClaudeAnswer, formatClaudeNotTrusted, renderClaude } from "../../hosts/claude.js";
+import { TrustError } from "../../errors.js";
+import { assertTrusted } from "../../trust/store.js";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { formatGithubAnnotations, formatGithubHookBlock, isGithubActions } from "../../report/github.js";
 import { formatJunit } from "../../report/formatJunit.js";
 import { formatElapsed, formatFooter, formatHookBlock } from "../../report/formatText.js";
 import { buildContext } from "../../runner/context.js";
 import { createRunner } from "../../runner/createRunner.js";
 import { FAILURE_STATUSES } from "../../runner/runHook.js";
-import { planHooks } from "../../runner/select.js";
+import { hooksDisabledByEnv, planHooks } from "../../runner/select.js";
 import type { HookEndEvent, HookResult, HookStartEvent, Runner, TriggerResult } from "../../runner/types.js";
 import { checkHookNames } from "../../runner/context.js";
 import { hookJson } from "../../report/json.js";
@@ -18,7 +23,8 @@ import { terminalSafe } from "../../text.js";
 import type { CliContext } from "../context.js";
 import { EXIT, signalExitCode } from "../exitCodes.js";
 import { readRunContext, type ContextFlags } from "./runContext.js";
-import { onTerminatingSignal } from "../signals.js";
+import { onTerminatingSignal, SIGNAL_KILL_GRACE_MS } from "../signals.js";
+import { hastenTerminations } from "../../fs/processes.js";
 import { runningInCi } from "../../env.js";
 
 /** The options of `hooks run` (see the command table). */
@@ -46,6 +52,22 @@ export function exitCodeForResult(result: TriggerResult, waited = false): number
 }
 
 const OUTPUTS = ["text", "json", "junit", "claude"];
+
+/** Events whose additionalContext reaches Claude's model before it answers (see formatClaudeNotTrusted). */
+const CLAUDE_EAGER_TRUST_EVENTS = new Set(["session_start", "user_prompt_submit"]);
+
+const shellWord = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
+
+/**
+ * The command that reviews and trusts the config of `projectDir`, spelled with the binary that is
+ * running when it is a project's installed one (`node_modules/.bin/hooks`), else `hooks`.
+ */
+export function trustCommand(ctx: Pick<CliContext, "entry" | "configPath">, projectDir: string): string {
+  const m = ctx.entry ? /^(.*[\\/]node_modules)[\\/](?:\.bin[\\/]hook(?:s|run)|hookrun[\\/]dist[\\/]bin[\\/]hooks\.js)$/.exec(ctx.entry) : null;
+  const local = m ? path.join(m[1], ".bin", "hooks") : null;
+  const bin = local && existsSync(local) ? shellWord(local) : "hooks";
+  return `${bin} -C ${shellWord(projectDir)}${ctx.configPath ? ` -c ${shellWord(ctx.configPath)}` : ""} trust`;
+}
 
 /** `hooks run EVENT`: fire one event and print what the hooks said. */
 export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlags): Promise<number> {
@@ -95,10 +117,14 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   const wait = flags.wait ?? runningInCi(ctx.env);
   // SIGINT, SIGTERM, SIGHUP, SIGQUIT…: kill every hook's group, report what ran, exit 128+n
   // (SPEC §5.6). Unhandled, SIGHUP (a closed terminal) would end the CLI and leave the hooks running.
+  // A host that kills the CLI's tree SIGKILLs it soon after (Claude Code: 1.5 s later), so the
+  // hooks' groups, out of the host's reach, get SIGKILL well before (SIGNAL_KILL_GRACE_MS); the
+  // CLI exits only once each group is gone or SIGKILLed. A second signal kills them at once.
   let interrupted: NodeJS.Signals | null = null;
   const stopSignals = onTerminatingSignal((signal) => {
-    if (interrupted) return;
+    if (interrupted) return hastenTerminations(0);
     interrupted = signal;
+    hastenTerminations(SIGNAL_KILL_GRACE_MS);
     void runner.close({ graceMs: 0 });
   });
   // Under GitHub Actions each hook's block is folded in a log group (SPEC §8).
@@ -107,17 +133,33 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   const progress = output === "text" ? startProgress(runner, ctx.stdout, ctx.color, block) : null;
   let result: TriggerResult;
   try {
+    // Claude Code's model hears about untrusted config on these events even when none of their
+    // hooks would run (elsewhere trust is checked only when something would run, as always).
+    // (Not under HOOKS=0: nothing would run anyway, and the user knows why.)
+    if (output === "claude" && CLAUDE_EAGER_TRUST_EVENTS.has(event) && !hooksDisabledByEnv(ctx.env)) assertTrusted(config, { env: ctx.env, trust: ctx.trust });
     result = await runner.trigger(event, context, { only: flags.only, skip: flags.skip, wait });
+  } catch (error) {
+    // Exit 77 would be a non-blocking error Claude Code shows no `-p` user: say it in the agent.
+    if (output !== "claude" || !(error instanceof TrustError)) throw error;
+    ctx.stderr.write(`${terminalSafe(`hooks: ${error.message}`)}\n`);
+    ctx.stdout.write(`${JSON.stringify(formatClaudeNotTrusted(event, error.files, trustCommand(ctx, config.projectDir)))}\n`);
+    return EXIT.ok;
   } finally {
     progress?.stop();
-    await runner.close();
+    // Background jobs of claude-dialect hooks may finish after this process, within their timeout.
+    const handedOff = !interrupted && handOffBackground(ctx, runner);
+    await runner.close({ keepBackground: handedOff });
     stopSignals();
   }
   if (transcriptWarning) result.warnings.unshift(transcriptWarning);
+  let claude: ClaudeAnswer | null = null;
   if (output === "json") ctx.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else if (output === "junit") ctx.stdout.write(formatJunit([result]));
-  else if (output === "claude") ctx.stdout.write(`${JSON.stringify(formatClaude(result))}\n`);
-  else if (result.hooks.length > 0 || result.warnings.length > 0 || result.async_started.length > 0 || result.async_delivered.length > 0) {
+  else if (output === "claude") {
+    claude = renderClaude(result);
+    ctx.stdout.write(claude.stdout);
+    ctx.stderr.write(claude.stderr);
+  } else if (result.hooks.length > 0 || result.warnings.length > 0 || result.async_started.length > 0 || result.async_delivered.length > 0) {
     // Results of earlier runs' async hooks (delivered now, first) and hooks that never ran
     // (skipped, cancelled before starting) were not shown while running.
     for (const r of [...result.async_delivered, ...result.hooks]) if (!progress?.shown.has(r)) ctx.stdout.write(block(r, { color: ctx.color }));
@@ -125,9 +167,29 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     ctx.stdout.write(formatFooter(result, { color: ctx.color }));
   }
   if (interrupted) return signalExitCode(interrupted);
-  // Claude Code reads a hook's JSON only on exit 0, so the block travels in the JSON (SPEC §8).
-  if (output === "claude") return EXIT.ok;
+  // Claude Code reads a hook's JSON only on exit 0: the block travels in the JSON, except when it
+  // is only a hook's exit 2, answered the same way (SPEC §8, src/hosts/claude.ts).
+  if (claude) return claude.exitCode;
   return exitCodeForResult(result, wait);
+}
+
+/**
+ * Give each process group a finished claude-dialect hook left running to a detached
+ * `hooks __watchdog`, which kills it at the hook's timeout (a group that empties first is left
+ * alone). False when there is no CLI entry to start one with: close() then kills them.
+ */
+function handOffBackground(ctx: CliContext, runner: Runner): boolean {
+  const left = runner.leftovers();
+  if (left.length === 0) return true;
+  if (!ctx.entry) return false;
+  for (const { pgid, deadline } of left) {
+    try {
+      spawn(process.execPath, [ctx.entry, "__watchdog", String(pgid), String(deadline)], { detached: true, stdio: "ignore", env: ctx.env }).unref();
+    } catch {
+      return false;
+    }
+  }
+  return true;
 }
 
 /**

@@ -1,6 +1,12 @@
-import { setOwn } from "./context.js";
+/**
+ * The native dialect (SPEC §6): how hookrun reads a hook's exit code and stdout, for hooks
+ * written for hookrun. src/dialects/claude.ts reads hooks written for Claude Code.
+ */
+import { setOwn } from "../runner/context.js";
 import { describeJsonError } from "../config/scanJson.js";
-import type { Decision, Message, Role } from "./types.js";
+import type { GateKind } from "../events/catalog.js";
+import type { ResolvedHook } from "../config/types.js";
+import type { Decision, HookResult, Message, Role } from "../runner/types.js";
 
 /** What a hook's stdout said (SPEC §6), merged over all its output objects. */
 export interface HookOutput {
@@ -218,4 +224,39 @@ export function parseHookOutput(stdout: string): ParsedOutput {
   }
   acc.messages.push({ role: "system", content: trimmed });
   return { ok: true, output: acc };
+}
+
+/**
+ * Read a hook that exited 0 or 2 by hookrun's rules (SPEC §5.8, §6) onto its result `r`: exit 2
+ * blocks only on a gate event (reason: JSON `reason`, else stderr), stdout is read on both.
+ */
+export function readNative(r: HookResult, hook: ResolvedHook, code: 0 | 2, gate: GateKind): HookResult {
+  const parsed = parseHookOutput(r.stdout);
+  if (!parsed.ok) {
+    if (code === 2 && gate === "yes") r.warnings.push(parsed.error);
+    else return { ...r, status: "invalid_output", error: parsed.error };
+  }
+  const out = parsed.ok ? parsed.output : null;
+  if (out) {
+    r.messages = out.messages.map((m) => ({ ...m, hook: hook.name }));
+    r.decision = out.decision;
+    if (out.reason !== null) r.reason = out.reason;
+    if (out.json) r.json = out.json;
+    if (out.stop_propagation) r.stop_propagation = true;
+    if (!out.continue) {
+      r.continue = false;
+      r.stop_reason = out.stop_reason;
+    }
+    if (out.updated_input !== undefined) r.updated_input = out.updated_input;
+  }
+  if (code === 2) {
+    if (gate !== "yes") return { ...r, status: "failed", decision: null, error: `exit code 2 (a block) on event \`${hook.event}\`, which cannot block` };
+    return { ...r, status: "blocked", decision: "block", reason: out?.reason ?? (r.stderr.trim() || `hook ${hook.name} exited with code 2`) };
+  }
+  if (r.decision === "block") {
+    if (gate === "yes") return { ...r, status: "blocked", reason: r.reason ?? `blocked by hook ${hook.name}` };
+    r.warnings.push(`block decision ignored: event \`${hook.event}\` cannot block`);
+    r.decision = null;
+  }
+  return r;
 }

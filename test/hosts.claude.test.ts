@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatClaude } from "../src/report/formatClaude.js";
+import { formatClaude } from "../src/hosts/claude.js";
 import { hookResult, triggerResult } from "./helpers/results.js";
 
 describe("formatClaude", () => {
@@ -69,14 +69,6 @@ describe("formatClaude", () => {
     expect(out.stopReason).toBe("budget spent");
     expect(out.systemMessage).toBe("hook broken failed: exit 1 (KeyError: 'x')\nhook missing spawn error: command not found: lintx");
     expect(out.decision).toBeUndefined();
-  });
-
-  it("feeds a post_tool_use block (JSON decision or exit 2) back to the model as Claude Code does", () => {
-    const r = triggerResult("post_tool_use", [
-      hookResult("lint", { status: "failed", exit_code: 2, stderr: "src/a.ts:1 missing semicolon\n" }),
-      hookResult("types", { decision: "block", reason: "tsc: 2 errors", warnings: ["block ignored"] }),
-    ]);
-    expect(formatClaude(r)).toEqual({ decision: "block", reason: "src/a.ts:1 missing semicolon\ntsc: 2 errors" });
   });
 
   it("answers a permission_request with hookSpecificOutput.decision", () => {

@@ -1,0 +1,212 @@
+import type { ResolvedConfig } from "../config/types.js";
+import { EVENT_BY_NAME, pascalEventName } from "../events/catalog.js";
+import { eventGate, orderHooks, runGroups } from "../runner/select.js";
+import type { HookResult, Message, TriggerResult } from "../runner/types.js";
+
+/** One Claude Code hook response (the JSON a command hook prints on exit 0). */
+export interface ClaudeHookResponse {
+  continue?: false;
+  stopReason?: string;
+  systemMessage?: string;
+  decision?: "block";
+  reason?: string;
+  hookSpecificOutput?: {
+    hookEventName: string;
+    permissionDecision?: "allow" | "deny" | "ask";
+    permissionDecisionReason?: string;
+    decision?: { behavior: "allow" | "deny"; message?: string; updatedInput?: unknown };
+    additionalContext?: string;
+    updatedInput?: unknown;
+  };
+}
+
+const FAILED = new Set(["failed", "timed_out", "spawn_error", "invalid_output"]);
+
+const tail = (text: string, lines = 3) => text.trimEnd().split("\n").slice(-lines).join("\n").trim();
+
+/** Why a hook failed, in one line for the user. */
+function failureLine(r: HookResult): string {
+  const why = r.error ?? (r.exit_code !== null ? `exit ${r.exit_code}` : r.status.replace("_", " "));
+  const err = tail(r.stderr, 1);
+  return `hook ${r.name} ${r.status.replace("_", " ")}: ${why}${err && !why.includes(err) ? ` (${err})` : ""}`;
+}
+
+const texts = (messages: Message[]) => messages.map((m) => m.content.trim()).filter(Boolean);
+
+/**
+ * A whole hookrun run as the one response Claude Code reads from a command hook, so one entry in
+ * Claude's settings can dispatch to every hook of hooks.yaml (docs/dialects.md has the table).
+ * Messages for the model become additionalContext where Claude gives it to the model, else
+ * systemMessage (shown to the user); notices and failures (hookrun fails open) go to
+ * systemMessage; feedback on a post-tool event is Claude's `decision: "block"` + reason; follow-ups
+ * on Stop are its additionalContext (the turn goes on); a block is expressed the way each event
+ * expects it.
+ */
+export function formatClaude(result: TriggerResult): ClaudeHookResponse {
+  const out: ClaudeHookResponse = {};
+  const event = result.event;
+  const rules = EVENT_BY_NAME.get(event)?.claude ?? null;
+  const specific: NonNullable<ClaudeHookResponse["hookSpecificOutput"]> = { hookEventName: rules?.name ?? pascalEventName(event) };
+  const shown = result.messages.filter((m) => !m.hide);
+  const context = texts(shown.filter((m) => m.kind === undefined));
+  const notices = texts(shown.filter((m) => m.kind === "notice"));
+  const followups = texts(shown.filter((m) => m.kind === "followup"));
+  const finished = [...result.async_delivered, ...result.hooks];
+  // On post-tool events a native hook's exit 2 is feedback for the model (below), not a failure to show the user.
+  const feedbackExit = (r: HookResult) => rules?.block === "feedback" && r.exit_code === 2 && r.status === "failed";
+  const system = [...notices, ...finished.filter((r) => FAILED.has(r.status) && !feedbackExit(r)).map(failureLine)];
+
+  // Context reaches the model where Claude takes it; on Stop only follow-ups do (context there
+  // would keep the agent from stopping), so a native hook's message on Stop is shown to the user.
+  if (rules?.additionalContext && rules.block !== "continue") {
+    if (context.length) specific.additionalContext = context.join("\n\n");
+  } else system.unshift(...context);
+  if (rules?.block === "continue" && followups.length) specific.additionalContext = followups.join("\n\n");
+
+  if (event === "pre_tool_use") {
+    const asks = result.hooks.filter((r) => r.decision === "ask");
+    const allows = result.hooks.filter((r) => r.decision === "allow");
+    if (result.blocked) {
+      specific.permissionDecision = "deny";
+      specific.permissionDecisionReason = result.reason ?? `blocked by ${result.blocked_by}`;
+    } else if (asks.length) {
+      specific.permissionDecision = "ask";
+      const why = asks
+        .map((r) => r.reason)
+        .filter(Boolean)
+        .join("; ");
+      if (why) specific.permissionDecisionReason = why;
+    } else if (allows.length) {
+      specific.permissionDecision = "allow";
+      const why = allows
+        .map((r) => r.reason)
+        .filter(Boolean)
+        .join("; ");
+      if (why) specific.permissionDecisionReason = why;
+    }
+    if (result.updated_input !== null && result.updated_input !== undefined) specific.updatedInput = result.updated_input;
+  } else if (event === "permission_request") {
+    if (result.blocked) specific.decision = { behavior: "deny", message: result.reason ?? `blocked by ${result.blocked_by}` };
+    else if (result.hooks.some((r) => r.decision === "allow")) {
+      specific.decision = { behavior: "allow" };
+      if (result.updated_input !== null && result.updated_input !== undefined) specific.decision.updatedInput = result.updated_input;
+    }
+  } else if (result.blocked) {
+    out.decision = "block";
+    out.reason = result.reason ?? `blocked by ${result.blocked_by}`;
+  } else if (rules?.block === "feedback") {
+    // Claude Code feeds a post-tool "block" (JSON decision, or exit 2 + stderr) back to the model.
+    const feedback = [...texts(shown.filter((m) => m.kind === "feedback")), ...result.hooks.filter(feedbackExit).map((r) => tail(r.stderr, 20))];
+    if (feedback.length) {
+      out.decision = "block";
+      out.reason = feedback.filter(Boolean).join("\n") || "blocked by a hook";
+    }
+  }
+
+  if (!result.continue) {
+    out.continue = false;
+    if (result.stop_reason) out.stopReason = result.stop_reason;
+  }
+  if (system.length) out.systemMessage = system.join("\n");
+  if (Object.keys(specific).length > 1) out.hookSpecificOutput = specific;
+  return out;
+}
+
+/** What `hooks run EVENT --output claude` prints and exits with. */
+export interface ClaudeAnswer {
+  stdout: string;
+  stderr: string;
+  exitCode: 0 | 2;
+}
+
+// A claude hook's plain (not JSON) stdout: Claude Code words it as the hook's plain output.
+const plainOutput = (r: HookResult | undefined) => r?.dialect === "claude" && !r.stdout.trim().startsWith("{");
+
+/**
+ * The run as Claude Code's command-hook contract, in the form closest to what the hooks would
+ * have said to Claude Code themselves, so the model reads the same words (checked against the
+ * real CLI in test/claude.e2e.test.ts); for claude-dialect hooks:
+ * - a block that is only a hook's exit 2 is answered with exit 2 and that hook's stderr, byte for
+ *   byte (Claude quotes it as "hook error: [command]: stderr"; a JSON deny reads differently);
+ * - on SessionStart / UserPromptSubmit, context that is only hooks' plain stdout is printed as
+ *   plain stdout ("hook success: …" rather than "hook additional context: …");
+ * - anything else is one JSON response (formatClaude), exit 0.
+ */
+export function renderClaude(result: TriggerResult): ClaudeAnswer {
+  const response = formatClaude(result);
+  const byName = new Map(result.hooks.map((r) => [r.name, r]));
+  const blocker = result.blocked ? byName.get(result.blocked_by ?? "") : undefined;
+  const onlyKeys = (keys: string[]) => Object.keys(response).every((k) => keys.includes(k)) && Object.keys(response.hookSpecificOutput ?? {}).every((k) => keys.includes(k));
+  if (
+    blocker?.dialect === "claude" &&
+    blocker.exit_code === 2 &&
+    blocker.reason === (blocker.stderr.trim() || "No stderr output") &&
+    onlyKeys(["decision", "reason", "hookSpecificOutput", "hookEventName", "permissionDecision", "permissionDecisionReason"])
+  ) {
+    return { stdout: "", stderr: blocker.stderr, exitCode: 2 };
+  }
+  const rules = EVENT_BY_NAME.get(result.event)?.claude;
+  const context = result.messages.filter((m) => !m.hide && m.kind === undefined);
+  if (
+    rules?.stdoutIsContext &&
+    context.length > 0 &&
+    onlyKeys(["hookSpecificOutput", "hookEventName", "additionalContext"]) &&
+    context.every((m) => !m.async && plainOutput(byName.get(m.hook ?? "")))
+  ) {
+    return { stdout: `${texts(context).join("\n\n")}\n`, stderr: "", exitCode: 0 };
+  }
+  return { stdout: `${JSON.stringify(response)}\n`, stderr: "", exitCode: 0 };
+}
+
+// Where Claude Code hands hookSpecificOutput.additionalContext to the model before it answers:
+// there the model learns that the hooks are off, for a user who sees only its answer (`claude -p`).
+const NOT_RUN_CONTEXT_EVENTS = new Set(["session_start", "user_prompt_submit"]);
+
+/**
+ * The response of a dispatch whose hooks did not run because project or local config is not
+ * trusted (exit 77 with any other output). Claude Code treats a non-zero exit as a non-blocking
+ * error that a `claude -p` user never sees, so every guard would be off in silence: instead the
+ * dispatch exits 0 with a `systemMessage` (shown to the user) saying the hooks did not run, why,
+ * and the command that reviews them; on SessionStart and UserPromptSubmit also
+ * `additionalContext`, so the model can tell the user, told not to trust the config itself (the
+ * review is the user's). Fail open: the agent goes on without the hooks.
+ */
+export function formatClaudeNotTrusted(event: string, files: readonly string[], trustCommand: string): ClaudeHookResponse {
+  const what = files.length === 1 ? `${files[0]} is` : `${files.join(", ")} are`;
+  const why = `${what} not trusted (new or changed since it was last reviewed)`;
+  const out: ClaudeHookResponse = {
+    systemMessage: `hookrun: the project's hooks did not run: ${why}. None of its hooks (guards included) run until you review and trust it: run \`${trustCommand}\` in a terminal.`,
+  };
+  if (NOT_RUN_CONTEXT_EVENTS.has(event)) {
+    out.hookSpecificOutput = {
+      hookEventName: pascalEventName(event),
+      additionalContext: `hookrun: the project's hooks are not running in this session: ${why}, so none of its hooks, guards included, will run. Tell the user; they must review and trust it themselves by running \`${trustCommand}\` in a terminal. Do not run \`hooks trust\` yourself: the review is theirs.`,
+    };
+  }
+  return out;
+}
+
+/** The dispatch command of an event: the project's installed hookrun, never npx (0.5 s per event). */
+export const claudeDispatchCommand = (event: string): string => `"$CLAUDE_PROJECT_DIR"/node_modules/.bin/hooks -C "$CLAUDE_PROJECT_DIR" run ${event} --output claude`;
+
+/** Seconds a dispatch entry's `timeout` adds over its hooks' for hookrun itself. */
+const DISPATCH_MARGIN_S = 10;
+
+/**
+ * The `hooks` object of `.claude/settings.json` that hands each Claude Code event of the config
+ * to hookrun: one entry per event with hooks, whose `timeout` covers the whole run (Claude kills
+ * the dispatch at it): the sum over the event's run groups of each group's longest timeout, async
+ * hooks excluded (they never hold the dispatch), plus a margin.
+ */
+export function claudeDispatchSettings(config: ResolvedConfig, command: (event: string) => string = claudeDispatchCommand): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  const events = [...new Set(config.hooks.map((h) => h.event))];
+  for (const event of events) {
+    const claudeName = EVENT_BY_NAME.get(event)?.claude?.name;
+    if (!claudeName) continue;
+    const sync = orderHooks(config.hooks.filter((h) => h.event === event && h.enabled && !h.async));
+    const ms = runGroups(sync, config.events[event]?.parallel === true, eventGate(event, config)).reduce((sum, g) => sum + Math.max(...g.map((h) => h.timeoutMs)), 0);
+    out[claudeName] = [{ hooks: [{ type: "command", command: command(event), timeout: Math.ceil(ms / 1000) + DISPATCH_MARGIN_S }] }];
+  }
+  return out;
+}

@@ -1,0 +1,549 @@
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { FINAL_TEXT, type ScriptTurn, startAnthropicModel } from "./helpers/anthropicModel.js";
+import { type ClaudeRun, killClaudeRuns, modelView, requireClaude, runClaude } from "./helpers/claudeCode.js";
+import { CLI, runCli } from "./helpers/cli.js";
+import { waitFor } from "./helpers/waitFor.js";
+
+/**
+ * Hooks written for Claude Code, run by the real Claude Code CLI (headless, offline, against the
+ * scripted model of helpers/anthropicModel.ts), each case twice:
+ *
+ *   A  the hook configured DIRECTLY in .claude/settings.json: what Claude Code does (ground truth,
+ *      asserted on A alone, so this file documents Claude's behaviour);
+ *   B  .claude/settings.json holds hookrun's dispatch entry for the event and hooks.yaml holds the
+ *      same hook with `dialect: claude`: the model must see exactly what it sees under A
+ *      (modelView(B) equals modelView(A)), and the hook's side effects must be the same.
+ *
+ * Claude quotes a hook's command line in some of what it feeds the model (exit 2 errors, PostToolUse
+ * and Stop blocks); under B that line is the dispatch entry, so modelView replaces both by
+ * `<hook-command>`: the comparison is about everything else.
+ *
+ * The first test starts every case's two runs at once (runClaude caps how many Claude processes run
+ * together); each test awaits its own pair. HOOKRUN_E2E_DUMP=FILE writes every view and request.
+ * Per-dispatch latency, direct vs through hookrun:
+ *   HOOKRUN_E2E_LATENCY=20 npx vitest run test/claude.e2e.test.ts -t latency
+ */
+
+const claude = requireClaude();
+
+type ClaudeEvent = "PreToolUse" | "PostToolUse" | "SessionStart" | "Stop";
+
+interface Hook {
+  /** File name under .claude/hooks/ (without .sh). */
+  name: string;
+  /** The script (run by /bin/sh). */
+  script: string;
+}
+
+interface Case {
+  name: string;
+  event: ClaudeEvent;
+  /** Claude's matcher (and hookrun's) for tool events. */
+  matcher?: string;
+  /** The hooks on the event, in declaration order (Claude runs them in parallel). */
+  hooks: Hook[];
+  /** The model's turns. */
+  script: ScriptTurn[];
+  /** What Claude Code does with the hook (asserted on run A). */
+  claude: string;
+  /** Assertions on run A: the normalised model view, the run, the project dir. */
+  expectA(view: string[], run: ClaudeRun, project: string): void;
+  /** A side effect to compare between A and B (read right after the run). */
+  effect?(project: string): Promise<unknown>;
+}
+
+const PROMPT = "Run the command.";
+const bash = (command: string): ScriptTurn => ({ tool: "Bash", input: { command, description: "run it" } });
+/** The tool call most cases make: it leaves a file behind when it really ran. */
+const TOUCH = bash("touch ran.txt && echo ran");
+const ran = (project: string) => existsSync(path.join(project, "ran.txt"));
+const json = (value: unknown) => `printf '%s\\n' '${JSON.stringify(value)}'`;
+/** How long the background job of the background case sleeps before it leaves its marker. */
+const BACKGROUND_S = 3;
+/** A shell guard: exit 0 when the payload on stdin says stop_hook_active is true. */
+const STOP_GUARD = `input=$(cat)\nif printf '%s' "$input" | grep -Eq '"stop_hook_active" *: *true'; then exit 0; fi`;
+
+const cases: Case[] = [
+  {
+    name: "PreToolUse exit 2 guard on Bash",
+    event: "PreToolUse",
+    matcher: "Bash",
+    hooks: [{ name: "guard", script: `echo "GUARD: rm is not allowed" >&2\nexit 2` }],
+    script: [TOUCH],
+    claude: "the tool does not run; the model gets an error tool_result quoting the hook command and its stderr",
+    expectA(view, _run, project) {
+      expect(ran(project)).toBe(false);
+      expect(view).toContain("[user] tool_result error: PreToolUse:Bash hook error: [<hook-command>]: GUARD: rm is not allowed\n");
+    },
+  },
+  {
+    name: "PreToolUse JSON permissionDecision deny",
+    event: "PreToolUse",
+    matcher: "Bash",
+    hooks: [{ name: "deny", script: json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "DENIED: use the test runner" } }) }],
+    script: [TOUCH],
+    claude: "the tool does not run; the model gets an error tool_result with the reason (no command line)",
+    expectA(view, _run, project) {
+      expect(ran(project)).toBe(false);
+      expect(view).toContain("[user] tool_result error: PreToolUse:Bash hook error: DENIED: use the test runner");
+    },
+  },
+  {
+    name: "PreToolUse updatedInput rewrites the Bash command",
+    event: "PreToolUse",
+    matcher: "Bash",
+    hooks: [
+      {
+        name: "rewrite",
+        script: json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { command: "echo rewritten > rewritten.txt && echo rewritten" } } }),
+      },
+    ],
+    script: [TOUCH],
+    claude: "the rewritten command runs instead; the model still sees its own call and gets the rewritten command's output",
+    expectA(view, _run, project) {
+      expect(ran(project)).toBe(false);
+      expect(existsSync(path.join(project, "rewritten.txt"))).toBe(true);
+      expect(view).toContain('[assistant] tool_use Bash: {"command":"touch ran.txt && echo ran","description":"run it"}');
+      expect(view).toContain("[user] tool_result: rewritten");
+    },
+  },
+  {
+    name: 'PostToolUse {"decision":"block"} on exit 0',
+    event: "PostToolUse",
+    matcher: "Bash",
+    hooks: [{ name: "post-block", script: json({ decision: "block", reason: "POSTBLOCK: lint failed" }) }],
+    script: [TOUCH],
+    claude: "the tool ran; after its (non-error) result the model gets a system message quoting the hook command and the reason",
+    expectA(view, _run, project) {
+      expect(ran(project)).toBe(true);
+      expect(view).toContain("[user] tool_result: ran");
+      expect(view).toContain('[system] text: PostToolUse:Bash hook blocking error from command: "<hook-command>": POSTBLOCK: lint failed');
+    },
+  },
+  {
+    name: "PostToolUse systemMessage",
+    event: "PostToolUse",
+    matcher: "Bash",
+    hooks: [{ name: "sysmsg", script: json({ systemMessage: "SYSMSG: formatted 3 files" }) }],
+    script: [TOUCH],
+    claude: "shown to the user only: the model never receives it",
+    expectA(view, run) {
+      expect(view).toContain("[user] tool_result: ran");
+      expect(JSON.stringify(run.requests)).not.toContain("SYSMSG");
+    },
+  },
+  {
+    name: "PostToolUse plain stdout on exit 0",
+    event: "PostToolUse",
+    matcher: "Bash",
+    hooks: [{ name: "post-stdout", script: "echo PLAINOUT: formatted 3 files" }],
+    script: [TOUCH],
+    claude: "transcript only: the model never receives it",
+    expectA(view, run) {
+      expect(view).toContain("[user] tool_result: ran");
+      expect(JSON.stringify(run.requests)).not.toContain("PLAINOUT");
+    },
+  },
+  {
+    name: "SessionStart plain stdout on exit 0",
+    event: "SessionStart",
+    hooks: [{ name: "start-stdout", script: "echo STARTOUT: branch main, 2 files changed" }],
+    script: [TOUCH],
+    claude: "model context: prepended to Claude's environment system message as 'SessionStart:startup hook success: …'",
+    expectA(view) {
+      expect(view).toContain("[system] text: SessionStart:startup hook success: STARTOUT: branch main, 2 files changed");
+    },
+  },
+  {
+    name: "Stop hookSpecificOutput.additionalContext (stop_hook_active guard)",
+    event: "Stop",
+    hooks: [{ name: "stop-context", script: `${STOP_GUARD}\n${json({ hookSpecificOutput: { hookEventName: "Stop", additionalContext: "STOPCTX: 2 tests fail" } })}` }],
+    script: [{ text: "All done." }],
+    claude: "the conversation continues: a further request carries the context as a system-reminder user message",
+    expectA(view, run) {
+      expect(run.mainRequests.length).toBe(2);
+      expect(view).toEqual(["[user] text: Run the command.", "[assistant] text: All done.", "[user] text: <system-reminder>\nStop hook additional context: STOPCTX: 2 tests fail\n</system-reminder>"]);
+    },
+  },
+  {
+    name: "Stop decision block (stop_hook_active guard)",
+    event: "Stop",
+    hooks: [{ name: "stop-block", script: `${STOP_GUARD}\n${json({ decision: "block", reason: "STOPBLOCK: run the tests first" })}` }],
+    script: [{ text: "All done." }],
+    claude: "the conversation continues: the reason as 'Stop hook feedback:' user text, plus a system message quoting the hook command",
+    expectA(view, run) {
+      expect(run.mainRequests.length).toBe(2);
+      expect(view).toEqual([
+        "[user] text: Run the command.",
+        "[assistant] text: All done.",
+        "[user] text: Stop hook feedback:\nSTOPBLOCK: run the tests first",
+        '[system] text: Stop hook blocking error from command: "<hook-command>": STOPBLOCK: run the tests first',
+      ]);
+    },
+  },
+  {
+    name: 'PreToolUse top-level {"decision":"deny"} (outside Claude\'s schema)',
+    event: "PreToolUse",
+    matcher: "Bash",
+    hooks: [{ name: "top-deny", script: json({ decision: "deny", reason: "TOPDENY" }) }],
+    script: [TOUCH],
+    claude: "schema-invalid output is a non-blocking error: the tool runs and the model sees nothing of the hook",
+    expectA(view, run, project) {
+      expect(ran(project)).toBe(true);
+      expect(view).toContain("[user] tool_result: ran");
+      expect(JSON.stringify(run.requests)).not.toContain("TOPDENY");
+    },
+  },
+  {
+    name: "two PreToolUse hooks: a blocking guard, then an audit logger",
+    event: "PreToolUse",
+    matcher: "Bash",
+    hooks: [
+      { name: "guard", script: `echo "GUARD: blocked" >&2\nexit 2` },
+      { name: "audit", script: `input=$(cat)\necho "audited" >> "$CLAUDE_PROJECT_DIR/audit.log"` },
+    ],
+    script: [TOUCH],
+    claude: "both hooks run (in parallel): the tool is blocked and the audit line is written",
+    expectA(view, _run, project) {
+      expect(ran(project)).toBe(false);
+      expect(view).toContain("[user] tool_result error: PreToolUse:Bash hook error: [<hook-command>]: GUARD: blocked\n");
+      expect(readFileSync(path.join(project, "audit.log"), "utf8")).toBe("audited\n");
+    },
+    effect: async (project) => (existsSync(path.join(project, "audit.log")) ? readFileSync(path.join(project, "audit.log"), "utf8") : null),
+  },
+  {
+    name: "a hook that backgrounds a job and exits",
+    event: "PostToolUse",
+    matcher: "Bash",
+    hooks: [{ name: "background", script: `sh -c 'sleep ${BACKGROUND_S}; touch "$CLAUDE_PROJECT_DIR/bg-marker"' &\nexit 0` }],
+    script: [TOUCH],
+    claude: "the conversation goes on without waiting for the job (which holds the hook's stdout), and the job finishes (Claude neither waits for it nor kills it)",
+    expectA(view, run, project) {
+      expect(view).toContain("[user] tool_result: ran");
+      // the request after the tool call came before the job could have finished
+      expect(run.mainRequests[1].at - run.mainRequests[0].answeredAt).toBeLessThan(BACKGROUND_S * 1000);
+      expect(existsSync(path.join(project, "bg-marker"))).toBe(true);
+    },
+    effect: async (project) => {
+      const marker = path.join(project, "bg-marker");
+      try {
+        await waitFor(() => existsSync(marker), { timeoutMs: BACKGROUND_S * 1000 + 5000, what: "the background job's marker" });
+      } catch {
+        // absent: compared below
+      }
+      return { marker: existsSync(marker) };
+    },
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// The two ways of configuring a case
+
+const snake = (event: string) => event.replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase();
+const hookCommand = (h: Hook) => `"$CLAUDE_PROJECT_DIR"/.claude/hooks/${h.name}.sh`;
+
+/** Each hook script first appends its name here, so a run shows which hooks ran (and how often). */
+const HOOKS_RAN = ".hooks-ran";
+
+/** The names in HOOKS_RAN, sorted (Claude runs an event's hooks in parallel). */
+function hooksRan(project: string): string[] {
+  const file = path.join(project, HOOKS_RAN);
+  return existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").sort() : [];
+}
+
+/** A fresh project dir with the case's hook scripts in .claude/hooks/. */
+function project(c: Case, side: "A" | "B"): string {
+  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), `hookrun-e2e-${side}-`)));
+  mkdirSync(path.join(dir, ".claude", "hooks"), { recursive: true });
+  for (const h of c.hooks) {
+    const file = path.join(dir, ".claude", "hooks", `${h.name}.sh`);
+    writeFileSync(file, `#!/bin/sh\necho ${h.name} >> "$CLAUDE_PROJECT_DIR/${HOOKS_RAN}"\n${h.script}\n`);
+    chmodSync(file, 0o755);
+  }
+  return dir;
+}
+
+function settings(event: ClaudeEvent, matcher: string | undefined, hooks: { type: "command"; command: string; timeout?: number }[]): string {
+  return `${JSON.stringify({ hooks: { [event]: [{ ...(matcher ? { matcher } : {}), hooks }] } }, null, 2)}\n`;
+}
+
+/** A: the hooks directly in .claude/settings.json. */
+function configureDirect(c: Case, dir: string): void {
+  writeFileSync(
+    path.join(dir, ".claude", "settings.json"),
+    settings(
+      c.event,
+      c.matcher,
+      c.hooks.map((h) => ({ type: "command", command: hookCommand(h) })),
+    ),
+  );
+}
+
+/** B: hookrun's dispatch entry in .claude/settings.json, the hooks in hooks.yaml with `dialect: claude`. */
+function configureHookrun(c: Case, dir: string): void {
+  const dispatch = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} -C "$CLAUDE_PROJECT_DIR" run ${snake(c.event)} --output claude`;
+  writeFileSync(path.join(dir, ".claude", "settings.json"), settings(c.event, c.matcher, [{ type: "command", command: dispatch, timeout: 120 }]));
+  const lines = ["version: 1", "hooks:", `  ${snake(c.event)}:`];
+  for (const h of c.hooks) {
+    lines.push(`    - name: ${h.name}`, "      dialect: claude");
+    if (c.matcher) lines.push(`      matcher: ${JSON.stringify(c.matcher)}`);
+    lines.push(`      command: ${JSON.stringify(hookCommand(h))}`);
+  }
+  writeFileSync(path.join(dir, "hooks.yaml"), `${lines.join("\n")}\n`);
+}
+
+/** `hooks trust --yes` as the user Claude runs as (its temp HOME and state dir). */
+async function trust(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const pick = (k: string) => env[k];
+  const r = await runCli(["-C", dir, "trust", "--yes"], {
+    cwd: dir,
+    env: { HOME: pick("HOME"), XDG_CONFIG_HOME: pick("XDG_CONFIG_HOME"), XDG_STATE_HOME: pick("XDG_STATE_HOME"), HOOKS_STATE_DIR: pick("HOOKS_STATE_DIR"), XDG_CACHE_HOME: pick("XDG_CACHE_HOME") },
+  });
+  if (r.code !== 0) throw new Error(`hooks trust exited ${r.code}: ${r.stderr}`);
+}
+
+interface Side {
+  project: string;
+  run: ClaudeRun;
+  view: string[];
+  /** Which hooks ran, sorted: a B side where hookrun refused to run (exit 77 when untrusted, say) cannot pass unnoticed. */
+  ran: string[];
+  /** B: hookrun's run log (event: hook=status …, one line per dispatch that ran something). */
+  hookrunLog: string[];
+  effect: unknown;
+}
+
+async function runSide(c: Case, side: "A" | "B"): Promise<Side> {
+  const dir = project(c, side);
+  projects.push(dir);
+  if (side === "A") configureDirect(c, dir);
+  else configureHookrun(c, dir);
+  let hookrunLog: string[] = [];
+  const run = await runClaude({
+    project: dir,
+    prompt: PROMPT,
+    script: c.script,
+    timeoutMs: 90_000,
+    setup: side === "B" ? (env) => trust(dir, env) : undefined,
+    afterRun: side === "B" ? (env) => void (hookrunLog = readRunLog(env)) : undefined,
+  });
+  const view = modelView(run.requests, { hookCommands: run.hookCommands, paths: { "<project>": dir } });
+  const effect = c.effect ? await c.effect(dir) : undefined;
+  return { project: dir, run, view, ran: hooksRan(dir), hookrunLog, effect };
+}
+
+/** hookrun's run log in the run's state dir, one line per record: `event: name=status …`. */
+function readRunLog(env: NodeJS.ProcessEnv): string[] {
+  const file = path.join(env.HOOKS_STATE_DIR!, "runs.jsonl");
+  if (!existsSync(file)) return ["(no run log: hookrun ran nothing)"];
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => {
+      try {
+        const r = JSON.parse(l);
+        return `${r.event}: ${(r.hooks ?? []).map((h: any) => `${h.name}=${h.status}`).join(" ")}`;
+      } catch {
+        return l;
+      }
+    });
+}
+
+/** What a failed assertion prints about a run besides the view. */
+function describeRun(s: Side): string {
+  const log = s.hookrunLog.length ? `; hookrun: ${s.hookrunLog.join(" | ")}` : "";
+  return `exit ${s.run.exitCode}${s.run.timedOut ? " (timed out)" : ""}, ${s.run.mainRequests.length} main + ${s.run.sideRequests.length} side requests, ${s.run.durationMs} ms${log}; stderr: ${s.run.stderr.slice(0, 500)}`;
+}
+
+const projects: string[] = [];
+const pairs = new Map<Case, { a: Promise<Side>; b: Promise<Side> }>();
+
+/**
+ * The pair of runs of case `c`. The first call starts every case's two runs at once (runClaude
+ * caps how many Claude processes run together), so the tests, run one after the other, mostly
+ * wait for runs already done.
+ */
+function pairOf(c: Case): { a: Promise<Side>; b: Promise<Side> } {
+  if (pairs.size === 0)
+    for (const each of cases) {
+      const pair = { a: runSide(each, "A"), b: runSide(each, "B") };
+      // awaited by the tests; a rejection is reported there
+      pair.a.catch(() => {});
+      pair.b.catch(() => {});
+      pairs.set(each, pair);
+    }
+  return pairs.get(c)!;
+}
+
+describe.skipIf(!claude.path)(`Claude Code ${claude.version ?? `(skipped: ${claude.reason})`} runs a hook directly (A) and through hookrun with dialect: claude (B)`, () => {
+  afterAll(async () => {
+    killClaudeRuns();
+    // HOOKRUN_E2E_DUMP=FILE: every case's two views and runs, for reading what Claude did
+    if (process.env.HOOKRUN_E2E_DUMP) {
+      const dump: Record<string, unknown> = {};
+      for (const [c, pair] of pairs) {
+        const [a, b] = await Promise.allSettled([pair.a, pair.b]);
+        const side = (s: PromiseSettledResult<Side>) =>
+          s.status === "fulfilled"
+            ? {
+                view: s.value.view,
+                ran: s.value.ran,
+                hookrunLog: s.value.hookrunLog,
+                effect: s.value.effect,
+                exitCode: s.value.run.exitCode,
+                durationMs: s.value.run.durationMs,
+                stderr: s.value.run.stderr,
+                requests: s.value.run.requests,
+              }
+            : { error: String(s.reason) };
+        dump[c.name] = { A: side(a), B: side(b) };
+      }
+      writeFileSync(process.env.HOOKRUN_E2E_DUMP, `${JSON.stringify(dump, null, 1)}\n`);
+    }
+    for (const dir of projects) rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  });
+
+  for (const c of cases) {
+    describe(c.name, () => {
+      it(`A (Claude Code): ${c.claude}`, { timeout: 180_000 }, async () => {
+        const a = await pairOf(c).a;
+        expect(a.run.exitCode, describeRun(a)).toBe(0);
+        expect(a.run.result?.is_error, describeRun(a)).toBe(false);
+        expect(a.ran, "every hook ran at least once").toEqual(expect.arrayContaining(c.hooks.map((h) => h.name)));
+        c.expectA(a.view, a.run, a.project);
+      });
+      it("B (hookrun, dialect: claude): the model sees what it sees under A", { timeout: 180_000 }, async () => {
+        const [a, b] = await Promise.all([pairOf(c).a, pairOf(c).b]);
+        expect(b.run.exitCode, describeRun(b)).toBe(0);
+        expect(b.view, describeRun(b)).toEqual(a.view);
+        expect(b.ran, "the hooks that ran").toEqual(a.ran);
+        if (c.effect) expect(b.effect).toEqual(a.effect);
+      });
+    });
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Per-dispatch latency inside real Claude Code (opt-in: HOOKRUN_E2E_LATENCY=N tool calls)
+
+const LATENCY_CALLS = Number(process.env.HOOKRUN_E2E_LATENCY ?? 0);
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((x, y) => x - y);
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : Number.NaN;
+};
+
+describe.runIf(claude.path && LATENCY_CALLS > 0)("latency of one PreToolUse dispatch inside Claude Code", () => {
+  it(`direct vs through hookrun, ${LATENCY_CALLS || "N"} Bash calls each, runs alternated`, { timeout: 600_000 }, async () => {
+    const c: Case = {
+      name: "latency",
+      event: "PreToolUse",
+      matcher: "Bash",
+      hooks: [{ name: "mark", script: `date +%s%3N >> "$CLAUDE_PROJECT_DIR/starts.log"` }],
+      script: Array.from({ length: LATENCY_CALLS }, (_, i) => bash(`echo ${i}`)),
+      claude: "",
+      expectA() {},
+    };
+    const rows: Record<"A" | "B", { start: number[]; cycle: number[]; total: number[] }> = { A: { start: [], cycle: [], total: [] }, B: { start: [], cycle: [], total: [] } };
+    for (let round = 0; round < 3; round++)
+      for (const side of ["A", "B"] as const) {
+        // one run at a time: nothing else competes for the CPU
+        const s = await runSide(c, side);
+        const starts = readFileSync(path.join(s.project, "starts.log"), "utf8").trim().split("\n").map(Number);
+        const main = s.run.mainRequests;
+        expect(starts.length).toBe(LATENCY_CALLS);
+        for (let i = 0; i < LATENCY_CALLS; i++) {
+          // the answer carrying tool call i was written at main[i].answeredAt; its result arrives with main[i + 1]
+          rows[side].start.push(starts[i] - main[i].answeredAt);
+          rows[side].cycle.push(main[i + 1].at - main[i].answeredAt);
+        }
+        rows[side].total.push(s.run.durationMs);
+        rmSync(s.project, { recursive: true, force: true });
+      }
+    const line = (side: "A" | "B") =>
+      `${side}: hook start after the tool call median ${median(rows[side].start)} ms, tool-call cycle median ${median(rows[side].cycle)} ms, whole run median ${median(rows[side].total)} ms`;
+    console.log(
+      [
+        `Claude Code ${claude.version}, ${LATENCY_CALLS} Bash calls per run, 3 runs per side`,
+        line("A"),
+        line("B"),
+        `B − A per dispatch: ${median(rows.B.start) - median(rows.A.start)} ms (hook start), ${median(rows.B.cycle) - median(rows.A.cycle)} ms (cycle)`,
+      ].join("\n"),
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The scripted model itself (no Claude needed)
+
+describe("the scripted Anthropic model", () => {
+  const post = (url: string, body: unknown) => fetch(`${url}/v1/messages?beta=true`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  /** The SSE events of a streamed answer, as parsed data objects. */
+  const events = async (res: Response) =>
+    (await res.text())
+      .split("\n\n")
+      .filter(Boolean)
+      .map((chunk) =>
+        JSON.parse(
+          chunk
+            .split("\n")
+            .find((l) => l.startsWith("data: "))!
+            .slice(6),
+        ),
+      );
+
+  it("plays the script on requests that offer tools, answers side requests without using a turn, then a final text", async () => {
+    const model = await startAnthropicModel([bash("ls"), { text: "second" }]);
+    try {
+      const main = { model: "m", stream: true, tools: [{ name: "Bash" }], messages: [{ role: "user", content: "hi" }] };
+      const first = await events(await post(model.url, main));
+      expect(first.map((e) => e.type)).toEqual(["message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop"]);
+      expect(first[1].content_block).toMatchObject({ type: "tool_use", name: "Bash" });
+      expect(JSON.parse(first[2].delta.partial_json)).toEqual({ command: "ls", description: "run it" });
+      expect(first[4].delta.stop_reason).toBe("tool_use");
+
+      const side = await events(await post(model.url, { model: "m", stream: true, messages: [{ role: "user", content: "title?" }] }));
+      expect(side[2].delta).toEqual({ type: "text_delta", text: "ok" });
+      const whole: any = await (await post(model.url, { model: "m", stream: false, messages: [{ role: "user", content: "quota" }], max_tokens: 1 })).json();
+      expect(whole.content).toEqual([{ type: "text", text: "ok" }]);
+
+      expect((await events(await post(model.url, main)))[2].delta.text).toBe("second");
+      expect((await events(await post(model.url, main)))[2].delta.text).toBe(FINAL_TEXT);
+      expect(model.mainRequests.map((r) => r.turn)).toEqual([0, 1, -1]);
+      expect(model.sideRequests.map((r) => r.body.messages[0].content)).toEqual(["title?", "quota"]);
+      expect((await fetch(model.url, { method: "HEAD" })).status).toBe(200);
+    } finally {
+      await model.close();
+    }
+  });
+
+  it("modelView keeps what came after the first tool call and the hook context on the prompt, with placeholders", () => {
+    const request = (messages: unknown[]) => ({ seq: 0, method: "POST", url: "/v1/messages", body: { tools: [{}], messages }, main: true, turn: -1, at: 0, answeredAt: 0 });
+    const view = modelView(
+      [
+        request([
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "<system-reminder>\nAttribution for git commits and pull requests …\n</system-reminder>\n" },
+              { type: "text", text: "go" },
+            ],
+          },
+          { role: "system", content: "SessionStart:startup hook success: CTX\n\n# Environment\n - Primary working directory: /tmp/x/project" },
+          { role: "assistant", content: [{ type: "tool_use", id: "toolu_0001", name: "Bash", input: { command: "ls" } }] },
+          { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_0001", content: "PreToolUse:Bash hook error: [sh /srv/p/guard.sh]: no (12ms)", is_error: true }] },
+        ]),
+      ],
+      { hookCommands: ["sh /srv/p/guard.sh"], paths: { "<project>": "/srv/p" } },
+    );
+    expect(view).toEqual([
+      "[user] text: go",
+      "[system] text: SessionStart:startup hook success: CTX",
+      '[assistant] tool_use Bash: {"command":"ls"}',
+      "[user] tool_result error: PreToolUse:Bash hook error: [<hook-command>]: no (<duration>)",
+    ]);
+  });
+});
