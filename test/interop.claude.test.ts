@@ -140,11 +140,9 @@ describe("hooks run --output claude", () => {
     return { code: r.code, out: JSON.parse(r.stdout) as Record<string, unknown> };
   };
 
-  it("turns an exit-2 block into permissionDecision deny, exit 0", async () => {
-    expect(await claude("pre_tool_use", claudeInput("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } }))).toEqual({
-      code: 0,
-      out: { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "refusing to run rm -rf" } },
-    });
+  it("answers an imported (claude-dialect) hook's exit-2 block as that hook would have: exit 2 and its stderr", async () => {
+    const r = await run("pre_tool_use", claudeInput("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } }), "--output", "claude");
+    expect({ code: r.code, stdout: r.stdout, stderr: r.stderr.trim() }).toEqual({ code: 2, stdout: "", stderr: "refusing to run rm -rf" });
   });
 
   it("round-trips a JSON decision and a permissionDecision", async () => {
