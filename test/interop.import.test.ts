@@ -25,6 +25,8 @@ describe("generated hook names", () => {
     ["FOO=1 node hooks/log.mjs", "log"],
     ["pnpm dlx @biomejs/biome check", "biome"],
     ["echo 'hello'", ""],
+    ["npm test", "npm-test"],
+    ["cargo clippy -- -D warnings", "cargo-clippy"],
   ])("%s → %s", (command, name) => {
     expect(hookNameFromCommand(command)).toBe(name);
   });
@@ -244,6 +246,38 @@ describe("hooks import claude (CLI)", () => {
     expect(second.code).toBe(0);
     expect(second.stdout).toContain("nothing to add");
     expect(readFileSync(file, "utf8")).toBe(text);
+  });
+
+  it("--write --dispatch imports, then prints the settings entries that hand each event to hookrun, each timeout covering the event's hooks", async () => {
+    const p = project();
+    p.write(
+      ".claude/settings.json",
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: "Bash",
+              hooks: [
+                { type: "command", command: "./guard.sh", timeout: 30 },
+                { type: "command", command: "./audit.sh", timeout: 5 },
+              ],
+            },
+          ],
+          Stop: [{ hooks: [{ type: "command", command: "npm test", timeout: 120 }] }],
+        },
+      }),
+    );
+    p.write("hooks.yaml", "hooks:\n  stop:\n    - {name: lint, command: npm run lint, timeout: 40}\n");
+    const r = await runMain(["import", "claude", "--write", "--dispatch"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("added 3 hooks to hooks.yaml: pre_tool_use/guard, pre_tool_use/audit, stop/npm-test");
+    const entry = (event: string, timeout: number) => [
+      { hooks: [{ type: "command", command: `"$CLAUDE_PROJECT_DIR"/node_modules/.bin/hooks -C "$CLAUDE_PROJECT_DIR" run ${event} --output claude`, timeout }] },
+    ];
+    // pre_tool_use: the two claude hooks run as one group (30 s); stop: the native lint (40 s), then npm test (120 s); +10 s each.
+    expect(JSON.parse(r.stdout)).toEqual({ hooks: { PreToolUse: entry("pre_tool_use", 40), Stop: entry("stop", 170) } });
+    // Alone, --dispatch reads the project config as it is.
+    expect(JSON.parse((await runMain(["import", "claude", "--dispatch"], { cwd: p.dir, env: p.env })).stdout)).toEqual(JSON.parse(r.stdout));
   });
 
   it("prints a config that validates as it is", async () => {

@@ -148,6 +148,10 @@ export const COMMANDS: readonly CommandSpec[] = [
         options: [
           { flags: "--write", description: "merge into the project config instead of printing" },
           { flags: "--json", description: "print the config as JSON (hooks.json) instead of YAML" },
+          {
+            flags: "--dispatch",
+            description: "print the .claude/settings.json hooks that hand each event of hooks.yaml to hookrun (timeouts covering each event's hooks); with --write, after the import",
+          },
         ],
         action: async (ctx, [file], opts) => (await import("./actions/import.js")).importClaude(ctx, file, opts),
       },

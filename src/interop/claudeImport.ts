@@ -373,6 +373,9 @@ function nameFromWords(argv: string[], depth: number): string {
   }
   const target = ws[0] ?? "";
   const base = fileBase(target);
+  // `npm test`, `cargo clippy`, `go vet`: the subcommand says what the hook does.
+  const sub = ws[1];
+  if (RUNNERS_WITH_VERBS.has(base) && sub !== undefined && /^[a-z][a-z0-9:-]*$/.test(sub)) return slug(`${base}-${sub.replace(/:/g, "-")}`);
   if (GENERIC.has(base) || /\s/.test(target) || !/[a-z]/i.test(base) || /^[{}()!]/.test(base)) return "";
   return slug(base);
 }

@@ -8,14 +8,34 @@ import { existingHooks, mergeClaudeImport, type ConfigFormat } from "../../inter
 import { FileReadError, READ_LIMITS, readBoundedText } from "../../fs/readBounded.js";
 import { writeFileAtomic } from "../../fs/writeFileAtomic.js";
 import type { CliContext } from "../context.js";
+import { claudeDispatchSettings } from "../../hosts/claude.js";
 
 export interface ImportClaudeOptions {
   write?: boolean;
   json?: boolean;
+  dispatch?: boolean;
 }
 
 /** `hooks import claude [FILE] [--write]`: Claude Code settings → hooks.yaml (printed, or merged into the project config). */
 export async function importClaude(ctx: CliContext, file: string | undefined, opts: ImportClaudeOptions): Promise<number> {
+  // --dispatch alone: the entries for the project config as it is; with --write, after the import.
+  if (opts.dispatch && !opts.write) return printDispatch(ctx);
+  const code = await importSettings(ctx, file, opts);
+  return opts.dispatch && code === 0 ? printDispatch(ctx) : code;
+}
+
+/**
+ * `--dispatch`: the `hooks` object for .claude/settings.json that hands each Claude Code event of
+ * the project config to hookrun, each entry's timeout covering the event's hooks (what replaces
+ * the imported hooks there).
+ */
+async function printDispatch(ctx: CliContext): Promise<number> {
+  const config = await loadConfig({ cwd: ctx.cwd, configPath: ctx.configPath, userConfig: ctx.userConfig, env: ctx.env });
+  ctx.stdout.write(`${JSON.stringify({ hooks: claudeDispatchSettings(config) }, null, 2)}\n`);
+  return 0;
+}
+
+async function importSettings(ctx: CliContext, file: string | undefined, opts: ImportClaudeOptions): Promise<number> {
   const source = resolveSource(ctx, file);
   const settings = readSettings(source);
   const label = path.relative(ctx.cwd, source) || source;
@@ -33,8 +53,9 @@ export async function importClaude(ctx: CliContext, file: string | undefined, op
   const imp = convert(settings, source, existingHooks(text, format));
   imp.notes.forEach(note);
   const where = path.relative(ctx.cwd, target) || target;
+  const report = opts.dispatch ? ctx.stderr : ctx.stdout;
   if (imp.hooks.length === 0) {
-    ctx.stdout.write(`nothing to add to ${where}\n`);
+    report.write(`nothing to add to ${where}\n`);
     return 0;
   }
   // The result must load (SPEC §2.3) before it replaces the file: an import never breaks a config.
@@ -47,7 +68,7 @@ export async function importClaude(ctx: CliContext, file: string | undefined, op
   }
   writeFileAtomic(target, merged);
   const names = imp.hooks.map((h) => `${h.event}/${h.hook.name}`).join(", ");
-  ctx.stdout.write(`added ${imp.hooks.length} hook${imp.hooks.length === 1 ? "" : "s"} to ${where}: ${names}\nreview them, then run \`hooks validate\` and \`hooks trust\`\n`);
+  report.write(`added ${imp.hooks.length} hook${imp.hooks.length === 1 ? "" : "s"} to ${where}: ${names}\nreview them, then run \`hooks validate\` and \`hooks trust\`\n`);
   return 0;
 }
 
