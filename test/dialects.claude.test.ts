@@ -235,6 +235,18 @@ describe("dialect: claude runs an event's hooks as Claude Code does", () => {
     expect(await waitGone(pid, 5000)).toBe(true);
   });
 
+  it("7. ...also for an async claude hook run by the library: close() kills its background job", async () => {
+    const pidFile = sb.current.path("bg.pid");
+    configure("stop", "claude", [{ name: "linger", command: `sleep 60 & echo $! > '${pidFile}'; exit 0`, extra: "      async: true\n" }]);
+    const runner = createRunner(await sb.current.load(), { trust: "all", runLog: false, cwd: sb.current.dir, env: sb.current.processEnv });
+    await runner.trigger("stop", { session_id: "s" });
+    const pid = await waitFor(() => (existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() ? readPid(pidFile) : null), { what: "the job's pid" });
+    await waitFor(() => runner.pending("s")[0]?.state === "finished", { what: "the async hook to finish" });
+    expect(alive(pid)).toBe(true);
+    await runner.close({ graceMs: 0 });
+    expect(await waitGone(pid, 5000)).toBe(true);
+  });
+
   it("8. a claude hook without a timeout gets Claude Code's 600 s; defaults.timeout and its own timeout still win", async () => {
     const list = async () => JSON.parse((await runMain(["list", "--json"], { cwd: sb.current.dir, env: sb.current.env })).stdout) as { name: string; timeout_ms: number; dialect: string }[];
     sb.current.write(

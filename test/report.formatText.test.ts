@@ -25,6 +25,7 @@ describe("text output (SPEC §8)", () => {
             messages: [
               { role: "system", content: "all good\nsecond line", hook: "lint" },
               { role: "user", content: "hidden", hide: true },
+              { role: "system", content: "formatted 3 files", kind: "notice", hook: "lint" },
             ],
           }),
           hookResult({ name: "tests", status: "failed", exit_code: 1, error: "exit code 1: line 15", stderr, duration_ms: 2300 }),
@@ -40,6 +41,7 @@ describe("text output (SPEC §8)", () => {
         "✓  lint  12ms",
         "    » all good",
         "      second line",
+        "    » (notice) formatted 3 files",
         "✗  tests  2.30s  exit code 1: line 15",
         ...Array.from({ length: 10 }, (_, i) => `    │ line ${i + 6}`),
         "■  guard  12ms  blocked: no force push",

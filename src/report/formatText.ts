@@ -53,7 +53,8 @@ function detail(r: HookResult): string {
 }
 
 function formatMessage(m: Message): string {
-  const role = m.role === "system" ? "" : `[${m.role}] `;
+  // A kind says who the message is for (docs/dialects.md); plain context has none.
+  const role = (m.role === "system" ? "" : `[${m.role}] `) + (m.kind ? `(${m.kind}) ` : "");
   return terminalSafeLines(m.content)
     .map((line, i) => (i === 0 ? `    » ${role}${line}` : `      ${line}`))
     .join("\n");

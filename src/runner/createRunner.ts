@@ -171,7 +171,7 @@ class HookRunner implements Runner {
         // Called only for hooks run in this process: detached workers report nothing back live.
         run: (hook, signal) => {
           this.emit("hook:start", { event, session_id: result.session_id, name: hook.name, async: true });
-          return runHook(hook, base, { env: this.baseEnv, projectDir: this.config.projectDir, gate, signal });
+          return runHook(hook, base, { env: this.baseEnv, projectDir: this.config.projectDir, gate, signal, onSpawn: (s) => this.track(s) });
         },
         onFinish: (d) => {
           this.emit("hook:end", { event, session_id: d.session_id, name: d.name, async: true, result: d });
@@ -258,18 +258,23 @@ class HookRunner implements Runner {
       onSpawn: (s) => {
         spawned = s;
         run.active.add(s);
-        const reaped = s.reaped;
-        this.reapers.add(reaped);
-        this.spawned.add(s);
-        void reaped.then(() => {
-          this.reapers.delete(reaped);
-          this.spawned.delete(s);
-        });
+        this.track(s);
       },
     });
     if (spawned) run.active.delete(spawned);
     this.emit("hook:end", { event: hook.event, session_id, name: hook.name, async: false, result });
     return result;
+  }
+
+  // Until its group is gone: drain() waits for it, close() kills what a finished hook left running.
+  private track(s: SpawnedHook): void {
+    const reaped = s.reaped;
+    this.reapers.add(reaped);
+    this.spawned.add(s);
+    void reaped.then(() => {
+      this.reapers.delete(reaped);
+      this.spawned.delete(s);
+    });
   }
 
   // Fill the trigger-level fields from the hook results (SPEC §7).

@@ -46,7 +46,8 @@ export async function runHook(hook: ResolvedHook, base: Record<string, unknown>,
   options.signal?.addEventListener("abort", cancel, { once: true });
   if (options.signal?.aborted) cancel();
   const outcome = await spawned.outcome;
-  options.signal?.removeEventListener("abort", cancel);
+  // A claude hook's background jobs outlive its process: an abort still reaches them until they end.
+  void spawned.reaped.then(() => options.signal?.removeEventListener("abort", cancel));
   const result = hookResult(hook, outcome, options.gate);
   if (hook.dialect === "claude") result.dialect = "claude";
   if (options.gate === "yes" && hook.onFailure === "block" && FAILURE_STATUSES.has(result.status)) {
