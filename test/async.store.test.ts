@@ -8,6 +8,7 @@ import { captureIdentity, groupSignalDecision } from "../src/fs/processes.js";
 import { collectAsyncResults } from "../src/async/collect.js";
 import type { AsyncDelivery } from "../src/runner/types.js";
 import { ROOT } from "./helpers/cli.js";
+import { asyncDelivery } from "./helpers/results.js";
 import { useSandbox } from "./helpers/sandbox.js";
 
 const sb = useSandbox({ prefix: "hookrun-async-store-" });
@@ -17,28 +18,8 @@ beforeEach(() => {
   fs.mkdirSync(state, { recursive: true, mode: 0o700 });
 });
 
-function delivery(name: string, extra: Partial<AsyncDelivery> = {}): AsyncDelivery {
-  const now = new Date().toISOString();
-  return {
-    name,
-    status: "ok",
-    exit_code: 0,
-    signal: null,
-    duration_ms: 5,
-    stdout: `${name}\n`,
-    stderr: "",
-    truncated: false,
-    messages: [{ role: "system", content: name }],
-    decision: null,
-    error: null,
-    warnings: [],
-    event: "stop",
-    session_id: "s1",
-    started_at: now,
-    finished_at: now,
-    ...extra,
-  };
-}
+// stdout carries the name: the store tests tell results apart by it.
+const delivery = (name: string, extra: Partial<AsyncDelivery> = {}): AsyncDelivery => asyncDelivery(name, { stdout: `${name}\n`, ...extra });
 
 function job(id: string, extra: Partial<AsyncJob> = {}): AsyncJob {
   return {

@@ -6,6 +6,7 @@ import { type AsyncJob, writeAsyncJob, writeAsyncResult } from "../src/async/rec
 import { ASYNC_SWEEP_INTERVAL_MS, listUndeliveredAsync, SWEEP_STAMP, sweepExpiredAsync } from "../src/async/sweep.js";
 import type { AsyncDelivery } from "../src/runner/types.js";
 import { runCli } from "./helpers/cli.js";
+import { asyncDelivery } from "./helpers/results.js";
 import { expectNoSurvivors, markProcesses, sandbox, type Sandbox } from "./helpers/sandbox.js";
 import { waitFor } from "./helpers/waitFor.js";
 
@@ -29,24 +30,7 @@ afterEach(async () => {
 
 function delivery(name: string, session: string, finishedAt: number): AsyncDelivery {
   const at = new Date(finishedAt).toISOString();
-  return {
-    name,
-    status: "ok",
-    exit_code: 0,
-    signal: null,
-    duration_ms: 5,
-    stdout: "",
-    stderr: "",
-    truncated: false,
-    messages: [{ role: "system", content: `${name} says hi` }],
-    decision: null,
-    error: null,
-    warnings: [],
-    event: "stop",
-    session_id: session,
-    started_at: at,
-    finished_at: at,
-  };
+  return asyncDelivery(name, { messages: [{ role: "system", content: `${name} says hi` }], session_id: session, started_at: at, finished_at: at });
 }
 
 /** A result file of `session`, finished `ageMs` ago (its mtime too). */

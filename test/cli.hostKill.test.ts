@@ -42,6 +42,22 @@ async function hookPid(): Promise<number> {
   return Number(await waitFor(() => existsSync(file) && readFileSync(file, "utf8").trim(), { timeoutMs: 15_000, intervalMs: 20, what: "the hook to start" }));
 }
 
+/** Kill `host`'s process group as Claude Code kills a timed-out hook; then `hookGroup` must be empty. */
+async function killLikeClaude(host: { pid?: number }, exited: Promise<unknown>, hookGroup: number): Promise<void> {
+  process.kill(-host.pid!, "SIGTERM");
+  await sleep(HOST_KILL_DELAY_MS);
+  try {
+    process.kill(-host.pid!, "SIGKILL");
+  } catch {
+    // the dispatch's group is already gone
+  }
+  await exited;
+  // Nothing can kill the hook after this point but hookrun, which is gone: give the kernel a
+  // moment to finish a SIGKILL already sent, then the hook's whole group must be empty.
+  await waitFor(() => groupMembers(hookGroup).length === 0, { timeoutMs: 3000, what: `hook group ${hookGroup} to be gone` }).catch(() => {});
+  expect(groupMembers(hookGroup)).toEqual([]);
+}
+
 describe.skipIf(process.platform !== "linux")("a host killing `hooks run` (issue 13, point 12)", () => {
   it("SIGTERM to the dispatch's process group, SIGKILL 1.5 s later (Claude Code's hook timeout): no hook process survives", async () => {
     config();
@@ -52,18 +68,7 @@ describe.skipIf(process.platform !== "linux")("a host killing `hooks run` (issue
     const exited = new Promise((resolve) => host.once("exit", resolve));
     const pid = await hookPid();
     expect(groupMembers(pid).length).toBeGreaterThan(0);
-    process.kill(-host.pid!, "SIGTERM");
-    await sleep(HOST_KILL_DELAY_MS);
-    try {
-      process.kill(-host.pid!, "SIGKILL");
-    } catch {
-      // the dispatch's group is already gone
-    }
-    await exited;
-    // Nothing can kill the hook after this point but hookrun, which is gone: give the kernel a
-    // moment to finish a SIGKILL already sent, then the hook's whole group must be empty.
-    await waitFor(() => groupMembers(pid).length === 0, { timeoutMs: 3000, what: `hook group ${pid} to be gone` }).catch(() => {});
-    expect(groupMembers(pid)).toEqual([]);
+    await killLikeClaude(host, exited, pid);
   });
 
   it("the same while hookrun is already killing a timed-out hook (its 2 s grace is cut short too)", async () => {
@@ -76,16 +81,7 @@ describe.skipIf(process.platform !== "linux")("a host killing `hooks run` (issue
     const exited = new Promise((resolve) => host.once("exit", resolve));
     const pid = await hookPid();
     await waitFor(() => existsSync(sb.current.path("term.seen")), { timeoutMs: 15_000, intervalMs: 10, what: "the timeout's SIGTERM" });
-    process.kill(-host.pid!, "SIGTERM");
-    await sleep(HOST_KILL_DELAY_MS);
-    try {
-      process.kill(-host.pid!, "SIGKILL");
-    } catch {
-      // gone
-    }
-    await exited;
-    await waitFor(() => groupMembers(pid).length === 0, { timeoutMs: 3000, what: `hook group ${pid} to be gone` }).catch(() => {});
-    expect(groupMembers(pid)).toEqual([]);
+    await killLikeClaude(host, exited, pid);
   });
 
   it("SIGTERM to the pid of `hooks run` only, SIGKILL 1.5 s later: the hook is killed and the CLI exits 143 before the SIGKILL", async () => {

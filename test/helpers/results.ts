@@ -1,4 +1,4 @@
-import type { HookResult, TriggerResult } from "../../src/runner/types.js";
+import type { AsyncDelivery, HookResult, TriggerResult } from "../../src/runner/types.js";
 
 /** A hook result with every field filled: tests say only what matters to them. */
 export function hookResult(name: string, fields: Partial<HookResult> = {}): HookResult {
@@ -39,4 +39,10 @@ export function triggerResult(event: string, hooks: HookResult[], fields: Partia
     warnings: [],
     ...fields,
   };
+}
+
+/** A finished async result of session s1 on stop, with one message (its name), finished now. */
+export function asyncDelivery(name: string, fields: Partial<AsyncDelivery> = {}): AsyncDelivery {
+  const now = new Date().toISOString();
+  return { ...hookResult(name, { duration_ms: 5, messages: [{ role: "system", content: name }] }), event: "stop", session_id: "s1", started_at: now, finished_at: now, ...fields };
 }
