@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -9,13 +10,24 @@ import { waitFor } from "./helpers/waitFor.js";
 
 /**
  * Hooks written for Claude Code, run by the real Claude Code CLI (headless, offline, against the
- * scripted model of helpers/anthropicModel.ts), each case twice:
+ * scripted model of helpers/anthropicModel.ts), each case three times:
  *
- *   A  the hook configured DIRECTLY in .claude/settings.json: what Claude Code does (ground truth,
- *      asserted on A alone, so this file documents Claude's behaviour);
- *   B  .claude/settings.json holds hookrun's dispatch entry for the event and hooks.yaml holds the
- *      same hook with `dialect: claude`: the model must see exactly what it sees under A
- *      (modelView(B) equals modelView(A)), and the hook's side effects must be the same.
+ *   A         the hook configured DIRECTLY in .claude/settings.json: what Claude Code does (ground
+ *             truth, asserted on A alone, so this file documents Claude's behaviour);
+ *   B         .claude/settings.json holds hookrun's dispatch entry for the event (written here, run
+ *             as `node dist/bin/hooks.js`) and hooks.yaml holds the same hook, written by hand with
+ *             `dialect: claude`;
+ *   B-import  built the way a user builds it: A's very settings.json goes through
+ *             `hooks import claude --write` (hooks.yaml) and `hooks import claude --write --dispatch`
+ *             (its output replaces .claude/settings.json), whose entries run the project's
+ *             node_modules/.bin/hooks (here a symlink to dist/bin/hooks.js).
+ *
+ * Under both Bs the model must see exactly what it sees under A (modelView(B) equals
+ * modelView(A)), the same hooks must run and their side effects must be the same.
+ *
+ * Each case names the point of issue 13 it shows (or "held": what already worked when it was
+ * filed). Point 13 (an untrusted hooks.yaml) has no A: it is a B-import run without `hooks trust`,
+ * at the end of the file.
  *
  * Claude quotes a hook's command line in some of what it feeds the model (exit 2 errors, PostToolUse
  * and Stop blocks); under B that line is the dispatch entry, so modelView replaces both by
@@ -34,11 +46,17 @@ type ClaudeEvent = "PreToolUse" | "PostToolUse" | "SessionStart" | "Stop";
 interface Hook {
   /** File name under .claude/hooks/ (without .sh). */
   name: string;
-  /** The script (run by /bin/sh). */
-  script: string;
+  /** The script (run by /bin/sh); a function gets the project dir (to mark its processes). */
+  script: string | ((project: string) => string);
+  /** Claude's `if` (a permission rule such as `Bash(git *)`), on the hook's settings entry. */
+  if?: string;
+  /** Claude's `timeout` (seconds), on the hook's settings entry (A); see configureHookrun for B. */
+  timeout?: number;
 }
 
 interface Case {
+  /** The point of issue 13 the case shows; null: a behaviour that held before the issue. */
+  point: number | null;
   name: string;
   event: ClaudeEvent;
   /** Claude's matcher (and hookrun's) for tool events. */
@@ -47,12 +65,18 @@ interface Case {
   hooks: Hook[];
   /** The model's turns. */
   script: ScriptTurn[];
+  /** The hooks that run under A (each at least once); default: all of them. */
+  ran?: string[];
+  /** The `timeout` of both Bs' dispatch entry (default: 120 in B, the generated one in B-import). */
+  dispatchTimeout?: number;
   /** What Claude Code does with the hook (asserted on run A). */
   claude: string;
-  /** Assertions on run A: the normalised model view, the run, the project dir. */
-  expectA(view: string[], run: ClaudeRun, project: string): void;
+  /** Assertions on run A: the normalised model view, the run, the project dir, the effect. */
+  expectA(view: string[], run: ClaudeRun, project: string, effect: unknown): void;
   /** A side effect to compare between A and B (read right after the run). */
   effect?(project: string): Promise<unknown>;
+  /** Assertions on both Bs beyond the comparison with A (what hookrun itself must do). */
+  expectB?(b: Side): void;
 }
 
 const PROMPT = "Run the command.";
@@ -66,8 +90,51 @@ const BACKGROUND_S = 3;
 /** A shell guard: exit 0 when the payload on stdin says stop_hook_active is true. */
 const STOP_GUARD = `input=$(cat)\nif printf '%s' "$input" | grep -Eq '"stop_hook_active" *: *true'; then exit 0; fi`;
 
+/** The `if`-filtered audit hook's log (null when it never ran). */
+const GIT_AUDIT_LOG = "git-audit.log";
+const gitAudit = async (project: string) => (existsSync(path.join(project, GIT_AUDIT_LOG)) ? readFileSync(path.join(project, GIT_AUDIT_LOG), "utf8") : null);
+
+/**
+ * A second argument for `sleep 30` (GNU sleep adds its arguments) unique to a project dir, so the
+ * sleep of that project's hook can be found in /proc/PID/cmdline: `0.0123456789`.
+ */
+const sleepTag = (project: string) => `0.${String(createHash("sha256").update(project).digest().readUInt32BE(0)).padStart(10, "0")}`;
+
+/** Whether /proc holds a live (not zombie) process `pid`. */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/** The live processes whose command line has `arg` as an argument: `pid: cmdline`. */
+function processesWithArg(arg: string): string[] {
+  const out: string[] = [];
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    let argv: string[];
+    try {
+      argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    } catch {
+      continue;
+    }
+    if (argv.includes(arg) && alive(Number(pid))) out.push(`${pid}: ${argv.join(" ").trim()}`);
+  }
+  return out;
+}
+
+/** What is left of the stubborn hook of the timeout case once `claude -p` has exited. */
+async function stubbornLeft(project: string): Promise<{ hookPid: "none written" | "gone" | "alive"; sleeps: string[] }> {
+  const file = path.join(project, "hook.pid");
+  const hookPid = existsSync(file) ? (alive(Number(readFileSync(file, "utf8").trim())) ? "alive" : "gone") : "none written";
+  return { hookPid, sleeps: processesWithArg(sleepTag(project)) };
+}
+
 const cases: Case[] = [
   {
+    point: null,
     name: "PreToolUse exit 2 guard on Bash",
     event: "PreToolUse",
     matcher: "Bash",
@@ -80,6 +147,7 @@ const cases: Case[] = [
     },
   },
   {
+    point: null,
     name: "PreToolUse JSON permissionDecision deny",
     event: "PreToolUse",
     matcher: "Bash",
@@ -92,6 +160,7 @@ const cases: Case[] = [
     },
   },
   {
+    point: null,
     name: "PreToolUse updatedInput rewrites the Bash command",
     event: "PreToolUse",
     matcher: "Bash",
@@ -111,6 +180,7 @@ const cases: Case[] = [
     },
   },
   {
+    point: 1,
     name: 'PostToolUse {"decision":"block"} on exit 0',
     event: "PostToolUse",
     matcher: "Bash",
@@ -124,6 +194,7 @@ const cases: Case[] = [
     },
   },
   {
+    point: 2,
     name: "PostToolUse systemMessage",
     event: "PostToolUse",
     matcher: "Bash",
@@ -136,6 +207,7 @@ const cases: Case[] = [
     },
   },
   {
+    point: 3,
     name: "PostToolUse plain stdout on exit 0",
     event: "PostToolUse",
     matcher: "Bash",
@@ -148,6 +220,7 @@ const cases: Case[] = [
     },
   },
   {
+    point: 3,
     name: "SessionStart plain stdout on exit 0",
     event: "SessionStart",
     hooks: [{ name: "start-stdout", script: "echo STARTOUT: branch main, 2 files changed" }],
@@ -158,6 +231,7 @@ const cases: Case[] = [
     },
   },
   {
+    point: 4,
     name: "Stop hookSpecificOutput.additionalContext (stop_hook_active guard)",
     event: "Stop",
     hooks: [{ name: "stop-context", script: `${STOP_GUARD}\n${json({ hookSpecificOutput: { hookEventName: "Stop", additionalContext: "STOPCTX: 2 tests fail" } })}` }],
@@ -169,6 +243,7 @@ const cases: Case[] = [
     },
   },
   {
+    point: null,
     name: "Stop decision block (stop_hook_active guard)",
     event: "Stop",
     hooks: [{ name: "stop-block", script: `${STOP_GUARD}\n${json({ decision: "block", reason: "STOPBLOCK: run the tests first" })}` }],
@@ -185,6 +260,7 @@ const cases: Case[] = [
     },
   },
   {
+    point: 5,
     name: 'PreToolUse top-level {"decision":"deny"} (outside Claude\'s schema)',
     event: "PreToolUse",
     matcher: "Bash",
@@ -198,6 +274,7 @@ const cases: Case[] = [
     },
   },
   {
+    point: 6,
     name: "two PreToolUse hooks: a blocking guard, then an audit logger",
     event: "PreToolUse",
     matcher: "Bash",
@@ -215,6 +292,7 @@ const cases: Case[] = [
     effect: async (project) => (existsSync(path.join(project, "audit.log")) ? readFileSync(path.join(project, "audit.log"), "utf8") : null),
   },
   {
+    point: 7,
     name: "a hook that backgrounds a job and exits",
     event: "PostToolUse",
     matcher: "Bash",
@@ -237,10 +315,66 @@ const cases: Case[] = [
       return { marker: existsSync(marker) };
     },
   },
+  {
+    point: 10,
+    name: 'PreToolUse hook with "if": "Bash(git *)", the command is not git',
+    event: "PreToolUse",
+    matcher: "Bash",
+    hooks: [{ name: "git-audit", if: "Bash(git *)", script: `input=$(cat)\necho audited >> "$CLAUDE_PROJECT_DIR/${GIT_AUDIT_LOG}"` }],
+    script: [TOUCH],
+    ran: [],
+    claude: "the matcher matches but the rule does not: the hook does not run; the tool does",
+    expectA(view, _run, project, effect) {
+      expect(ran(project)).toBe(true);
+      expect(view).toContain("[user] tool_result: ran");
+      expect(effect).toBe(null);
+    },
+    effect: gitAudit,
+  },
+  {
+    point: 10,
+    name: 'PreToolUse hook with "if": "Bash(git *)", the command is git status',
+    event: "PreToolUse",
+    matcher: "Bash",
+    hooks: [{ name: "git-audit", if: "Bash(git *)", script: `input=$(cat)\necho audited >> "$CLAUDE_PROJECT_DIR/${GIT_AUDIT_LOG}"` }],
+    script: [bash("git status")],
+    claude: "the rule matches: the hook runs (once), then the command",
+    expectA(view, _run, _project, effect) {
+      expect(view).toContain('[assistant] tool_use Bash: {"command":"git status","description":"run it"}');
+      expect(effect).toBe("audited\n");
+    },
+    effect: gitAudit,
+  },
+  {
+    point: 12,
+    name: 'a PreToolUse hook that ignores SIGTERM and outlives its "timeout": 2',
+    event: "PreToolUse",
+    matcher: "Bash",
+    hooks: [{ name: "stubborn", timeout: 2, script: (project) => `trap '' TERM\necho $$ > "$CLAUDE_PROJECT_DIR/hook.pid"\nsleep 30 ${sleepTag(project)}` }],
+    dispatchTimeout: 2,
+    script: [TOUCH],
+    claude: "killed at 2 s (SIGTERM, SIGKILL 1.5 s later) as a non-blocking error: the tool runs, and no process of the hook is left",
+    expectA(view, _run, project, effect) {
+      expect(ran(project)).toBe(true);
+      expect(view).toContain("[user] tool_result: ran");
+      expect(effect).toEqual({ hookPid: "gone", sleeps: [] });
+    },
+    effect: stubbornLeft,
+    // Claude 2.1.330's SIGKILL 1.5 s after its SIGTERM reaches every process under the dispatch,
+    // hookrun's hooks included (they lead their own process groups), as long as hookrun is still
+    // there: so "nothing is left" holds even if hookrun waited for it. What hookrun must do itself
+    // is end its hooks and exit before that SIGKILL (SIGKILL to their groups 0.5 s after the
+    // SIGTERM), and so it writes its run log line; SIGKILLed first, it writes none.
+    expectB(b) {
+      expect(b.hookrunLog).toEqual([expect.stringMatching(/^pre_tool_use: stubborn=(cancelled|failed) /)]);
+    },
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------
-// The two ways of configuring a case
+// The three ways of configuring a case
+
+type Variant = "A" | "B" | "B-import";
 
 const snake = (event: string) => event.replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase();
 const hookCommand = (h: Hook) => `"$CLAUDE_PROJECT_DIR"/.claude/hooks/${h.name}.sh`;
@@ -255,53 +389,80 @@ function hooksRan(project: string): string[] {
 }
 
 /** A fresh project dir with the case's hook scripts in .claude/hooks/. */
-function project(c: Case, side: "A" | "B"): string {
-  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), `hookrun-e2e-${side}-`)));
+function project(c: Case, variant: Variant): string {
+  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), `hookrun-e2e-${variant}-`)));
   mkdirSync(path.join(dir, ".claude", "hooks"), { recursive: true });
   for (const h of c.hooks) {
     const file = path.join(dir, ".claude", "hooks", `${h.name}.sh`);
-    writeFileSync(file, `#!/bin/sh\necho ${h.name} >> "$CLAUDE_PROJECT_DIR/${HOOKS_RAN}"\n${h.script}\n`);
+    const script = typeof h.script === "function" ? h.script(dir) : h.script;
+    writeFileSync(file, `#!/bin/sh\necho ${h.name} >> "$CLAUDE_PROJECT_DIR/${HOOKS_RAN}"\n${script}\n`);
     chmodSync(file, 0o755);
   }
   return dir;
 }
 
-function settings(event: ClaudeEvent, matcher: string | undefined, hooks: { type: "command"; command: string; timeout?: number }[]): string {
+type SettingsHook = { type: "command"; command: string; if?: string; timeout?: number };
+
+function settings(event: ClaudeEvent, matcher: string | undefined, hooks: SettingsHook[]): string {
   return `${JSON.stringify({ hooks: { [event]: [{ ...(matcher ? { matcher } : {}), hooks }] } }, null, 2)}\n`;
 }
 
-/** A: the hooks directly in .claude/settings.json. */
+/** A: the hooks directly in .claude/settings.json (also B-import's input). */
 function configureDirect(c: Case, dir: string): void {
   writeFileSync(
     path.join(dir, ".claude", "settings.json"),
     settings(
       c.event,
       c.matcher,
-      c.hooks.map((h) => ({ type: "command", command: hookCommand(h) })),
+      c.hooks.map((h) => ({ type: "command", command: hookCommand(h), ...(h.if ? { if: h.if } : {}), ...(h.timeout ? { timeout: h.timeout } : {}) })),
     ),
   );
 }
 
-/** B: hookrun's dispatch entry in .claude/settings.json, the hooks in hooks.yaml with `dialect: claude`. */
+/**
+ * B: hookrun's dispatch entry in .claude/settings.json, the hooks in hooks.yaml with `dialect:
+ * claude`, written by hand. A hook's Claude `timeout` goes on the dispatch entry (dispatchTimeout),
+ * not on the hook: so where Claude kills a hook under A, it kills hookrun under B (issue 13 point
+ * 12). B-import carries it to the hook as well, as the import does.
+ */
 function configureHookrun(c: Case, dir: string): void {
   const dispatch = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} -C "$CLAUDE_PROJECT_DIR" run ${snake(c.event)} --output claude`;
-  writeFileSync(path.join(dir, ".claude", "settings.json"), settings(c.event, c.matcher, [{ type: "command", command: dispatch, timeout: 120 }]));
+  writeFileSync(path.join(dir, ".claude", "settings.json"), settings(c.event, c.matcher, [{ type: "command", command: dispatch, timeout: c.dispatchTimeout ?? 120 }]));
   const lines = ["version: 1", "hooks:", `  ${snake(c.event)}:`];
   for (const h of c.hooks) {
     lines.push(`    - name: ${h.name}`, "      dialect: claude");
     if (c.matcher) lines.push(`      matcher: ${JSON.stringify(c.matcher)}`);
+    if (h.if) lines.push(`      if: ${JSON.stringify(h.if)}`);
     lines.push(`      command: ${JSON.stringify(hookCommand(h))}`);
   }
   writeFileSync(path.join(dir, "hooks.yaml"), `${lines.join("\n")}\n`);
 }
 
-/** `hooks trust --yes` as the user Claude runs as (its temp HOME and state dir). */
+/** The environment of a `hooks` command run as the user Claude runs as (its temp HOME and state dir). */
+function userEnv(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  const keys = ["HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "HOOKS_STATE_DIR", "XDG_CACHE_HOME"];
+  return Object.fromEntries(keys.map((k) => [k, env[k]]));
+}
+
+/**
+ * B-import, in the run's user environment: A's settings.json is in place (configureDirect);
+ * `hooks import claude --write --dispatch` writes hooks.yaml from it and prints the dispatch
+ * entries, which replace it. The entries run "$CLAUDE_PROJECT_DIR"/node_modules/.bin/hooks: a
+ * symlink to the built CLI, as `npm i -D hookrun` would leave.
+ */
+async function importConfig(c: Case, dir: string, env: NodeJS.ProcessEnv): Promise<void> {
+  mkdirSync(path.join(dir, "node_modules", ".bin"), { recursive: true });
+  symlinkSync(CLI, path.join(dir, "node_modules", ".bin", "hooks"));
+  const r = await runCli(["import", "claude", "--write", "--dispatch"], { cwd: dir, env: userEnv(env) });
+  if (r.code !== 0) throw new Error(`hooks import claude --write --dispatch exited ${r.code}: ${r.stderr}`);
+  const dispatch = JSON.parse(r.stdout) as { hooks: Record<string, { hooks: SettingsHook[] }[]> };
+  if (c.dispatchTimeout !== undefined) for (const groups of Object.values(dispatch.hooks)) for (const g of groups) for (const h of g.hooks) h.timeout = c.dispatchTimeout;
+  writeFileSync(path.join(dir, ".claude", "settings.json"), `${JSON.stringify(dispatch, null, 2)}\n`);
+}
+
+/** `hooks trust --yes` as the user Claude runs as. */
 async function trust(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
-  const pick = (k: string) => env[k];
-  const r = await runCli(["-C", dir, "trust", "--yes"], {
-    cwd: dir,
-    env: { HOME: pick("HOME"), XDG_CONFIG_HOME: pick("XDG_CONFIG_HOME"), XDG_STATE_HOME: pick("XDG_STATE_HOME"), HOOKS_STATE_DIR: pick("HOOKS_STATE_DIR"), XDG_CACHE_HOME: pick("XDG_CACHE_HOME") },
-  });
+  const r = await runCli(["-C", dir, "trust", "--yes"], { cwd: dir, env: userEnv(env) });
   if (r.code !== 0) throw new Error(`hooks trust exited ${r.code}: ${r.stderr}`);
 }
 
@@ -313,29 +474,41 @@ interface Side {
   ran: string[];
   /** B: hookrun's run log (event: hook=status …, one line per dispatch that ran something). */
   hookrunLog: string[];
+  /** B-import: the hooks.yaml and .claude/settings.json the import wrote (for a failure's message). */
+  imported?: string;
   effect: unknown;
 }
 
-async function runSide(c: Case, side: "A" | "B"): Promise<Side> {
-  const dir = project(c, side);
+async function runSide(c: Case, variant: Variant, options: { trust?: boolean } = {}): Promise<Side> {
+  const dir = project(c, variant);
   projects.push(dir);
-  if (side === "A") configureDirect(c, dir);
-  else configureHookrun(c, dir);
+  if (variant === "B") configureHookrun(c, dir);
+  else configureDirect(c, dir);
   let hookrunLog: string[] = [];
+  let imported: string | undefined;
   const run = await runClaude({
     project: dir,
     prompt: PROMPT,
     script: c.script,
     timeoutMs: 90_000,
-    setup: side === "B" ? (env) => trust(dir, env) : undefined,
-    afterRun: side === "B" ? (env) => void (hookrunLog = readRunLog(env)) : undefined,
+    setup:
+      variant === "A"
+        ? undefined
+        : async (env) => {
+            if (variant === "B-import") {
+              await importConfig(c, dir, env);
+              imported = ["hooks.yaml", ".claude/settings.json"].map((f) => `${f}:\n${readFileSync(path.join(dir, f), "utf8")}`).join("\n");
+            }
+            if (options.trust !== false) await trust(dir, env);
+          },
+    afterRun: variant === "A" ? undefined : (env) => void (hookrunLog = readRunLog(env)),
   });
   const view = modelView(run.requests, { hookCommands: run.hookCommands, paths: { "<project>": dir } });
   const effect = c.effect ? await c.effect(dir) : undefined;
-  return { project: dir, run, view, ran: hooksRan(dir), hookrunLog, effect };
+  return { project: dir, run, view, ran: hooksRan(dir), hookrunLog, imported, effect };
 }
 
-/** hookrun's run log in the run's state dir, one line per record: `event: name=status …`. */
+/** hookrun's run log in the run's state dir, one line per record: `event: name=status …` (exit code and duration unless ok). */
 function readRunLog(env: NodeJS.ProcessEnv): string[] {
   const file = path.join(env.HOOKS_STATE_DIR!, "runs.jsonl");
   if (!existsSync(file)) return ["(no run log: hookrun ran nothing)"];
@@ -345,7 +518,7 @@ function readRunLog(env: NodeJS.ProcessEnv): string[] {
     .map((l) => {
       try {
         const r = JSON.parse(l);
-        return `${r.event}: ${(r.hooks ?? []).map((h: any) => `${h.name}=${h.status}`).join(" ")}`;
+        return `${r.event}: ${(r.hooks ?? []).map((h: any) => `${h.name}=${h.status}${h.status === "ok" ? "" : ` (exit ${h.exit_code}, ${h.duration_ms} ms)`}`).join(" ")}`;
       } catch {
         return l;
       }
@@ -355,75 +528,123 @@ function readRunLog(env: NodeJS.ProcessEnv): string[] {
 /** What a failed assertion prints about a run besides the view. */
 function describeRun(s: Side): string {
   const log = s.hookrunLog.length ? `; hookrun: ${s.hookrunLog.join(" | ")}` : "";
-  return `exit ${s.run.exitCode}${s.run.timedOut ? " (timed out)" : ""}, ${s.run.mainRequests.length} main + ${s.run.sideRequests.length} side requests, ${s.run.durationMs} ms${log}; stderr: ${s.run.stderr.slice(0, 500)}`;
+  const imported = s.imported ? `; imported config:\n${s.imported}\n` : "";
+  return `exit ${s.run.exitCode}${s.run.timedOut ? " (timed out)" : ""}, ${s.run.mainRequests.length} main + ${s.run.sideRequests.length} side requests, ${s.run.durationMs} ms${log}${imported}; stderr: ${s.run.stderr.slice(0, 500)}`;
 }
+
+/** Issue 13 point 13: a SessionStart hook imported as a user would, then no `hooks trust` (B-import only). */
+const UNTRUSTED: Case = {
+  point: 13,
+  name: "untrusted hooks.yaml",
+  event: "SessionStart",
+  hooks: [{ name: "start-stdout", script: "echo STARTOUT: branch main" }],
+  script: [TOUCH],
+  claude: "",
+  expectA() {},
+};
 
 const projects: string[] = [];
-const pairs = new Map<Case, { a: Promise<Side>; b: Promise<Side> }>();
+type Runs = Record<Variant, Promise<Side>>;
+const runs = new Map<Case, Runs>();
+let untrusted: Promise<Side> | undefined;
 
 /**
- * The pair of runs of case `c`. The first call starts every case's two runs at once (runClaude
- * caps how many Claude processes run together), so the tests, run one after the other, mostly
- * wait for runs already done.
+ * Start every case's three runs and the untrusted run at once, on the first call (runClaude caps
+ * how many Claude processes run together), so the tests, run one after the other, mostly wait for
+ * runs already done.
  */
-function pairOf(c: Case): { a: Promise<Side>; b: Promise<Side> } {
-  if (pairs.size === 0)
-    for (const each of cases) {
-      const pair = { a: runSide(each, "A"), b: runSide(each, "B") };
-      // awaited by the tests; a rejection is reported there
-      pair.a.catch(() => {});
-      pair.b.catch(() => {});
-      pairs.set(each, pair);
-    }
-  return pairs.get(c)!;
+function startAll(): void {
+  if (untrusted) return;
+  for (const each of cases) {
+    const r: Runs = { A: runSide(each, "A"), B: runSide(each, "B"), "B-import": runSide(each, "B-import") };
+    // awaited by the tests; a rejection is reported there
+    for (const p of Object.values(r)) p.catch(() => {});
+    runs.set(each, r);
+  }
+  untrusted = runSide(UNTRUSTED, "B-import", { trust: false });
+  untrusted.catch(() => {});
 }
 
-describe.skipIf(!claude.path)(`Claude Code ${claude.version ?? `(skipped: ${claude.reason})`} runs a hook directly (A) and through hookrun with dialect: claude (B)`, () => {
+/** The runs of case `c`. */
+function runsOf(c: Case): Runs {
+  startAll();
+  return runs.get(c)!;
+}
+
+const caseTitle = (c: Case) => `${c.point === null ? "issue 13, held" : `issue 13 point ${c.point}`}: ${c.name}`;
+
+describe.skipIf(!claude.path)(`Claude Code ${claude.version ?? `(skipped: ${claude.reason})`} runs a hook directly (A) and through hookrun with dialect: claude (B by hand, B-import imported)`, () => {
   afterAll(async () => {
     killClaudeRuns();
-    // HOOKRUN_E2E_DUMP=FILE: every case's two views and runs, for reading what Claude did
+    // HOOKRUN_E2E_DUMP=FILE: every case's views and runs, for reading what Claude did
     if (process.env.HOOKRUN_E2E_DUMP) {
       const dump: Record<string, unknown> = {};
-      for (const [c, pair] of pairs) {
-        const [a, b] = await Promise.allSettled([pair.a, pair.b]);
-        const side = (s: PromiseSettledResult<Side>) =>
-          s.status === "fulfilled"
-            ? {
-                view: s.value.view,
-                ran: s.value.ran,
-                hookrunLog: s.value.hookrunLog,
-                effect: s.value.effect,
-                exitCode: s.value.run.exitCode,
-                durationMs: s.value.run.durationMs,
-                stderr: s.value.run.stderr,
-                requests: s.value.run.requests,
-              }
-            : { error: String(s.reason) };
-        dump[c.name] = { A: side(a), B: side(b) };
+      const side = (s: PromiseSettledResult<Side>) =>
+        s.status === "fulfilled"
+          ? {
+              view: s.value.view,
+              ran: s.value.ran,
+              hookrunLog: s.value.hookrunLog,
+              imported: s.value.imported,
+              effect: s.value.effect,
+              exitCode: s.value.run.exitCode,
+              durationMs: s.value.run.durationMs,
+              stderr: s.value.run.stderr,
+              requests: s.value.run.requests,
+            }
+          : { error: String(s.reason) };
+      for (const [c, r] of runs) {
+        const [a, b, i] = await Promise.allSettled([r.A, r.B, r["B-import"]]);
+        dump[caseTitle(c)] = { A: side(a), B: side(b), "B-import": side(i) };
       }
+      if (untrusted) dump[caseTitle(UNTRUSTED)] = { "B-import": side((await Promise.allSettled([untrusted]))[0]) };
       writeFileSync(process.env.HOOKRUN_E2E_DUMP, `${JSON.stringify(dump, null, 1)}\n`);
     }
     for (const dir of projects) rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   });
 
+  /** Both Bs: the same exit, model view, hooks run and side effect as A. */
+  const sameAsA = (a: Side, b: Side, c: Case) => {
+    expect(b.run.exitCode, describeRun(b)).toBe(0);
+    expect(b.view, describeRun(b)).toEqual(a.view);
+    expect(b.ran, `the hooks that ran; ${describeRun(b)}`).toEqual(a.ran);
+    if (c.effect) expect(b.effect, describeRun(b)).toEqual(a.effect);
+    c.expectB?.(b);
+  };
+
   for (const c of cases) {
-    describe(c.name, () => {
+    describe(caseTitle(c), () => {
       it(`A (Claude Code): ${c.claude}`, { timeout: 180_000 }, async () => {
-        const a = await pairOf(c).a;
+        const a = await runsOf(c).A;
         expect(a.run.exitCode, describeRun(a)).toBe(0);
         expect(a.run.result?.is_error, describeRun(a)).toBe(false);
-        expect(a.ran, "every hook ran at least once").toEqual(expect.arrayContaining(c.hooks.map((h) => h.name)));
-        c.expectA(a.view, a.run, a.project);
+        expect([...new Set(a.ran)], "the hooks that ran").toEqual([...(c.ran ?? c.hooks.map((h) => h.name))].sort());
+        c.expectA(a.view, a.run, a.project, a.effect);
       });
-      it("B (hookrun, dialect: claude): the model sees what it sees under A", { timeout: 180_000 }, async () => {
-        const [a, b] = await Promise.all([pairOf(c).a, pairOf(c).b]);
-        expect(b.run.exitCode, describeRun(b)).toBe(0);
-        expect(b.view, describeRun(b)).toEqual(a.view);
-        expect(b.ran, "the hooks that ran").toEqual(a.ran);
-        if (c.effect) expect(b.effect).toEqual(a.effect);
+      it("B (hookrun, hooks.yaml by hand with dialect: claude): the model sees what it sees under A", { timeout: 180_000 }, async () => {
+        const [a, b] = await Promise.all([runsOf(c).A, runsOf(c).B]);
+        sameAsA(a, b, c);
+      });
+      it("B-import (hookrun, config from `hooks import claude --write` and `--dispatch` of A's settings.json): the model sees what it sees under A", { timeout: 180_000 }, async () => {
+        const [a, i] = await Promise.all([runsOf(c).A, runsOf(c)["B-import"]]);
+        sameAsA(a, i, c);
       });
     });
   }
+
+  // No A: Claude Code has no trust step. The user's hooks, imported, were never trusted.
+  describe(`${caseTitle(UNTRUSTED)} (B-import only, without \`hooks trust\`)`, () => {
+    it("no hook runs, and at SessionStart the model is told so, naming the project's `hooks … trust`", { timeout: 180_000 }, async () => {
+      startAll();
+      const b = await untrusted!;
+      expect(b.run.exitCode, describeRun(b)).toBe(0);
+      expect(b.ran, describeRun(b)).toEqual([]);
+      const trustCmd = "`<project>/node_modules/.bin/hooks -C <project> trust`";
+      expect(b.view, describeRun(b)).toContain(
+        `[system] text: SessionStart hook additional context: hookrun: the project's hooks are not running in this session: <project>/hooks.yaml is not trusted (new or changed since it was last reviewed), so none of its hooks, guards included, will run. Tell the user; they must review and trust it themselves by running ${trustCmd} in a terminal. Do not run \`hooks trust\` yourself: the review is theirs.`,
+      );
+    });
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -439,6 +660,7 @@ const median = (xs: number[]) => {
 describe.runIf(claude.path && LATENCY_CALLS > 0)("latency of one PreToolUse dispatch inside Claude Code", () => {
   it(`direct vs through hookrun, ${LATENCY_CALLS || "N"} Bash calls each, runs alternated`, { timeout: 600_000 }, async () => {
     const c: Case = {
+      point: 15,
       name: "latency",
       event: "PreToolUse",
       matcher: "Bash",
