@@ -114,6 +114,19 @@ describe("dialect: claude reads a hook's output by Claude Code's rules", () => {
     expect((await dispatch("pre_tool_use", { tool_name: "Bash" })).claude).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no" } });
   });
 
+  it("permissionDecision defer ranks as Claude ranks it: deny > defer > ask > allow, and the input is not rewritten on defer", async () => {
+    const decide = (name: string, decision: string, extra: Record<string, unknown> = {}) => ({
+      name,
+      command: printing({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: decision, ...extra } }),
+    });
+    configure("pre_tool_use", "claude", [decide("later", "defer"), decide("ok", "allow", { updatedInput: { command: "ls" } })]);
+    expect((await dispatch("pre_tool_use", { tool_name: "Bash" })).claude).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "defer" } });
+    configure("pre_tool_use", "claude", [decide("later", "defer"), decide("no", "deny")]);
+    expect((await dispatch("pre_tool_use", { tool_name: "Bash" })).claude).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
+    configure("pre_tool_use", "claude", [decide("ask", "ask"), decide("ok", "allow")]);
+    expect((await dispatch("pre_tool_use", { tool_name: "Bash" })).claude).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask" } });
+  });
+
   it("reads the rest of Claude's contract: exit 2 stderr blocks, JSON deny/ask/allow, updatedInput, continue:false, JSON on exit 2 ignored", async () => {
     // A block that is only a hook's exit 2 is answered with exit 2 and its stderr, byte for byte.
     configure("pre_tool_use", "claude", [{ name: "guard", command: `echo '{"decision":"approve"}'; echo 'no rm -rf' >&2; exit 2` }]);
@@ -208,6 +221,47 @@ describe("dialect: claude runs an event's hooks as Claude Code does", () => {
     expect((await runCli(["--trust", "run", "stop"], { cwd: sb.current.dir, env: sb.current.env })).code).toBe(0);
     await sleep(1000);
     expect(existsSync(marker2)).toBe(false);
+  });
+
+  it("7. a hook that leaves a background job still gets its answer through: exit 2, a JSON block, --output json", async () => {
+    configure("pre_tool_use", "claude", [{ name: "guard", command: "sleep 30 >/dev/null 2>&1 & echo 'no force push' >&2; exit 2", extra: "      timeout: 3\n" }]);
+    const blocked = await runCli(["--trust", "run", "pre_tool_use", "--output", "claude"], { cwd: sb.current.dir, env: sb.current.env, input: '{"tool_name":"Bash"}' });
+    expect({ code: blocked.code, stdout: blocked.stdout, stderr: blocked.stderr }).toEqual({ code: 2, stdout: "", stderr: "no force push\n" });
+    configure("stop", "claude", [{ name: "tests", command: `sleep 30 >/dev/null 2>&1 & ${printing({ decision: "block", reason: "tests fail" })}`, extra: "      timeout: 3\n" }]);
+    const stop = await runCli(["--trust", "run", "stop", "--output", "claude"], { cwd: sb.current.dir, env: sb.current.env });
+    expect({ code: stop.code, answer: JSON.parse(stop.stdout) }).toEqual({ code: 0, answer: { decision: "block", reason: "tests fail" } });
+    const json = await runCli(["--trust", "run", "stop", "--output", "json"], { cwd: sb.current.dir, env: sb.current.env });
+    expect(JSON.parse(json.stdout)).toMatchObject({ blocked: true, reason: "tests fail" });
+  });
+
+  it("7. ...an async claude hook's background job ends at its timeout too (the detached worker lives until then)", async () => {
+    const pidFile = sb.current.path("bg.pid");
+    configure("stop", "claude", [{ name: "linger", command: `sh -c 'echo $$ > "${pidFile}"; exec sleep 60' >/dev/null 2>&1 & exit 0`, extra: "      async: true\n      timeout: 2\n" }]);
+    expect((await runCli(["--trust", "run", "stop"], { cwd: sb.current.dir, env: sb.current.env })).code).toBe(0);
+    const pid = await waitFor(() => (existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() ? readPid(pidFile) : null), { what: "the job's pid" });
+    expect(await waitGone(pid, 10_000)).toBe(true);
+  });
+
+  it("7. ...the watchdog signals only the group it was handed: not a pgid of another process, nor one whose leader started at another time", async () => {
+    const { spawn } = await import("node:child_process");
+    const other = spawn("sleep", ["30"], { detached: true, stdio: "ignore" });
+    try {
+      const { readProcStat } = await import("../src/fs/processes.js");
+      const start = readProcStat(other.pid!)!.start;
+      // Another start time: refused, whatever the deadline.
+      const wrong = await runCli(["__watchdog", String(other.pid), "0", String(Number(start) - 1)], { cwd: sb.current.dir, env: sb.current.env });
+      expect(wrong.code).toBe(0);
+      await sleep(300);
+      expect(alive(other.pid!)).toBe(true);
+      // No start time at all: a usage error, nothing signalled.
+      expect((await runCli(["__watchdog", String(other.pid), "0", "x"], { cwd: sb.current.dir, env: sb.current.env })).code).toBe(64);
+      expect(alive(other.pid!)).toBe(true);
+      // The group it was handed (the right start time), past its deadline: killed.
+      expect((await runCli(["__watchdog", String(other.pid), "0", start], { cwd: sb.current.dir, env: sb.current.env })).code).toBe(0);
+      expect(await waitGone(other.pid!, 5000)).toBe(true);
+    } finally {
+      other.kill("SIGKILL");
+    }
   });
 
   it("7. ...but never past the hook's timeout: `hooks run` exits at once and a watchdog kills the job at the timeout", async () => {

@@ -114,7 +114,7 @@ function describe_(r: TriggerResult): string {
   const parts: string[] = [];
   const h = r.hooks[0];
   if (r.blocked) parts.push(r.event === "stop" ? `the turn goes on: blocked with \`${r.reason}\`` : `blocked: \`${r.reason}\``);
-  else if (h.decision === "allow" || h.decision === "ask") parts.push(h.decision === "allow" ? "allowed" : "ask");
+  else if (h.decision === "allow" || h.decision === "ask" || h.decision === "defer") parts.push(h.decision === "allow" ? "allowed" : h.decision);
   if (r.updated_input !== null) parts.push(`input becomes \`${JSON.stringify(r.updated_input)}\``);
   for (const m of r.messages) {
     const words = m.kind === "notice" ? "for the user" : m.kind === "feedback" ? "feedback to the model" : m.kind === "followup" ? "the turn goes on with" : "model context";

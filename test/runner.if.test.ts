@@ -31,6 +31,15 @@ describe("`if`: Claude Code's permission rule", () => {
     expect(simpleCommands("echo $(git push)")).toBeNull();
   });
 
+  it("compound commands are not followed (they run the hook): a guard on `git push*` is not skipped by wrapping the push", () => {
+    for (const line of ["if true; then git push --force; fi", "! git push", "time git push", "while true; do git push; done", "for r in a b; do git push $r; done", "X=1 time git push"]) {
+      expect(simpleCommands(line), line).toBeNull();
+      expect(bashRuleMatches("git push*", line), line).toBe(true);
+    }
+    // A reserved word as an argument is just a word.
+    expect(simpleCommands("echo if then fi")).toEqual(["echo if then fi"]);
+  });
+
   it("Bash rules: any simple command of the line matches; `X:*` is a prefix; unreadable lines run the hook", () => {
     expect(bashRuleMatches("git push*", "npm test")).toBe(false);
     expect(bashRuleMatches("git push*", "npm test && git push origin main")).toBe(true);

@@ -198,6 +198,11 @@ export function neutralizeAsyncResult(result: HookResult): HookResult {
     out.warnings.push("async hooks cannot transform input: updated_input was ignored");
     delete out.updated_input;
   }
+  // Delivered later, feedback on a tool call or a follow-up that would keep a stop going is plain
+  // context; a notice stays for the user only.
+  if (out.messages.some((m) => m.kind === "feedback" || m.kind === "followup")) {
+    out.messages = out.messages.map(({ kind, ...m }) => (kind === "notice" ? { ...m, kind } : m));
+  }
   return out;
 }
 

@@ -84,6 +84,8 @@ export function readAsyncDelivery(file: string): AsyncDelivery {
       if (typeof msg[flag] !== "boolean") throw new Error(`messages[${i}].${flag} is not a boolean`);
       out[flag] = msg[flag] as boolean;
     }
+    // Only a notice survives an async delivery (neutralizeAsyncResult): a message for the user.
+    if (msg.kind === "notice") out.kind = "notice";
     return out;
   });
   const warnings = value.warnings ?? [];

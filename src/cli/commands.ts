@@ -172,11 +172,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: [
       { syntax: "<pgid>", description: "the process group left running" },
       { syntax: "<deadline>", description: "when the hook's timeout kills it (epoch ms)" },
+      { syntax: "<start>", description: "the start time of the group's leader (ticks since boot)" },
     ],
     description: "kill a finished hook's background jobs at its timeout",
-    example: "hooks __watchdog PGID DEADLINE",
+    example: "hooks __watchdog PGID DEADLINE START",
     hidden: true,
-    action: async (ctx, [pgid, deadline]) => (await import("./actions/asyncWorker.js")).watchdog(ctx, pgid, deadline),
+    action: async (ctx, [pgid, deadline, start]) => (await import("./actions/asyncWorker.js")).watchdog(ctx, pgid, deadline, start),
   },
 ];
 

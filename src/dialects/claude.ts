@@ -146,7 +146,7 @@ export function readClaude(r: HookResult, hook: ResolvedHook, code: number, gate
 function applyJson(r: HookResult, hook: ResolvedHook, rules: ClaudeEventRules, gate: GateKind, o: Record<string, unknown>, message: (content: string, kind?: Message["kind"]) => Message): HookResult {
   const hs = isObject(o.hookSpecificOutput) && o.hookSpecificOutput.hookEventName === rules.name ? o.hookSpecificOutput : {};
   for (const key of Object.keys(o)) if (!TOP_LEVEL.has(key)) setOwn((r.json ??= {}), key, o[key]);
-  const dropped = Object.keys(hs).filter((k) => !CARRIED_SPECIFIC.has(k) || (k === "permissionDecision" && hs[k] === "defer"));
+  const dropped = Object.keys(hs).filter((k) => !CARRIED_SPECIFIC.has(k));
   if (dropped.length > 0) {
     setOwn((r.json ??= {}), "hookSpecificOutput", hs);
     r.warnings.push(`hookSpecificOutput.${dropped.join(", ")}: not carried by hookrun (kept in the result's json)`);
@@ -169,7 +169,7 @@ function applyJson(r: HookResult, hook: ResolvedHook, rules: ClaudeEventRules, g
   if (rules.name === "PreToolUse") {
     const why = typeof hs.permissionDecisionReason === "string" ? hs.permissionDecisionReason : reason;
     if (hs.permissionDecision === "deny" && result.status !== "blocked") result = { ...result, status: "blocked", decision: "block", reason: why ?? BLOCKED };
-    else if ((hs.permissionDecision === "allow" || hs.permissionDecision === "ask") && result.status !== "blocked") {
+    else if ((hs.permissionDecision === "allow" || hs.permissionDecision === "ask" || hs.permissionDecision === "defer") && result.status !== "blocked") {
       result.decision = hs.permissionDecision;
       if (why !== null) result.reason = why;
     }

@@ -170,6 +170,34 @@ export function groupAlive(pgid: number): boolean {
   return false;
 }
 
+/**
+ * Whether process group `pgid` is still the one whose leader started at `start` (clock ticks since
+ * boot, from /proc): `gone` when no live process is in it; `foreign` when the id now names another
+ * group (a process with pid == pgid that started at another time, or a member that started before
+ * the leader, which no descendant can); else `ours`. A watchdog handed a finished hook's group
+ * checks this before every signal: a group id is free for reuse once its group is empty.
+ */
+export function groupOrigin(pgid: number, start: string): "ours" | "gone" | "foreign" {
+  if (!isGroupId(pgid) || process.platform !== "linux") return "gone";
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return "gone";
+  }
+  const since = Number(start);
+  let members = 0;
+  for (const entry of entries) {
+    const c = entry.charCodeAt(0);
+    if (c < 48 || c > 57) continue;
+    const stat = readProcStat(entry);
+    if (!stat || stat.pgrp !== pgid || stat.state === "Z" || stat.state === "X") continue;
+    if (Number(stat.start) < since || (Number(entry) === pgid && stat.start !== start)) return "foreign";
+    members++;
+  }
+  return members > 0 ? "ours" : "gone";
+}
+
 // kill(-0) is our own group and kill(-1) every process we may signal (as root: the machine):
 // whatever the caller passes, only a real group id other than ours is ever signalled.
 function isGroupId(pgid: number): boolean {

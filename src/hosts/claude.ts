@@ -12,7 +12,7 @@ export interface ClaudeHookResponse {
   reason?: string;
   hookSpecificOutput?: {
     hookEventName: string;
-    permissionDecision?: "allow" | "deny" | "ask";
+    permissionDecision?: "allow" | "deny" | "ask" | "defer";
     permissionDecisionReason?: string;
     decision?: { behavior: "allow" | "deny"; message?: string; updatedInput?: unknown };
     additionalContext?: string;
@@ -64,27 +64,21 @@ export function formatClaude(result: TriggerResult): ClaudeHookResponse {
   if (rules?.block === "continue" && followups.length) specific.additionalContext = followups.join("\n\n");
 
   if (event === "pre_tool_use") {
-    const asks = result.hooks.filter((r) => r.decision === "ask");
-    const allows = result.hooks.filter((r) => r.decision === "allow");
+    // Claude's order: deny > defer > ask > allow; the input is rewritten only on allow, ask or no decision.
+    const ranked = (["defer", "ask", "allow"] as const).find((d) => result.hooks.some((r) => r.decision === d));
     if (result.blocked) {
       specific.permissionDecision = "deny";
       specific.permissionDecisionReason = result.reason ?? `blocked by ${result.blocked_by}`;
-    } else if (asks.length) {
-      specific.permissionDecision = "ask";
-      const why = asks
-        .map((r) => r.reason)
-        .filter(Boolean)
-        .join("; ");
-      if (why) specific.permissionDecisionReason = why;
-    } else if (allows.length) {
-      specific.permissionDecision = "allow";
-      const why = allows
+    } else if (ranked) {
+      specific.permissionDecision = ranked;
+      const why = result.hooks
+        .filter((r) => r.decision === ranked)
         .map((r) => r.reason)
         .filter(Boolean)
         .join("; ");
       if (why) specific.permissionDecisionReason = why;
     }
-    if (result.updated_input !== null && result.updated_input !== undefined) specific.updatedInput = result.updated_input;
+    if (result.updated_input !== null && result.updated_input !== undefined && !result.blocked && ranked !== "defer") specific.updatedInput = result.updated_input;
   } else if (event === "permission_request") {
     if (result.blocked) specific.decision = { behavior: "deny", message: result.reason ?? `blocked by ${result.blocked_by}` };
     else if (result.hooks.some((r) => r.decision === "allow")) {

@@ -11,7 +11,7 @@ import { eventGate, orderHooks, runGroups, selectHooks } from "./select.js";
 import { notRunResult, runHook } from "./runHook.js";
 import { appendRunLog, runLogRecord } from "./runLog.js";
 import { checkContext } from "./context.js";
-import type { SpawnedHook } from "./spawnHook.js";
+import type { Leftover, SpawnedHook } from "./spawnHook.js";
 import { type AsyncBackend, MemoryAsyncBackend, asyncMessages, asyncRunLogRecord, type AsyncPhase } from "../async/backend.js";
 import { DetachedAsyncBackend } from "../async/worker.js";
 import { DEFAULT_ASYNC_CLOSE_GRACE_MS } from "../async/paths.js";
@@ -310,8 +310,8 @@ class HookRunner implements Runner {
     return this.async.pending(sessionId);
   }
 
-  leftovers(): { pgid: number; deadline: number }[] {
-    return [...this.spawned].map((s) => s.leftover()).filter((l): l is { pgid: number; deadline: number } => l !== null);
+  leftovers(): Leftover[] {
+    return [...this.spawned].map((s) => s.leftover()).filter((l): l is Leftover => l !== null);
   }
 
   // Async hooks waited for in their own trigger are delivered by it (`wait`, CLI --wait / CI).
@@ -352,7 +352,8 @@ class HookRunner implements Runner {
       for (const s of run.active) outcomes.push(s.outcome);
       this.cancelRun(run);
     }
-    if (!options.keepBackground) for (const s of this.spawned) if (s.leftover()) s.cancel();
+    // Handed on (keepBackground) or killed: either way nothing below waits for a background job.
+    for (const s of this.spawned) if (s.leftover()) options.keepBackground ? s.release() : s.cancel();
     await Promise.all(outcomes);
     await asyncClosed;
     await Promise.all([...this.reapers]);

@@ -86,6 +86,9 @@ export function wildcardMatch(pattern: string, value: string, collapse = false):
   return new RegExp(`^${re}$`, "s").test(v);
 }
 
+// Words that open or continue a compound command, or modify a pipeline, where a command would start.
+const RESERVED = new Set(["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "case", "esac", "select", "function", "!", "time", "[[", "]]", "coproc", "in"]);
+
 /**
  * The simple commands of a shell command line, each as its words joined by one space (quotes
  * removed, leading `VAR=value` assignments and redirections dropped), split at `&&`, `||`, `;`,
@@ -154,6 +157,9 @@ export function simpleCommands(command: string): string[] | null {
     }
   }
   endCommand();
+  // Compound commands (`if …; then git push; fi`, `! git push`, `time git push`, loops) are not
+  // followed either: `then git push` is no simple command, and a skipped guard is worse.
+  if (commands.some((argv) => RESERVED.has(argv.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) ?? ""))) return null;
   return commands
     .map((argv) => {
       const out: string[] = [];

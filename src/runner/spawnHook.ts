@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { statSync } from "node:fs";
 import type { Readable } from "node:stream";
-import { groupAlive, KILL_GRACE_MS, terminateGroup } from "../fs/processes.js";
+import { groupAlive, KILL_GRACE_MS, readProcStat, terminateGroup } from "../fs/processes.js";
 
 /** What to run: a file with its argv (a shell for `command`, the program itself for `args`). */
 export interface SpawnRequest {
@@ -48,10 +48,20 @@ export interface SpawnedHook {
   /** Settles when leftover members of the group are gone (or were SIGKILLed). */
   readonly reaped: Promise<void>;
   /**
-   * With keepBackground: the process group still running after the process exited, and when its
-   * timeout kills it (epoch ms); null when nothing is left.
+   * With keepBackground: the process group still running after the process exited, when its
+   * timeout kills it (epoch ms), and the start time of its leader (ticks since boot, null without
+   * /proc) by which a watchdog tells it from a later group with the same id; null when nothing is left.
    */
-  leftover(): { pgid: number; deadline: number } | null;
+  leftover(): Leftover | null;
+  /** Stop watching a leftover group (another process took it over: `hooks __watchdog`); `reaped` settles. */
+  release(): void;
+}
+
+/** A finished hook's process group left running (keepBackground). */
+export interface Leftover {
+  pgid: number;
+  deadline: number;
+  start: string | null;
 }
 
 /** After the hook's process exits, how long its pipes may stay open before we stop reading. */
@@ -161,9 +171,13 @@ export function spawnHook(request: SpawnRequest): SpawnedHook {
   let exited = false;
 
   let afterKill: (() => void) | null = null;
-  // keepBackground: the group outlives the process until this deadline (or a cancel).
+  // keepBackground: the group outlives the process until this deadline (or a cancel). The timers
+  // hold the event loop: a caller that waits (drain, an async worker) is not cut short; one that
+  // exits first hands the group on and release()s it.
   let background: { timer: NodeJS.Timeout; poll: NodeJS.Timeout } | null = null;
   const deadline = started + request.timeoutMs;
+  // Read while the leader is surely alive (it cannot be reaped before the exit event).
+  const leaderStart = request.keepBackground && pid !== undefined ? (readProcStat(pid)?.start ?? null) : null;
   const endBackground = (killIt: boolean): void => {
     if (!background || pid === undefined) return;
     clearTimeout(background.timer);
@@ -236,14 +250,13 @@ export function spawnHook(request: SpawnRequest): SpawnedHook {
       exitCode = code;
       exitSignal = signal;
       // Leftover members of the group (a backgrounded `cmd &`) must not outlive a sync hook, or,
-      // with keepBackground, its timeout. Timers are unref'd: a caller may exit and hand the group
-      // on (leftover()); polling notices when it empties by itself.
+      // with keepBackground, its timeout; polling notices when the group empties by itself.
       if (!killing && pid !== undefined && request.keepBackground && groupAlive(pid)) {
         background = {
-          timer: setTimeout(() => endBackground(true), Math.max(0, deadline - Date.now())).unref(),
+          timer: setTimeout(() => endBackground(true), Math.max(0, deadline - Date.now())),
           poll: setInterval(() => {
             if (!groupAlive(pid)) endBackground(false);
-          }, 100).unref(),
+          }, 100),
         };
       } else if (!killing && pid !== undefined && groupAlive(pid)) {
         void terminateGroup(pid).then(reapResolve);
@@ -266,10 +279,11 @@ export function spawnHook(request: SpawnRequest): SpawnedHook {
     outcome,
     reaped,
     cancel: () => kill("cancelled"),
-    leftover: () => (background && pid !== undefined ? { pgid: pid, deadline } : null),
+    leftover: () => (background && pid !== undefined ? { pgid: pid, deadline, start: leaderStart } : null),
+    release: () => endBackground(false),
   };
 }
 
 function settled(outcome: SpawnOutcome): SpawnedHook {
-  return { pid: undefined, outcome: Promise.resolve(outcome), reaped: Promise.resolve(), cancel: () => {}, leftover: () => null };
+  return { pid: undefined, outcome: Promise.resolve(outcome), reaped: Promise.resolve(), cancel: () => {}, leftover: () => null, release: () => {} };
 }

@@ -32,7 +32,8 @@ export interface HookContext {
 
 export type HookStatus = "ok" | "blocked" | "failed" | "timed_out" | "spawn_error" | "invalid_output" | "skipped" | "cancelled";
 
-export type Decision = "block" | "allow" | "ask";
+/** `defer` (claude dialect): leave the call to the agent's own permission check. */
+export type Decision = "block" | "allow" | "ask" | "defer";
 
 /** One hook's outcome. The same shape whatever happened. */
 export interface HookResult {
@@ -112,7 +113,7 @@ export interface RunnerOptions {
 export interface CloseOptions {
   /** How long running async hooks may go on before they are killed (default 5000 ms). */
   graceMs?: number;
-  /** Leave the background jobs of finished claude-dialect hooks running (the caller handed them on: leftovers()). */
+  /** Leave the background jobs of finished claude-dialect hooks running, no longer watched (the caller handed them on: leftovers()). */
   keepBackground?: boolean;
 }
 
@@ -162,7 +163,7 @@ export interface Runner {
    * and the time its timeout kills it, epoch ms). close() kills them; `hooks run` hands them to a
    * detached watchdog before it exits.
    */
-  leftovers(): { pgid: number; deadline: number }[];
+  leftovers(): import("./spawnHook.js").Leftover[];
   /** Kill every running hook (sync and async, after a short grace for async) and refuse new triggers. */
   close(options?: CloseOptions): Promise<void>;
   /** Swap the config (hot reload); running hooks are not affected. */

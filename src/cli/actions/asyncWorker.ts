@@ -4,7 +4,7 @@ import { buildContext } from "../../runner/context.js";
 import { runHook } from "../../runner/runHook.js";
 import { appendRunLog } from "../../runner/runLog.js";
 import type { CliContext } from "../context.js";
-import { groupAlive, isPlausiblePid, terminateGroup } from "../../fs/processes.js";
+import { groupOrigin, isPlausiblePid, terminateGroup } from "../../fs/processes.js";
 import { EXIT } from "../exitCodes.js";
 
 /**
@@ -32,35 +32,35 @@ export async function asyncWorker(ctx: CliContext, jobFile: string): Promise<num
       }),
     controller.signal,
   );
-  // Background children of a finished hook are killed too: nothing of it outlives the worker.
-  await Promise.all(leftovers);
   // Null or unpublished: a collector declared this run lost (and delivered that) first.
-  if (!outcome?.published) return 0;
-  const { job, delivery } = outcome;
-  if (job.run_log) {
+  if (outcome?.published && outcome.job.run_log) {
     try {
-      appendRunLog(job.run_log, asyncRunLogRecord(delivery, job.project_dir, "finished"));
+      appendRunLog(outcome.job.run_log, asyncRunLogRecord(outcome.delivery, outcome.job.project_dir, "finished"));
     } catch {
       // the result is delivered all the same; the run log is informational
     }
   }
+  // Background children of a finished hook end with the worker: a native hook's are killed at
+  // once, a claude hook's at its timeout (the worker lives until then).
+  await Promise.all(leftovers);
   return 0;
 }
 
 /**
- * `hooks __watchdog PGID DEADLINE`: the background jobs a finished claude-dialect hook left
+ * `hooks __watchdog PGID DEADLINE START`: the background jobs a finished claude-dialect hook left
  * running, handed over by the `hooks run` that started them (it exits at once, as Claude Code
  * needs). Kills the group at the deadline (the hook's timeout), or when told to stop; exits as
- * soon as the group empties. It polls from the moment it was handed a live group, so a group id
- * freed and reused later is never taken for this one (that needs every pid to cycle in 100 ms).
+ * soon as the group empties. START is the start time of the group's leader: before every signal
+ * the group must still be that one (groupOrigin), so an id freed and reused by another group, or
+ * a pgid passed by anyone else, is never signalled.
  */
-export async function watchdog(_ctx: CliContext, pgidArg: string, deadlineArg: string): Promise<number> {
+export async function watchdog(_ctx: CliContext, pgidArg: string, deadlineArg: string, startArg: string): Promise<number> {
   const pgid = Number(pgidArg);
   const deadline = Number(deadlineArg);
-  if (!isPlausiblePid(pgid) || pgid === process.pid || !Number.isFinite(deadline)) return EXIT.usage;
+  if (!isPlausiblePid(pgid) || !Number.isFinite(deadline) || !/^\d{1,20}$/.test(startArg ?? "")) return EXIT.usage;
   let stop = false;
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => void (stop = true));
-  while (groupAlive(pgid)) {
+  while (groupOrigin(pgid, startArg) === "ours") {
     if (stop || Date.now() >= deadline) {
       await terminateGroup(pgid);
       return 0;

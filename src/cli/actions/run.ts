@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { terminateGroup } from "../../fs/processes.js";
 import { loadConfig } from "../../config/loadConfig.js";
 import { deriveLastMessage } from "../../interop/lastMessageFromTranscript.js";
 import { UsageError } from "../../errors.js";
@@ -176,15 +177,19 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
 /**
  * Give each process group a finished claude-dialect hook left running to a detached
  * `hooks __watchdog`, which kills it at the hook's timeout (a group that empties first is left
- * alone). False when there is no CLI entry to start one with: close() then kills them.
+ * alone). False when one cannot be handed on (no CLI entry to start a watchdog with, no /proc to
+ * identify the group by): close() then kills them all.
  */
 function handOffBackground(ctx: CliContext, runner: Runner): boolean {
   const left = runner.leftovers();
   if (left.length === 0) return true;
-  if (!ctx.entry) return false;
-  for (const { pgid, deadline } of left) {
+  if (!ctx.entry || left.some((l) => l.start === null)) return false;
+  for (const { pgid, deadline, start } of left) {
     try {
-      spawn(process.execPath, [ctx.entry, "__watchdog", String(pgid), String(deadline)], { detached: true, stdio: "ignore", env: ctx.env }).unref();
+      const watchdog = spawn(process.execPath, [ctx.entry, "__watchdog", String(pgid), String(deadline), String(start)], { detached: true, stdio: "ignore", env: ctx.env });
+      // A watchdog that could not start leaves no one to end the group at its timeout: end it now.
+      watchdog.once("error", () => void terminateGroup(pgid));
+      watchdog.unref();
     } catch {
       return false;
     }
