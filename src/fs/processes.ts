@@ -226,9 +226,10 @@ let hastenedGraceMs: number | null = null;
 /**
  * This process is going down (a host killed it): every group being terminated now gets SIGKILL
  * at the latest `graceMs` from now, and every group terminated from now on gets at most
- * `graceMs` between SIGTERM and SIGKILL. A host that kills its hook's tree escalates to SIGKILL
- * itself (Claude Code: 1.5 s later), and hookrun's hooks lead their own groups, out of its
- * reach: they must be dead before that SIGKILL ends the process that can still kill them.
+ * `graceMs` between SIGTERM and SIGKILL. A host that kills its hook escalates to SIGKILL itself
+ * (Claude Code: 1.5 s later), and hookrun's hooks lead their own groups, out of reach of a host
+ * that signals a group or a pid: they must be dead before that SIGKILL ends the process that can
+ * still kill them.
  * One-way for the life of the process; a later call can only shorten the grace.
  */
 export function hastenTerminations(graceMs: number): void {
