@@ -190,6 +190,15 @@ export async function expectNoSurvivors(survivors: () => number[]): Promise<void
   try {
     await waitFor(() => (left = survivors()).length === 0, { timeoutMs: 4000, intervalMs: 100, what: "no marked process left" });
   } catch {
+    const named = left.map((pid) => {
+      let cmd = "?";
+      try {
+        cmd = readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0").join(" ").trim();
+      } catch {
+        // gone
+      }
+      return `${pid} (${cmd})`;
+    });
     for (const pid of left) {
       try {
         process.kill(pid, "SIGKILL");
@@ -197,6 +206,6 @@ export async function expectNoSurvivors(survivors: () => number[]): Promise<void
         // gone
       }
     }
-    throw new Error(`hook processes left behind: ${left.join(", ")}`);
+    throw new Error(`hook processes left behind: ${named.join(", ")}`);
   }
 }

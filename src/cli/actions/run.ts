@@ -186,7 +186,9 @@ function handOffBackground(ctx: CliContext, runner: Runner): boolean {
   if (!ctx.entry || left.some((l) => l.start === null)) return false;
   for (const { pgid, deadline, start } of left) {
     try {
-      const watchdog = spawn(process.execPath, [ctx.entry, "__watchdog", String(pgid), String(deadline), String(start)], { detached: true, stdio: "ignore", env: ctx.env });
+      const watchdog = spawn(process.execPath, [ctx.entry, "__watchdog", String(pgid), String(deadline), String(start)], { detached: true, stdio: "ignore", env: ctx.env, cwd: "/" });
+      // cwd "/": the project directory may be gone before the watchdog has started (and a Node
+      // process whose working directory was removed fails at start-up).
       // A watchdog that could not start leaves no one to end the group at its timeout: end it now.
       watchdog.once("error", () => void terminateGroup(pgid));
       watchdog.unref();
