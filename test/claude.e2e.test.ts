@@ -41,7 +41,7 @@ import { waitFor } from "./helpers/waitFor.js";
 
 const claude = requireClaude();
 
-type ClaudeEvent = "PreToolUse" | "PostToolUse" | "SessionStart" | "Stop";
+type ClaudeEvent = "PreToolUse" | "PostToolUse" | "PostToolBatch" | "SessionStart" | "Stop";
 
 interface Hook {
   /** File name under .claude/hooks/ (without .sh). */
@@ -228,6 +228,18 @@ const cases: Case[] = [
     claude: "model context: prepended to Claude's environment system message as 'SessionStart:startup hook success: …'",
     expectA(view) {
       expect(view).toContain("[system] text: SessionStart:startup hook success: STARTOUT: branch main, 2 files changed");
+    },
+  },
+  {
+    point: 9,
+    name: "PostToolBatch additionalContext (an event hookrun's catalog lacked: imported as a custom event, its context was lost)",
+    event: "PostToolBatch",
+    hooks: [{ name: "batch-context", script: json({ hookSpecificOutput: { hookEventName: "PostToolBatch", additionalContext: "BATCHCTX: 1 file touched" } }) }],
+    script: [TOUCH],
+    claude: "after the batch's tool results, the model gets the context",
+    expectA(view, _run, project) {
+      expect(ran(project)).toBe(true);
+      expect(view.some((l) => l.includes("PostToolBatch hook additional context: BATCHCTX: 1 file touched"))).toBe(true);
     },
   },
   {
