@@ -170,6 +170,10 @@ describe("dialect: claude reads a hook's output by Claude Code's rules", () => {
     mkdirSync(sb.current.path("sub"));
     configure("session_start", "claude", [{ name: "where", command: "pwd" }]);
     expect((await result("session_start", { cwd: sb.current.path("sub") })).messages[0].content).toBe(sb.current.path("sub"));
+    // …but its own `cwd:` is relative to hooks.yaml's directory, as for every hook.
+    mkdirSync(sb.current.path("tools"));
+    configure("session_start", "claude", [{ name: "where", command: "pwd", extra: "      cwd: tools\n" }]);
+    expect((await result("session_start", { cwd: sb.current.path("sub") })).messages[0].content).toBe(sb.current.path("tools"));
     // Exit 2 on an event that cannot block: stderr is for the user (Claude shows it, nothing is blocked).
     configure("session_end", "claude", [{ name: "bye", command: "echo 'could not upload the log' >&2; exit 2" }]);
     const end = await result("session_end");

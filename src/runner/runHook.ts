@@ -25,15 +25,17 @@ export interface RunHookOptions {
  */
 export async function runHook(hook: ResolvedHook, base: Record<string, unknown>, options: RunHookOptions): Promise<HookResult> {
   const callerCwd = base.cwd as string;
-  // Claude Code runs a hook in the session's working directory; hookrun in the declaring file's.
-  const dir = hook.dialect === "claude" ? callerCwd : (hook.dir ?? callerCwd);
+  // A hook's `cwd` is relative to its declaring file's directory; without one, Claude Code runs a
+  // hook in the session's working directory, hookrun in the declaring file's.
+  const dir = hook.dir ?? callerCwd;
+  const cwd = hook.cwd ? path.resolve(dir, hook.cwd) : hook.dialect === "claude" ? callerCwd : dir;
   const useShell = hook.command !== undefined;
   const argv = hook.args ?? [];
   const spawned = spawnHook({
     file: useShell ? hook.shell : argv[0],
     args: useShell ? ["-c", hook.command as string] : argv.slice(1),
     viaShell: useShell,
-    cwd: hook.cwd ? path.resolve(dir, hook.cwd) : dir,
+    cwd,
     env: hookEnv(options.env, hook, base, options.projectDir),
     input: hookInput(base, hook.name, options.projectDir),
     timeoutMs: hook.timeoutMs,
