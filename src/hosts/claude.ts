@@ -180,6 +180,24 @@ export function formatClaudeNotTrusted(event: string, files: readonly string[], 
   return out;
 }
 
+/**
+ * The answer to Claude Code when hooks.yaml does not load (`hooks run` would exit 78, which
+ * Claude treats as a non-blocking error no `-p` user sees): every hook is off until it is fixed,
+ * so the user is told (systemMessage), and on SessionStart / UserPromptSubmit the model too.
+ */
+export function formatClaudeInvalidConfig(event: string, problem: string): ClaudeHookResponse {
+  const out: ClaudeHookResponse = {
+    systemMessage: `hookrun: the project's hooks did not run: the config is invalid (${problem}). None of its hooks (guards included) run until it is fixed: run \`hooks validate\` to see every problem.`,
+  };
+  if (NOT_RUN_CONTEXT_EVENTS.has(event)) {
+    out.hookSpecificOutput = {
+      hookEventName: EVENT_BY_NAME.get(event)?.claude?.name ?? pascalEventName(event),
+      additionalContext: `hookrun: the project's hooks are not running in this session: its config is invalid (${problem}), so none of its hooks, guards included, will run. Tell the user; \`hooks validate\` lists every problem.`,
+    };
+  }
+  return out;
+}
+
 /** The dispatch command of an event: the project's installed hookrun, never npx (0.5 s per event). */
 export const claudeDispatchCommand = (event: string): string => `"$CLAUDE_PROJECT_DIR"/node_modules/.bin/hooks -C "$CLAUDE_PROJECT_DIR" run ${event} --output claude`;
 

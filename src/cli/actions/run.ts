@@ -2,9 +2,9 @@ import { spawn } from "node:child_process";
 import { terminateGroup } from "../../fs/processes.js";
 import { loadConfig } from "../../config/loadConfig.js";
 import { deriveLastMessage } from "../../interop/lastMessageFromTranscript.js";
-import { UsageError } from "../../errors.js";
-import { parseHookEvent } from "../../events/parseHookEvent.js";
-import { type ClaudeAnswer, formatClaudeNotTrusted, renderClaude } from "../../hosts/claude.js";
+import { ConfigError, UsageError } from "../../errors.js";
+import { parseHookEvent, tryParseHookEvent } from "../../events/parseHookEvent.js";
+import { type ClaudeAnswer, formatClaudeInvalidConfig, formatClaudeNotTrusted, renderClaude } from "../../hosts/claude.js";
 import { TrustError } from "../../errors.js";
 import { assertTrusted } from "../../trust/store.js";
 import { existsSync } from "node:fs";
@@ -79,7 +79,18 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     maxParallel = Number(flags.maxParallel);
     if (!Number.isInteger(maxParallel) || maxParallel < 1) throw new UsageError(`--max-parallel ${flags.maxParallel}: expected a whole number ≥ 1`);
   }
-  const config = await loadConfig({ cwd: ctx.cwd, configPath: ctx.configPath, userConfig: ctx.userConfig, env: ctx.env });
+  let config: Awaited<ReturnType<typeof loadConfig>>;
+  try {
+    config = await loadConfig({ cwd: ctx.cwd, configPath: ctx.configPath, userConfig: ctx.userConfig, env: ctx.env });
+  } catch (error) {
+    // Exit 78 would be a non-blocking error Claude Code shows no `-p` user: say it in the agent.
+    if (output !== "claude" || !(error instanceof ConfigError)) throw error;
+    const d = error.diagnostics.find((x) => x.severity === "error") ?? error.diagnostics[0];
+    const problem = d ? `${d.file}:${d.line}:${d.col}: ${d.message}` : error.message;
+    ctx.stderr.write(`${terminalSafe(`hooks: ${error.message}${d ? `\n${problem}` : ""}`)}\n`);
+    ctx.stdout.write(`${JSON.stringify(formatClaudeInvalidConfig(tryParseHookEvent(eventArg) ?? eventArg, problem))}\n`);
+    return EXIT.ok;
+  }
   const custom = Object.keys(config.events).filter((e) => config.events[e].custom);
   const event = parseHookEvent(eventArg, custom);
   const context = await readRunContext(ctx, flags);
