@@ -1,6 +1,7 @@
 import type { ResolvedConfig } from "../config/types.js";
 import { EVENT_BY_NAME, pascalEventName } from "../events/catalog.js";
 import { eventGate, orderHooks, runGroups } from "../runner/select.js";
+import { FAILURE_STATUSES } from "../runner/runHook.js";
 import type { HookResult, Message, TriggerResult } from "../runner/types.js";
 
 /** One Claude Code hook response (the JSON a command hook prints on exit 0). */
@@ -19,8 +20,6 @@ export interface ClaudeHookResponse {
     updatedInput?: unknown;
   };
 }
-
-const FAILED = new Set(["failed", "timed_out", "spawn_error", "invalid_output"]);
 
 const tail = (text: string, lines = 3) => text.trimEnd().split("\n").slice(-lines).join("\n").trim();
 
@@ -54,7 +53,7 @@ export function formatClaude(result: TriggerResult): ClaudeHookResponse {
   const finished = [...result.async_delivered, ...result.hooks];
   // On post-tool events a native hook's exit 2 is feedback for the model (below), not a failure to show the user.
   const feedbackExit = (r: HookResult) => rules?.block === "feedback" && r.exit_code === 2 && r.status === "failed";
-  const system = [...notices, ...finished.filter((r) => FAILED.has(r.status) && !feedbackExit(r)).map(failureLine)];
+  const system = [...notices, ...finished.filter((r) => FAILURE_STATUSES.has(r.status) && !feedbackExit(r)).map(failureLine)];
 
   // Context reaches the model where Claude takes it; on Stop only follow-ups do (context there
   // would keep the agent from stopping), so a native hook's message on Stop is shown to the user.
@@ -154,48 +153,45 @@ export function renderClaude(result: TriggerResult): ClaudeAnswer {
 
 // Where Claude Code hands hookSpecificOutput.additionalContext to the model before it answers:
 // there the model learns that the hooks are off, for a user who sees only its answer (`claude -p`).
-const NOT_RUN_CONTEXT_EVENTS = new Set(["session_start", "user_prompt_submit"]);
+export const NOT_RUN_CONTEXT_EVENTS: ReadonlySet<string> = new Set(["session_start", "user_prompt_submit"]);
 
 /**
- * The response of a dispatch whose hooks did not run because project or local config is not
- * trusted (exit 77 with any other output). Claude Code treats a non-zero exit as a non-blocking
- * error that a `claude -p` user never sees, so every guard would be off in silence: instead the
- * dispatch exits 0 with a `systemMessage` (shown to the user) saying the hooks did not run, why,
- * and the command that reviews them; on SessionStart and UserPromptSubmit also
- * `additionalContext`, so the model can tell the user, told not to trust the config itself (the
- * review is the user's). Fail open: the agent goes on without the hooks.
+ * The answer of a dispatch whose hooks did not run (the config is untrusted or invalid). Claude
+ * Code treats `hooks run`'s exit 77 or 78 as a non-blocking error a `claude -p` user never sees,
+ * so every guard would be off in silence: instead the dispatch exits 0 with a `systemMessage`
+ * (shown to the user) saying the hooks did not run, why and what to do, and on SessionStart and
+ * UserPromptSubmit also `additionalContext`, so the model can tell the user. Fail open: the agent
+ * goes on without the hooks.
  */
-export function formatClaudeNotTrusted(event: string, files: readonly string[], trustCommand: string): ClaudeHookResponse {
-  const what = files.length === 1 ? `${files[0]} is` : `${files.join(", ")} are`;
-  const why = `${what} not trusted (new or changed since it was last reviewed)`;
-  const out: ClaudeHookResponse = {
-    systemMessage: `hookrun: the project's hooks did not run: ${why}. None of its hooks (guards included) run until you review and trust it: run \`${trustCommand}\` in a terminal.`,
-  };
+function notRunResponse(event: string, forUser: string, forModel: string): ClaudeHookResponse {
+  const out: ClaudeHookResponse = { systemMessage: `hookrun: the project's hooks did not run: ${forUser}` };
   if (NOT_RUN_CONTEXT_EVENTS.has(event)) {
     out.hookSpecificOutput = {
-      hookEventName: pascalEventName(event),
-      additionalContext: `hookrun: the project's hooks are not running in this session: ${why}, so none of its hooks, guards included, will run. Tell the user; they must review and trust it themselves by running \`${trustCommand}\` in a terminal. Do not run \`hooks trust\` yourself: the review is theirs.`,
+      hookEventName: EVENT_BY_NAME.get(event)?.claude?.name ?? pascalEventName(event),
+      additionalContext: `hookrun: the project's hooks are not running in this session: ${forModel}`,
     };
   }
   return out;
 }
 
-/**
- * The answer to Claude Code when hooks.yaml does not load (`hooks run` would exit 78, which
- * Claude treats as a non-blocking error no `-p` user sees): every hook is off until it is fixed,
- * so the user is told (systemMessage), and on SessionStart / UserPromptSubmit the model too.
- */
+/** Untrusted project or local config (exit 77): the model is told not to trust it itself (the review is the user's). */
+export function formatClaudeNotTrusted(event: string, files: readonly string[], trustCommand: string): ClaudeHookResponse {
+  const what = files.length === 1 ? `${files[0]} is` : `${files.join(", ")} are`;
+  const why = `${what} not trusted (new or changed since it was last reviewed)`;
+  return notRunResponse(
+    event,
+    `${why}. None of its hooks (guards included) run until you review and trust it: run \`${trustCommand}\` in a terminal.`,
+    `${why}, so none of its hooks, guards included, will run. Tell the user; they must review and trust it themselves by running \`${trustCommand}\` in a terminal. Do not run \`hooks trust\` yourself: the review is theirs.`,
+  );
+}
+
+/** A config that does not load (exit 78): `problem` is its first error, FILE:LINE:COL. */
 export function formatClaudeInvalidConfig(event: string, problem: string): ClaudeHookResponse {
-  const out: ClaudeHookResponse = {
-    systemMessage: `hookrun: the project's hooks did not run: the config is invalid (${problem}). None of its hooks (guards included) run until it is fixed: run \`hooks validate\` to see every problem.`,
-  };
-  if (NOT_RUN_CONTEXT_EVENTS.has(event)) {
-    out.hookSpecificOutput = {
-      hookEventName: EVENT_BY_NAME.get(event)?.claude?.name ?? pascalEventName(event),
-      additionalContext: `hookrun: the project's hooks are not running in this session: its config is invalid (${problem}), so none of its hooks, guards included, will run. Tell the user; \`hooks validate\` lists every problem.`,
-    };
-  }
-  return out;
+  return notRunResponse(
+    event,
+    `the config is invalid (${problem}). None of its hooks (guards included) run until it is fixed: run \`hooks validate\` to see every problem.`,
+    `its config is invalid (${problem}), so none of its hooks, guards included, will run. Tell the user; \`hooks validate\` lists every problem.`,
+  );
 }
 
 /** The dispatch command of an event: the project's installed hookrun, never npx (0.5 s per event). */

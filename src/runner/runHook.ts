@@ -82,9 +82,10 @@ function firstLine(text: string): string {
 }
 
 /**
- * Turn how a hook's process ended into its result (SPEC §5.8): a timeout, a signal, a shell's
- * 127/126 (a spawn error) or an exit other than 0 and 2 is a failure in every dialect; exit 0 and
- * 2 and the output are read by the hook's dialect (src/dialects/).
+ * Turn how a hook's process ended into its result (SPEC §5.8): a timeout, a signal or a shell's
+ * 127/126 (a spawn error) is a failure in every dialect; the exit code and the output are read by
+ * the hook's dialect (src/dialects/): hookrun's reads exit 0 and 2 (any other code fails), Claude
+ * Code's reads JSON on every code.
  */
 export function hookResult(hook: ResolvedHook, outcome: SpawnOutcome, gate: GateKind): HookResult {
   const r: HookResult = {

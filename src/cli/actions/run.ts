@@ -1,14 +1,13 @@
 import { spawn } from "node:child_process";
-import { terminateGroup } from "../../fs/processes.js";
-import { loadConfig } from "../../config/loadConfig.js";
-import { deriveLastMessage } from "../../interop/lastMessageFromTranscript.js";
-import { ConfigError, UsageError } from "../../errors.js";
-import { parseHookEvent, tryParseHookEvent } from "../../events/parseHookEvent.js";
-import { type ClaudeAnswer, formatClaudeInvalidConfig, formatClaudeNotTrusted, renderClaude } from "../../hosts/claude.js";
-import { TrustError } from "../../errors.js";
-import { assertTrusted } from "../../trust/store.js";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { hastenTerminations, terminateGroup } from "../../fs/processes.js";
+import { loadConfig } from "../../config/loadConfig.js";
+import { deriveLastMessage } from "../../interop/lastMessageFromTranscript.js";
+import { ConfigError, TrustError, UsageError } from "../../errors.js";
+import { parseHookEvent, tryParseHookEvent } from "../../events/parseHookEvent.js";
+import { type ClaudeAnswer, formatClaudeInvalidConfig, formatClaudeNotTrusted, NOT_RUN_CONTEXT_EVENTS, renderClaude } from "../../hosts/claude.js";
+import { assertTrusted } from "../../trust/store.js";
 import { formatGithubAnnotations, formatGithubHookBlock, isGithubActions } from "../../report/github.js";
 import { formatJunit } from "../../report/formatJunit.js";
 import { formatElapsed, formatFooter, formatHookBlock } from "../../report/formatText.js";
@@ -25,7 +24,6 @@ import type { CliContext } from "../context.js";
 import { EXIT, signalExitCode } from "../exitCodes.js";
 import { readRunContext, type ContextFlags } from "./runContext.js";
 import { onTerminatingSignal, SIGNAL_KILL_GRACE_MS } from "../signals.js";
-import { hastenTerminations } from "../../fs/processes.js";
 import { runningInCi } from "../../env.js";
 
 /** The options of `hooks run` (see the command table). */
@@ -53,9 +51,6 @@ export function exitCodeForResult(result: TriggerResult, waited = false): number
 }
 
 const OUTPUTS = ["text", "json", "junit", "claude"];
-
-/** Events whose additionalContext reaches Claude's model before it answers (see formatClaudeNotTrusted). */
-const CLAUDE_EAGER_TRUST_EVENTS = new Set(["session_start", "user_prompt_submit"]);
 
 const shellWord = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
 
@@ -148,7 +143,7 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     // Claude Code's model hears about untrusted config on these events even when none of their
     // hooks would run (elsewhere trust is checked only when something would run, as always).
     // (Not under HOOKS=0: nothing would run anyway, and the user knows why.)
-    if (output === "claude" && CLAUDE_EAGER_TRUST_EVENTS.has(event) && !hooksDisabledByEnv(ctx.env)) assertTrusted(config, { env: ctx.env, trust: ctx.trust });
+    if (output === "claude" && NOT_RUN_CONTEXT_EVENTS.has(event) && !hooksDisabledByEnv(ctx.env)) assertTrusted(config, { env: ctx.env, trust: ctx.trust });
     result = await runner.trigger(event, context, { only: flags.only, skip: flags.skip, wait });
   } catch (error) {
     // Exit 77 would be a non-blocking error Claude Code shows no `-p` user: say it in the agent.
