@@ -171,6 +171,13 @@ export function groupAlive(pgid: number): boolean {
 }
 
 /**
+ * How often a background group left by a finished hook is checked (spawnHook, `hooks __watchdog`):
+ * each check scans /proc (about 2.5 ms with 70 processes, more on a busy desktop), and a job may
+ * run for the hook's whole timeout (600 s by default), so not every 100 ms.
+ */
+export const BACKGROUND_POLL_MS = 500;
+
+/**
  * Whether process group `pgid` is still the one whose leader started at `start` (clock ticks since
  * boot, from /proc): `gone` when no live process is in it; `foreign` when the id now names another
  * group (a process with pid == pgid that started at another time, or a member that started before

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { statSync } from "node:fs";
 import type { Readable } from "node:stream";
-import { groupAlive, KILL_GRACE_MS, readProcStat, terminateGroup } from "../fs/processes.js";
+import { BACKGROUND_POLL_MS, groupAlive, KILL_GRACE_MS, readProcStat, terminateGroup } from "../fs/processes.js";
 
 /** What to run: a file with its argv (a shell for `command`, the program itself for `args`). */
 export interface SpawnRequest {
@@ -256,7 +256,7 @@ export function spawnHook(request: SpawnRequest): SpawnedHook {
           timer: setTimeout(() => endBackground(true), Math.max(0, deadline - Date.now())),
           poll: setInterval(() => {
             if (!groupAlive(pid)) endBackground(false);
-          }, 100),
+          }, BACKGROUND_POLL_MS),
         };
       } else if (!killing && pid !== undefined && groupAlive(pid)) {
         void terminateGroup(pid).then(reapResolve);

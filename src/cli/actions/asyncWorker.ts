@@ -4,7 +4,7 @@ import { buildContext } from "../../runner/context.js";
 import { runHook } from "../../runner/runHook.js";
 import { appendRunLog } from "../../runner/runLog.js";
 import type { CliContext } from "../context.js";
-import { groupOrigin, isPlausiblePid, terminateGroup } from "../../fs/processes.js";
+import { BACKGROUND_POLL_MS, groupOrigin, isPlausiblePid, terminateGroup } from "../../fs/processes.js";
 import { EXIT } from "../exitCodes.js";
 
 /**
@@ -65,7 +65,7 @@ export async function watchdog(_ctx: CliContext, pgidArg: string, deadlineArg: s
       await terminateGroup(pgid);
       return 0;
     }
-    await new Promise((r) => setTimeout(r, Math.max(1, Math.min(100, deadline - Date.now()))));
+    await new Promise((r) => setTimeout(r, Math.max(1, Math.min(BACKGROUND_POLL_MS, deadline - Date.now()))));
   }
   return 0;
 }
