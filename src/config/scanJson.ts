@@ -1,6 +1,11 @@
 import { CONFIG_LIMITS, TOO_DEEP } from "./limits.js";
 import type { SourceNode } from "./positions.js";
 
+/** A JSON object (not null, not an array), as JSON.parse returns it. */
+export function isJsonObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
 export type JsonScan = { ok: true; tree: SourceNode; duplicates: { pos: number; key: string }[] } | { ok: false; pos: number; message: string };
 
 const NUMBER = /-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;

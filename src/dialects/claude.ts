@@ -9,8 +9,7 @@ import { type ClaudeEventRules, EVENT_BY_NAME, type GateKind } from "../events/c
 import type { ResolvedHook } from "../config/types.js";
 import type { HookResult, Message } from "../runner/types.js";
 import { setOwn } from "../runner/context.js";
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+import { isJsonObject } from "../config/scanJson.js";
 
 // The top-level fields of Claude Code's hook output schema; anything else is kept in `json`.
 const TOP_LEVEL = new Set(["continue", "suppressOutput", "stopReason", "decision", "reason", "systemMessage", "hookSpecificOutput"]);
@@ -42,7 +41,7 @@ function checkSchema(o: Record<string, unknown>, rules: ClaudeEventRules): void 
   }
   const hs = o.hookSpecificOutput;
   if (hs === undefined) return;
-  if (!isObject(hs)) throw new SchemaError("`hookSpecificOutput` must be an object");
+  if (!isJsonObject(hs)) throw new SchemaError("`hookSpecificOutput` must be an object");
   if (typeof hs.hookEventName !== "string") throw new SchemaError("`hookSpecificOutput.hookEventName` is required");
   if (hs.hookEventName !== rules.name) {
     // Claude keeps a block and drops the rest; without a block the whole output is refused.
@@ -53,10 +52,10 @@ function checkSchema(o: Record<string, unknown>, rules: ClaudeEventRules): void 
   if (hs.permissionDecision !== undefined && !["allow", "deny", "ask", "defer"].includes(hs.permissionDecision as string)) {
     throw new SchemaError(`\`hookSpecificOutput.permissionDecision\` must be "allow", "deny", "ask" or "defer", not ${JSON.stringify(hs.permissionDecision)}`);
   }
-  if (hs.updatedInput !== undefined && !isObject(hs.updatedInput)) throw new SchemaError("`hookSpecificOutput.updatedInput` must be an object");
+  if (hs.updatedInput !== undefined && !isJsonObject(hs.updatedInput)) throw new SchemaError("`hookSpecificOutput.updatedInput` must be an object");
   if (hs.decision !== undefined) {
     const d = hs.decision;
-    if (!isObject(d) || (d.behavior !== "allow" && d.behavior !== "deny")) throw new SchemaError('`hookSpecificOutput.decision` must be an object with `behavior` "allow" or "deny"');
+    if (!isJsonObject(d) || (d.behavior !== "allow" && d.behavior !== "deny")) throw new SchemaError('`hookSpecificOutput.decision` must be an object with `behavior` "allow" or "deny"');
   }
 }
 
@@ -90,7 +89,7 @@ function parseStdout(text: string): { json: Record<string, unknown> } | { plain:
   if (!text.startsWith("{")) return { plain: true };
   try {
     const value: unknown = JSON.parse(text);
-    return isObject(value) ? { json: value } : { invalid: "not a JSON object" };
+    return isJsonObject(value) ? { json: value } : { invalid: "not a JSON object" };
   } catch (error) {
     if (!text.endsWith("}")) return { plain: true };
     // Several JSON documents, one per line, are plain text to Claude too.
@@ -144,7 +143,7 @@ export function readClaude(r: HookResult, hook: ResolvedHook, code: number, gate
 
 /** Apply a schema-valid JSON answer. */
 function applyJson(r: HookResult, hook: ResolvedHook, rules: ClaudeEventRules, gate: GateKind, o: Record<string, unknown>, message: (content: string, kind?: Message["kind"]) => Message): HookResult {
-  const hs = isObject(o.hookSpecificOutput) && o.hookSpecificOutput.hookEventName === rules.name ? o.hookSpecificOutput : {};
+  const hs = isJsonObject(o.hookSpecificOutput) && o.hookSpecificOutput.hookEventName === rules.name ? o.hookSpecificOutput : {};
   for (const key of Object.keys(o)) if (!TOP_LEVEL.has(key)) setOwn((r.json ??= {}), key, o[key]);
   const dropped = Object.keys(hs).filter((k) => !CARRIED_SPECIFIC.has(k));
   if (dropped.length > 0) {
@@ -175,7 +174,7 @@ function applyJson(r: HookResult, hook: ResolvedHook, rules: ClaudeEventRules, g
     }
     if (hs.updatedInput !== undefined) result.updated_input = hs.updatedInput;
   }
-  if (rules.name === "PermissionRequest" && isObject(hs.decision)) {
+  if (rules.name === "PermissionRequest" && isJsonObject(hs.decision)) {
     const d = hs.decision;
     if (d.behavior === "deny" && result.status !== "blocked") result = { ...result, status: "blocked", decision: "block", reason: typeof d.message === "string" ? d.message : BLOCKED };
     else if (d.behavior === "allow" && result.status !== "blocked") result.decision = "allow";

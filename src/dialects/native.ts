@@ -3,7 +3,7 @@
  * written for hookrun. src/dialects/claude.ts reads hooks written for Claude Code.
  */
 import { setOwn } from "../runner/context.js";
-import { describeJsonError } from "../config/scanJson.js";
+import { describeJsonError, isJsonObject } from "../config/scanJson.js";
 import type { GateKind } from "../events/catalog.js";
 import type { ResolvedHook } from "../config/types.js";
 import type { Decision, HookResult, Message, Role } from "../runner/types.js";
@@ -62,13 +62,9 @@ function pick(o: Record<string, unknown>, snake: string, camel: string): unknown
   return o[snake] !== undefined ? o[snake] : o[camel];
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function toMessage(value: unknown, where: string): Message {
   if (typeof value === "string") return { role: "system", content: value };
-  if (!isObject(value)) throw new InvalidOutput(`${where} must be a string or an object with \`content\``);
+  if (!isJsonObject(value)) throw new InvalidOutput(`${where} must be a string or an object with \`content\``);
   if (typeof value.content !== "string") throw new InvalidOutput(`${where}.content must be a string`);
   const role = value.role ?? "system";
   if (typeof role !== "string" || !ROLES.has(role as Role)) throw new InvalidOutput(`${where}.role must be "system", "user" or "assistant"`);
@@ -112,7 +108,7 @@ function applyObject(acc: HookOutput, o: Record<string, unknown>, where: string)
     for (const [i, m] of o.messages.entries()) acc.messages.push(toMessage(m, `messages[${i}]`));
   }
   const specific = pick(o, "hook_specific_output", "hookSpecificOutput");
-  if (specific !== undefined && !isObject(specific)) throw new InvalidOutput("`hookSpecificOutput` must be an object");
+  if (specific !== undefined && !isJsonObject(specific)) throw new InvalidOutput("`hookSpecificOutput` must be an object");
   const hs = (specific ?? {}) as Record<string, unknown>;
 
   const decision = decisionOf(o.decision, "decision");
@@ -131,7 +127,7 @@ function applyObject(acc: HookOutput, o: Record<string, unknown>, where: string)
   // Claude Code's PermissionRequest answer: hookSpecificOutput.decision {behavior, message, updatedInput}.
   const request = hs.decision;
   if (request !== undefined) {
-    if (!isObject(request)) throw new InvalidOutput("`hookSpecificOutput.decision` must be an object with `behavior`");
+    if (!isJsonObject(request)) throw new InvalidOutput("`hookSpecificOutput.decision` must be an object with `behavior`");
     const behavior = decisionOf(request.behavior, "hookSpecificOutput.decision.behavior");
     if (behavior && acc.decision !== "block") acc.decision = behavior;
     const message = optionalString(request.message, "hookSpecificOutput.decision.message");
@@ -188,7 +184,7 @@ export function parseHookOutput(stdout: string): ParsedOutput {
     const whole = tryJson(trimmed);
     if (whole.ok) {
       const v = whole.value;
-      if (isObject(v)) {
+      if (isJsonObject(v)) {
         applyObject(acc, v, "output");
         return { ok: true, output: acc };
       }
@@ -208,7 +204,7 @@ export function parseHookOutput(stdout: string): ParsedOutput {
       const l = line.trim();
       if (l === "") continue;
       const parsed = l.startsWith("{") ? tryJson(l) : null;
-      if (parsed?.ok && isObject(parsed.value)) objects.push(parsed.value);
+      if (parsed?.ok && isJsonObject(parsed.value)) objects.push(parsed.value);
       else linesOk = false;
     }
     if (linesOk && objects.length > 0) {

@@ -4,6 +4,7 @@ import { Document } from "yaml";
 import type { EventSettingsSpec, HookSpec, ConfigFileSpec } from "../config/types.js";
 import { EVENT_BY_NAME, TOOL_CALL_EVENTS } from "../events/catalog.js";
 import { normalizeEventName, tryParseHookEvent } from "../events/parseHookEvent.js";
+import { isJsonObject } from "../config/scanJson.js";
 
 /** One hook of the import, under its canonical (or custom) event. */
 export interface ImportedHook {
@@ -47,7 +48,6 @@ export const CLAUDE_EVENTS_LEFT_OUT: Readonly<Record<string, string>> = Object.f
 // --output claude`, or an older `npx hooks run …` one): importing it would run hookrun from itself.
 const DELEGATES = /(^|[\s/])(hooks|hookrun)(\.js)?\s+(-\S+\s+("[^"]*"|\S+)\s+)*run\s/;
 const MAX_TIMEOUT_S = 24 * 60 * 60;
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const matchesAll = (m: string | undefined) => m === undefined || m === "" || m === "*";
 
 /**
@@ -57,13 +57,13 @@ const matchesAll = (m: string | undefined) => m === undefined || m === "" || m =
  */
 export function importClaudeSettings(settings: unknown, existing: ExistingHook[] = []): ClaudeImport {
   const result: ClaudeImport = { hooks: [], customEvents: {}, notes: [] };
-  if (!isObject(settings)) throw new TypeError("Claude Code settings must be a JSON object");
+  if (!isJsonObject(settings)) throw new TypeError("Claude Code settings must be a JSON object");
   const hooks = settings.hooks;
   if (hooks === undefined) {
     result.notes.push("the settings have no `hooks` object; nothing to import");
     return result;
   }
-  if (!isObject(hooks)) throw new TypeError("`hooks` in Claude Code settings must be an object of events");
+  if (!isJsonObject(hooks)) throw new TypeError("`hooks` in Claude Code settings must be an object of events");
   const taken = new Set(existing.map((h) => h.name));
   const seen = new Set(existing.map((h) => key(h.event, h.command, h.args, h.matcher, h.if)));
   for (const [claudeEvent, groups] of Object.entries(hooks)) {
@@ -85,7 +85,7 @@ export function importClaudeSettings(settings: unknown, existing: ExistingHook[]
     }
     groups.forEach((group, g) => {
       const where = `hooks.${claudeEvent}[${g}]`;
-      if (!isObject(group) || !Array.isArray(group.hooks)) {
+      if (!isJsonObject(group) || !Array.isArray(group.hooks)) {
         result.notes.push(`${where}: not a matcher group with a \`hooks\` list; skipped`);
         return;
       }
@@ -152,7 +152,7 @@ type Converted = { hook: HookSpec; notes: string[] } | { skip: string };
  * Claude Code does not know (it ignores it) is reported, never dropped silently.
  */
 function convertEntry(entry: unknown, event: string, matcher: string | undefined, at: string): Converted {
-  if (!isObject(entry)) return { skip: `${at}: not an object; skipped` };
+  if (!isJsonObject(entry)) return { skip: `${at}: not an object; skipped` };
   const type = entry.type ?? "command";
   if (type !== "command") return { skip: `${at}: skipped a hook of type \`${String(type)}\`: hookrun runs only \`command\` hooks` };
   if (typeof entry.command !== "string" || entry.command.trim() === "") return { skip: `${at}: no \`command\`; skipped` };
