@@ -205,8 +205,8 @@ function tryRename(from: string, to: string, out: AsyncCollection): boolean {
 }
 
 function removeIfOlder(file: string, now: number): boolean {
+  if (!olderThanExpiry(file, now)) return false;
   try {
-    if (now - fs.lstatSync(file).mtimeMs <= ASYNC_EXPIRY_MS) return false;
     fs.rmSync(file, { force: true });
     return true;
   } catch {
