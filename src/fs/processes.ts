@@ -155,19 +155,28 @@ export function groupAlive(pgid: number): boolean {
     return false;
   }
   if (process.platform !== "linux") return true;
+  const members = liveMembers(pgid);
+  if (members === null) return true;
+  for (const _ of members) return true;
+  return false;
+}
+
+/** The live (not zombie) members of group `pgid`, pid and stat, read from /proc; null without /proc. */
+function liveMembers(pgid: number): Iterable<{ pid: number; stat: ProcStat }> | null {
   let entries: string[];
   try {
     entries = readdirSync("/proc");
   } catch {
-    return true;
+    return null;
   }
-  for (const entry of entries) {
-    const c = entry.charCodeAt(0);
-    if (c < 48 || c > 57) continue;
-    const stat = readProcStat(entry);
-    if (stat && stat.pgrp === pgid && stat.state !== "Z" && stat.state !== "X") return true;
-  }
-  return false;
+  return (function* () {
+    for (const entry of entries) {
+      const c = entry.charCodeAt(0);
+      if (c < 48 || c > 57) continue;
+      const stat = readProcStat(entry);
+      if (stat && stat.pgrp === pgid && stat.state !== "Z" && stat.state !== "X") yield { pid: Number(entry), stat };
+    }
+  })();
 }
 
 /**
@@ -186,23 +195,13 @@ export const BACKGROUND_POLL_MS = 500;
  */
 export function groupOrigin(pgid: number, start: string): "ours" | "gone" | "foreign" {
   if (!isGroupId(pgid) || process.platform !== "linux") return "gone";
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return "gone";
-  }
   const since = Number(start);
-  let members = 0;
-  for (const entry of entries) {
-    const c = entry.charCodeAt(0);
-    if (c < 48 || c > 57) continue;
-    const stat = readProcStat(entry);
-    if (!stat || stat.pgrp !== pgid || stat.state === "Z" || stat.state === "X") continue;
-    if (Number(stat.start) < since || (Number(entry) === pgid && stat.start !== start)) return "foreign";
-    members++;
+  let count = 0;
+  for (const { pid, stat } of liveMembers(pgid) ?? []) {
+    if (Number(stat.start) < since || (pid === pgid && stat.start !== start)) return "foreign";
+    count++;
   }
-  return members > 0 ? "ours" : "gone";
+  return count > 0 ? "ours" : "gone";
 }
 
 // kill(-0) is our own group and kill(-1) every process we may signal (as root: the machine):
