@@ -114,6 +114,31 @@ describe("dialect: claude reads a hook's output by Claude Code's rules", () => {
     expect((await dispatch("pre_tool_use", { tool_name: "Bash" })).claude).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no" } });
   });
 
+  it("a claude hook receives every field Claude Code sends, with documented defaults where the caller gave none (native: as given)", async () => {
+    const stdin = sb.current.path("stdin.json");
+    configure("pre_tool_use", "claude", [{ name: "dump", command: `cat > '${stdin}'` }]);
+    await result("pre_tool_use", { tool_name: "Bash", permission_mode: "plan" });
+    expect(JSON.parse(readFileSync(stdin, "utf8"))).toMatchObject({
+      hook_event_name: "PreToolUse",
+      session_id: "s",
+      cwd: sb.current.dir,
+      tool_name: "Bash",
+      permission_mode: "plan",
+      transcript_path: "",
+      tool_use_id: "",
+      tool_input: {},
+    });
+    configure("stop", "claude", [{ name: "dump", command: `cat > '${stdin}'` }]);
+    await result("stop");
+    const stop = JSON.parse(readFileSync(stdin, "utf8"));
+    expect(stop).toMatchObject({ hook_event_name: "Stop", transcript_path: "", permission_mode: "default", stop_hook_active: false });
+    expect(stop).not.toHaveProperty("tool_use_id");
+    configure("pre_tool_use", "native", [{ name: "dump", command: `cat > '${stdin}'` }]);
+    await result("pre_tool_use", { tool_name: "Bash" });
+    const native = JSON.parse(readFileSync(stdin, "utf8"));
+    for (const field of ["transcript_path", "permission_mode", "tool_use_id", "tool_input"]) expect(native).not.toHaveProperty(field);
+  });
+
   it("permissionDecision defer ranks as Claude ranks it: deny > defer > ask > allow, and the input is not rewritten on defer", async () => {
     const decide = (name: string, decision: string, extra: Record<string, unknown> = {}) => ({
       name,

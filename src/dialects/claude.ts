@@ -5,7 +5,7 @@
  * per event (plain stdout as context, additionalContext, what a block does) are the `claude`
  * column of the event catalog.
  */
-import { type ClaudeEventRules, EVENT_BY_NAME, type GateKind } from "../events/catalog.js";
+import { type ClaudeEventRules, EVENT_BY_NAME, type GateKind, TOOL_CALL_EVENTS } from "../events/catalog.js";
 import type { ResolvedHook } from "../config/types.js";
 import type { HookResult, Message } from "../runner/types.js";
 import { setOwn } from "../runner/context.js";
@@ -181,4 +181,22 @@ function applyJson(r: HookResult, hook: ResolvedHook, rules: ClaudeEventRules, g
     if (d.updatedInput !== undefined) result.updated_input = d.updatedInput;
   }
   return result;
+}
+
+/**
+ * The stdin context of a claude hook with every field Claude Code always sends (SPEC §13: a hook
+ * receives the context shaped as its dialect's host sends it, whoever fired the event). Under
+ * Claude Code they are all there; fired from elsewhere, what hookrun cannot know gets a
+ * documented default, so libraries that require Claude's fields (fasthooks' models) still accept
+ * the payload: `transcript_path` "", `permission_mode` "default", and on tool events
+ * `tool_use_id` "" and `tool_input` {}. Values the caller gave are never replaced.
+ */
+export function claudeInput(base: Record<string, unknown>, event: string): Record<string, unknown> {
+  const defaults: Record<string, unknown> = { transcript_path: "", permission_mode: "default" };
+  if (TOOL_CALL_EVENTS.has(event)) Object.assign(defaults, { tool_use_id: "", tool_input: {} });
+  const missing = Object.keys(defaults).filter((k) => base[k] === undefined);
+  if (missing.length === 0) return base;
+  const out = { ...base };
+  for (const k of missing) out[k] = defaults[k];
+  return out;
 }

@@ -5,7 +5,7 @@ import { hookInput, hookEnv } from "./context.js";
 import { spawnHook, type SpawnedHook, type SpawnOutcome } from "./spawnHook.js";
 import type { HookResult, HookStatus } from "./types.js";
 import { readNative } from "../dialects/native.js";
-import { readClaude } from "../dialects/claude.js";
+import { claudeInput, readClaude } from "../dialects/claude.js";
 
 export interface RunHookOptions {
   /** Base environment (the runner's). */
@@ -37,7 +37,7 @@ export async function runHook(hook: ResolvedHook, base: Record<string, unknown>,
     viaShell: useShell,
     cwd,
     env: hookEnv(options.env, hook, base, options.projectDir),
-    input: hookInput(base, hook.name, options.projectDir),
+    input: hookInput(hook.dialect === "claude" ? claudeInput(base, hook.event) : base, hook.name, options.projectDir),
     timeoutMs: hook.timeoutMs,
     maxOutput: hook.maxOutput,
     // Claude Code lets a hook's background jobs finish; hookrun bounds them by the hook's timeout.
