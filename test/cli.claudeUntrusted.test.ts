@@ -97,7 +97,7 @@ describe("an invalid config under `--output claude` (exit 78 would be as silent 
 
   it("PreToolUse: exit 0 and a systemMessage naming the first problem and `hooks validate`; nothing runs", async () => {
     const file = sb.current.write("hooks.yaml", BROKEN);
-    const r = await runCli(["--trust", "run", "PreToolUse", "--output", "claude"], { cwd: sb.current.dir, env: sb.current.env, input: JSON.stringify({ session_id: "s1", tool_name: "Bash" }) });
+    const r = await runMain(["--trust", "run", "PreToolUse", "--output", "claude"], { cwd: sb.current.dir, env: sb.current.env, input: JSON.stringify({ session_id: "s1", tool_name: "Bash" }) });
     expect(r.code).toBe(0);
     const answer = JSON.parse(r.stdout);
     expect(Object.keys(answer)).toEqual(["systemMessage"]);
@@ -111,13 +111,13 @@ describe("an invalid config under `--output claude` (exit 78 would be as silent 
 
   it("SessionStart: the model is told too; other outputs keep exit 78", async () => {
     sb.current.write("hooks.yaml", BROKEN);
-    const start = await runCli(["run", "session_start", "--output", "claude"], { cwd: sb.current.dir, env: sb.current.env, input: "{}" });
+    const start = await runMain(["run", "session_start", "--output", "claude"], { cwd: sb.current.dir, env: sb.current.env, input: "{}" });
     expect(start.code).toBe(0);
     expect(JSON.parse(start.stdout).hookSpecificOutput).toEqual({
       hookEventName: "SessionStart",
       additionalContext: expect.stringMatching(/^hookrun: the project's hooks are not running in this session: its config is invalid .*`hooks validate` lists every problem\.$/),
     });
-    const json = await runCli(["run", "session_start", "--output", "json"], { cwd: sb.current.dir, env: sb.current.env, input: "{}" });
+    const json = await runMain(["run", "session_start", "--output", "json"], { cwd: sb.current.dir, env: sb.current.env, input: "{}" });
     expect(json.code).toBe(78);
   });
 });

@@ -285,9 +285,14 @@ describe("dialect: claude runs an event's hooks as Claude Code does", () => {
       // No start time at all: a usage error, nothing signalled.
       expect((await runCli(["__watchdog", String(other.pid), "0", "x"], { cwd: sb.current.dir, env: sb.current.env })).code).toBe(64);
       expect(alive(other.pid!)).toBe(true);
+      // What the watchdog asks before each signal, in this process.
+      const { groupOrigin } = await import("../src/fs/processes.js");
+      expect(groupOrigin(other.pid!, start)).toBe("ours");
+      expect(groupOrigin(other.pid!, String(Number(start) - 1))).toBe("foreign");
       // The group it was handed (the right start time), past its deadline: killed.
       expect((await runCli(["__watchdog", String(other.pid), "0", start], { cwd: sb.current.dir, env: sb.current.env })).code).toBe(0);
       expect(await waitGone(other.pid!, 5000)).toBe(true);
+      expect(groupOrigin(other.pid!, start)).toBe("gone");
     } finally {
       other.kill("SIGKILL");
     }
