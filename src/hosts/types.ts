@@ -1,0 +1,88 @@
+import type { ResolvedConfig } from "../config/types.js";
+import type { HookContext, TriggerResult } from "../runner/types.js";
+import type { ClaudeImport, ExistingHook } from "../interop/claudeImport.js";
+
+/**
+ * A result of `hooks import HOST`: the hooks in hooks.yaml's shape (each with `dialect` set to the
+ * output dialect its script was written for), custom events, and one note per field not carried or
+ * hook refused (never dropped silently). The same shape as Claude's import, so one merge and one
+ * renderer serve every host (`ImportedHook.claudeEvent` holds the host's own event name).
+ */
+export type HostImport = ClaudeImport;
+
+/**
+ * A host is the agent that fires an event (SPEC §13). Each host is one module in src/hosts/
+ * exporting one `HostAdapter`: tables (events, tools, timeout unit, config file) plus small
+ * functions (read a payload, render a result, install entries, import hooks). src/hosts/table.ts
+ * lists them all; the CLI, the docs' tables and the tests walk that list.
+ */
+
+/** A host's payload: the JSON object it writes to a hook's stdin. */
+export type Payload = Record<string, unknown>;
+
+/** What a dispatch prints and exits with, in the host's contract. */
+export interface HostAnswer {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/** A hook entry of a host's config file that hookrun owns (one element of an event's array). */
+export type HostEntry = Record<string, unknown>;
+
+export interface HostInstall {
+  /** The project's config file of this host, relative to the project root (`.gemini/settings.json`). */
+  readonly projectFile: string;
+  /** The user's config file, relative to the home directory (`.gemini/settings.json`). */
+  readonly userFile: string;
+  /** Where the map of events lives in that file: `["hooks"]` for most hosts. */
+  readonly hooksPath: readonly string[];
+  /** Top-level keys a file that hookrun creates starts with (`{version: 1}`), besides the hooks map. */
+  readonly skeleton?: Readonly<Record<string, unknown>>;
+  /**
+   * The entries that hand each event of `config` this host fires to hookrun: host event name →
+   * entries, each covering the event's hooks (matchers narrowed to what hooks.yaml's matchers can
+   * select; a timeout in the host's unit covering the event's run). `command(event)` is the
+   * dispatch command line for a canonical event.
+   */
+  entries(config: ResolvedConfig, command: (event: string) => string): Record<string, HostEntry[]>;
+}
+
+export interface HostAdapter {
+  /** The name on the command line: `hooks run EVENT --host gemini`, `hooks install gemini`. */
+  readonly name: string;
+  /** The product's name for people: "Gemini CLI". */
+  readonly title: string;
+  /** Host event name → canonical event name, for every host event hookrun has an event for. */
+  readonly events: Readonly<Record<string, string>>;
+  /** Host tool name → canonical tool name (Claude's: Bash, Write, Edit, Read, …); others pass unchanged. */
+  readonly tools: Readonly<Record<string, string>>;
+  /** The unit of the `timeout` in the host's config, and the host's default, in that unit. */
+  readonly timeout: { readonly unit: "s" | "ms"; readonly default: number };
+  /** Whether `payload` can only have come from this host (for `--host auto`); false when unsure. */
+  detect(payload: Payload): boolean;
+  /**
+   * The payload as hookrun's context: canonical field names and tool names; the host's own
+   * names and values kept under `host` (`{name, event, tool_name, …}`) for hooks that need them.
+   */
+  read(payload: Payload, event: string): HookContext;
+  /** The run's merged result in the host's contract, with the written degradation rules. */
+  render(result: TriggerResult): HostAnswer;
+  /**
+   * The answer when the project's hooks did not run (config untrusted or invalid): never a silent
+   * fail-open; `forUser` is what the user must be told, `forModel` what the model may be told.
+   */
+  notRun(event: string, forUser: string, forModel: string): HostAnswer;
+  /**
+   * What the host gets for each thing a hook can say, in words (docs/hosts.md's table beside the
+   * generated answers): where the host lacks it, the degradation rule.
+   */
+  readonly degrade: Readonly<Partial<Record<"ask" | "defer" | "updated_input" | "context" | "feedback" | "followup" | "stop" | "notice", string>>>;
+  /** Dispatch entries in the host's config file; absent for a host without a config hookrun writes. */
+  readonly install?: HostInstall;
+  /**
+   * Hooks of the host's config file (parsed JSON) → hooks.yaml (`hooks import HOST`); `existing`
+   * are the hooks already in the target config, so a second import adds nothing twice.
+   */
+  import?(settings: unknown, existing: ExistingHook[]): HostImport;
+}
