@@ -76,6 +76,13 @@ export interface HostAdapter {
    * names and values kept under `host` (`{name, event, tool_name, …}`) for hooks that need them.
    */
   read(payload: Payload, event: string): HookContext;
+  /**
+   * The canonical event a payload of the host event `event` maps to really is, when the host fires
+   * one of its events for more than one thing (Qwen Code's UserPromptSubmit also fires on each
+   * tool-result continuation), or null: none of hookrun's events, nothing runs and the answer is
+   * empty. Absent: always `event`.
+   */
+  route?(payload: Payload, event: string): string | null;
   /** The run's merged result in the host's contract, with the written degradation rules. */
   render(result: TriggerResult): HostAnswer;
   /**

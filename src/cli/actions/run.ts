@@ -88,6 +88,8 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   const host: HostAdapter | null = asked !== undefined && asked !== "claude" ? null : resolveHost(hostFlag, payload);
   const output = host ? "host" : (asked ?? "text");
   const hostEvent = (arg: string): string | undefined => (host && Object.hasOwn(host.events, arg) ? host.events[arg] : undefined);
+  // A host event fired for none of hookrun's events (Qwen's UserPromptSubmit on a continuation): nothing runs, nothing is said.
+  if (host?.route && host.route(payload, hostEvent(eventArg) ?? tryParseHookEvent(eventArg) ?? eventArg) === null) return EXIT.ok;
   let config: Awaited<ReturnType<typeof loadConfig>>;
   try {
     config = await loadConfig({ cwd: ctx.cwd, configPath: ctx.configPath, userConfig: ctx.userConfig, env: ctx.env });

@@ -1,0 +1,296 @@
+import { EVENT_BY_NAME } from "../events/catalog.js";
+import type { HookSpec } from "../config/types.js";
+import { matcherRule } from "../config/matcher.js";
+import { type ClaudeHookResponse, claudeHost, formatClaude } from "./claude.js";
+import { HOOK_NAME_PATTERN, importClaudeSettings } from "../interop/claudeImport.js";
+import { isJsonObject } from "../config/scanJson.js";
+import type { TriggerResult } from "../runner/types.js";
+import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
+import { baseRead } from "./payload.js";
+import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
+import type { ExistingHook } from "../interop/claudeImport.js";
+
+/**
+ * Qwen Code (`@qwen-code/qwen-code`, checked against 0.24.4) as a host: everything hookrun knows
+ * about it, docs/hosts/qwen.md in words. Qwen Code took Claude Code's hook contract (config
+ * shape, event names, payload fields, output JSON) and changed it in places; this module is those
+ * places:
+ * - payload: Claude's fields plus `timestamp`, `tool_call_id`, `prompt_id`; Qwen's own tool ids
+ *   (`run_shell_command`, `write_file`, `edit`, …), mapped here to Claude's (`Bash`, `Write`, `Edit`);
+ * - UserPromptSubmit fires before every model send of a turn (the prompt, each tool-result
+ *   continuation, a Stop-block continuation), the continuations with `prompt: ""` and no
+ *   `submitted_prompt`: hookrun's user_prompt_submit is the prompt only (`route`);
+ * - answers: PreToolUse ignores `updatedInput` and `allow`, `ask` becomes a denial when headless;
+ *   PostToolUse ignores `decision: "block"` (its reason never reaches the model) but appends
+ *   `additionalContext` to the tool result; Stop continues only on `decision: "block"`
+ *   (`additionalContext` there is dropped);
+ * - timeouts in seconds, default 60, but a command hook's value ≥ 1000 is read as milliseconds.
+ */
+
+/** Qwen Code's events that hookrun has (its own SessionDelete, MessageDisplay, TodoCreated, TodoCompleted it has not). */
+const QWEN_EVENTS: Readonly<Record<string, string>> = Object.freeze({
+  PreToolUse: "pre_tool_use",
+  PostToolUse: "post_tool_use",
+  PostToolUseFailure: "post_tool_use_failure",
+  PostToolBatch: "post_tool_batch",
+  UserPromptSubmit: "user_prompt_submit",
+  UserPromptExpansion: "user_prompt_expansion",
+  SessionStart: "session_start",
+  SessionEnd: "session_end",
+  Stop: "stop",
+  StopFailure: "stop_failure",
+  SubagentStart: "subagent_start",
+  SubagentStop: "subagent_stop",
+  PreCompact: "pre_compact",
+  PostCompact: "post_compact",
+  Notification: "notification",
+  PermissionRequest: "permission_request",
+  PermissionDenied: "permission_denied",
+  InstructionsLoaded: "instructions_loaded",
+});
+
+/** Qwen's tool ids (and legacy ids) → Claude's names (Qwen's own alias table, packages/core/src/permissions/rule-parser.ts). */
+const QWEN_TOOLS: Readonly<Record<string, string>> = Object.freeze({
+  run_shell_command: "Bash",
+  write_file: "Write",
+  edit: "Edit",
+  replace: "Edit",
+  read_file: "Read",
+  grep_search: "Grep",
+  search_file_content: "Grep",
+  glob: "Glob",
+  list_directory: "LS",
+  web_fetch: "WebFetch",
+  web_search: "WebSearch",
+  todo_write: "TodoWrite",
+  notebook_edit: "NotebookEdit",
+  agent: "Agent",
+  task: "Agent",
+  skill: "Skill",
+  exit_plan_mode: "ExitPlanMode",
+  enter_plan_mode: "EnterPlanMode",
+  ask_user_question: "AskUserQuestion",
+  lsp: "LSP",
+  monitor: "Monitor",
+  cron_create: "CronCreate",
+  cron_list: "CronList",
+  cron_delete: "CronDelete",
+});
+
+/** A value ≥ this in a command hook's `timeout` Qwen reads as milliseconds (its migration rule). */
+export const QWEN_MS_THRESHOLD = 1000;
+
+/** Qwen's `timeout` for a dispatch that may take `ms`: seconds, unless that would read as milliseconds. */
+export function qwenTimeout(ms: number): number {
+  const s = Math.ceil(ms / 1000);
+  return s < QWEN_MS_THRESHOLD ? s : Math.max(ms, s * 1000);
+}
+
+/**
+ * The canonical event a Qwen payload is, or null for none: Qwen's UserPromptSubmit on a
+ * continuation (a tool result or a Stop block sent back to the model: empty `prompt`, no
+ * `submitted_prompt`) is not a prompt, so hookrun runs nothing and answers nothing for it; the
+ * user_prompt_submit hooks run once per prompt.
+ */
+export function routeQwen(payload: Payload, event: string): string | null {
+  if (event === "user_prompt_submit" && payload.submitted_prompt === undefined && (typeof payload.prompt !== "string" || payload.prompt === "")) return null;
+  return event;
+}
+
+const join = (...parts: (string | undefined)[]) => parts.filter((p) => p?.trim()).join("\n\n");
+
+/**
+ * formatClaude's response, changed where Qwen Code reads it differently (each change is a
+ * degradation rule of docs/hosts/qwen.md):
+ * - PreToolUse: `updatedInput` dropped (Qwen ignores it): the user and the model are told the
+ *   call runs as written; `defer` is no decision (Qwen's own approval applies);
+ * - PostToolUse / PostToolUseFailure: feedback (`decision: "block"` + reason, which Qwen ignores)
+ *   becomes `additionalContext`, which Qwen appends to the tool result;
+ * - Stop / SubagentStop: follow-ups (Claude's Stop `additionalContext`, which Qwen drops) become
+ *   the `decision: "block"` reason, so the turn goes on with them.
+ */
+export function formatQwen(result: TriggerResult): ClaudeHookResponse {
+  const out = formatClaude(result);
+  const specific = out.hookSpecificOutput;
+  const event = result.event;
+  if (event === "pre_tool_use" && specific) {
+    if (specific.updatedInput !== undefined) {
+      const said = `hookrun: a hook rewrote this tool call's input to ${JSON.stringify(specific.updatedInput)}, but Qwen Code cannot rewrite a tool call's input; the call runs as the model wrote it`;
+      delete specific.updatedInput;
+      out.systemMessage = join(out.systemMessage, said);
+      specific.additionalContext = join(specific.additionalContext, said);
+    }
+    if (specific.permissionDecision === "defer") {
+      delete specific.permissionDecision;
+      delete specific.permissionDecisionReason;
+    }
+  } else if ((event === "post_tool_use" || event === "post_tool_use_failure") && out.decision === "block") {
+    out.hookSpecificOutput = { ...(specific ?? { hookEventName: EVENT_BY_NAME.get(event)?.claude?.name ?? event }), additionalContext: join(specific?.additionalContext, out.reason) };
+    delete out.decision;
+    delete out.reason;
+  } else if ((event === "stop" || event === "subagent_stop") && specific?.additionalContext) {
+    out.decision = "block";
+    out.reason = join(out.reason, specific.additionalContext);
+    delete specific.additionalContext;
+  }
+  if (out.hookSpecificOutput && Object.keys(out.hookSpecificOutput).length <= 1) delete out.hookSpecificOutput;
+  return out;
+}
+
+/** The run as Qwen Code's command-hook answer: always JSON on stdout, exit 0 (Qwen reads exit 2 by stderr alone and JSON says more). */
+export function renderQwen(result: TriggerResult): HostAnswer {
+  return { stdout: `${JSON.stringify(formatQwen(result))}\n`, stderr: "", exitCode: 0 };
+}
+
+/** Whether a payload can only be Qwen Code's: a Claude event name with Qwen's `tool_call_id`, or `timestamp` + `permission_mode` (Gemini sends no permission_mode, Claude no timestamp). */
+export function detectQwen(p: Payload): boolean {
+  if (typeof p.hook_event_name !== "string" || !Object.hasOwn(QWEN_EVENTS, p.hook_event_name) || typeof p.session_id !== "string") return false;
+  return typeof p.tool_call_id === "string" || (typeof p.timestamp === "string" && typeof p.permission_mode === "string");
+}
+
+/** Dispatch entries: one per event of hooks.yaml that Qwen fires, the matcher narrowed to Qwen's tool ids, the timeout in Qwen's unit. */
+function qwenEntries(config: Parameters<NonNullable<HostAdapter["install"]>["entries"]>[0], command: (event: string) => string): Record<string, HostEntry[]> {
+  const out: Record<string, HostEntry[]> = {};
+  for (const event of configEvents(config)) {
+    const name = Object.keys(QWEN_EVENTS).find((k) => QWEN_EVENTS[k] === event);
+    if (!name) continue;
+    const values = EVENT_BY_NAME.get(event)?.matchField ? matchedValues(config, event, qwenHost) : null;
+    const hook = { type: "command", command: command(event), timeout: qwenTimeout(dispatchTimeoutMs(config, event)) };
+    out[name] = [{ ...(values && { matcher: values.join("|") }), hooks: [hook] }];
+  }
+  return out;
+}
+
+const PROJECT_DIR_VARS = /\$\{?(QWEN_PROJECT_DIR|GEMINI_PROJECT_DIR)\b\}?/g;
+
+/**
+ * What a hook written for Qwen Code expects of its answer, beyond Claude's rules (which
+ * `dialect: claude` applies): said once per import, since hookrun reads such hooks by Claude's.
+ */
+export const QWEN_OUTPUT_DIFFERENCES =
+  "hooks written for Qwen Code are imported as `dialect: claude` (Qwen's output contract is Claude's, with differences hookrun's claude dialect does not copy: Qwen ignores PreToolUse `allow` and `updatedInput`, makes `ask` a denial when headless, ignores a PostToolUse `decision: block`, reads exit 2 by stderr alone and ignores stdout that starts with `{` but is not JSON); under Qwen, hookrun answers by Qwen's rules whatever the dialect";
+
+/** A matcher of Qwen tool ids → the canonical names it selects; regexes are tested against Qwen's known tool ids. */
+function canonicalMatcher(matcher: string, where: string, notes: string[]): string {
+  const rule = matcherRule(matcher);
+  if (rule.kind === "all") return matcher;
+  if (rule.kind === "names") return [...new Set([...rule.names].map((n) => QWEN_TOOLS[n] ?? n))].join("|");
+  // Qwen compiles a matcher that starts with ^ or ( as written, unanchored.
+  let re: RegExp;
+  try {
+    re = new RegExp(rule.source);
+  } catch {
+    notes.push(`${where}: matcher \`${matcher}\` is not a valid regex (Qwen compares it exactly); kept as written`);
+    return matcher;
+  }
+  const hit = Object.keys(QWEN_TOOLS).filter((t) => re.test(t));
+  if (hit.length === 0) {
+    notes.push(`${where}: matcher \`${matcher}\` selects none of Qwen's known tool ids; kept as written (hookrun tests it against Claude's names: Bash, Write, Edit, …)`);
+    return matcher;
+  }
+  const names = [...new Set(hit.map((t) => QWEN_TOOLS[t]))].join("|");
+  notes.push(`${where}: matcher \`${matcher}\` (a regex on Qwen's tool ids) became \`${names}\`, the tools it selects in Qwen Code 0.24.4`);
+  return names;
+}
+
+/**
+ * `.qwen/settings.json` → hooks.yaml: Claude's importer (the same config shape), after Qwen's
+ * differences are taken out: tool ids in matchers, `timeout` ≥ 1000 read as milliseconds, the
+ * fields Qwen adds (`name`, `description`, `env`, a group's `sequential`), `$QWEN_PROJECT_DIR`.
+ */
+export function importQwenSettings(settings: unknown, existing: ExistingHook[] = []): HostImport {
+  if (!isJsonObject(settings)) throw new TypeError("Qwen Code settings must be a JSON object");
+  const notes: string[] = [];
+  const extras = new Map<string, { name?: string; description?: string; env?: Record<string, string> }>();
+  let copy: unknown = settings;
+  if (isJsonObject(settings.hooks)) {
+    const hooks: Record<string, unknown> = {};
+    for (const [event, groups] of Object.entries(settings.hooks)) {
+      if (!Array.isArray(groups)) {
+        hooks[event] = groups;
+        continue;
+      }
+      const tool = EVENT_BY_NAME.get(QWEN_EVENTS[event] ?? "")?.matchField === "tool_name";
+      hooks[event] = groups.map((group, g) => {
+        if (!isJsonObject(group) || !Array.isArray(group.hooks)) return group;
+        const where = `hooks.${event}[${g}]`;
+        const { sequential, ...rest } = group;
+        if (sequential !== undefined) notes.push(`${where}: \`sequential: ${JSON.stringify(sequential)}\` not carried: hookrun runs an event's hooks by its own order (events.<event>.parallel)`);
+        if (tool && typeof rest.matcher === "string") rest.matcher = canonicalMatcher(rest.matcher, where, notes);
+        rest.hooks = group.hooks.map((entry, h) => {
+          if (!isJsonObject(entry)) return entry;
+          const at = `${where}.hooks[${h}]`;
+          const { name, description, env, ...hook } = entry;
+          const extra: { name?: string; description?: string; env?: Record<string, string> } = {};
+          if (typeof name === "string" && HOOK_NAME_PATTERN.test(name)) extra.name = name;
+          else if (name !== undefined) notes.push(`${at}: \`name\` ${JSON.stringify(name)} is not a hookrun hook name; a name was made from the command`);
+          if (typeof description === "string" && description.trim()) extra.description = description.trim();
+          if (isJsonObject(env) && Object.values(env).every((v) => typeof v === "string")) extra.env = env as Record<string, string>;
+          else if (env !== undefined) notes.push(`${at}: \`env\` is not an object of strings; not carried`);
+          if (typeof hook.timeout === "number" && hook.timeout >= QWEN_MS_THRESHOLD) {
+            notes.push(`${at}: timeout ${hook.timeout} is ≥ ${QWEN_MS_THRESHOLD}, which Qwen reads as milliseconds: ${hook.timeout / 1000} s`);
+            hook.timeout = hook.timeout / 1000;
+          }
+          if (typeof hook.command === "string" && hook.command.replace(PROJECT_DIR_VARS, "") !== hook.command) {
+            hook.command = hook.command.replace(PROJECT_DIR_VARS, (m) => m.replace(/QWEN_PROJECT_DIR|GEMINI_PROJECT_DIR/, "HOOK_PROJECT_DIR"));
+            notes.push(`${at}: $QWEN_PROJECT_DIR / $GEMINI_PROJECT_DIR became $HOOK_PROJECT_DIR (hookrun sets it under every host; Qwen's are set only when Qwen runs the hook)`);
+          }
+          if (Object.keys(extra).length) extras.set(at, extra);
+          return hook;
+        });
+        return rest;
+      });
+    }
+    copy = { ...settings, hooks };
+  }
+  const imp = importClaudeSettings(copy, existing);
+  const taken = new Set([...existing.map((h) => h.name), ...imp.hooks.map((h) => h.hook.name)]);
+  for (const item of imp.hooks) {
+    const extra = extras.get(item.at);
+    if (!extra) continue;
+    const hook: HookSpec = item.hook;
+    if (extra.name && !taken.has(extra.name)) {
+      taken.delete(hook.name);
+      hook.name = extra.name;
+      taken.add(extra.name);
+    }
+    if (extra.description && !hook.description) hook.description = extra.description;
+    if (extra.env) hook.env = extra.env;
+  }
+  for (const spec of Object.values(imp.customEvents)) if (spec.description) spec.description = spec.description.replace("Claude Code's", "Qwen Code's");
+  const fixed = imp.notes.map((n) => n.replace(/Claude Code (ignores|has|runs|substitutes|never)/g, "Qwen Code $1"));
+  return { hooks: imp.hooks, customEvents: imp.customEvents, notes: [...notes, ...fixed, ...(imp.hooks.length ? [QWEN_OUTPUT_DIFFERENCES] : [])] };
+}
+
+export const qwenHost: HostAdapter = {
+  name: "qwen",
+  title: "Qwen Code",
+  verified: "the real CLI (0.24.4) in `npm test`",
+  events: QWEN_EVENTS,
+  tools: QWEN_TOOLS,
+  timeout: { unit: "s", default: 60 },
+  detect: detectQwen,
+  route: routeQwen,
+  read: (payload) => baseRead(qwenHost, payload),
+  render: renderQwen,
+  // Claude's answer (systemMessage; additionalContext on SessionStart / UserPromptSubmit), which Qwen reads alike.
+  notRun: (event, forUser, forModel) => claudeHost.notRun(event, forUser, forModel),
+  degrade: {
+    ask: "kept: Qwen Code asks the user in its TUI; headless (`qwen -p`) Qwen turns it into a denial whose reason the model gets as the tool result",
+    defer: "no decision: Qwen Code's own approval applies",
+    updated_input: "not applied (Qwen ignores `updatedInput`): the call runs as written, and `systemMessage` and `additionalContext` say so",
+    feedback: "`additionalContext`, appended to the tool result (Qwen ignores a PostToolUse `decision: block`)",
+    followup: "Stop's `decision: block` with the follow-up as reason (Qwen drops Stop's `additionalContext`)",
+    context: "`additionalContext`; user_prompt_submit runs once per prompt, not on Qwen's continuation sends",
+    notice: "`systemMessage`: shown to the user (on stderr in `qwen -p`, not for PreToolUse)",
+  },
+  install: {
+    projectFile: ".qwen/settings.json",
+    userFile: ".qwen/settings.json",
+    hooksPath: ["hooks"],
+    root: '"$QWEN_PROJECT_DIR"',
+    exec: true,
+    entries: qwenEntries,
+  },
+  import: importQwenSettings,
+};
