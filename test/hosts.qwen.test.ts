@@ -76,6 +76,8 @@ describe("qwen: detect and read", () => {
     expect(routeQwen({ ...BASE, hook_event_name: "UserPromptSubmit", prompt: "from ACP" }, "user_prompt_submit")).toBe("user_prompt_submit");
     expect(routeQwen({ ...BASE, hook_event_name: "UserPromptSubmit", prompt: "", submitted_prompt: "" }, "user_prompt_submit")).toBe("user_prompt_submit");
     expect(routeQwen({ ...BASE, hook_event_name: "UserPromptSubmit", prompt: "" }, "user_prompt_submit")).toBeNull();
+    // A Stop-block send carries the reason as prompt: it runs (it cannot be told from an undeclared ACP prompt).
+    expect(routeQwen({ ...BASE, hook_event_name: "UserPromptSubmit", prompt: "run the tests" }, "user_prompt_submit")).toBe("user_prompt_submit");
     expect(routeQwen({ ...BASE, hook_event_name: "UserPromptSubmit" }, "user_prompt_submit")).toBeNull();
     expect(routeQwen({ ...BASE, hook_event_name: "Stop", prompt: "" }, "stop")).toBe("stop");
   });

@@ -18,8 +18,8 @@ import type { ExistingHook } from "../interop/claudeImport.js";
  * - payload: Claude's fields plus `timestamp`, `tool_call_id`, `prompt_id`; Qwen's own tool ids
  *   (`run_shell_command`, `write_file`, `edit`, …), mapped here to Claude's (`Bash`, `Write`, `Edit`);
  * - UserPromptSubmit fires before every model send of a turn (the prompt, each tool-result
- *   continuation, a Stop-block continuation), the continuations with `prompt: ""` and no
- *   `submitted_prompt`: hookrun's user_prompt_submit is the prompt only (`route`);
+ *   continuation, a Stop-block continuation); tool-result sends (`prompt: ""`, no
+ *   `submitted_prompt`) run nothing (`route`);
  * - answers: PreToolUse ignores `updatedInput` and `allow`, `ask` becomes a denial when headless;
  *   PostToolUse ignores `decision: "block"` (its reason never reaches the model) but appends
  *   `additionalContext` to the tool result; Stop continues only on `decision: "block"`
@@ -88,9 +88,11 @@ export function qwenTimeout(ms: number): number {
 
 /**
  * The canonical event a Qwen payload is, or null for none: Qwen's UserPromptSubmit on a
- * continuation (a tool result or a Stop block sent back to the model: empty `prompt`, no
- * `submitted_prompt`) is not a prompt, so hookrun runs nothing and answers nothing for it; the
- * user_prompt_submit hooks run once per prompt.
+ * tool-result send (empty `prompt`, no `submitted_prompt`) is not a prompt, so hookrun runs
+ * nothing and answers nothing for it. A Stop-block send carries the block's reason as `prompt`
+ * (no `submitted_prompt`) and does run user_prompt_submit: it cannot be told from a prompt of an
+ * ACP client that declares no `submitted_prompt`, and a guard that runs once too often is the
+ * safe side.
  */
 export function routeQwen(payload: Payload, event: string): string | null {
   if (event === "user_prompt_submit" && payload.submitted_prompt === undefined && (typeof payload.prompt !== "string" || payload.prompt === "")) return null;
@@ -281,7 +283,7 @@ export const qwenHost: HostAdapter = {
     updated_input: "not applied (Qwen ignores `updatedInput`): the call runs as written, and `systemMessage` and `additionalContext` say so",
     feedback: "`additionalContext`, appended to the tool result (Qwen ignores a PostToolUse `decision: block`)",
     followup: "Stop's `decision: block` with the follow-up as reason (Qwen drops Stop's `additionalContext`)",
-    context: "`additionalContext`; user_prompt_submit runs once per prompt, not on Qwen's continuation sends",
+    context: "`additionalContext`; user_prompt_submit runs for the prompt and a Stop-block send (prompt: the reason), not for Qwen's tool-result sends",
     notice: "`systemMessage`: shown to the user (on stderr in `qwen -p`, not for PreToolUse)",
   },
   install: {
