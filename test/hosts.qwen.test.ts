@@ -117,14 +117,21 @@ describe("qwen: render", () => {
     expect(parsed(defer)).toEqual({});
   });
 
-  it("updated_input is not applied: dropped, and the user and the model are told the call runs as written", async () => {
+  it("updated_input cannot be applied: the call is denied, and the reason gives the model the rewritten input", async () => {
     const r = await run("pre_tool_use", native({ decision: "allow", updated_input: { command: "ls" } }), { tool_name: "Bash", tool_input: { command: "rm -rf /" } });
     const out = parsed(r);
     expect(out.hookSpecificOutput.updatedInput).toBeUndefined();
-    expect(out.hookSpecificOutput.permissionDecision).toBe("allow");
-    expect(out.systemMessage).toMatch(/cannot rewrite a tool call's input.*runs as the model wrote it/);
-    expect(out.systemMessage).toContain('{"command":"ls"}');
-    expect(out.hookSpecificOutput.additionalContext).toBe(out.systemMessage);
+    expect(out.hookSpecificOutput.permissionDecision).toBe("deny");
+    expect(out.hookSpecificOutput.permissionDecisionReason).toMatch(
+      /rewritten to \{"command":"ls"\}.*cannot rewrite a tool call's input, so the call was not run; to go ahead, make the call again with exactly that input/,
+    );
+    // A block wins as it is, the rewrite dropped.
+    const both = await run(
+      "pre_tool_use",
+      `${native({ decision: "allow", updated_input: { command: "ls" } })}    - name: g\n      command: ${JSON.stringify(`printf '%s' '${JSON.stringify({ decision: "block", reason: "no" })}'`)}\n`,
+      { tool_name: "Bash" },
+    );
+    expect(parsed(both)).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no" } });
   });
 
   it("post-tool feedback becomes additionalContext (Qwen ignores decision: block there), after any context", async () => {

@@ -36,7 +36,7 @@ function project(files: Record<string, string>): string {
 }
 
 /** B: install and trust hookrun as a user does, then run Qwen. */
-async function runB(files: Record<string, string>, prompt: string, script: ScriptTurn[]): Promise<{ dir: string; run: QwenRun; settings: any }> {
+async function runB(files: Record<string, string>, prompt: string, script: ScriptTurn[] | ((dir: string) => ScriptTurn[])): Promise<{ dir: string; run: QwenRun; settings: any }> {
   const dir = project(files);
   const home = makeQwenHome();
   homes.push(home);
@@ -47,7 +47,7 @@ async function runB(files: Record<string, string>, prompt: string, script: Scrip
   const t = await runCli(["-C", dir, "trust", "--yes"], { cwd: dir, env: home.env });
   if (t.code !== 0) throw new Error(`hooks trust exited ${t.code}: ${t.stderr}`);
   const settings = JSON.parse(readFileSync(path.join(dir, ".qwen", "settings.json"), "utf8"));
-  return { dir, run: await runQwen({ project: dir, prompt, script, home }), settings };
+  return { dir, run: await runQwen({ project: dir, prompt, script: typeof script === "function" ? script(dir) : script, home }), settings };
 }
 
 async function runA(settings: unknown, files: Record<string, string>, prompt: string, script: ScriptTurn[]): Promise<{ dir: string; run: QwenRun }> {
@@ -88,6 +88,9 @@ const ASK_YAML = `hooks:
     - name: ask
       matcher: Bash
       command: printf '%s' '{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"ASK-WHY-7"}}'
+    - name: rewrite
+      matcher: Write
+      command: printf '%s' '{"decision":"allow","updated_input":{"file_path":"/tmp/elsewhere.txt","content":"REWRITTEN-7"}}'
 `;
 
 const HANG_YAML = `hooks:
@@ -127,7 +130,11 @@ describe.skipIf(!qwen.path)(`Qwen Code ${qwen.version ?? `(skipped: ${qwen.reaso
   beforeAll(async () => {
     [main, ask, hang, direct] = await Promise.all([
       runB({ "hooks.yaml": MAIN_YAML, "hooks/guard.sh": GUARD, "hooks/stop.sh": STOP, "keep.txt": "keep\n" }, "tidy up", MAIN_SCRIPT),
-      runB({ "hooks.yaml": ASK_YAML }, "make a file", [shell("echo asked > asked.txt"), { text: "Could not." }]),
+      runB({ "hooks.yaml": ASK_YAML }, "make two files", (dir) => [
+        shell("echo asked > asked.txt"),
+        { tool: "write_file", input: { file_path: path.join(dir, "w.txt"), content: "orig" } },
+        { text: "Could not." },
+      ]),
       runB({ "hooks.yaml": HANG_YAML, "hooks/hang.sh": HANG }, "make a file", [shell("echo after > after.txt"), { text: "Made." }]),
       runA(A_SETTINGS, {}, "make a file", [shell("echo a > a.txt"), { text: "First." }, { text: "Second." }]),
     ]);
@@ -186,6 +193,13 @@ describe.skipIf(!qwen.path)(`Qwen Code ${qwen.version ?? `(skipped: ${qwen.reaso
     ok(ask.run);
     expect(existsSync(path.join(ask.dir, "asked.txt"))).toBe(false);
     expect(requestText(ask.run.mainRequests[1]).split("[tool]").at(-1)).toContain("ASK-WHY-7");
+  });
+
+  it("updated_input, which Qwen cannot apply, denies the call: nothing is written and the model gets the rewritten input", () => {
+    expect(existsSync(path.join(ask.dir, "w.txt"))).toBe(false);
+    const said = requestText(ask.run.mainRequests[2]).split("[tool]").at(-1);
+    expect(said).toContain("REWRITTEN-7");
+    expect(said).toContain("cannot rewrite a tool call's input, so the call was not run");
   });
 
   it("a hook that hangs is cut off at its timeout and leaves no process; the call goes on (hookrun fails open)", () => {

@@ -104,8 +104,9 @@ const join = (...parts: (string | undefined)[]) => parts.filter((p) => p?.trim()
 /**
  * formatClaude's response, changed where Qwen Code reads it differently (each change is a
  * degradation rule of docs/hosts/qwen.md):
- * - PreToolUse: `updatedInput` dropped (Qwen ignores it): the user and the model are told the
- *   call runs as written; `defer` is no decision (Qwen's own approval applies);
+ * - PreToolUse: `updatedInput` (Qwen ignores it, and shows no PreToolUse message headless) makes
+ *   the call a denial whose reason gives the model the rewritten input to call again with;
+ *   `defer` is no decision (Qwen's own approval applies);
  * - PostToolUse / PostToolUseFailure: feedback (`decision: "block"` + reason, which Qwen ignores)
  *   becomes `additionalContext`, which Qwen appends to the tool result;
  * - Stop / SubagentStop: follow-ups (Claude's Stop `additionalContext`, which Qwen drops) become
@@ -116,12 +117,16 @@ export function formatQwen(result: TriggerResult): ClaudeHookResponse {
   const specific = out.hookSpecificOutput;
   const event = result.event;
   if (event === "pre_tool_use" && specific) {
-    if (specific.updatedInput !== undefined) {
-      const said = `hookrun: a hook rewrote this tool call's input to ${JSON.stringify(specific.updatedInput)}, but Qwen Code cannot rewrite a tool call's input; the call runs as the model wrote it`;
-      delete specific.updatedInput;
-      out.systemMessage = join(out.systemMessage, said);
-      specific.additionalContext = join(specific.additionalContext, said);
+    if (specific.updatedInput !== undefined && specific.permissionDecision !== "deny") {
+      // Qwen ignores updatedInput and shows no PreToolUse message in `qwen -p`: running the call
+      // as written would fail open in silence, so it is refused, and the model is told how to go on.
+      specific.permissionDecision = "deny";
+      specific.permissionDecisionReason = join(
+        specific.permissionDecisionReason,
+        `hookrun: a hook allows this call only with its input rewritten to ${JSON.stringify(specific.updatedInput)}, and Qwen Code cannot rewrite a tool call's input, so the call was not run; to go ahead, make the call again with exactly that input`,
+      );
     }
+    delete specific.updatedInput;
     if (specific.permissionDecision === "defer") {
       delete specific.permissionDecision;
       delete specific.permissionDecisionReason;
@@ -280,11 +285,11 @@ export const qwenHost: HostAdapter = {
   degrade: {
     ask: "kept: Qwen Code asks the user in its TUI; headless (`qwen -p`) Qwen turns it into a denial whose reason the model gets as the tool result",
     defer: "no decision: Qwen Code's own approval applies",
-    updated_input: "not applied (Qwen ignores `updatedInput`): the call runs as written, and `systemMessage` and `additionalContext` say so",
+    updated_input: "a denial (Qwen ignores `updatedInput` and shows no PreToolUse message in `qwen -p`) whose reason gives the model the rewritten input to call again with",
     feedback: "`additionalContext`, appended to the tool result (Qwen ignores a PostToolUse `decision: block`)",
     followup: "Stop's `decision: block` with the follow-up as reason (Qwen drops Stop's `additionalContext`)",
     context: "`additionalContext`; user_prompt_submit runs for the prompt and a Stop-block send (prompt: the reason), not for Qwen's tool-result sends",
-    notice: "`systemMessage`: shown to the user (on stderr in `qwen -p`, not for PreToolUse)",
+    notice: "`systemMessage`: shown to the user in the TUI; `qwen -p` prints only Stop's (on stderr)",
   },
   install: {
     projectFile: ".qwen/settings.json",
