@@ -3,7 +3,9 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync 
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { codex, codexDispatchCommand, codexMatcher, formatCodex, patchFiles } from "../src/hosts/codex.js";
+import { codex, codexDispatchCommand, formatCodex, patchFiles } from "../src/hosts/codex.js";
+import { dispatchCommand, ownsEntry } from "../src/hosts/install.js";
+import { detectHost, hostByName } from "../src/hosts/table.js";
 import { hookResult, triggerResult } from "./helpers/results.js";
 import { config, hook } from "./helpers/runnerConfig.js";
 
@@ -215,7 +217,15 @@ describe("formatCodex (render)", () => {
 });
 
 describe("codex.install.entries", () => {
-  const cmd = (e: string) => `unused ${e}`;
+  /** The engine's command for a project install (root null, exec) and for `--user` (an absolute bin). */
+  const project = (e: string) => dispatchCommand("codex", e, { root: null, bin: null, exec: true });
+  const user = (e: string) => dispatchCommand("codex", e, { root: null, bin: "/opt/hookrun/bin/hooks.js", exec: true });
+
+  it("is in the host table, and --host auto finds Codex's payloads but not Claude's", () => {
+    expect(hostByName("codex")).toBe(codex);
+    expect(detectHost({ ...base, hook_event_name: "PreToolUse", tool_name: "Bash" })).toBe(codex);
+    expect(detectHost({ session_id: "s", transcript_path: "/h/.claude/projects/x/a.jsonl", cwd: "/p", hook_event_name: "PreToolUse", tool_name: "Bash" })).not.toBe(codex);
+  });
 
   it("one entry per Codex event with hooks, timeout in seconds covering the run, events Codex lacks left out", () => {
     const cfg = config("/p", [
@@ -223,27 +233,33 @@ describe("codex.install.entries", () => {
       hook("audit", "pre_tool_use", { matcher: "Bash", timeoutMs: 20_000 }),
       hook("ctx", "session_start", { timeoutMs: 1_500 }),
       hook("end", "session_end"),
-      hook("off", "stop", { enabled: false }),
     ]);
-    const e = codex.install!.entries(cfg, cmd);
+    const e = codex.install!.entries(cfg, project);
     expect(Object.keys(e).sort()).toEqual(["PreToolUse", "SessionStart"]);
     expect(e.PreToolUse).toEqual([{ matcher: "Bash", hooks: [{ type: "command", command: codexDispatchCommand("pre_tool_use"), timeout: 35 }] }]);
     expect(e.SessionStart).toEqual([{ hooks: [{ type: "command", command: codexDispatchCommand("session_start"), timeout: 12 }] }]);
+    // the engine recognises the walk-up command as hookrun's (idempotent install, exact uninstall)
+    expect(ownsEntry(e.PreToolUse[0])).toBe(true);
+    expect(ownsEntry({ hooks: [{ type: "command", command: "./guard.sh" }] })).toBe(false);
+  });
+
+  it("a --user command (absolute hookrun, no root) is kept as the engine gives it", () => {
+    const e = codex.install!.entries(config("/p", [hook("s", "stop")]), user);
+    expect((e.Stop[0].hooks as { command: string }[])[0].command).toBe("exec /opt/hookrun/bin/hooks.js run stop --host codex");
   });
 
   it("parallel events take the longest hook, async hooks add nothing", () => {
     const cfg = config("/p", [hook("a", "stop", { timeoutMs: 5_000 }), hook("b", "stop", { timeoutMs: 8_000 }), hook("c", "stop", { async: true, timeoutMs: 100_000 })], { stop: { parallel: true } });
-    expect((codex.install!.entries(cfg, cmd).Stop[0].hooks as { timeout: number }[])[0].timeout).toBe(18);
+    expect((codex.install!.entries(cfg, project).Stop[0].hooks as { timeout: number }[])[0].timeout).toBe(18);
   });
 
-  it("narrows the matcher to what hooks.yaml's matchers select, or none when one hook takes every tool", () => {
-    expect(codexMatcher(["Bash", "Write|Edit"])).toBe("Bash|Write|Edit|apply_patch");
-    expect(codexMatcher(["Bash", undefined])).toBeUndefined();
-    expect(codexMatcher(["Bash", "*"])).toBeUndefined();
-    expect(codexMatcher(["^mcp__"])).toBeUndefined();
-    expect(codexMatcher(["mcp__my-server__x"])).toBe("^mcp__my-server__x$");
-    const cfg = config("/p", [hook("fmt", "post_tool_use", { matcher: "Write|Edit" }), hook("all", "post_tool_use")]);
-    expect(codex.install!.entries(cfg, cmd).PostToolUse[0]).not.toHaveProperty("matcher");
+  it("narrows the matcher to what hooks.yaml's matchers select (Edit also as apply_patch), or none when one hook takes every tool", () => {
+    const narrow = config("/p", [hook("guard", "pre_tool_use", { matcher: "Bash" }), hook("fmt", "pre_tool_use", { matcher: "Write|Edit" })]);
+    expect(codex.install!.entries(narrow, project).PreToolUse[0].matcher).toBe("Bash|Write|Edit|apply_patch");
+    const wide = config("/p", [hook("fmt", "post_tool_use", { matcher: "Write|Edit" }), hook("all", "post_tool_use")]);
+    expect(codex.install!.entries(wide, project).PostToolUse[0]).not.toHaveProperty("matcher");
+    const regex = config("/p", [hook("mcp", "post_tool_use", { matcher: "^mcp__" })]);
+    expect(codex.install!.entries(regex, project).PostToolUse[0]).not.toHaveProperty("matcher");
   });
 
   describe("the dispatch command, run by a real shell as Codex runs it ($SHELL -lc in the session's cwd)", () => {

@@ -1,10 +1,12 @@
 import type { ResolvedConfig } from "../config/types.js";
 import { matcherRule } from "../config/matcher.js";
 import { isJsonObject } from "../config/scanJson.js";
+import { EVENT_BY_NAME } from "../events/catalog.js";
 import { type ExistingHook, importClaudeSettings } from "../interop/claudeImport.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
-import { eventGate, orderHooks, runGroups } from "../runner/select.js";
 import type { HookContext, HookResult, Message, TriggerResult } from "../runner/types.js";
+import { configEvents, DISPATCH_COMMAND, dispatchCommand, dispatchTimeoutMs, matchedValues } from "./install.js";
+import { baseRead } from "./payload.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
 
 /**
@@ -101,22 +103,16 @@ export function patchFiles(patch: string): { files: string[]; addsOnly: boolean 
 
 /** Codex's payload as hookrun's context: tool names canonical; Codex's own under `host`. */
 function read(payload: Payload, event: string): HookContext {
-  const context: HookContext = { ...payload };
-  const host: Record<string, unknown> = { name: "codex", event: payload.hook_event_name ?? CODEX_NAME.get(event) ?? event };
+  const context = baseRead(codex, payload);
+  const host = context.host as Record<string, unknown>;
+  host.event ??= CODEX_NAME.get(event) ?? event;
   for (const k of ["turn_id", "model", "permission_mode"] as const) if (payload[k] !== undefined) host[k] = payload[k];
-  const tool = payload.tool_name;
-  if (typeof tool === "string") {
-    host.tool_name = tool;
-    let canonical = Object.hasOwn(TOOLS, tool) ? TOOLS[tool] : tool;
-    const input = payload.tool_input;
-    if (tool === "apply_patch" && isJsonObject(input) && typeof input.command === "string") {
-      const { files, addsOnly } = patchFiles(input.command);
-      host.patch_files = files;
-      if (addsOnly) canonical = "Write";
-    }
-    context.tool_name = canonical;
+  const input = payload.tool_input;
+  if (payload.tool_name === "apply_patch" && isJsonObject(input) && typeof input.command === "string") {
+    const { files, addsOnly } = patchFiles(input.command);
+    host.patch_files = files;
+    if (addsOnly) context.tool_name = "Write";
   }
-  context.host = host;
   return context;
 }
 
@@ -226,11 +222,11 @@ function notRun(event: string, forUser: string, forModel: string): HostAnswer {
 }
 
 /**
- * The dispatch command of an event. Codex runs a hook with `$SHELL -lc` in the session's cwd
- * (a subdirectory when codex was started in one) and sets no project-dir variable, so the
- * command walks up from $PWD to the nearest directory with an executable
- * node_modules/.bin/hooks (every teammate's `npm install` leaves it there; never npx) and
- * `exec`s it there, so the process Codex kills on timeout is hookrun itself.
+ * The dispatch command of an event in a project install. Codex runs a hook with `$SHELL -lc` in
+ * the session's cwd (a subdirectory when codex was started in one, verified) and sets no
+ * project-dir variable, so the command walks up from $PWD to the nearest directory with an
+ * executable node_modules/.bin/hooks (every teammate's `npm install` leaves it there; never npx)
+ * and `exec`s it there, so the process Codex kills on its timeout is hookrun itself.
  */
 export function codexDispatchCommand(event: string): string {
   return [
@@ -242,46 +238,27 @@ export function codexDispatchCommand(event: string): string {
   ].join("; ");
 }
 
-/** Seconds a dispatch entry's timeout adds over its hooks' for hookrun itself. */
-const DISPATCH_MARGIN_S = 10;
-const TOOL_EVENTS = new Set(["pre_tool_use", "post_tool_use", "permission_request"]);
-
 /**
- * The Codex matcher that selects every tool the hooks' matchers can select, or undefined (all):
- * names-only matchers are joined (Codex reads `[A-Za-z0-9_|]` as exact names; its `Edit`/`Write`
- * also select apply_patch, which is added for clarity); a regex or a match-all hook selects all.
+ * One entry per Codex event of the config: the matcher narrowed to the tools (or sources) the
+ * hooks can select (Codex reads `[A-Za-z0-9_|]` as exact names and selects apply_patch by `Edit`
+ * and `Write` itself), the timeout in seconds covering the event's run. The engine's project
+ * command (`node_modules/.bin/hooks run …`, relative to a root Codex does not give) becomes the
+ * walk-up command; a `--user` command (an absolute path, no -C: hookrun finds hooks.yaml from
+ * the session's cwd) is kept.
  */
-export function codexMatcher(matchers: (string | undefined)[]): string | undefined {
-  const names = new Set<string>();
-  for (const m of matchers) {
-    if (m === undefined) return undefined;
-    const rule = matcherRule(m);
-    if (rule.kind !== "names") return undefined;
-    for (const n of rule.names) names.add(n);
-  }
-  if (names.has("Edit") || names.has("Write")) names.add("apply_patch");
-  // a name outside Codex's exact alphabet would make the whole matcher a regex: escape it so it still matches only itself
-  const parts = [...names].map((n) => (/^[A-Za-z0-9_]+$/.test(n) ? n : `^${n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`));
-  return parts.length ? parts.join("|") : undefined;
-}
-
-function entries(config: ResolvedConfig, _command: (event: string) => string): Record<string, HostEntry[]> {
+function entries(config: ResolvedConfig, command: (event: string) => string): Record<string, HostEntry[]> {
   const out: Record<string, HostEntry[]> = {};
-  for (const event of [...new Set(config.hooks.map((h) => h.event))]) {
-    const codexName = CODEX_NAME.get(event);
-    if (!codexName) continue;
-    const hooks = config.hooks.filter((h) => h.event === event && h.enabled);
-    if (!hooks.length) continue;
-    const sync = orderHooks(hooks.filter((h) => !h.async));
-    const ms = runGroups(sync, config.events[event]?.parallel === true, eventGate(event, config)).reduce((sum, g) => sum + Math.max(...g.map((h) => h.timeoutMs)), 0);
-    const matcher = TOOL_EVENTS.has(event) ? codexMatcher(hooks.map((h) => h.matcher)) : undefined;
-    out[codexName] = [{ ...(matcher ? { matcher } : {}), hooks: [{ type: "command", command: codexDispatchCommand(event), timeout: Math.ceil(ms / 1000) + DISPATCH_MARGIN_S }] }];
+  for (const event of configEvents(config)) {
+    const name = CODEX_NAME.get(event);
+    if (!name) continue;
+    const given = command(event);
+    const line = given === dispatchCommand("codex", event, { root: null, bin: null, exec: true }) ? codexDispatchCommand(event) : given;
+    const values = EVENT_BY_NAME.get(event)?.matchField ? matchedValues(config, event, codex) : null;
+    out[name] = [{ ...(values && { matcher: values.join("|") }), hooks: [{ type: "command", command: line, timeout: Math.ceil(dispatchTimeoutMs(config, event) / 1000) }] }];
   }
   return out;
 }
 
-/** A hooks.json entry that dispatches to hookrun (importing it would run hookrun from itself). */
-const DISPATCHES = /node_modules\/\.bin\/hooks\b[^;]*\brun\s+\S+.*--host\s+codex|(^|[\s/])(hooks|hookrun)(\.js)?\s+(-\S+\s+("[^"]*"|\S+)\s+)*run\s/;
 const HANDLER_KEYS = new Set(["type", "command", "timeout", "timeoutSec", "timeout_sec", "statusMessage", "status_message"]);
 
 /**
@@ -323,7 +300,7 @@ function importCodex(settings: unknown, existing: ExistingHook[]): HostImport {
           notes.push(`${at}: skipped a handler of type \`${String(h.type)}\`: hookrun runs only command hooks${h.type === "prompt" || h.type === "agent" ? " (Codex skips it too)" : ""}`);
           return [];
         }
-        if (typeof h.command === "string" && DISPATCHES.test(h.command)) {
+        if (typeof h.command === "string" && DISPATCH_COMMAND.test(h.command)) {
           notes.push(`${at}: \`${h.command}\` already hands this event to hookrun; skipped`);
           return [];
         }
@@ -376,6 +353,8 @@ export const codex: HostAdapter = {
     projectFile: ".codex/hooks.json",
     userFile: ".codex/hooks.json",
     hooksPath: ["hooks"],
+    root: null,
+    exec: true,
     entries,
   },
   import: importCodex,
