@@ -132,8 +132,10 @@ const blockReason = (r: TriggerResult) => r.reason ?? `blocked by ${r.blocked_by
  * - context: additionalContext where the event has it, else systemMessage (user only).
  * - feedback (post-tool): decision block + reason, which Codex puts in place of the tool output.
  * - follow-ups on Stop/SubagentStop: decision block + reason (the turn goes on).
- * - continue: false: `continue: false` + stopReason where accepted; on PreToolUse it becomes a
- *   deny saying the hooks asked to stop, on PermissionRequest a deny message.
+ * - continue: false: `continue: false` + stopReason where accepted (it ends the session or turn on
+ *   SessionStart / UserPromptSubmit / Stop; on PostToolUse Codex only puts stopReason in place of
+ *   the tool output and goes on); on PreToolUse it becomes a deny saying the hooks asked to stop,
+ *   on PermissionRequest a deny message.
  * - notices and hook failures (hookrun fails open): systemMessage.
  */
 export function formatCodex(result: TriggerResult): CodexHookResponse {
@@ -346,7 +348,7 @@ export const codex: HostAdapter = {
     context: "additionalContext (a developer message) on SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, SubagentStart; elsewhere systemMessage (user only)",
     feedback: "PostToolUse decision block + reason: Codex gives the model the reason IN PLACE of the tool's output",
     followup: "Stop / SubagentStop decision block + reason: the turn goes on with it as a <hook_prompt> user message",
-    stop: "continue: false + stopReason where Codex accepts it; on PreToolUse a deny saying the hooks asked to stop; on PermissionRequest a deny",
+    stop: "continue: false + stopReason where Codex accepts it (SessionStart, UserPromptSubmit, Stop end the session or turn; on PostToolUse Codex only puts stopReason in place of the tool output and goes on); on PreToolUse a deny saying the hooks asked to stop; on PermissionRequest a deny",
     notice: "systemMessage (the TUI shows it; `codex exec` prints none)",
   },
   install: {
