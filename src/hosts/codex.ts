@@ -330,6 +330,7 @@ function importCodex(settings: unknown, existing: ExistingHook[]): HostImport {
 export const codex: HostAdapter = {
   name: "codex",
   title: "Codex CLI",
+  verified: "the real CLI (0.169.0) in `npm test`",
   events: EVENTS,
   tools: TOOLS,
   timeout: { unit: "s", default: 600 },
