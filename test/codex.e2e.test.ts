@@ -178,7 +178,7 @@ const cases: Case[] = [
 
 // ---------------------------------------------------------------------------------------------
 
-type Variant = "A" | "B";
+type Variant = "A" | "B" | "B-import";
 
 interface Side {
   project: string;
@@ -227,6 +227,17 @@ function configureHookrun(c: Case, dir: string): void {
   symlinkSync(CLI, path.join(dir, "node_modules", ".bin", "hooks"));
 }
 
+/**
+ * B-import, as a user moves to hookrun: A's .codex/hooks.json goes through `hooks import codex
+ * --write` (hooks.yaml), its hooks leave the file, and `hooks install codex` writes the entries.
+ */
+async function importDirect(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
+  mkdirSync(path.join(dir, "node_modules", ".bin"), { recursive: true });
+  symlinkSync(CLI, path.join(dir, "node_modules", ".bin", "hooks"));
+  await hooks(dir, env, ["import", "codex", "--write"]);
+  writeFileSync(path.join(dir, ".codex", "hooks.json"), "{}\n");
+}
+
 /** The environment of a `hooks` command run as the user Codex runs as. */
 const userEnv = (env: NodeJS.ProcessEnv) => Object.fromEntries(["HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "HOOKS_STATE_DIR", "XDG_CACHE_HOME"].map((k) => [k, env[k]]));
 
@@ -262,8 +273,8 @@ interface SideOptions {
 
 async function runSide(c: Case, variant: Variant, options: SideOptions = {}): Promise<Side> {
   const dir = newProject(variant);
-  if (variant === "A") configureDirect(c, dir);
-  else configureHookrun(c, dir);
+  if (variant === "B") configureHookrun(c, dir);
+  else configureDirect(c, dir);
   let cwd = dir;
   if (options.subdir) {
     cwd = path.join(dir, options.subdir);
@@ -282,6 +293,7 @@ async function runSide(c: Case, variant: Variant, options: SideOptions = {}): Pr
       variant === "A"
         ? undefined
         : async (env) => {
+            if (variant === "B-import") await importDirect(dir, env);
             await hooks(dir, env, ["install", "codex"]);
             if (options.trust !== false) await hooks(dir, env, ["trust", "--yes"]);
           },
@@ -302,7 +314,7 @@ let extra: { subdir: Promise<Side>; untrusted: Promise<Side> } | undefined;
 function startAll(): void {
   if (extra) return;
   for (const c of cases) {
-    const r = { A: runSide(c, "A"), B: runSide(c, "B") };
+    const r = { A: runSide(c, "A"), B: runSide(c, "B"), "B-import": runSide(c, "B-import") };
     for (const p of Object.values(r)) p.catch(() => {});
     runs.set(c, r);
   }
@@ -328,13 +340,16 @@ describe.skipIf(!codex.path)(`Codex CLI ${codex.version ?? `(skipped: ${codex.re
         expect(a.run.hookLines.length, describeRun(a)).toBeGreaterThan(0);
         c.expectA(a);
       });
-      it(`B (hookrun): ${c.hookrun ?? "the model sees what it sees under A"}`, { timeout: 90_000 }, async () => {
-        const [a, b] = await Promise.all([runsOf(c).A, runsOf(c).B]);
-        expect(b.run.exitCode, describeRun(b)).toBe(0);
-        expect(b.hookrunLog.length, `hookrun ran nothing; ${describeRun(b)}`).toBeGreaterThan(0);
-        if (c.expectB) c.expectB(b);
-        else expect(b.view, describeRun(b)).toEqual(a.view);
-      });
+      for (const variant of ["B", "B-import"] as const)
+        it(`${variant} (hookrun${variant === "B" ? ", hooks.yaml by hand" : ", A's hooks.json through `hooks import codex --write`"}): ${c.hookrun ?? "the model sees what it sees under A"}`, {
+          timeout: 90_000,
+        }, async () => {
+          const [a, b] = await Promise.all([runsOf(c).A, runsOf(c)[variant]]);
+          expect(b.run.exitCode, describeRun(b)).toBe(0);
+          expect(b.hookrunLog.length, `hookrun ran nothing; ${describeRun(b)}`).toBeGreaterThan(0);
+          if (c.expectB) c.expectB(b);
+          else expect(b.view, describeRun(b)).toEqual(a.view);
+        });
     });
   }
 
