@@ -334,7 +334,7 @@ describe("codex.import", () => {
     expect(notes).toContain("hooks.Stop[0].hooks[2]: skipped an `async: true` handler");
     expect(notes).toContain("hooks.Stop[0].hooks[3]: `commandWindows` not carried");
     expect(notes).toContain("hooks.Stop[0].hooks[3]: `shell` is not a field of Codex's command hooks");
-    expect(notes).toContain("already hands this event to hookrun; skipped");
+    expect(notes).toContain("hooks.Stop[0].hooks[4]: hookrun's own dispatch entry (`…" + codexDispatchCommand("stop").slice(-60) + "`) already hands this event to hookrun; skipped");
     expect(notes).toContain("hooks.SessionEnd: not an event of Codex");
   });
 

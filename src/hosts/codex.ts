@@ -303,7 +303,7 @@ function importCodex(settings: unknown, existing: ExistingHook[]): HostImport {
           return [];
         }
         if (typeof h.command === "string" && DISPATCH_COMMAND.test(h.command)) {
-          notes.push(`${at}: \`${h.command}\` already hands this event to hookrun; skipped`);
+          notes.push(`${at}: hookrun's own dispatch entry (\`…${h.command.slice(-60)}\`) already hands this event to hookrun; skipped (importing it would run hookrun from itself)`);
           return [];
         }
         if (h.async === true) {
