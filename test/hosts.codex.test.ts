@@ -302,7 +302,7 @@ describe("codex.import", () => {
       ["pre_tool_use", { name: "guard", description: "Checking", matcher: "Bash", command: "./guard.sh", timeout: 30, dialect: "claude" }],
       ["post_tool_use", { name: "prettier", matcher: "Edit|Write", command: "npx prettier --write", timeout: 20, dialect: "claude" }],
     ]);
-    expect(r.notes).toEqual([]);
+    expect(r.notes).toEqual(["`description` not carried (hooks.yaml has no file description)"]);
   });
 
   it("notes every handler or field it does not carry, and skips hookrun's own dispatch entries", () => {

@@ -273,6 +273,7 @@ const HANDLER_KEYS = new Set(["type", "command", "timeout", "timeoutSec", "timeo
 function importCodex(settings: unknown, existing: ExistingHook[]): HostImport {
   if (!isJsonObject(settings)) throw new TypeError("Codex hooks.json must be a JSON object");
   const notes: string[] = [];
+  if (settings.description !== undefined) notes.push("`description` not carried (hooks.yaml has no file description)");
   for (const k of Object.keys(settings)) if (k !== "hooks" && k !== "description") notes.push(`\`${k}\`: Codex refuses a hooks.json with this key (only description and hooks); not carried`);
   const hooks = settings.hooks;
   if (!isJsonObject(hooks)) {
