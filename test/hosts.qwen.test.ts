@@ -287,5 +287,6 @@ describe("qwen: import", () => {
     // A dispatch entry of hookrun's own is not imported (it would run hookrun from itself).
     const own = importQwenSettings({ hooks: { Stop: [{ hooks: [{ type: "command", command: 'exec "$QWEN_PROJECT_DIR"/node_modules/.bin/hooks -C "$QWEN_PROJECT_DIR" run stop --host qwen' }] }] } });
     expect(own.hooks).toEqual([]);
+    expect(own.notes.join("\n")).not.toMatch(/HOOK_PROJECT_DIR/);
   });
 });
