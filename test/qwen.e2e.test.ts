@@ -50,6 +50,30 @@ async function runB(files: Record<string, string>, prompt: string, script: Scrip
   return { dir, run: await runQwen({ project: dir, prompt, script: typeof script === "function" ? script(dir) : script, home }), settings };
 }
 
+/**
+ * B-import: A's settings.json moved to hookrun as a user does: `hooks import qwen --write`, the
+ * imported hooks taken out of settings.json, `hooks install qwen`, `hooks trust`.
+ */
+async function runImported(settings: unknown, prompt: string, script: ScriptTurn[]): Promise<{ dir: string; run: QwenRun; yaml: string }> {
+  const dir = project({ ".qwen/settings.json": JSON.stringify(settings, null, 2) });
+  const home = makeQwenHome();
+  homes.push(home);
+  mkdirSync(path.join(dir, "node_modules", ".bin"), { recursive: true });
+  symlinkSync(CLI, path.join(dir, "node_modules", ".bin", "hooks"));
+  const im = await runCli(["import", "qwen", "--write"], { cwd: dir, env: home.env });
+  if (im.code !== 0) throw new Error(`hooks import qwen --write exited ${im.code}: ${im.stderr}`);
+  writeFileSync(path.join(dir, ".qwen", "settings.json"), "{}\n");
+  for (const args of [
+    ["install", "qwen"],
+    ["-C", dir, "trust", "--yes"],
+  ]) {
+    const r = await runCli(args, { cwd: dir, env: home.env });
+    if (r.code !== 0) throw new Error(`hooks ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
+  }
+  const yaml = readFileSync(path.join(dir, "hooks.yaml"), "utf8");
+  return { dir, run: await runQwen({ project: dir, prompt, script, home }), yaml };
+}
+
 async function runA(settings: unknown, files: Record<string, string>, prompt: string, script: ScriptTurn[]): Promise<{ dir: string; run: QwenRun }> {
   const dir = project({ ...files, ".qwen/settings.json": JSON.stringify(settings, null, 2) });
   const home = makeQwenHome();
@@ -126,9 +150,10 @@ describe.skipIf(!qwen.path)(`Qwen Code ${qwen.version ?? `(skipped: ${qwen.reaso
   let ask: Awaited<ReturnType<typeof runB>>;
   let hang: Awaited<ReturnType<typeof runB>>;
   let direct: Awaited<ReturnType<typeof runA>>;
+  let imported: Awaited<ReturnType<typeof runImported>>;
 
   beforeAll(async () => {
-    [main, ask, hang, direct] = await Promise.all([
+    [main, ask, hang, direct, imported] = await Promise.all([
       runB({ "hooks.yaml": MAIN_YAML, "hooks/guard.sh": GUARD, "hooks/stop.sh": STOP, "keep.txt": "keep\n" }, "tidy up", MAIN_SCRIPT),
       runB({ "hooks.yaml": ASK_YAML }, "make two files", (dir) => [
         shell("echo asked > asked.txt"),
@@ -137,6 +162,7 @@ describe.skipIf(!qwen.path)(`Qwen Code ${qwen.version ?? `(skipped: ${qwen.reaso
       ]),
       runB({ "hooks.yaml": HANG_YAML, "hooks/hang.sh": HANG }, "make a file", [shell("echo after > after.txt"), { text: "Made." }]),
       runA(A_SETTINGS, {}, "make a file", [shell("echo a > a.txt"), { text: "First." }, { text: "Second." }]),
+      runImported(A_SETTINGS, "make a file", [shell("echo a > a.txt"), { text: "First." }, { text: "Second." }]),
     ]);
   }, 120_000);
 
@@ -221,5 +247,17 @@ describe.skipIf(!qwen.path)(`Qwen Code ${qwen.version ?? `(skipped: ${qwen.reaso
     expect(all).not.toContain("A-STOP-CTX-7");
     expect(direct.run.mainRequests).toHaveLength(2);
     expect(lines(path.join(direct.dir, "stop.log"))).toHaveLength(1);
+  });
+
+  it("B-import: A's very hooks, imported (dialect: claude) and dispatched by hookrun, reach the model where Qwen dropped them", () => {
+    ok(imported.run);
+    expect(imported.yaml).toMatch(/dialect: claude/);
+    expect(imported.yaml).toMatch(/matcher: Bash/);
+    const m = imported.run.mainRequests;
+    // The PostToolUse block's reason comes back as context on the tool result.
+    expect(requestText(m[1]).split("[tool]").at(-1)).toContain("A-POST-BLOCK-7");
+    // The Stop follow-up keeps the agent going (the hook says it on every Stop, so Qwen's blocking cap of 8 ends the turn).
+    expect(requestText(m[2])).toContain("A-STOP-CTX-7");
+    expect(lines(path.join(imported.dir, "stop.log")).length).toBeGreaterThanOrEqual(2);
   });
 });
