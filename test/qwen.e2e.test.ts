@@ -258,6 +258,8 @@ describe.skipIf(!qwen.path)(`Qwen Code ${qwen.version ?? `(skipped: ${qwen.reaso
     expect(requestText(m[1]).split("[tool]").at(-1)).toContain("A-POST-BLOCK-7");
     // The Stop follow-up keeps the agent going (the hook says it on every Stop, so Qwen's blocking cap of 8 ends the turn).
     expect(requestText(m[2])).toContain("A-STOP-CTX-7");
-    expect(lines(path.join(imported.dir, "stop.log")).length).toBeGreaterThanOrEqual(2);
+    // 8 Stop blocks: 7 continuations sent, the 8th ends the turn at Qwen's cap.
+    expect(lines(path.join(imported.dir, "stop.log"))).toHaveLength(8);
+    expect(m).toHaveLength(9);
   });
 });
