@@ -37,6 +37,14 @@ export interface HostInstall {
   readonly userFile: string;
   /** Where the map of events lives in that file: `["hooks"]` for most hosts. */
   readonly hooksPath: readonly string[];
+  /**
+   * Shell text for the project root in the host's command line (`"$CLAUDE_PROJECT_DIR"`, or
+   * `$GEMINI_PROJECT_DIR`, which Gemini substitutes itself), or null when the host runs project
+   * hooks in the project root (the command then names `node_modules/.bin/hooks` relative to it).
+   */
+  readonly root: string | null;
+  /** Start the command with `exec`, so the process the host kills on its timeout is hookrun itself. */
+  readonly exec?: boolean;
   /** Top-level keys a file that hookrun creates starts with (`{version: 1}`), besides the hooks map. */
   readonly skeleton?: Readonly<Record<string, unknown>>;
   /**
@@ -57,6 +65,8 @@ export interface HostAdapter {
   readonly events: Readonly<Record<string, string>>;
   /** Host tool name → canonical tool name (Claude's: Bash, Write, Edit, Read, …); others pass unchanged. */
   readonly tools: Readonly<Record<string, string>>;
+  /** What the adapter was checked against, for the README's host table ("the real CLI 2.1.330, in npm test"). */
+  readonly verified: string;
   /** The unit of the `timeout` in the host's config, and the host's default, in that unit. */
   readonly timeout: { readonly unit: "s" | "ms"; readonly default: number };
   /** Whether `payload` can only have come from this host (for `--host auto`); false when unsure. */
