@@ -7,6 +7,8 @@ import { isJsonObject } from "../config/scanJson.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
 import { eventGate, orderHooks, runGroups } from "../runner/select.js";
 import type { HookContext, HookResult, Message, TriggerResult } from "../runner/types.js";
+import { DISPATCH_MARGIN_MS, dispatchCommand } from "./install.js";
+import { baseRead } from "./payload.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
 
 /**
@@ -73,31 +75,19 @@ export function detectGemini(payload: Payload): boolean {
   return (name === "SessionStart" || name === "SessionEnd" || name === "Notification") && Object.keys(payload).every((k) => SHARED_FIELDS.has(k));
 }
 
-/** Gemini's fields under their canonical names; the host's own names stay under `host`. */
+/** Gemini's fields under their canonical names. */
 const RENAMES: Readonly<Record<string, string>> = Object.freeze({ prompt_response: "last_assistant_message" });
-/** Gemini-only fields kept under `host` rather than at the top level. */
-const HOST_ONLY = new Set(["hook_event_name", "timestamp", "mcp_context", "original_request_name", "llm_request", "llm_response"]);
 
 /**
- * A Gemini payload as hookrun's context: `tool_name` in the canonical vocabulary, AfterAgent's
- * `prompt_response` as `last_assistant_message`; `host` keeps `{name, event, tool_name, timestamp,
- * mcp_context?, original_request_name?, llm_request?}`. `tool_input` is passed as Gemini wrote it
- * (its shell tool's argument is `command`, its file tools' `file_path`, as Claude's).
+ * A Gemini payload as hookrun's context (baseRead): `tool_name` in the canonical vocabulary (Gemini's
+ * under `host.tool_name`), AfterAgent's `prompt_response` as `last_assistant_message`; every other
+ * field (`timestamp`, `mcp_context`, `original_request_name`, …) as Gemini sent it. `tool_input` is
+ * Gemini's own (its shell tool's argument is `command`, its file tools' `file_path`, as Claude's).
  */
 export function readGemini(payload: Payload, event: string): HookContext {
-  const context: HookContext = {};
-  const host: Record<string, unknown> = { name: "gemini", event: payload.hook_event_name ?? null };
-  for (const [k, v] of Object.entries(payload)) {
-    if (HOST_ONLY.has(k)) {
-      if (k !== "hook_event_name") host[k] = v;
-    } else if (k === "tool_name" && typeof v === "string") {
-      host.tool_name = v;
-      context.tool_name = Object.hasOwn(TOOLS, v) ? TOOLS[v] : v;
-    } else context[RENAMES[k] ?? k] = v;
-  }
+  const context = baseRead(gemini, payload, RENAMES);
   // A canonical event's declared fields always exist, so `hooks run stop` under Gemini sees the same shape.
   if (event === "stop" && context.stop_hook_active === undefined) context.stop_hook_active = false;
-  context.host = host;
   return context;
 }
 
@@ -213,10 +203,10 @@ export function geminiNotRun(event: string, forUser: string, forModel: string): 
  * stay unquoted here. `exec`: the process Gemini kills on its timeout is hookrun itself (no shell
  * between), which ends its hooks' process groups on SIGTERM; a shell would die alone and leave them.
  */
-export const geminiDispatchCommand = (event: string): string => `exec $GEMINI_PROJECT_DIR/node_modules/.bin/hooks -C $GEMINI_PROJECT_DIR run ${event} --host gemini`;
+const GEMINI_ROOT = "$GEMINI_PROJECT_DIR";
+export const geminiDispatchCommand = (event: string): string => dispatchCommand("gemini", event, { root: GEMINI_ROOT, bin: null, exec: true });
 
-/** Milliseconds an entry's timeout adds for hookrun itself (start, config, rendering), and per run group for its SIGTERM→SIGKILL grace. */
-const DISPATCH_MARGIN_MS = 10_000;
+/** Milliseconds an entry's timeout adds per run group for hookrun's SIGTERM→SIGKILL grace on a hook's timeout. */
 const KILL_GRACE_MS = 2_000;
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -273,6 +263,7 @@ export function geminiEntries(config: ResolvedConfig, command: (event: string) =
 export const gemini: HostAdapter = {
   name: "gemini",
   title: "Gemini CLI",
+  verified: "the real CLI (0.61.0) in `npm test`",
   events: EVENTS,
   tools: TOOLS,
   timeout: { unit: "ms", default: 60_000 },
@@ -294,6 +285,8 @@ export const gemini: HostAdapter = {
     projectFile: ".gemini/settings.json",
     userFile: ".gemini/settings.json",
     hooksPath: ["hooks"],
+    root: GEMINI_ROOT,
+    exec: true,
     entries: geminiEntries,
   },
   import: importGeminiSettings,
