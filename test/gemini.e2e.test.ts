@@ -381,8 +381,9 @@ describe.skipIf(!gemini.path)(
         expect(b.run.timedOut).toBe(false);
         expect(b.run.exitCode, b.run.stderr).toBe(0);
         expect(left).toEqual([]);
-        // hookrun fails open on a timed-out hook: the tool ran, and the user is told.
+        // hookrun fails open on a timed-out hook: the tool ran, and the user is told (-p prints systemMessage on stderr).
         expect(ran(b.project)).toBe(true);
+        expect(b.run.stderr).toContain("Hook system message: hook stubborn timed out: timed out after 2s");
         expect(existsSync(path.join(b.project, "hook.pid"))).toBe(true);
       });
 
