@@ -16,9 +16,11 @@ import { conversation, type GeminiTurn } from "./helpers/geminiModel.js";
  *   A  the hook configured DIRECTLY in .gemini/settings.json: what Gemini CLI does (ground truth);
  *   B  hooks.yaml with native hooks, installed with `hooks install gemini` (the entries run the
  *      project's node_modules/.bin/hooks, here a symlink to this checkout's dist/bin/hooks.js),
- *      trusted with `hooks trust --yes` as the user Gemini runs as.
+ *      trusted with `hooks trust --yes` as the user Gemini runs as;
+ *   B-import  A's very settings.json through `hooks import gemini --write` (hooks.yaml), its hooks
+ *      then removed from the settings and `hooks install gemini` run, as a user moves to hookrun.
  *
- * Where both exist, the model must see the same conversation under B as under A.
+ * Where they exist, the model must see the same conversation under B and B-import as under A.
  * Every run starts at once (runGemini caps how many run together); each test awaits its own.
  */
 
@@ -126,17 +128,29 @@ function normalise(lines: string[], project: string): string[] {
     );
 }
 
-async function runSide(c: Case, variant: "A" | "B"): Promise<Side> {
+/** Gemini's own hooks of a case in .gemini/settings.json (A; B-import's input). */
+function writeDirect(c: Case, project: string): void {
+  const hooks: Record<string, unknown[]> = {};
+  for (const h of c.direct!(project))
+    (hooks[h.event] ??= []).push({ ...(h.matcher && { matcher: h.matcher }), hooks: [{ type: "command", command: h.command, ...(h.timeout && { timeout: h.timeout }) }] });
+  writeFileSync(path.join(project, ".gemini", "settings.json"), `${JSON.stringify({ hooks }, null, 2)}\n`);
+}
+
+type Variant = "A" | "B" | "B-import";
+
+async function hooksCli(args: string[], project: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const r = await runCli(args, { cwd: project, env: userEnv(env) });
+  if (r.code !== 0) throw new Error(`hooks ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
+}
+
+async function runSide(c: Case, variant: Variant): Promise<Side> {
   const project = path.join(root, `${c.name.replace(/\W+/g, "-")}-${variant}`);
   mkdirSync(path.join(project, ".gemini"), { recursive: true });
+  const file = path.join(project, ".gemini", "settings.json");
   let settings: any;
-  if (variant === "A") {
-    const hooks: Record<string, unknown[]> = {};
-    for (const h of c.direct!(project))
-      (hooks[h.event] ??= []).push({ ...(h.matcher && { matcher: h.matcher }), hooks: [{ type: "command", command: h.command, ...(h.timeout && { timeout: h.timeout }) }] });
-    writeFileSync(path.join(project, ".gemini", "settings.json"), `${JSON.stringify({ hooks }, null, 2)}\n`);
-  } else {
-    writeFileSync(path.join(project, "hooks.yaml"), c.hooksYaml!(project));
+  if (variant !== "B") writeDirect(c, project);
+  else writeFileSync(path.join(project, "hooks.yaml"), c.hooksYaml!(project));
+  if (variant !== "A") {
     mkdirSync(path.join(project, "node_modules", ".bin"), { recursive: true });
     symlinkSync(CLI, path.join(project, "node_modules", ".bin", "hooks"));
   }
@@ -148,16 +162,19 @@ async function runSide(c: Case, variant: "A" | "B"): Promise<Side> {
     atTimeout: c.atTimeout && (() => c.atTimeout!(project)),
     setup: async (env) => {
       if (variant === "A") return;
-      const install = await runCli(["install", "gemini"], { cwd: project, env: userEnv(env) });
-      if (install.code !== 0) throw new Error(`hooks install gemini exited ${install.code}: ${install.stderr}`);
-      const file = path.join(project, ".gemini", "settings.json");
+      if (variant === "B-import") {
+        // As a user moves to hookrun: import Gemini's hooks into hooks.yaml, drop them from the settings, install.
+        await hooksCli(["import", "gemini", "--write"], project, env);
+        const { hooks: _imported, ...rest } = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+        writeFileSync(file, `${JSON.stringify(rest, null, 2)}\n`);
+      }
+      await hooksCli(["install", "gemini"], project, env);
       settings = JSON.parse(readFileSync(file, "utf8"));
       if (c.editInstalled) {
         c.editInstalled(settings);
         writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`);
       }
-      const trust = await runCli(["-C", project, "trust", "--yes"], { cwd: project, env: userEnv(env) });
-      if (trust.code !== 0) throw new Error(`hooks trust exited ${trust.code}: ${trust.stderr}`);
+      await hooksCli(["-C", project, "trust", "--yes"], project, env);
     },
   });
   const last = run.mainRequests.at(-1);
@@ -264,18 +281,18 @@ const HANG_DIRECT: Case = {
   name: "hang-direct",
   script: [TOUCH, { text: "Ran it." }],
   direct: (project) => [{ event: "BeforeTool", matcher: "run_shell_command", command: stubborn(project), timeout: 2000 }],
-  timeoutMs: 12_000,
+  timeoutMs: 9_000,
   atTimeout: (project) => {
     const pid = Number(readFileSync(path.join(project, "hook.pid"), "utf8"));
     hangSeen = { shellAlive: processAlive(pid), sleeps: processesWithArg(sleepTag(project)).length };
   },
 };
-/** What was running when the direct hang run was cut off (10 s after Gemini's 2 s hook timeout). */
+/** What was running when the direct hang run was cut off: 7 s after Gemini's 2 s hook timeout, past the 5 s at which Gemini means to SIGKILL. */
 let hangSeen: { shellAlive: boolean; sleeps: number } | null = null;
 
 // Start every run now; each test awaits its own.
 const started = new Map<string, Promise<Side>>();
-const side = (c: Case, v: "A" | "B") => {
+const side = (c: Case, v: Variant) => {
   const key = `${c.name}/${v}`;
   if (!started.has(key)) {
     const p = runSide(c, v);
@@ -294,10 +311,13 @@ describe.skipIf(!gemini.path)(
       for (const [c, v] of [
         [INFORMS, "A"],
         [INFORMS, "B"],
+        [INFORMS, "B-import"],
         [GUARD, "A"],
         [GUARD, "B"],
+        [GUARD, "B-import"],
         [STOP, "A"],
         [STOP, "B"],
+        [STOP, "B-import"],
         [ASK, "B"],
         [HANG_HOOKRUN, "B"],
         [HANG_GEMINI, "B"],
@@ -318,8 +338,8 @@ describe.skipIf(!gemini.path)(
     });
 
     it("session-start and prompt context reach the model in <hook_context>; post-tool feedback reaches it next to the tool's result", { timeout: 120_000 }, async () => {
-      const [a, b] = await Promise.all([side(INFORMS, "A"), side(INFORMS, "B")]);
-      for (const s of [a, b]) {
+      const [a, b, i] = await Promise.all([side(INFORMS, "A"), side(INFORMS, "B"), side(INFORMS, "B-import")]);
+      for (const s of [a, b, i]) {
         expect(s.run.exitCode, s.run.stderr).toBe(0);
         expect(ran(s.project)).toBe(true);
         expect(hookLog(s.project).sort()).toEqual(["lint", "prompt", "start"]);
@@ -331,22 +351,24 @@ describe.skipIf(!gemini.path)(
         expect(functionResponses(s)[0]).toContain("<hook_context>lint: 2 errors</hook_context>");
       }
       expect(b.view).toEqual(a.view);
+      expect(i.view).toEqual(a.view);
     });
 
     it("a guard blocks a shell command: it does not run, and the model gets the reason", { timeout: 120_000 }, async () => {
-      const [a, b] = await Promise.all([side(GUARD, "A"), side(GUARD, "B")]);
-      for (const s of [a, b]) {
+      const [a, b, i] = await Promise.all([side(GUARD, "A"), side(GUARD, "B"), side(GUARD, "B-import")]);
+      for (const s of [a, b, i]) {
         expect(s.run.exitCode, s.run.stderr).toBe(0);
         expect(ran(s.project)).toBe(false);
         expect(hookLog(s.project)).toEqual(["guard"]);
         expect(functionResponses(s)).toEqual([`[user] functionResponse run_shell_command: {"error":"Tool execution blocked: no touching here"}`]);
       }
       expect(b.view).toEqual(a.view);
+      expect(i.view).toEqual(a.view);
     });
 
     it("a stop hook blocks once: the model is prompted with its reason and answers again, then the agent stops", { timeout: 120_000 }, async () => {
-      const [a, b] = await Promise.all([side(STOP, "A"), side(STOP, "B")]);
-      for (const s of [a, b]) {
+      const [a, b, i] = await Promise.all([side(STOP, "A"), side(STOP, "B"), side(STOP, "B-import")]);
+      for (const s of [a, b, i]) {
         expect(s.run.exitCode, s.run.stderr).toBe(0);
         expect(hookLog(s.project)).toEqual(["stop", "stop"]);
         expect(s.run.mainRequests).toHaveLength(2);
@@ -354,6 +376,7 @@ describe.skipIf(!gemini.path)(
         expect(s.run.stdout).toContain("Tests pass.");
       }
       expect(b.view).toEqual(a.view);
+      expect(i.view).toEqual(a.view);
     });
 
     it("ask degrades to a deny whose reason says so (Gemini's own ask would wait forever in -p)", { timeout: 120_000 }, async () => {
@@ -369,7 +392,7 @@ describe.skipIf(!gemini.path)(
         const a = await side(HANG_DIRECT, "A");
         killLeft(sleepTag(a.project));
         expect(a.run.timedOut).toBe(true);
-        // 10 s after the hook's 2 s timeout: its shell is gone, its child sleeps on, the tool never ran.
+        // 7 s after the hook's 2 s timeout: its shell is gone, its child sleeps on, the tool never ran.
         expect(hangSeen).toEqual({ shellAlive: false, sleeps: 1 });
         expect(ran(a.project)).toBe(false);
       });
