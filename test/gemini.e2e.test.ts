@@ -95,7 +95,8 @@ interface Case {
   /** Kill Gemini after this long (default 60 s). */
   timeoutMs?: number;
   /** Called at that timeout, before Gemini's process group is killed. */
-  atTimeout?: (project: string) => void;
+  atTimeout?: (project: string) => void /** B: leave hooks.yaml untrusted (no `hooks trust`). */;
+  untrusted?: boolean;
 }
 
 const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookrun-gemini-e2e-")));
@@ -174,7 +175,7 @@ async function runSide(c: Case, variant: Variant): Promise<Side> {
         c.editInstalled(settings);
         writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`);
       }
-      await hooksCli(["-C", project, "trust", "--yes"], project, env);
+      if (!c.untrusted) await hooksCli(["-C", project, "trust", "--yes"], project, env);
     },
   });
   const last = run.mainRequests.at(-1);
@@ -241,6 +242,18 @@ hooks:
     - name: prod
       matcher: Bash
       command: ${JSON.stringify(logged("prod", json({ hookSpecificOutput: { permissionDecision: "ask", permissionDecisionReason: "touches prod" } })))}
+`,
+};
+
+/** The informing hooks and a guard, never trusted: no hook may run, and neither the user nor the model may be left unaware. */
+const UNTRUSTED: Case = {
+  name: "untrusted",
+  script: [TOUCH, { text: "Ran it." }],
+  untrusted: true,
+  hooksYaml: () => `${INFORMS.hooksYaml!("")}  pre_tool_use:
+    - name: guard
+      matcher: Bash
+      command: ${JSON.stringify(logged("guard", "exit 2"))}
 `,
 };
 
@@ -319,6 +332,7 @@ describe.skipIf(!gemini.path)(
         [STOP, "B"],
         [STOP, "B-import"],
         [ASK, "B"],
+        [UNTRUSTED, "B"],
         [HANG_HOOKRUN, "B"],
         [HANG_GEMINI, "B"],
         [HANG_DIRECT, "A"],
@@ -385,6 +399,18 @@ describe.skipIf(!gemini.path)(
       expect(b.run.exitCode, b.run.stderr).toBe(0);
       expect(ran(b.project)).toBe(false);
       expect(functionResponses(b)).toEqual([`[user] functionResponse run_shell_command: ${JSON.stringify({ error: `Tool execution blocked: touches prod (${ASK_DEGRADED})` })}`]);
+    });
+
+    it("an untrusted hooks.yaml runs no hook, and says so to the user (stderr) and to the model (session start and prompt)", { timeout: 120_000 }, async () => {
+      const b = await side(UNTRUSTED, "B");
+      expect(b.run.exitCode, b.run.stderr).toBe(0);
+      expect(hookLog(b.project)).toEqual([]);
+      // Fail open, never in silence: the agent goes on without the hooks.
+      expect(ran(b.project)).toBe(true);
+      expect(b.run.stderr).toContain("Hook system message: hookrun: the project's hooks did not run: ");
+      const first = conversation(b.run.mainRequests[0].body).join("\n");
+      expect(first).toContain("<hook_context>hookrun: the project's hooks are not running in this session: ");
+      expect(first).toContain("is not trusted");
     });
 
     describe("a hook that hangs", () => {
