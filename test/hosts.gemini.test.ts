@@ -6,6 +6,7 @@ import { loadConfig } from "../src/config/loadConfig.js";
 import { matchesMatcher } from "../src/config/matcher.js";
 import { renderClaudeImport } from "../src/interop/claudeImport.js";
 import { ASK_DEGRADED, formatGemini, GEMINI_OUTPUT_NOTE, gemini, geminiDispatchCommand, geminiEntries, importGeminiSettings, narrowToolMatcher, rewritePlaceholders } from "../src/hosts/gemini.js";
+import { detectHost, hostByName } from "../src/hosts/table.js";
 import { config, hook } from "./helpers/runnerConfig.js";
 import { hookResult, triggerResult } from "./helpers/results.js";
 
@@ -85,6 +86,13 @@ describe("gemini: detect", () => {
     expect(gemini.detect(beforeTool)).toBe(true);
     expect(gemini.detect(afterAgent)).toBe(true);
     expect(gemini.detect({ ...beforeTool, timestamp: undefined })).toBe(false);
+  });
+
+  it("is the host the table detects for its payloads, and the one named gemini", () => {
+    expect(detectHost(beforeTool)).toBe(gemini);
+    expect(detectHost(afterAgent)).toBe(gemini);
+    expect(hostByName("gemini")).toBe(gemini);
+    expect(detectHost({ session_id: "s", transcript_path: "/t", cwd: "/", hook_event_name: "PreToolUse", tool_name: "Bash" })?.name).toBe("claude");
   });
 
   it("is unsure (false) on a name other hosts share unless every field is one Gemini sends", () => {
