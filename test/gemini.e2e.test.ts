@@ -94,8 +94,9 @@ interface Case {
   editInstalled?: (settings: any) => void;
   /** Kill Gemini after this long (default 60 s). */
   timeoutMs?: number;
-  /** Called at that timeout, before Gemini's process group is killed. */
-  atTimeout?: (project: string) => void /** B: leave hooks.yaml untrusted (no `hooks trust`). */;
+  /** Watches the run from its start; `stop` ends it (see runGemini's onStart). */
+  watch?: (project: string, stop: () => void) => void;
+  /** B: leave hooks.yaml untrusted (no `hooks trust`). */
   untrusted?: boolean;
 }
 
@@ -160,7 +161,7 @@ async function runSide(c: Case, variant: Variant): Promise<Side> {
     prompt: PROMPT,
     script: c.script,
     timeoutMs: c.timeoutMs,
-    atTimeout: c.atTimeout && (() => c.atTimeout!(project)),
+    onStart: c.watch && ((stop) => c.watch!(project, stop)),
     setup: async (env) => {
       if (variant === "A") return;
       if (variant === "B-import") {
@@ -294,13 +295,22 @@ const HANG_DIRECT: Case = {
   name: "hang-direct",
   script: [TOUCH, { text: "Ran it." }],
   direct: (project) => [{ event: "BeforeTool", matcher: "run_shell_command", command: stubborn(project), timeout: 2000 }],
-  timeoutMs: 9_000,
-  atTimeout: (project) => {
-    const pid = Number(readFileSync(path.join(project, "hook.pid"), "utf8"));
-    hangSeen = { shellAlive: processAlive(pid), sleeps: processesWithArg(sleepTag(project)).length };
+  watch: (project, stop) => {
+    // Once the hook has started: Gemini's 2 s timeout, the 5 s after which it means to SIGKILL, 2 s more; then look and end the run.
+    const file = path.join(project, "hook.pid");
+    const poll = setInterval(() => {
+      if (!existsSync(file) || readFileSync(file, "utf8").trim() === "") return;
+      clearInterval(poll);
+      setTimeout(() => {
+        const pid = Number(readFileSync(file, "utf8"));
+        hangSeen = { shellAlive: processAlive(pid), sleeps: processesWithArg(sleepTag(project)).length };
+        stop();
+      }, 9_000);
+    }, 100);
+    setTimeout(() => clearInterval(poll), 60_000).unref();
   },
 };
-/** What was running when the direct hang run was cut off: 7 s after Gemini's 2 s hook timeout, past the 5 s at which Gemini means to SIGKILL. */
+/** What was running 9 s after the direct hang's hook started (7 s after Gemini's 2 s timeout), before the test ended the run. */
 let hangSeen: { shellAlive: boolean; sleeps: number } | null = null;
 
 // Start every run now; each test awaits its own.
@@ -417,8 +427,9 @@ describe.skipIf(!gemini.path)(
       it("A (ground truth): Gemini kills only the hook's shell at its timeout; the child holds the pipe and `gemini -p` never ends", { timeout: 120_000 }, async () => {
         const a = await side(HANG_DIRECT, "A");
         killLeft(sleepTag(a.project));
-        expect(a.run.timedOut).toBe(true);
-        // 7 s after the hook's 2 s timeout: its shell is gone, its child sleeps on, the tool never ran.
+        expect(a.run.timedOut).toBe(false);
+        expect(a.run.stopped).toBe(true);
+        // 7 s after the hook's 2 s timeout: its shell is gone, its child sleeps on, gemini -p has not ended, the tool never ran.
         expect(hangSeen).toEqual({ shellAlive: false, sleeps: 1 });
         expect(ran(a.project)).toBe(false);
       });

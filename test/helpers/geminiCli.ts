@@ -54,8 +54,11 @@ export interface RunGeminiOptions {
   env?: Record<string, string | undefined>;
   /** Kill Gemini (its whole process group) after this long; default 60 s. */
   timeoutMs?: number;
-  /** Called when timeoutMs is reached, before Gemini's process group is killed (to see what is still running). */
-  atTimeout?: () => void;
+  /**
+   * Called once Gemini is started, with a function that ends the run (its process group killed,
+   * `stopped` set): a test that watches for a state (a hang) ends the run when it has seen it.
+   */
+  onStart?: (stop: () => void) => void;
   /** Kills the run when aborted (the test context's signal). */
   signal?: AbortSignal;
   /** Called with the run's environment (temp HOME, XDG dirs) before Gemini starts (`hooks install`, `hooks trust` as that user). */
@@ -71,6 +74,8 @@ export interface GeminiRun {
   stderr: string;
   /** Whether the run was killed at timeoutMs. */
   timedOut: boolean;
+  /** Whether onStart's stop ended it. */
+  stopped: boolean;
   durationMs: number;
 }
 
@@ -159,11 +164,16 @@ export async function runGemini(options: RunGeminiOptions): Promise<GeminiRun> {
 
     const args = [bin.path, "-m", GEMINI_MODEL, "--approval-mode=yolo", "-p", options.prompt];
     const started = Date.now();
+    let stopped = false;
     const run = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; timedOut: boolean }>((resolve, reject) => {
       const c = spawn(process.execPath, args, { cwd: options.project, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
       child = c;
       live.add(c);
       if (options.signal?.aborted) killGroup(c);
+      options.onStart?.(() => {
+        stopped = true;
+        killGroup(c);
+      });
       let stdout = "";
       let stderr = "";
       let timedOut = false;
@@ -171,7 +181,6 @@ export async function runGemini(options: RunGeminiOptions): Promise<GeminiRun> {
       c.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
       const timer = setTimeout(() => {
         timedOut = true;
-        options.atTimeout?.();
         killGroup(c);
       }, options.timeoutMs ?? 60_000);
       c.on("error", (e) => {
@@ -193,6 +202,7 @@ export async function runGemini(options: RunGeminiOptions): Promise<GeminiRun> {
       stdout: run.stdout,
       stderr: run.stderr,
       timedOut: run.timedOut,
+      stopped,
       durationMs: Date.now() - started,
     };
   } finally {
