@@ -24,9 +24,13 @@ import type { ScriptTurn } from "./helpers/openaiChatModel.js";
 
 const copilot = requireCopilot();
 
-type Arm = "A" | "B";
-/** B joins when `hooks install copilot` lands (merge of main). */
-const ARMS: readonly Arm[] = ["A"];
+type Arm = "A" | "B" | "C";
+const ARMS: readonly Arm[] = ["A", "B", "C"];
+const ARM_TITLES: Record<Arm, string> = {
+  A: "A: configured directly in Copilot",
+  B: "B: through hookrun, `hooks install copilot`",
+  C: "C: through hookrun's Claude Code entries (`hooks install claude`), which Copilot also runs",
+};
 
 interface DirectHook {
   /** Script name under .hooks/ (without .sh). */
@@ -45,6 +49,8 @@ interface Case {
   direct: Record<string, DirectHook[]>;
   /** B: hooks.yaml (its hooks run `./.hooks/NAME.sh`). */
   yaml: string;
+  /** The arms this case runs (default A and B). */
+  arms?: Arm[];
   expect(run: CopilotRun, project: string, arm: Arm): void | Promise<void>;
 }
 
@@ -86,12 +92,18 @@ const cases: Case[] = [
       guard: "echo 'no shell in this repo' >&2\nexit 2",
     },
     direct: { preToolUse: [{ script: "deny", matcher: "bash" }] },
+    arms: ["A", "B", "C"],
     yaml: "hooks:\n  pre_tool_use:\n    - name: guard\n      matcher: Bash\n      command: ./.hooks/guard.sh\n",
     expect(run, project, arm) {
       expect(ran(project)).toBe(false);
       expect(existsSync(path.join(project, "notes.txt"))).toBe(true);
       expect(toolResults(run)[0]).toBe("[tool] Denied by preToolUse hook: no shell in this repo");
       expect(hooksRan(project)).toEqual([arm === "A" ? "deny" : "guard"]);
+      if (arm === "B") {
+        // The entry is narrowed to the shell tool (Copilot anchors the matcher): \`create\` never spawns hookrun.
+        const installed = JSON.parse(readFileSync(path.join(project, ".github", "hooks", "hookrun.json"), "utf8"));
+        expect(installed.hooks.preToolUse[0].matcher).toBe("Bash|bash");
+      }
     },
   },
   {
@@ -104,6 +116,7 @@ const cases: Case[] = [
       prompt: "echo 'Branch: main'",
     },
     direct: { sessionStart: [{ script: "ctx-start" }], userPromptSubmitted: [{ script: "ctx-prompt" }] },
+    arms: ["A", "B", "C"],
     yaml: "hooks:\n  session_start:\n    - name: start\n      command: ./.hooks/start.sh\n  user_prompt_submit:\n    - name: prompt\n      command: ./.hooks/prompt.sh\n",
     expect(run) {
       const view = chatView(run.requests);
@@ -116,6 +129,7 @@ const cases: Case[] = [
     script: [bash("echo hello")],
     scripts: { "post-ctx": json({ additionalContext: "lint: 2 problems in src/a.ts" }), lint: "echo 'lint: 2 problems in src/a.ts' >&2\nexit 2" },
     direct: { postToolUse: [{ script: "post-ctx", matcher: "bash" }] },
+    arms: ["A", "B", "C"],
     yaml: "hooks:\n  post_tool_use:\n    - name: lint\n      matcher: Bash\n      command: ./.hooks/lint.sh\n",
     expect(run) {
       const [result] = toolResults(run);
@@ -195,13 +209,15 @@ function configureDirect(c: Case, dir: string): void {
 /** The environment of a `hooks` command run as the user Copilot runs as. */
 const userEnv = (env: NodeJS.ProcessEnv) => Object.fromEntries(["HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "HOOKS_STATE_DIR"].map((k) => [k, env[k]]));
 
-/** B: hooks.yaml, node_modules/.bin/hooks, `hooks install copilot` and `hooks trust --yes` as the run's user. */
-async function configureHookrun(c: Case, dir: string, env: NodeJS.ProcessEnv): Promise<void> {
+/** B (C): hooks.yaml, node_modules/.bin/hooks, `hooks install copilot` (`claude`) and `hooks trust --yes` as the run's user. */
+async function configureHookrun(c: Case, dir: string, env: NodeJS.ProcessEnv, host: "copilot" | "claude"): Promise<void> {
   writeFileSync(path.join(dir, "hooks.yaml"), `version: 1\n${c.yaml}`);
   mkdirSync(path.join(dir, "node_modules", ".bin"), { recursive: true });
   symlinkSync(CLI, path.join(dir, "node_modules", ".bin", "hooks"));
-  const install = await runCli(["install", "copilot"], { cwd: dir, env: userEnv(env) });
-  if (install.code !== 0) throw new Error(`hooks install copilot exited ${install.code}: ${install.stderr}`);
+  const install = await runCli(["install", host], { cwd: dir, env: userEnv(env) });
+  if (install.code !== 0) throw new Error(`hooks install ${host} exited ${install.code}: ${install.stderr}`);
+  const file = host === "copilot" ? path.join(dir, ".github", "hooks", "hookrun.json") : path.join(dir, ".claude", "settings.json");
+  if (!existsSync(file)) throw new Error(`hooks install ${host} wrote no ${file}`);
   const trust = await runCli(["-C", dir, "trust", "--yes"], { cwd: dir, env: userEnv(env) });
   if (trust.code !== 0) throw new Error(`hooks trust exited ${trust.code}: ${trust.stderr}`);
 }
@@ -214,7 +230,7 @@ function runArm(c: Case, arm: Arm): Promise<{ run: CopilotRun; project: string }
     prompt: c.prompt ?? PROMPT,
     script: c.script,
     timeoutMs: 60_000,
-    setup: arm === "B" ? (env) => configureHookrun(c, project, env) : undefined,
+    setup: arm === "A" ? undefined : (env) => configureHookrun(c, project, env, arm === "B" ? "copilot" : "claude"),
   }).then((run) => ({ run, project }));
 }
 
@@ -229,7 +245,7 @@ describe.skipIf(!copilot.argv)(`Copilot CLI ${copilot.version ?? `(skipped: ${co
   beforeAll(() => {
     warmCopilotCache();
     // Start every run at once (runCopilot caps how many run together); each test awaits its own.
-    for (const c of cases) for (const arm of ARMS) runOf(c, arm).catch(() => {});
+    for (const c of cases) for (const arm of c.arms ?? ["A", "B"]) runOf(c, arm).catch(() => {});
   }, 120_000);
 
   afterAll(async () => {
@@ -240,8 +256,8 @@ describe.skipIf(!copilot.argv)(`Copilot CLI ${copilot.version ?? `(skipped: ${co
 
   for (const c of cases) {
     describe(c.name, () => {
-      for (const arm of ARMS) {
-        it(arm === "A" ? "A: configured directly in Copilot" : "B: through hookrun", { timeout: 90_000 }, async () => {
+      for (const arm of ARMS.filter((a) => (c.arms ?? ["A", "B"]).includes(a))) {
+        it(ARM_TITLES[arm], { timeout: 90_000 }, async () => {
           const { run, project } = await runOf(c, arm);
           expect(run.exitCode, `${run.stdout}\n${run.stderr}`).toBe(0);
           await c.expect(run, project, arm);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { copilot, copilotDialect, copilotMatcher, formatCopilot } from "../src/hosts/copilot.js";
+import { copilot, copilotDialect, formatCopilot } from "../src/hosts/copilot.js";
+import { dispatchCommand } from "../src/hosts/install.js";
+import { detectHost, resolveHost } from "../src/hosts/table.js";
 import { config, hook } from "./helpers/runnerConfig.js";
 import { hookResult, triggerResult } from "./helpers/results.js";
 
@@ -127,6 +129,16 @@ describe("copilot.detect", () => {
 });
 
 const parse = (r: ReturnType<typeof copilot.render>) => ({ ...r, json: JSON.parse(r.stdout) });
+
+describe("the host table with Copilot in it", () => {
+  it("detects Copilot's payloads of both dialects, and answers a Claude dispatch entry that Copilot fired as Copilot", () => {
+    for (const p of [...Object.values(CAMEL), ...Object.values(PASCAL)]) expect(detectHost(p)?.name).toBe("copilot");
+    expect(resolveHost("claude", PASCAL.PreToolUse)?.name).toBe("copilot");
+    const claude = { session_id: SID, transcript_path: "/t.jsonl", cwd: "/p", permission_mode: "default", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: {}, tool_use_id: "toolu_1" };
+    expect(resolveHost("claude", claude)?.name).toBe("claude");
+    expect(detectHost(claude)?.name).toBe("claude");
+  });
+});
 
 describe("copilot.render", () => {
   it("always exits 0 with one JSON object; an empty object when nothing is said", () => {
@@ -288,7 +300,14 @@ describe("copilot.install", () => {
   const cmd = (event: string) => `hooks run ${event} --host copilot`;
 
   it("writes hookrun's own file under .github/hooks, version 1, camelCase events", () => {
-    expect(copilot.install).toMatchObject({ projectFile: ".github/hooks/hookrun.json", userFile: ".copilot/hooks/hookrun.json", hooksPath: ["hooks"], skeleton: { version: 1 } });
+    expect(copilot.install).toMatchObject({
+      root: '"$COPILOT_PROJECT_DIR"',
+      exec: true,
+      projectFile: ".github/hooks/hookrun.json",
+      userFile: ".copilot/hooks/hookrun.json",
+      hooksPath: ["hooks"],
+      skeleton: { version: 1 },
+    });
   });
 
   it("gives one entry per event Copilot fires, timeoutSec covering the event's run, matchers in Copilot's tool names", () => {
@@ -298,11 +317,12 @@ describe("copilot.install", () => {
       hook("bg", "pre_tool_use", { matcher: "Bash", async: true, timeoutMs: 600_000 }),
       hook("lint", "post_tool_use", { timeoutMs: 1_500 }),
       hook("todo", "stop"),
-      hook("off", "session_end", { enabled: false }),
+      hook("src", "session_start", { matcher: "startup" }),
       hook("perm", "permission_request"),
       hook("gptme", "loop_continue"),
     ]);
     expect(copilot.install!.entries(cfg, cmd)).toEqual({
+      sessionStart: [{ type: "command", bash: "hooks run session_start --host copilot", timeoutSec: 20 }],
       preToolUse: [{ type: "command", bash: "hooks run pre_tool_use --host copilot", timeoutSec: 35, matcher: "Bash|Edit|Write|bash|create|edit" }],
       postToolUse: [{ type: "command", bash: "hooks run post_tool_use --host copilot", timeoutSec: 12 }],
       agentStop: [{ type: "command", bash: "hooks run stop --host copilot", timeoutSec: 20 }],
@@ -310,18 +330,25 @@ describe("copilot.install", () => {
   });
 
   it("leaves the matcher out (every tool) when one hook has none or a regex, and sums parallel groups by their longest", () => {
-    expect(copilotMatcher([hook("a", "pre_tool_use", { matcher: "Bash" }), hook("b", "pre_tool_use")])).toBeUndefined();
-    expect(copilotMatcher([hook("a", "pre_tool_use", { matcher: "Bash" }), hook("b", "pre_tool_use", { matcher: "mcp__.*" })])).toBeUndefined();
-    expect(copilotMatcher([hook("a", "pre_tool_use", { matcher: "mcp__github__x|Read" })])).toBe("Read|mcp__github__x|view");
+    const entry = (...hooks: ReturnType<typeof hook>[]) => copilot.install!.entries(config("/p", hooks), cmd).preToolUse[0].matcher;
+    expect(entry(hook("a", "pre_tool_use", { matcher: "Bash" }), hook("b", "pre_tool_use"))).toBeUndefined();
+    expect(entry(hook("a", "pre_tool_use", { matcher: "Bash" }), hook("b", "pre_tool_use", { matcher: "mcp__.*" }))).toBeUndefined();
+    expect(entry(hook("a", "pre_tool_use", { matcher: "mcp__github__x|Read" }))).toBe("Read|mcp__github__x|view");
     const cfg = config("/p", [hook("a", "session_start", { timeoutMs: 4_000 }), hook("b", "session_start", { timeoutMs: 7_000 })], { session_start: { parallel: true } });
     expect(copilot.install!.entries(cfg, cmd)).toEqual({ sessionStart: [{ type: "command", bash: "hooks run session_start --host copilot", timeoutSec: 17 }] });
   });
 
   it("Copilot anchors its matcher: the one written selects exactly the named tools", () => {
-    const m = copilotMatcher([hook("a", "pre_tool_use", { matcher: "Write|Edit" })])!;
+    const m = copilot.install!.entries(config("/p", [hook("a", "pre_tool_use", { matcher: "Write|Edit" })]), cmd).preToolUse[0].matcher as string;
     const re = new RegExp(`^(?:${m})$`);
     expect(["create", "edit", "Write", "Edit"].every((t) => re.test(t))).toBe(true);
     expect(["bash", "view", "edit_file", "xcreate"].some((t) => re.test(t))).toBe(false);
+  });
+
+  it("dispatches through $COPILOT_PROJECT_DIR with exec, so Copilot's timeout kills hookrun itself", () => {
+    expect(dispatchCommand("copilot", "stop", { root: copilot.install!.root, bin: null, exec: copilot.install!.exec })).toBe(
+      'exec "$COPILOT_PROJECT_DIR"/node_modules/.bin/hooks -C "$COPILOT_PROJECT_DIR" run stop --host copilot',
+    );
   });
 });
 

@@ -13,14 +13,14 @@
  * Both read the same flat answer (`permissionDecision`, `modifiedArgs`, `additionalContext`,
  * `decision`/`reason`), which is what render prints, so one answer serves whichever fired it.
  */
-import type { ResolvedConfig, ResolvedHook, HookSpec } from "../config/types.js";
+import type { ResolvedConfig, HookSpec } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
 import { matcherRule } from "../config/matcher.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
-import { eventGate, orderHooks, runGroups } from "../runner/select.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
 import type { HookContext, HookResult, Message, TriggerResult } from "../runner/types.js";
 import { hookNameFromCommand, slug, uniqueName, type ExistingHook, type ImportedHook } from "../interop/claudeImport.js";
+import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
 
 /** The camelCase events (Copilot's own config spelling) → canonical; the dialect hookrun installs in. */
@@ -257,47 +257,23 @@ function notRun(event: string, forUser: string, forModel: string): HostAnswer {
   return { stdout: `${JSON.stringify(out)}\n`, stderr: `hookrun: the project's hooks did not run: ${forUser}\n`, exitCode: 0 };
 }
 
-/** Seconds a dispatch entry's timeout adds over its hooks' run, for hookrun itself. */
-export const COPILOT_DISPATCH_MARGIN_S = 10;
-
 const TOOL_EVENTS = new Set(["pre_tool_use", "post_tool_use", "post_tool_use_failure", "permission_request"]);
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-/**
- * The `matcher` of a tool event's entry (Copilot anchors it, `^(?:M)$`, and tests its own tool
- * name): every Copilot name of the tools hooks.yaml's matchers list, or none (every tool) when a
- * hook has no matcher or a regex one.
- */
-export function copilotMatcher(hooks: readonly ResolvedHook[]): string | undefined {
-  const names = new Set<string>();
-  for (const h of hooks) {
-    if (h.matcher === undefined) return undefined;
-    const rule = matcherRule(h.matcher);
-    if (rule.kind !== "names") return undefined;
-    for (const n of rule.names) {
-      names.add(n);
-      for (const [host, canonical] of Object.entries(TOOLS)) if (canonical === n) names.add(host);
-    }
-  }
-  return names.size ? [...names].sort().map(escapeRegex).join("|") : undefined;
-}
 
 /**
  * One camelCase entry per event of hooks.yaml that Copilot fires: `bash` is the dispatch command,
- * `timeoutSec` the event's run (the sum over its run groups of each group's longest timeout, async
- * hooks excluded) plus a margin, since a timed-out preToolUse hook lets the call proceed.
+ * `timeoutSec` the event's run plus a margin (dispatchTimeoutMs), since a timed-out preToolUse hook
+ * lets the call proceed; on tool events a `matcher` (Copilot anchors it and tests its own tool
+ * names) listing every Copilot name of the tools hooks.yaml's matchers select, none when a hook
+ * takes any tool. Other events get no matcher (what Copilot would test there is not documented).
  */
 function entries(config: ResolvedConfig, command: (event: string) => string): Record<string, HostEntry[]> {
   const out: Record<string, HostEntry[]> = {};
-  for (const [hostEvent, event] of Object.entries(CAMEL_EVENTS)) {
-    if (Object.hasOwn(COPILOT_NOT_INSTALLED, event)) continue;
-    const all = config.hooks.filter((h) => h.event === event && h.enabled);
-    if (!all.length) continue;
-    const sync = orderHooks(all.filter((h) => !h.async));
-    const ms = runGroups(sync, config.events[event]?.parallel === true, eventGate(event, config)).reduce((sum, g) => sum + Math.max(...g.map((h) => h.timeoutMs)), 0);
-    const entry: HostEntry = { type: "command", bash: command(event), timeoutSec: Math.ceil(ms / 1000) + COPILOT_DISPATCH_MARGIN_S };
-    const matcher = TOOL_EVENTS.has(event) ? copilotMatcher(all) : undefined;
-    if (matcher !== undefined) entry.matcher = matcher;
+  for (const event of configEvents(config)) {
+    const hostEvent = Object.keys(CAMEL_EVENTS).find((k) => CAMEL_EVENTS[k] === event);
+    if (hostEvent === undefined || Object.hasOwn(COPILOT_NOT_INSTALLED, event)) continue;
+    const entry: HostEntry = { type: "command", bash: command(event), timeoutSec: Math.ceil(dispatchTimeoutMs(config, event) / 1000) };
+    const values = TOOL_EVENTS.has(event) ? matchedValues(config, event, copilot) : null;
+    if (values) entry.matcher = [...values].sort().join("|");
     out[hostEvent] = [entry];
   }
   return out;
@@ -482,6 +458,10 @@ export const copilot: HostAdapter = {
     projectFile: ".github/hooks/hookrun.json",
     userFile: ".copilot/hooks/hookrun.json",
     hooksPath: ["hooks"],
+    // Set by Copilot in every hook's environment (its project hooks also start in the project root,
+    // but its lifecycle hooks follow the session's directory after /cd).
+    root: '"$COPILOT_PROJECT_DIR"',
+    exec: true,
     skeleton: { version: 1 },
     entries,
   },

@@ -1,4 +1,5 @@
 import { claudeHost } from "./claude.js";
+import { copilot } from "./copilot.js";
 import type { HostAdapter, Payload } from "./types.js";
 
 /**
@@ -6,7 +7,7 @@ import type { HostAdapter, Payload } from "./types.js";
  * (`--host`, `hooks install`, `hooks import`), `hooks validate`'s staleness check, the docs'
  * tables and the tests walk this list. Add a host: one module in src/hosts/, one line here.
  */
-export const HOSTS: readonly HostAdapter[] = Object.freeze([claudeHost]);
+export const HOSTS: readonly HostAdapter[] = Object.freeze([claudeHost, copilot]);
 
 /** The host named `name` on the command line, or undefined. */
 export function hostByName(name: string): HostAdapter | undefined {
