@@ -24,12 +24,13 @@ import type { ScriptTurn } from "./helpers/openaiChatModel.js";
 
 const copilot = requireCopilot();
 
-type Arm = "A" | "B" | "C";
-const ARMS: readonly Arm[] = ["A", "B", "C"];
+type Arm = "A" | "B" | "C" | "I";
+const ARMS: readonly Arm[] = ["A", "B", "C", "I"];
 const ARM_TITLES: Record<Arm, string> = {
   A: "A: configured directly in Copilot",
   B: "B: through hookrun, `hooks install copilot`",
   C: "C: through hookrun's Claude Code entries (`hooks install claude`), which Copilot also runs",
+  I: "I: A's very file through `hooks import copilot --write`, then `hooks install copilot`",
 };
 
 interface DirectHook {
@@ -116,7 +117,7 @@ const cases: Case[] = [
       prompt: "echo 'Branch: main'",
     },
     direct: { sessionStart: [{ script: "ctx-start" }], userPromptSubmitted: [{ script: "ctx-prompt" }] },
-    arms: ["A", "B", "C"],
+    arms: ["A", "B", "C", "I"],
     yaml: "hooks:\n  session_start:\n    - name: start\n      command: ./.hooks/start.sh\n  user_prompt_submit:\n    - name: prompt\n      command: ./.hooks/prompt.sh\n",
     expect(run) {
       const view = chatView(run.requests);
@@ -129,7 +130,7 @@ const cases: Case[] = [
     script: [bash("echo hello")],
     scripts: { "post-ctx": json({ additionalContext: "lint: 2 problems in src/a.ts" }), lint: "echo 'lint: 2 problems in src/a.ts' >&2\nexit 2" },
     direct: { postToolUse: [{ script: "post-ctx", matcher: "bash" }] },
-    arms: ["A", "B", "C"],
+    arms: ["A", "B", "C", "I"],
     yaml: "hooks:\n  post_tool_use:\n    - name: lint\n      matcher: Bash\n      command: ./.hooks/lint.sh\n",
     expect(run) {
       const [result] = toolResults(run);
@@ -145,6 +146,7 @@ const cases: Case[] = [
       "stop-once": `input=$(cat)\nif printf '%s' "$input" | grep -Eq '"stop_hook_active" *: *true'; then exit 0; fi\n${json({ decision: "block", reason: STOP_REASON })}`,
     },
     direct: { agentStop: [{ script: "stop-once" }] },
+    arms: ["A", "B", "I"],
     yaml: "hooks:\n  stop:\n    - name: stop-once\n      command: ./.hooks/stop-once.sh\n",
     expect(run, project) {
       expect(hooksRan(project)).toEqual(["stop-once", "stop-once"]);
@@ -171,11 +173,16 @@ const cases: Case[] = [
     script: [TOUCH],
     scripts: { hang: (project) => `echo $$ > hook.pid\nsleep 30 ${sleepTag(project)}` },
     direct: { preToolUse: [{ script: "hang", matcher: "bash", timeoutSec: 2 }] },
+    arms: ["A", "B", "I"],
     yaml: "hooks:\n  pre_tool_use:\n    - name: hang\n      matcher: Bash\n      timeout: 2\n      command: ./.hooks/hang.sh\n",
-    async expect(run, project) {
+    async expect(run, project, arm) {
       expect(run.timedOut).toBe(false);
       expect(existsSync(path.join(project, "hook.pid"))).toBe(true);
-      expect(ran(project)).toBe(true);
+      // Copilot (A) and a hand-written hooks.yaml (B) let the call through when the guard hangs; the
+      // import gives Copilot's preToolUse hooks on_failure: block (Copilot denies when one fails),
+      // which in hookrun covers a timeout too: the call is denied, saying why.
+      expect(ran(project)).toBe(arm !== "I");
+      if (arm === "I") expect(toolResults(run)[0]).toMatch(/^\[tool\] Denied by preToolUse hook: hook hang timed out and has on_failure: block/);
       expect(run.durationMs).toBeLessThan(12_000);
       expect(processesWithArg(sleepTag(project))).toEqual([]);
     },
@@ -209,9 +216,19 @@ function configureDirect(c: Case, dir: string): void {
 /** The environment of a `hooks` command run as the user Copilot runs as. */
 const userEnv = (env: NodeJS.ProcessEnv) => Object.fromEntries(["HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "HOOKS_STATE_DIR"].map((k) => [k, env[k]]));
 
+/** I: direct.json → `hooks import copilot FILE --write` → hooks.yaml; direct.json removed; then as B. */
+async function importDirect(c: Case, dir: string, env: NodeJS.ProcessEnv): Promise<void> {
+  configureDirect(c, dir);
+  const file = path.join(".github", "hooks", "direct.json");
+  const r = await runCli(["import", "copilot", file, "--write"], { cwd: dir, env: userEnv(env) });
+  if (r.code !== 0) throw new Error(`hooks import copilot exited ${r.code}: ${r.stderr}`);
+  rmSync(path.join(dir, file));
+  await configureHookrun(c, dir, env, "copilot", false);
+}
+
 /** B (C): hooks.yaml, node_modules/.bin/hooks, `hooks install copilot` (`claude`) and `hooks trust --yes` as the run's user. */
-async function configureHookrun(c: Case, dir: string, env: NodeJS.ProcessEnv, host: "copilot" | "claude"): Promise<void> {
-  writeFileSync(path.join(dir, "hooks.yaml"), `version: 1\n${c.yaml}`);
+async function configureHookrun(c: Case, dir: string, env: NodeJS.ProcessEnv, host: "copilot" | "claude", writeYaml = true): Promise<void> {
+  if (writeYaml) writeFileSync(path.join(dir, "hooks.yaml"), `version: 1\n${c.yaml}`);
   mkdirSync(path.join(dir, "node_modules", ".bin"), { recursive: true });
   symlinkSync(CLI, path.join(dir, "node_modules", ".bin", "hooks"));
   const install = await runCli(["install", host], { cwd: dir, env: userEnv(env) });
@@ -230,7 +247,7 @@ function runArm(c: Case, arm: Arm): Promise<{ run: CopilotRun; project: string }
     prompt: c.prompt ?? PROMPT,
     script: c.script,
     timeoutMs: 60_000,
-    setup: arm === "A" ? undefined : (env) => configureHookrun(c, project, env, arm === "B" ? "copilot" : "claude"),
+    setup: arm === "A" ? undefined : arm === "I" ? (env) => importDirect(c, project, env) : (env) => configureHookrun(c, project, env, arm === "B" ? "copilot" : "claude"),
   }).then((run) => ({ run, project }));
 }
 
