@@ -50,6 +50,8 @@ interface Case {
   direct: Record<string, DirectHook[]>;
   /** B: hooks.yaml (its hooks run `./.hooks/NAME.sh`). */
   yaml: string;
+  /** B without `hooks trust`. */
+  untrusted?: boolean;
   /** The arms this case runs (default A and B). */
   arms?: Arm[];
   expect(run: CopilotRun, project: string, arm: Arm): void | Promise<void>;
@@ -187,6 +189,22 @@ const cases: Case[] = [
       expect(processesWithArg(sleepTag(project))).toEqual([]);
     },
   },
+  {
+    name: "an untrusted hooks.yaml: no hook runs, and the model is told why at session start (fail open, said)",
+    script: [TOUCH],
+    scripts: { guard: "echo 'no shell in this repo' >&2\nexit 2", start: "echo 'Use pnpm, never npm.'" },
+    direct: {},
+    yaml: "hooks:\n  session_start:\n    - name: start\n      command: ./.hooks/start.sh\n  pre_tool_use:\n    - name: guard\n      matcher: Bash\n      command: ./.hooks/guard.sh\n",
+    untrusted: true,
+    arms: ["B"],
+    expect(run, project) {
+      expect(hooksRan(project)).toEqual([]);
+      expect(ran(project)).toBe(true);
+      const view = chatView(run.requests);
+      expect(view[0]).toMatch(/^\[user\] hookrun: the project's hooks are not running in this session: .*hooks\.yaml is not trusted .* Do not run `hooks trust` yourself: the review is theirs\.$/);
+      expect(view.join("\n")).not.toContain("Use pnpm");
+    },
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -235,6 +253,7 @@ async function configureHookrun(c: Case, dir: string, env: NodeJS.ProcessEnv, ho
   if (install.code !== 0) throw new Error(`hooks install ${host} exited ${install.code}: ${install.stderr}`);
   const file = host === "copilot" ? path.join(dir, ".github", "hooks", "hookrun.json") : path.join(dir, ".claude", "settings.json");
   if (!existsSync(file)) throw new Error(`hooks install ${host} wrote no ${file}`);
+  if (c.untrusted) return;
   const trust = await runCli(["-C", dir, "trust", "--yes"], { cwd: dir, env: userEnv(env) });
   if (trust.code !== 0) throw new Error(`hooks trust exited ${trust.code}: ${trust.stderr}`);
 }
