@@ -141,6 +141,18 @@ const cases: Case[] = [
     },
   },
   {
+    name: "context after a failed tool call reaches the model beside the failure",
+    script: [{ tool: "edit", input: { path: "missing.txt", old_str: "a", new_str: "b" } }],
+    scripts: { "fail-ctx": json({ additionalContext: "create the file first" }), hint: "echo 'create the file first'" },
+    direct: { postToolUseFailure: [{ script: "fail-ctx", matcher: "edit" }] },
+    yaml: "hooks:\n  post_tool_use_failure:\n    - name: hint\n      matcher: Edit\n      command: ./.hooks/hint.sh\n",
+    expect(run, project, arm) {
+      expect(hooksRan(project)).toEqual([arm === "A" ? "fail-ctx" : "hint"]);
+      const view = chatView(run.requests);
+      expect(view).toContain('[user] Tool "edit" failed. Additional guidance from postToolUseFailure hooks:\ncreate the file first');
+    },
+  },
+  {
     name: "a stop hook blocks once, the agent continues with the reason, then stops",
     script: [{ text: "All done." }, { text: "Tests pass." }],
     scripts: {
