@@ -24,13 +24,14 @@ import type { ScriptTurn } from "./helpers/openaiChatModel.js";
 
 const copilot = requireCopilot();
 
-type Arm = "A" | "B" | "C" | "I";
-const ARMS: readonly Arm[] = ["A", "B", "C", "I"];
+type Arm = "A" | "B" | "C" | "I" | "U";
+const ARMS: readonly Arm[] = ["A", "B", "C", "I", "U"];
 const ARM_TITLES: Record<Arm, string> = {
   A: "A: configured directly in Copilot",
   B: "B: through hookrun, `hooks install copilot`",
   C: "C: through hookrun's Claude Code entries (`hooks install claude`), which Copilot also runs",
   I: "I: A's very file through `hooks import copilot --write`, then `hooks install copilot`",
+  U: "U: through hookrun, `hooks install copilot --user` (~/.copilot/hooks/hookrun.json)",
 };
 
 interface DirectHook {
@@ -95,7 +96,7 @@ const cases: Case[] = [
       guard: "echo 'no shell in this repo' >&2\nexit 2",
     },
     direct: { preToolUse: [{ script: "deny", matcher: "bash" }] },
-    arms: ["A", "B", "C"],
+    arms: ["A", "B", "C", "U"],
     yaml: "hooks:\n  pre_tool_use:\n    - name: guard\n      matcher: Bash\n      command: ./.hooks/guard.sh\n",
     expect(run, project, arm) {
       expect(ran(project)).toBe(false);
@@ -257,13 +258,15 @@ async function importDirect(c: Case, dir: string, env: NodeJS.ProcessEnv): Promi
 }
 
 /** B (C): hooks.yaml, node_modules/.bin/hooks, `hooks install copilot` (`claude`) and `hooks trust --yes` as the run's user. */
-async function configureHookrun(c: Case, dir: string, env: NodeJS.ProcessEnv, host: "copilot" | "claude", writeYaml = true): Promise<void> {
+async function configureHookrun(c: Case, dir: string, env: NodeJS.ProcessEnv, host: "copilot" | "claude", writeYaml = true, user = false): Promise<void> {
   if (writeYaml) writeFileSync(path.join(dir, "hooks.yaml"), `version: 1\n${c.yaml}`);
-  mkdirSync(path.join(dir, "node_modules", ".bin"), { recursive: true });
-  symlinkSync(CLI, path.join(dir, "node_modules", ".bin", "hooks"));
-  const install = await runCli(["install", host], { cwd: dir, env: userEnv(env) });
+  if (!user) {
+    mkdirSync(path.join(dir, "node_modules", ".bin"), { recursive: true });
+    symlinkSync(CLI, path.join(dir, "node_modules", ".bin", "hooks"));
+  }
+  const install = await runCli(["install", host, ...(user ? ["--user"] : [])], { cwd: dir, env: userEnv(env) });
   if (install.code !== 0) throw new Error(`hooks install ${host} exited ${install.code}: ${install.stderr}`);
-  const file = host === "copilot" ? path.join(dir, ".github", "hooks", "hookrun.json") : path.join(dir, ".claude", "settings.json");
+  const file = user ? path.join(env.HOME!, ".copilot", "hooks", "hookrun.json") : host === "copilot" ? path.join(dir, ".github", "hooks", "hookrun.json") : path.join(dir, ".claude", "settings.json");
   if (!existsSync(file)) throw new Error(`hooks install ${host} wrote no ${file}`);
   if (c.untrusted) return;
   const trust = await runCli(["-C", dir, "trust", "--yes"], { cwd: dir, env: userEnv(env) });
@@ -278,7 +281,7 @@ function runArm(c: Case, arm: Arm): Promise<{ run: CopilotRun; project: string }
     prompt: c.prompt ?? PROMPT,
     script: c.script,
     timeoutMs: 60_000,
-    setup: arm === "A" ? undefined : arm === "I" ? (env) => importDirect(c, project, env) : (env) => configureHookrun(c, project, env, arm === "B" ? "copilot" : "claude"),
+    setup: arm === "A" ? undefined : arm === "I" ? (env) => importDirect(c, project, env) : (env) => configureHookrun(c, project, env, arm === "C" ? "claude" : "copilot", true, arm === "U"),
   }).then((run) => ({ run, project }));
 }
 
@@ -300,7 +303,7 @@ describe.skipIf(!copilot.argv)(`Copilot CLI ${copilot.version ?? `(skipped: ${co
     killCopilotRuns();
     await Promise.allSettled(runs.values());
     for (const d of dirs) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
-  });
+  }, 60_000);
 
   for (const c of cases) {
     describe(c.name, () => {

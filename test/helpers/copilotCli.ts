@@ -141,8 +141,11 @@ const KEEP = /^(PATH|LANG|LC_[A-Z]+|TZ|TMPDIR|HOOKRUN_TEST_MARK)$/;
 
 const live = new Set<ChildProcess>();
 
-/** Kill every Copilot run still going (for afterAll). */
+let stopped = false;
+
+/** Kill every Copilot run still going, and refuse the ones still waiting for a slot (for afterAll). */
 export function killCopilotRuns(): void {
+  stopped = true;
   for (const c of live) killGroup(c);
 }
 
@@ -168,6 +171,10 @@ export async function runCopilot(options: RunCopilotOptions): Promise<CopilotRun
   const bin = findCopilot();
   if (!bin.argv) throw new Error(`Copilot CLI is not installed: ${bin.reason}`);
   const release = await slot();
+  if (stopped) {
+    release();
+    throw new Error("Copilot runs were stopped (killCopilotRuns)");
+  }
   const userRoot = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookrun-copilot-")));
   const model = await startOpenAIChatModel(options.script, options.model);
   let child: ChildProcess | undefined;
