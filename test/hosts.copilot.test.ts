@@ -279,6 +279,12 @@ describe("copilot.render", () => {
     ]);
   });
 
+  it("tells the model of a failed hook where it has a channel (Copilot shows the user nothing), the call not guarded by it", () => {
+    const r = copilot.render(triggerResult("pre_tool_use", [hookResult("guard", { status: "failed", exit_code: 1, stderr: "jq: not found\n" })]));
+    expect(JSON.parse(r.stdout)).toEqual({ additionalContext: "hookrun: hook guard failed: exit 1 (jq: not found). Copilot shows the user nothing of this: tell them." });
+    expect(r.stderr).toBe("hookrun: hook guard failed: exit 1 (jq: not found)\n");
+  });
+
   it("says when a block lands on an event Copilot cannot block", () => {
     const r = formatCopilot(triggerResult("pre_compact", [hookResult("c", { status: "blocked", decision: "block", reason: "not now" })], { blocked: true, blocked_by: "c", reason: "not now" }));
     expect(r.response).toEqual({});

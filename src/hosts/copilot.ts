@@ -188,15 +188,16 @@ export function formatCopilot(result: TriggerResult): { response: CopilotRespons
       .map((r) => tail(r.stderr, 20))
       .filter(Boolean),
   ];
-  const notes = [
-    ...texts(shown.filter((m) => m.kind === "notice")),
-    ...[...result.async_delivered, ...result.hooks].filter((r) => FAILURE_STATUSES.has(r.status) && !feedbackExit(r)).map(failureLine),
-  ];
+  const failures = [...result.async_delivered, ...result.hooks].filter((r) => FAILURE_STATUSES.has(r.status) && !feedbackExit(r)).map(failureLine);
+  const notes = [...texts(shown.filter((m) => m.kind === "notice")), ...failures];
   const stopped = !result.continue;
   const stopWhy = `the hooks asked to stop the agent${result.stop_reason ? `: ${result.stop_reason}` : ""}${result.stopped_by ? ` (hook ${result.stopped_by})` : ""}`;
   const blockedWhy = result.reason ?? `blocked by ${result.blocked_by}`;
 
-  const forModel = event.startsWith("post_tool_use") ? [...context, ...feedback] : context;
+  const forModel = event.startsWith("post_tool_use") ? [...context, ...feedback] : [...context];
+  // Copilot shows the user nothing a hook prints: where the model has a channel, it hears of a
+  // failed hook (hookrun went on without it) so that it can tell the user; stderr keeps it too.
+  if (failures.length) forModel.push(`hookrun: ${failures.join("; ")}. Copilot shows the user nothing of this: tell them.`);
   if (CONTEXT_EVENTS.has(event)) {
     if (forModel.length) out.additionalContext = forModel.join("\n\n");
   } else {
@@ -453,7 +454,8 @@ export const copilot: HostAdapter = {
     feedback: "postToolUse `additionalContext`, beside the tool's result (Copilot's `decision: block` there would replace the result)",
     followup: "agentStop/subagentStop `decision: block` with the follow-up as `reason` (Copilot ends the turn after 8 consecutive blocks)",
     stop: "Copilot reads no `continue`/`stopReason`: on preToolUse the call is denied and on userPromptSubmitted the prompt is blocked, saying so; on agentStop the agent stops; elsewhere said on stderr",
-    notice: "stderr, which Copilot does not show (no channel reaches the user in `-p`); the run log keeps it",
+    notice:
+      "stderr, which Copilot does not show (no channel reaches the user in `-p`); the run log keeps it; a failed hook is also told to the model where it has a channel (additionalContext), so it can tell the user",
   },
   install: {
     projectFile: ".github/hooks/hookrun.json",
