@@ -56,6 +56,14 @@ describe("qwen: detect and read", () => {
     expect(detectQwen({ ...BASE, session_id: 7, hook_event_name: "Stop" })).toBe(false);
     expect(detectQwen({ ...BASE, hook_event_name: "Stop", timestamp: 5, tool_call_id: undefined })).toBe(false);
     expect(detectHost(PRE)).toBe(qwenHost);
+    // Events Qwen shares with Gemini CLI (SessionStart, Notification) and Copilot's PascalCase entries (Stop) are still Qwen's.
+    for (const p of [
+      { ...BASE, hook_event_name: "SessionStart", source: "startup", model: "mock-model" },
+      { ...BASE, hook_event_name: "Notification", message: "Successfully authenticated with openai", notification_type: "auth_success", title: "Authentication successful" },
+      { ...BASE, hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: "Done.", background_tasks: [], crons: [] },
+      { ...BASE, hook_event_name: "UserPromptSubmit", prompt: "" },
+    ])
+      expect(detectHost(p)?.name, p.hook_event_name).toBe("qwen");
     // A Claude dispatch entry fired by Qwen (Qwen does not read .claude/, but a user may copy it) answers as Qwen.
     expect(resolveHost("claude", PRE)).toBe(qwenHost);
     expect(hostByName("qwen")).toBe(qwenHost);

@@ -1,5 +1,7 @@
 import { claudeHost } from "./claude.js";
 import { codex } from "./codex.js";
+import { gemini } from "./gemini.js";
+import { copilot } from "./copilot.js";
 import { qwenHost } from "./qwen.js";
 import type { HostAdapter, Payload } from "./types.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
@@ -9,7 +11,7 @@ import { EVENT_BY_NAME } from "../events/catalog.js";
  * (`--host`, `hooks install`, `hooks import`), `hooks validate`'s staleness check, the docs'
  * tables and the tests walk this list. Add a host: one module in src/hosts/, one line here.
  */
-export const HOSTS: readonly HostAdapter[] = Object.freeze([claudeHost, codex, qwenHost]);
+export const HOSTS: readonly HostAdapter[] = Object.freeze([claudeHost, codex, gemini, copilot, qwenHost]);
 
 /** The host named `name` on the command line, or undefined. */
 export function hostByName(name: string): HostAdapter | undefined {
