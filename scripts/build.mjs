@@ -76,6 +76,8 @@ export async function bundleCli({ binDir = path.join(root, "dist/bin"), patch = 
     // import.meta.url is computed on first use (node:crypto's lazy loader), not at every start.
     define: { "import.meta.url": "__hookrunImportMeta.url", "import.meta.dirname": "__dirname", "import.meta.filename": "__filename" },
     banner: { js: 'var __hookrunImportMeta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
+    // jsonc-parser's `main` is a UMD build whose require("./impl/format") esbuild cannot follow; its ESM build bundles.
+    alias: { "jsonc-parser": "jsonc-parser/lib/esm/main.js" },
     plugins: [yamlDebugSwitches, builtinDefaultImports(patch), commanderLazyChildProcess],
     logLevel: "warning",
   });

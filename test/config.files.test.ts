@@ -88,7 +88,7 @@ describe("hooks import claude reads settings bounded", () => {
     const fifo = await runCli(["import", "claude"], { cwd: t.dir, env: t.env, timeoutMs: 10_000 });
     expect(fifo.signal).toBeNull();
     expect(fifo.code).toBe(1);
-    expect(fifo.stderr).toContain(`Claude Code settings file ${t.path(".claude/settings.json")} is a FIFO, not a regular file`);
+    expect(fifo.stderr).toContain(`Claude Code config file ${t.path(".claude/settings.json")} is a FIFO, not a regular file`);
     symlinkSync("/dev/zero", t.path("zero.json"));
     const zero = await runCli(["import", "claude", "zero.json"], { cwd: t.dir, env: t.env, timeoutMs: 10_000 });
     expect(zero.code).toBe(1);

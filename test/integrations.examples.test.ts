@@ -104,10 +104,13 @@ describe("examples/claude-code", () => {
     return p;
   }
 
-  it("dispatches every Claude Code event it lists to `hooks run EVENT --output claude`", () => {
+  it("dispatches every Claude Code event it lists to `hooks run EVENT --host claude`, exactly as `hooks install claude` writes it", async () => {
     for (const [event, groups] of Object.entries(settings.hooks)) {
-      expect(groups[0].hooks[0].command).toMatch(new RegExp(` run ${event.replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase()} --output claude$`));
+      expect(groups[0].hooks[0].command).toMatch(new RegExp(` run ${event.replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase()} --host claude$`));
     }
+    const check = await runMain(["--no-user-config", "install", "claude", "--check"], { cwd: path.join(ROOT, "examples/claude-code") });
+    expect(check.stdout).toBe(".claude/settings.json: up to date\n");
+    expect(check.code).toBe(0);
   });
 
   it("answers each event with the JSON Claude Code reads, always on exit 0", async () => {

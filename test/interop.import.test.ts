@@ -271,11 +271,12 @@ describe("hooks import claude (CLI)", () => {
     const r = await runMain(["import", "claude", "--write", "--dispatch"], { cwd: p.dir, env: p.env });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("added 3 hooks to hooks.yaml: pre_tool_use/guard, pre_tool_use/audit, stop/npm-test");
-    const entry = (event: string, timeout: number) => [
-      { hooks: [{ type: "command", command: `"$CLAUDE_PROJECT_DIR"/node_modules/.bin/hooks -C "$CLAUDE_PROJECT_DIR" run ${event} --output claude`, timeout }] },
+    const entry = (event: string, timeout: number, matcher?: string) => [
+      { ...(matcher && { matcher }), hooks: [{ type: "command", command: `"$CLAUDE_PROJECT_DIR"/node_modules/.bin/hooks -C "$CLAUDE_PROJECT_DIR" run ${event} --host claude`, timeout }] },
     ];
-    // pre_tool_use: the two claude hooks run as one group (30 s); stop: the native lint (40 s), then npm test (120 s); +10 s each.
-    expect(JSON.parse(r.stdout)).toEqual({ hooks: { PreToolUse: entry("pre_tool_use", 40), Stop: entry("stop", 170) } });
+    // pre_tool_use: the two claude hooks run as one group (30 s), only for Bash (what their matchers
+    // select); stop: the native lint (40 s), then npm test (120 s); +10 s each.
+    expect(JSON.parse(r.stdout)).toEqual({ hooks: { PreToolUse: entry("pre_tool_use", 40, "Bash"), Stop: entry("stop", 170) } });
     // Alone, --dispatch reads the project config as it is.
     expect(JSON.parse((await runMain(["import", "claude", "--dispatch"], { cwd: p.dir, env: p.env })).stdout)).toEqual(JSON.parse(r.stdout));
   });

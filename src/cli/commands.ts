@@ -23,8 +23,6 @@ export interface CommandSpec {
   example: string;
   options?: readonly OptionSpec[];
   hidden?: boolean;
-  /** A group: `hooks import claude`. */
-  subcommands?: readonly CommandSpec[];
   /** Resolves to the exit code; gets the positional arguments, then the options. */
   // biome-ignore lint/suspicious/noExplicitAny: each row knows its own argument types
   action?: (ctx: CliContext, args: any[], opts: any) => Promise<number>;
@@ -44,7 +42,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: "--turn-count <n>", description: "turn_count (default 0)" },
       { flags: "--last-message <text>", description: "last_assistant_message" },
       { flags: "--set <key=value>", description: "set a context field (dotted keys; VALUE parsed as JSON when it parses); repeatable", many: "repeat" },
-      { flags: "--output <format>", description: "text | json | junit | claude", default: "text" },
+      { flags: "--output <format>", description: "text | json | junit | claude (= --host claude); default text, or the host's answer when the payload is a host's" },
+      { flags: "--host <name>", description: "read the payload and answer as this agent: auto (from the payload) or claude, codex, gemini, … (hooks install writes it)" },
       { flags: "--json", description: "same as --output json" },
       { flags: "--dry-run", description: "print the plan and the context; run nothing" },
       { flags: "--only <names>", description: "run only these hooks (comma-separated or repeated)", many: "list" },
@@ -136,26 +135,43 @@ export const COMMANDS: readonly CommandSpec[] = [
     action: async (ctx, _args, opts) => (await import("./actions/serve.js")).serve(ctx, opts),
   },
   {
-    name: "import",
-    description: "import hooks from another tool's settings",
-    example: "hooks import claude --write",
-    subcommands: [
-      {
-        name: "claude",
-        args: [{ syntax: "[file]" }],
-        description: "convert Claude Code settings (default .claude/settings.json) to hooks.yaml",
-        example: "hooks import claude .claude/settings.local.json --write",
-        options: [
-          { flags: "--write", description: "merge into the project config instead of printing" },
-          { flags: "--json", description: "print the config as JSON (hooks.json) instead of YAML" },
-          {
-            flags: "--dispatch",
-            description: "print the .claude/settings.json hooks that hand each event of hooks.yaml to hookrun (timeouts covering each event's hooks); with --write, after the import",
-          },
-        ],
-        action: async (ctx, [file], opts) => (await import("./actions/import.js")).importClaude(ctx, file, opts),
-      },
+    name: "install",
+    args: [{ syntax: "[hosts...]", description: "claude, codex, gemini, qwen, copilot, cursor, droid, windsurf, …; none: the hosts whose config folder the project has" }],
+    description: "write hookrun's dispatch entries into each agent's own config file (merged with its other hooks; undo with uninstall)",
+    example: "hooks install claude gemini",
+    options: [
+      { flags: "--user", description: "into the user's config files (~/.claude/settings.json, …) instead of the project's" },
+      { flags: "--dry-run", description: "print each file as it would be written; write nothing" },
+      { flags: "--check", description: "write nothing; exit 1 when an entry is missing or stale (for CI)" },
+      JSON_OPTION,
     ],
+    action: async (ctx, [hosts], opts) => (await import("./actions/install.js")).installHosts(ctx, hosts ?? [], opts),
+  },
+  {
+    name: "uninstall",
+    args: [{ syntax: "[hosts...]", description: "the hosts to remove hookrun's entries from; none: every host that has them" }],
+    description: "remove hookrun's dispatch entries from each agent's config file, leaving everything else as it was",
+    example: "hooks uninstall gemini",
+    options: [
+      { flags: "--user", description: "from the user's config files instead of the project's" },
+      { flags: "--dry-run", description: "print what would be written or removed; write nothing" },
+    ],
+    action: async (ctx, [hosts], opts) => (await import("./actions/install.js")).uninstallHosts(ctx, hosts ?? [], opts),
+  },
+  {
+    name: "import",
+    args: [
+      { syntax: "<host>", description: "the agent whose hooks to import: claude, codex, gemini, qwen, copilot, cursor, droid, …" },
+      { syntax: "[file]", description: "its config file (default: the project's, e.g. .claude/settings.json)" },
+    ],
+    description: "convert another agent's hooks to hooks.yaml, each marked with the output dialect it was written for",
+    example: "hooks import claude .claude/settings.local.json --write",
+    options: [
+      { flags: "--write", description: "merge into the project config instead of printing" },
+      { flags: "--json", description: "print the config as JSON (hooks.json) instead of YAML" },
+      { flags: "--dispatch", description: "print the entries `hooks install HOST` would write for the config (with --write: after the import)" },
+    ],
+    action: async (ctx, [host, file], opts) => (await import("./actions/import.js")).importHost(ctx, host, file, opts),
   },
   {
     // The detached process `hooks run` starts for each async hook (SPEC §5.3, §7).

@@ -34,7 +34,7 @@ function programHelpFooter(): string {
     const width = Math.max(...rows.map(([a]) => a.length));
     return rows.map(([a, b]) => `  ${a.padEnd(width)}  ${b}`);
   };
-  const examples = (specs: readonly CommandSpec[]): string[] => specs.filter((c) => !c.hidden).flatMap((c) => (c.subcommands ? examples(c.subcommands) : [`  ${c.example}`]));
+  const examples = (specs: readonly CommandSpec[]): string[] => specs.filter((c) => !c.hidden).map((c) => `  ${c.example}`);
   return [
     "",
     "Exit codes:",
@@ -92,7 +92,6 @@ function buildProgram(argv: string[], io: MainIO, onContext: (ctx: CliContext) =
       else cmd.option(o.flags, o.description);
     }
     cmd.addHelpText("after", `\nExample:\n  ${spec.example}\n\nExit codes and environment variables: hooks --help`);
-    for (const sub of spec.subcommands ?? []) register(cmd, sub);
     const action = spec.action;
     if (!action) return;
     cmd.action(async (...params: unknown[]) => {

@@ -1,8 +1,10 @@
-import type { ResolvedConfig } from "../config/types.js";
-import { EVENT_BY_NAME, pascalEventName } from "../events/catalog.js";
-import { eventGate, orderHooks, runGroups } from "../runner/select.js";
+import { EVENT_BY_NAME, EVENTS, pascalEventName } from "../events/catalog.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
 import type { HookResult, Message, TriggerResult } from "../runner/types.js";
+import { importClaudeSettings } from "../interop/claudeImport.js";
+import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
+import { baseRead } from "./payload.js";
+import type { HostAdapter, HostAnswer, HostEntry } from "./types.js";
 
 /** One Claude Code hook response (the JSON a command hook prints on exit 0). */
 export interface ClaudeHookResponse {
@@ -106,9 +108,7 @@ export function formatClaude(result: TriggerResult): ClaudeHookResponse {
 }
 
 /** What `hooks run EVENT --output claude` prints and exits with. */
-export interface ClaudeAnswer {
-  stdout: string;
-  stderr: string;
+export interface ClaudeAnswer extends HostAnswer {
   exitCode: 0 | 2;
 }
 
@@ -174,47 +174,46 @@ function notRunResponse(event: string, forUser: string, forModel: string): Claud
   return out;
 }
 
-/** Untrusted project or local config (exit 77): the model is told not to trust it itself (the review is the user's). */
-export function formatClaudeNotTrusted(event: string, files: readonly string[], trustCommand: string): ClaudeHookResponse {
-  const what = files.length === 1 ? `${files[0]} is` : `${files.join(", ")} are`;
-  const why = `${what} not trusted (new or changed since it was last reviewed)`;
-  return notRunResponse(
-    event,
-    `${why}. None of its hooks (guards included) run until you review and trust it: run \`${trustCommand}\` in a terminal.`,
-    `${why}, so none of its hooks, guards included, will run. Tell the user; they must review and trust it themselves by running \`${trustCommand}\` in a terminal. Do not run \`hooks trust\` yourself: the review is theirs.`,
-  );
-}
-
-/** A config that does not load (exit 78): `problem` is its first error, FILE:LINE:COL. */
-export function formatClaudeInvalidConfig(event: string, problem: string): ClaudeHookResponse {
-  return notRunResponse(
-    event,
-    `the config is invalid (${problem}). None of its hooks (guards included) run until it is fixed: run \`hooks validate\` to see every problem.`,
-    `its config is invalid (${problem}), so none of its hooks, guards included, will run. Tell the user; \`hooks validate\` lists every problem.`,
-  );
-}
-
-/** The dispatch command of an event: the project's installed hookrun, never npx (0.5 s per event). */
-export const claudeDispatchCommand = (event: string): string => `"$CLAUDE_PROJECT_DIR"/node_modules/.bin/hooks -C "$CLAUDE_PROJECT_DIR" run ${event} --output claude`;
-
-/** Seconds a dispatch entry's `timeout` adds over its hooks' for hookrun itself. */
-const DISPATCH_MARGIN_S = 10;
+/** Claude Code's event names → canonical events (the catalog's `claude` column). */
+const CLAUDE_EVENTS: Readonly<Record<string, string>> = Object.freeze(Object.fromEntries(EVENTS.filter((e) => e.claude).map((e) => [e.claude!.name, e.name])));
 
 /**
- * The `hooks` object of `.claude/settings.json` that hands each Claude Code event of the config
- * to hookrun: one entry per event with hooks, whose `timeout` covers the whole run (Claude kills
- * the dispatch at it): the sum over the event's run groups of each group's longest timeout, async
- * hooks excluded (they never hold the dispatch), plus a margin.
+ * Claude Code as a host. Its payload is hookrun's context already (Claude's field and tool names
+ * are the canonical ones); the answer is renderClaude's. Other hosts that read
+ * `.claude/settings.json` (Copilot CLI, Cursor, VS Code) fire the same entries with their own
+ * payloads: `--host claude` yields to a payload that can only be theirs (src/hosts/table.ts).
  */
-export function claudeDispatchSettings(config: ResolvedConfig, command: (event: string) => string = claudeDispatchCommand): Record<string, unknown[]> {
-  const out: Record<string, unknown[]> = {};
-  const events = [...new Set(config.hooks.map((h) => h.event))];
-  for (const event of events) {
-    const claudeName = EVENT_BY_NAME.get(event)?.claude?.name;
-    if (!claudeName) continue;
-    const sync = orderHooks(config.hooks.filter((h) => h.event === event && h.enabled && !h.async));
-    const ms = runGroups(sync, config.events[event]?.parallel === true, eventGate(event, config)).reduce((sum, g) => sum + Math.max(...g.map((h) => h.timeoutMs)), 0);
-    out[claudeName] = [{ hooks: [{ type: "command", command: command(event), timeout: Math.ceil(ms / 1000) + DISPATCH_MARGIN_S }] }];
-  }
-  return out;
-}
+export const claudeHost: HostAdapter = {
+  name: "claude",
+  title: "Claude Code",
+  events: CLAUDE_EVENTS,
+  tools: {},
+  timeout: { unit: "s", default: 600 },
+  detect: (p) => typeof p.hook_event_name === "string" && Object.hasOwn(CLAUDE_EVENTS, p.hook_event_name) && typeof p.session_id === "string" && typeof p.transcript_path === "string",
+  read: (payload) => baseRead(claudeHost, payload),
+  render: renderClaude,
+  notRun: (event, forUser, forModel) => ({ stdout: `${JSON.stringify(notRunResponse(event, forUser, forModel))}\n`, stderr: "", exitCode: 0 }),
+  degrade: {
+    ask: "Claude Code's own ask; in `claude -p` it is a denial whose reason reaches the model",
+    notice: "`systemMessage`: shown to the user, never the model",
+    followup: "Stop's `additionalContext`: the turn goes on with it",
+  },
+  install: {
+    projectFile: ".claude/settings.json",
+    userFile: ".claude/settings.json",
+    hooksPath: ["hooks"],
+    root: '"$CLAUDE_PROJECT_DIR"',
+    entries: (config, command) => {
+      const out: Record<string, HostEntry[]> = {};
+      for (const event of configEvents(config)) {
+        const name = EVENT_BY_NAME.get(event)?.claude?.name;
+        if (!name) continue;
+        const values = EVENT_BY_NAME.get(event)?.matchField ? matchedValues(config, event, claudeHost) : null;
+        const hook = { type: "command", command: command(event), timeout: Math.ceil(dispatchTimeoutMs(config, event) / 1000) };
+        out[name] = [{ ...(values && { matcher: values.join("|") }), hooks: [hook] }];
+      }
+      return out;
+    },
+  },
+  import: (settings, existing) => importClaudeSettings(settings, existing),
+};

@@ -37,6 +37,14 @@ export interface HostInstall {
   readonly userFile: string;
   /** Where the map of events lives in that file: `["hooks"]` for most hosts. */
   readonly hooksPath: readonly string[];
+  /**
+   * Shell text for the project root in the host's command line (`"$CLAUDE_PROJECT_DIR"`, or
+   * `$GEMINI_PROJECT_DIR`, which Gemini substitutes itself), or null when the host runs project
+   * hooks in the project root (the command then names `node_modules/.bin/hooks` relative to it).
+   */
+  readonly root: string | null;
+  /** Start the command with `exec`, so the process the host kills on its timeout is hookrun itself. */
+  readonly exec?: boolean;
   /** Top-level keys a file that hookrun creates starts with (`{version: 1}`), besides the hooks map. */
   readonly skeleton?: Readonly<Record<string, unknown>>;
   /**

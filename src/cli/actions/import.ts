@@ -3,12 +3,17 @@ import os from "node:os";
 import path from "node:path";
 import { loadConfig, readConfigFile } from "../../config/loadConfig.js";
 import { ConfigError, HookrunError } from "../../errors.js";
-import { findClaudeSettings, importClaudeSettings, claudeImportToSpec, renderClaudeImport } from "../../interop/claudeImport.js";
+import { parse as parseJsonc, type ParseError, printParseErrorCode } from "jsonc-parser";
+import { findClaudeSettings, claudeImportToSpec, renderClaudeImport } from "../../interop/claudeImport.js";
 import { existingHooks, mergeClaudeImport, type ConfigFormat } from "../../interop/mergeClaudeImport.js";
+import type { ExistingHook } from "../../interop/claudeImport.js";
+import { dispatchCommand } from "../../hosts/install.js";
 import { FileReadError, READ_LIMITS, readBoundedText } from "../../fs/readBounded.js";
 import { writeFileAtomic } from "../../fs/writeFileAtomic.js";
 import type { CliContext } from "../context.js";
-import { claudeDispatchSettings } from "../../hosts/claude.js";
+import { HOSTS, hostByName } from "../../hosts/table.js";
+import type { HostAdapter } from "../../hosts/types.js";
+import { UsageError } from "../../errors.js";
 
 export interface ImportClaudeOptions {
   write?: boolean;
@@ -16,32 +21,40 @@ export interface ImportClaudeOptions {
   dispatch?: boolean;
 }
 
-/** `hooks import claude [FILE] [--write]`: Claude Code settings → hooks.yaml (printed, or merged into the project config). */
-export async function importClaude(ctx: CliContext, file: string | undefined, opts: ImportClaudeOptions): Promise<number> {
+/** `hooks import HOST [FILE] [--write]`: a host's hooks → hooks.yaml (printed, or merged into the project config). */
+export async function importHost(ctx: CliContext, hostName: string, file: string | undefined, opts: ImportClaudeOptions): Promise<number> {
+  const host = hostByName(hostName);
+  if (!host?.import)
+    throw new UsageError(
+      `${hostName}: hookrun cannot import hooks from it; use one of ${HOSTS.filter((h) => h.import)
+        .map((h) => h.name)
+        .join(", ")}`,
+    );
   // --dispatch alone: the entries for the project config as it is; with --write, after the import.
-  if (opts.dispatch && !opts.write) return printDispatch(ctx);
-  const code = await importSettings(ctx, file, opts);
-  return opts.dispatch && code === 0 ? printDispatch(ctx) : code;
+  if (opts.dispatch && !opts.write) return printDispatch(ctx, host);
+  const code = await importSettings(ctx, host, file, opts);
+  return opts.dispatch && code === 0 ? printDispatch(ctx, host) : code;
 }
 
 /**
- * `--dispatch`: the `hooks` object for .claude/settings.json that hands each Claude Code event of
- * the project config to hookrun, each entry's timeout covering the event's hooks (what replaces
- * the imported hooks there).
+ * `--dispatch`: the hooks map `hooks install HOST` would write for the project config (what
+ * replaces the imported hooks in the host's file), each entry's timeout covering the event's hooks.
  */
-async function printDispatch(ctx: CliContext): Promise<number> {
+async function printDispatch(ctx: CliContext, host: HostAdapter): Promise<number> {
+  if (!host.install) throw new UsageError(`${host.name}: hookrun writes no entries for it`);
   const config = await loadConfig({ cwd: ctx.cwd, configPath: ctx.configPath, userConfig: ctx.userConfig, env: ctx.env });
-  ctx.stdout.write(`${JSON.stringify({ hooks: claudeDispatchSettings(config) }, null, 2)}\n`);
+  const target = { root: host.install.root, bin: null, exec: host.install.exec };
+  ctx.stdout.write(`${JSON.stringify({ hooks: host.install.entries(config, (event) => dispatchCommand(host.name, event, target)) }, null, 2)}\n`);
   return 0;
 }
 
-async function importSettings(ctx: CliContext, file: string | undefined, opts: ImportClaudeOptions): Promise<number> {
-  const source = resolveSource(ctx, file);
-  const settings = readSettings(source);
+async function importSettings(ctx: CliContext, host: HostAdapter, file: string | undefined, opts: ImportClaudeOptions): Promise<number> {
+  const source = resolveSource(ctx, host, file);
+  const settings = readSettings(source, host);
   const label = path.relative(ctx.cwd, source) || source;
   const note = (n: string) => ctx.stderr.write(`hooks import: ${label}: ${n}\n`);
   if (!opts.write) {
-    const imp = convert(settings, source);
+    const imp = convert(host, settings, source);
     imp.notes.forEach(note);
     ctx.stdout.write(opts.json ? `${JSON.stringify(claudeImportToSpec(imp), null, 2)}\n` : renderClaudeImport(imp, label));
     return 0;
@@ -50,7 +63,7 @@ async function importSettings(ctx: CliContext, file: string | undefined, opts: I
   const format: ConfigFormat = target.endsWith(".json") ? "json" : "yaml";
   const exists = existsSync(target);
   const text = exists ? readConfigFile(target) : "";
-  const imp = convert(settings, source, existingHooks(text, format));
+  const imp = convert(host, settings, source, existingHooks(text, format));
   imp.notes.forEach(note);
   const where = path.relative(ctx.cwd, target) || target;
   const report = opts.dispatch ? ctx.stderr : ctx.stdout;
@@ -72,40 +85,50 @@ async function importSettings(ctx: CliContext, file: string | undefined, opts: I
   return 0;
 }
 
-function resolveSource(ctx: CliContext, file: string | undefined): string {
+function resolveSource(ctx: CliContext, host: HostAdapter, file: string | undefined): string {
   if (file) {
     const expanded = file === "~" || file.startsWith("~/") ? path.join(ctx.env.HOME || os.homedir(), file.slice(1)) : file;
     const abs = path.resolve(ctx.cwd, expanded);
-    if (!existsSync(abs)) throw new HookrunError(`no such file: ${abs}; pass the path of a Claude Code settings file`, { code: "import" });
+    if (!existsSync(abs)) throw new HookrunError(`no such file: ${abs}; pass the path of a ${host.title} config file`, { code: "import" });
     return abs;
   }
-  const found = findClaudeSettings(ctx.cwd);
-  if (found.file) return found.file;
-  throw new HookrunError(
-    `no Claude Code settings found: looked for .claude/settings.json in ${ctx.cwd} and every parent; name a file to import another one (.claude/settings.local.json, ~/.claude/settings.json)`,
-    { code: "import" },
-  );
+  if (host.name === "claude") {
+    const found = findClaudeSettings(ctx.cwd);
+    if (found.file) return found.file;
+  } else if (host.install) {
+    // The host's project file, here or in a parent directory.
+    for (let dir = ctx.cwd; ; dir = path.dirname(dir)) {
+      const candidate = path.join(dir, host.install.projectFile);
+      if (existsSync(candidate)) return candidate;
+      if (path.dirname(dir) === dir) break;
+    }
+  }
+  const where = host.install ? `${host.install.projectFile} in ${ctx.cwd} and every parent` : "a default file";
+  throw new HookrunError(`no ${host.title} config found: looked for ${where}; name the file to import (the user's is ~/${host.install?.userFile ?? "…"})`, { code: "import" });
 }
 
-function readSettings(file: string): unknown {
+function readSettings(file: string, host: HostAdapter): unknown {
   // Bounded and non-blocking: a settings file that is a FIFO or a link to /dev/zero is refused.
   let text: string;
   try {
-    text = readBoundedText(file, READ_LIMITS.config, { what: "Claude Code settings file" });
+    text = readBoundedText(file, READ_LIMITS.config, { what: `${host.title} config file` });
   } catch (error) {
     if (error instanceof FileReadError) throw new HookrunError(error.message, { code: "import", cause: error });
     throw error;
   }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new HookrunError(`cannot read ${file}: ${(error as Error).message}; it must be Claude Code's settings JSON`, { code: "import", cause: error });
+  // Comments and trailing commas are read as the hosts that allow them (Gemini CLI) read them.
+  const errors: ParseError[] = [];
+  const value = parseJsonc(text, errors, { allowTrailingComma: true });
+  if (errors.length > 0) {
+    const line = text.slice(0, errors[0].offset).split("\n").length;
+    throw new HookrunError(`cannot read ${file}:${line}: ${printParseErrorCode(errors[0].error)}; it must be ${host.title}'s JSON config`, { code: "import" });
   }
+  return value;
 }
 
-function convert(settings: unknown, source: string, existing: Parameters<typeof importClaudeSettings>[1] = []) {
+function convert(host: HostAdapter, settings: unknown, source: string, existing: ExistingHook[] = []) {
   try {
-    return importClaudeSettings(settings, existing);
+    return host.import!(settings, existing);
   } catch (error) {
     throw new HookrunError(`${source}: ${(error as Error).message}`, { code: "import", cause: error });
   }

@@ -33,6 +33,11 @@ export async function validateConfig(ctx: CliContext, opts: { json?: boolean }):
   try {
     const config = await loadCliConfig(ctx);
     assertConfigFound(config, ctx.cwd);
+    // hooks install's entries that no longer match hooks.yaml (an event added, a timeout raised) are warnings.
+    for (const h of (await import("./install.js")).staleHosts(ctx, config)) {
+      const message = `hookrun's entries are stale for ${h.stale.join(", ")} (hooks.yaml changed since \`hooks install ${h.host}\`); run \`hooks install ${h.host}\``;
+      config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message });
+    }
     if (opts.json) {
       ctx.stdout.write(`${JSON.stringify(validationJson(config, null, here), null, 2)}\n`);
       return EXIT.ok;

@@ -6,7 +6,9 @@ import { loadConfig } from "../../config/loadConfig.js";
 import { deriveLastMessage } from "../../interop/lastMessageFromTranscript.js";
 import { ConfigError, TrustError, UsageError } from "../../errors.js";
 import { parseHookEvent, tryParseHookEvent } from "../../events/parseHookEvent.js";
-import { type ClaudeAnswer, formatClaudeInvalidConfig, formatClaudeNotTrusted, NOT_RUN_CONTEXT_EVENTS, renderClaude } from "../../hosts/claude.js";
+import { NOT_RUN_CONTEXT_EVENTS } from "../../hosts/claude.js";
+import { HOSTS, hostByName, invalidConfigWords, notTrustedWords, resolveHost } from "../../hosts/table.js";
+import type { HostAdapter, HostAnswer } from "../../hosts/types.js";
 import { assertTrusted } from "../../trust/store.js";
 import { formatGithubAnnotations, formatGithubHookBlock, isGithubActions } from "../../report/github.js";
 import { formatJunit } from "../../report/formatJunit.js";
@@ -29,6 +31,7 @@ import { runningInCi } from "../../env.js";
 /** The options of `hooks run` (see the command table). */
 export interface RunFlags extends ContextFlags {
   output?: string;
+  host?: string;
   json?: boolean;
   dryRun?: boolean;
   only?: string[];
@@ -67,28 +70,38 @@ export function trustCommand(ctx: Pick<CliContext, "entry" | "configPath">, proj
 
 /** `hooks run EVENT`: fire one event and print what the hooks said. */
 export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlags): Promise<number> {
-  const output = flags.json ? "json" : (flags.output ?? "text");
-  if (!OUTPUTS.includes(output)) throw new UsageError(`--output ${output} is not supported; use ${OUTPUTS.join(", ")}`);
+  const asked = flags.json ? "json" : flags.output;
+  if (asked !== undefined && !OUTPUTS.includes(asked)) throw new UsageError(`--output ${asked} is not supported; use ${OUTPUTS.join(", ")}`);
+  if (flags.host !== undefined && flags.host !== "auto" && !hostByName(flags.host))
+    throw new UsageError(`--host ${flags.host}: no such host; use auto or one of ${HOSTS.map((h) => h.name).join(", ")}`);
+  // `--output claude` is `--host claude`, as before hosts had a flag of their own.
+  const hostFlag = asked === "claude" ? "claude" : flags.host;
+  if (hostFlag !== undefined && asked !== undefined && asked !== "claude")
+    throw new UsageError(`--host ${hostFlag} answers in the host's contract; leave out --output ${asked} (or --host to get ${asked})`);
   let maxParallel: number | undefined;
   if (flags.maxParallel !== undefined) {
     maxParallel = Number(flags.maxParallel);
     if (!Number.isInteger(maxParallel) || maxParallel < 1) throw new UsageError(`--max-parallel ${flags.maxParallel}: expected a whole number ≥ 1`);
   }
+  const payload = await readRunContext(ctx, flags);
+  // Without --output, the payload of a known host is answered in that host's contract (SPEC §13).
+  const host: HostAdapter | null = asked !== undefined && asked !== "claude" ? null : resolveHost(hostFlag, payload);
+  const output = host ? "host" : (asked ?? "text");
+  const hostEvent = (arg: string): string | undefined => (host && Object.hasOwn(host.events, arg) ? host.events[arg] : undefined);
   let config: Awaited<ReturnType<typeof loadConfig>>;
   try {
     config = await loadConfig({ cwd: ctx.cwd, configPath: ctx.configPath, userConfig: ctx.userConfig, env: ctx.env });
   } catch (error) {
-    // Exit 78 would be a non-blocking error Claude Code shows no `-p` user: say it in the agent.
-    if (output !== "claude" || !(error instanceof ConfigError)) throw error;
+    // Exit 78 would be a non-blocking error most hosts show no headless user: say it in the agent.
+    if (!host || !(error instanceof ConfigError)) throw error;
     const d = error.diagnostics.find((x) => x.severity === "error") ?? error.diagnostics[0];
     const problem = d ? `${d.file}:${d.line}:${d.col}: ${d.message}` : error.message;
     ctx.stderr.write(`${terminalSafe(`hooks: ${error.message}${d ? `\n${problem}` : ""}`)}\n`);
-    ctx.stdout.write(`${JSON.stringify(formatClaudeInvalidConfig(tryParseHookEvent(eventArg) ?? eventArg, problem))}\n`);
-    return EXIT.ok;
+    return answer(ctx, host.notRun(hostEvent(eventArg) ?? tryParseHookEvent(eventArg) ?? eventArg, ...invalidConfigWords(problem)));
   }
   const custom = Object.keys(config.events).filter((e) => config.events[e].custom);
-  const event = parseHookEvent(eventArg, custom);
-  const context = await readRunContext(ctx, flags);
+  const event = hostEvent(eventArg) ?? parseHookEvent(eventArg, custom);
+  const context = host ? host.read(payload, event) : payload;
   // A transcript that cannot be read (a FIFO, a device, too large) never fails the run.
   const transcriptWarning = deriveLastMessage(context, ctx.cwd);
   const names = config.hooks.map((h) => h.name);
@@ -143,14 +156,13 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     // Claude Code's model hears about untrusted config on these events even when none of their
     // hooks would run (elsewhere trust is checked only when something would run, as always).
     // (Not under HOOKS=0: nothing would run anyway, and the user knows why.)
-    if (output === "claude" && NOT_RUN_CONTEXT_EVENTS.has(event) && !hooksDisabledByEnv(ctx.env)) assertTrusted(config, { env: ctx.env, trust: ctx.trust });
+    if (host && NOT_RUN_CONTEXT_EVENTS.has(event) && !hooksDisabledByEnv(ctx.env)) assertTrusted(config, { env: ctx.env, trust: ctx.trust });
     result = await runner.trigger(event, context, { only: flags.only, skip: flags.skip, wait });
   } catch (error) {
-    // Exit 77 would be a non-blocking error Claude Code shows no `-p` user: say it in the agent.
-    if (output !== "claude" || !(error instanceof TrustError)) throw error;
+    // Exit 77 would be a non-blocking error most hosts show no headless user: say it in the agent.
+    if (!host || !(error instanceof TrustError)) throw error;
     ctx.stderr.write(`${terminalSafe(`hooks: ${error.message}`)}\n`);
-    ctx.stdout.write(`${JSON.stringify(formatClaudeNotTrusted(event, error.files, trustCommand(ctx, config.projectDir)))}\n`);
-    return EXIT.ok;
+    return answer(ctx, host.notRun(event, ...notTrustedWords(error.files, trustCommand(ctx, config.projectDir))));
   } finally {
     progress?.stop();
     // Background jobs of claude-dialect hooks may finish after this process, within their timeout.
@@ -159,25 +171,30 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     stopSignals();
   }
   if (transcriptWarning) result.warnings.unshift(transcriptWarning);
-  let claude: ClaudeAnswer | null = null;
-  if (output === "json") ctx.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  let hostAnswer: HostAnswer | null = null;
+  if (host) hostAnswer = host.render(result);
+  else if (output === "json") ctx.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else if (output === "junit") ctx.stdout.write(formatJunit([result]));
-  else if (output === "claude") {
-    claude = renderClaude(result);
-    ctx.stdout.write(claude.stdout);
-    ctx.stderr.write(claude.stderr);
-  } else if (result.hooks.length > 0 || result.warnings.length > 0 || result.async_started.length > 0 || result.async_delivered.length > 0) {
+  else if (result.hooks.length > 0 || result.warnings.length > 0 || result.async_started.length > 0 || result.async_delivered.length > 0) {
     // Results of earlier runs' async hooks (delivered now, first) and hooks that never ran
     // (skipped, cancelled before starting) were not shown while running.
     for (const r of [...result.async_delivered, ...result.hooks]) if (!progress?.shown.has(r)) ctx.stdout.write(block(r, { color: ctx.color }));
     if (github) ctx.stdout.write(formatGithubAnnotations(result));
     ctx.stdout.write(formatFooter(result, { color: ctx.color }));
   }
+  if (hostAnswer) {
+    const code = answer(ctx, hostAnswer);
+    return interrupted ? signalExitCode(interrupted) : code;
+  }
   if (interrupted) return signalExitCode(interrupted);
-  // Claude Code reads a hook's JSON only on exit 0: the block travels in the JSON, except when it
-  // is only a hook's exit 2, answered the same way (SPEC §8, src/hosts/claude.ts).
-  if (claude) return claude.exitCode;
   return exitCodeForResult(result, wait);
+}
+
+/** Print a host's answer; its exit code is the host contract's (a block may be exit 0 with JSON). */
+function answer(ctx: CliContext, a: HostAnswer): number {
+  ctx.stdout.write(a.stdout);
+  ctx.stderr.write(a.stderr);
+  return a.exitCode;
 }
 
 /**

@@ -1,0 +1,208 @@
+import { existsSync, mkdirSync, realpathSync, unlinkSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { loadConfig } from "../../config/loadConfig.js";
+import type { ResolvedConfig } from "../../config/types.js";
+import { displayFile, HookrunError, UsageError, WriteError } from "../../errors.js";
+import { FileReadError, READ_LIMITS, readBoundedText } from "../../fs/readBounded.js";
+import { writeFileAtomic } from "../../fs/writeFileAtomic.js";
+import { type DispatchTarget, dispatchCommand, installState, mergeEntries, uninstallText } from "../../hosts/install.js";
+import { HOSTS, hostByName } from "../../hosts/table.js";
+import type { HostAdapter, HostEntry } from "../../hosts/types.js";
+import { terminalSafe } from "../../text.js";
+import type { CliContext } from "../context.js";
+import { EXIT } from "../exitCodes.js";
+
+export interface InstallFlags {
+  user?: boolean;
+  dryRun?: boolean;
+  check?: boolean;
+  json?: boolean;
+}
+
+/** One host's config file as `hooks install` sees it. */
+interface HostFile {
+  host: HostAdapter;
+  /** The file as named (project-relative or under HOME). */
+  file: string;
+  /** Where writes go: the symlink's target when the file is a link (the link stays). */
+  target: string;
+  text: string | null;
+}
+
+const installable = (): HostAdapter[] => HOSTS.filter((h) => h.install);
+
+function pickHosts(names: string[], base: string, present: (h: HostAdapter, file: string) => boolean): HostAdapter[] {
+  if (names.length > 0) {
+    return names.map((n) => {
+      const host = hostByName(n);
+      if (!host?.install)
+        throw new UsageError(
+          `${n}: no such host to install into; use one of ${installable()
+            .map((h) => h.name)
+            .join(", ")}`,
+        );
+      return host;
+    });
+  }
+  return installable().filter((h) => present(h, path.join(base, h.install!.projectFile)));
+}
+
+function readHostFile(host: HostAdapter, base: string, user: boolean): HostFile {
+  const file = path.join(base, user ? host.install!.userFile : host.install!.projectFile);
+  let target = file;
+  try {
+    target = realpathSync(file);
+  } catch {
+    // not there yet (or a dangling link, refused below when read)
+  }
+  if (!existsSync(file)) return { host, file, target, text: null };
+  try {
+    return { host, file, target, text: readBoundedText(file, READ_LIMITS.config, { what: `${host.title} config` }) };
+  } catch (error) {
+    if (error instanceof FileReadError) throw new WriteError(`${error.message}; nothing was written`, file, { cause: error });
+    throw error;
+  }
+}
+
+/** The bin and project root of the dispatch commands: the project's install, or this hookrun's absolute path for `--user`. */
+function dispatchTarget(ctx: CliContext, host: HostAdapter, user: boolean): DispatchTarget {
+  if (!user) return { root: host.install!.root, bin: null, exec: host.install!.exec };
+  const bin = ctx.entry && existsSync(ctx.entry) ? ctx.entry : null;
+  if (!bin) throw new HookrunError("--user needs hookrun's own path to write into the entries; run the installed `hooks` binary", { code: "install" });
+  return { root: null, bin: realpathSync(bin), exec: host.install!.exec };
+}
+
+function wantedEntries(ctx: CliContext, config: ResolvedConfig, host: HostAdapter, user: boolean): Record<string, HostEntry[]> {
+  const target = dispatchTarget(ctx, host, user);
+  return host.install!.entries(config, (event) => dispatchCommand(host.name, event, target));
+}
+
+const loadProject = (ctx: CliContext) => loadConfig({ cwd: ctx.cwd, configPath: ctx.configPath, userConfig: ctx.userConfig, env: ctx.env });
+
+/**
+ * `hooks install [HOST…]`: hookrun's dispatch entries into each host's own config file, merged
+ * with the user's entries (SPEC §13, docs/hosts.md). No HOST: the hosts whose config folder the
+ * project has. `--check`: exit 1 when an entry is missing or stale (for CI); `--dry-run`: print
+ * the file as it would be written.
+ */
+export async function installHosts(ctx: CliContext, names: string[], flags: InstallFlags): Promise<number> {
+  const config = await loadProject(ctx);
+  const base = flags.user ? ctx.env.HOME || os.homedir() : config.projectDir;
+  const hosts = pickHosts(names, base, (_h, file) => existsSync(path.dirname(file)));
+  if (hosts.length === 0) {
+    throw new UsageError(
+      `no host config folder in ${base} (${installable()
+        .map((h) => path.dirname(h.install!.projectFile))
+        .join(", ")}); name the hosts: hooks install claude codex …`,
+    );
+  }
+  if (names.length === 0) ctx.stderr.write(`hooks install: found ${hosts.map((h) => h.title).join(", ")} in ${displayFile(base, ctx.cwd)}\n`);
+  if (!flags.user && !existsSync(path.join(config.projectDir, "node_modules", ".bin", "hooks")))
+    ctx.stderr.write(
+      `hooks install: warning: ${displayFile(path.join(config.projectDir, "node_modules/.bin/hooks"), ctx.cwd)} is missing, and the entries run it: add hookrun to the project (npm install --save-dev hookrun)\n`,
+    );
+  let stale = 0;
+  const report: unknown[] = [];
+  for (const host of hosts) {
+    const f = readHostFile(host, base, Boolean(flags.user));
+    const wanted = wantedEntries(ctx, config, host, Boolean(flags.user));
+    const shown = displayFile(f.file, ctx.cwd);
+    if (flags.check) {
+      const state = installState(host, f.text, f.file, wanted);
+      if (state.stale.length) stale++;
+      report.push({ host: host.name, file: f.file, installed: state.installed, stale: state.stale });
+      if (!flags.json)
+        ctx.stdout.write(
+          terminalSafe(state.stale.length ? `${shown}: ${state.installed ? "stale" : "missing"}: ${state.stale.join(", ")}; run \`hooks install ${host.name}\`` : `${shown}: up to date`) + "\n",
+        );
+      continue;
+    }
+    const after = mergeEntries(host, f.text, f.file, wanted);
+    const events = Object.keys(wanted);
+    report.push({ host: host.name, file: f.file, changed: after !== f.text, events });
+    if (flags.dryRun) {
+      if (!flags.json) ctx.stdout.write(`# ${shown}\n${after}${after.endsWith("\n") ? "" : "\n"}`);
+      continue;
+    }
+    if (after === f.text) {
+      if (!flags.json) ctx.stdout.write(terminalSafe(`${shown}: up to date (${events.join(", ") || "no events"})`) + "\n");
+      continue;
+    }
+    mkdirSync(path.dirname(f.target), { recursive: true });
+    writeFileAtomic(f.target, after);
+    if (!flags.json) ctx.stdout.write(terminalSafe(`${shown}: ${f.text === null ? "created" : "updated"}; ${host.title} hands ${events.join(", ") || "no events"} to hookrun`) + "\n");
+  }
+  if (flags.json) ctx.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  return flags.check && stale > 0 ? EXIT.failed : EXIT.ok;
+}
+
+/** `hooks uninstall [HOST…]`: hookrun's entries out of each host's config; a file left with nothing of the user's is removed. */
+export async function uninstallHosts(ctx: CliContext, names: string[], flags: InstallFlags): Promise<number> {
+  const base = flags.user ? ctx.env.HOME || os.homedir() : await projectDirOf(ctx);
+  const hosts = pickHosts(names, base, (h) => {
+    const f = readHostFile(h, base, Boolean(flags.user));
+    return f.text !== null && installState(h, f.text, f.file, {}).installed;
+  });
+  if (hosts.length === 0) {
+    ctx.stdout.write(`no hookrun entries in any host's config under ${displayFile(base, ctx.cwd)}\n`);
+    return EXIT.ok;
+  }
+  for (const host of hosts) {
+    const f = readHostFile(host, base, Boolean(flags.user));
+    const shown = displayFile(f.file, ctx.cwd);
+    if (f.text === null) {
+      ctx.stdout.write(`${terminalSafe(shown)}: not there; nothing to remove\n`);
+      continue;
+    }
+    const after = uninstallText(host, f.text, f.file);
+    if (after === f.text) {
+      ctx.stdout.write(`${terminalSafe(shown)}: no hookrun entries; left as it is\n`);
+      continue;
+    }
+    if (flags.dryRun) {
+      ctx.stdout.write(after === null ? `# ${shown} would be removed\n` : `# ${shown}\n${after}`);
+      continue;
+    }
+    if (after === null) {
+      // The folder stays (hookrun cannot tell whether it made it): an empty `.codex/` is harmless.
+      unlinkSync(f.target);
+      ctx.stdout.write(`${terminalSafe(shown)}: removed (it held only hookrun's entries)\n`);
+    } else {
+      writeFileAtomic(f.target, after);
+      ctx.stdout.write(`${terminalSafe(shown)}: hookrun's entries removed; the rest is as it was\n`);
+    }
+  }
+  return EXIT.ok;
+}
+
+async function projectDirOf(ctx: CliContext): Promise<string> {
+  try {
+    return (await loadProject(ctx)).projectDir;
+  } catch {
+    // An invalid or missing hooks.yaml must not keep anyone from removing the entries.
+    return ctx.cwd;
+  }
+}
+
+/** Hosts whose entries in the project are stale against `config`: for `hooks validate`. */
+export function staleHosts(ctx: CliContext, config: ResolvedConfig): { file: string; host: string; stale: string[] }[] {
+  const out: { file: string; host: string; stale: string[] }[] = [];
+  for (const host of installable()) {
+    let f: HostFile;
+    try {
+      f = readHostFile(host, config.projectDir, false);
+    } catch {
+      continue;
+    }
+    if (f.text === null) continue;
+    let state: ReturnType<typeof installState>;
+    try {
+      state = installState(host, f.text, f.file, wantedEntries(ctx, config, host, false));
+    } catch {
+      continue;
+    }
+    if (state.installed && state.stale.length) out.push({ file: f.file, host: host.name, stale: state.stale });
+  }
+  return out;
+}

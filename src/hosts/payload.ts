@@ -1,0 +1,44 @@
+import type { HookContext } from "../runner/types.js";
+import type { HostAdapter, Payload } from "./types.js";
+
+/** The canonical name of a host's tool (Claude's vocabulary); a name the host table lacks passes unchanged. */
+export function canonicalTool(adapter: Pick<HostAdapter, "tools">, name: unknown): unknown {
+  return typeof name === "string" && Object.hasOwn(adapter.tools, name) ? adapter.tools[name] : name;
+}
+
+/** Every host tool name that reads as `canonical` under this host (the name itself included). */
+export function hostToolNames(adapter: Pick<HostAdapter, "tools">, canonical: string): string[] {
+  const names = new Set([canonical]);
+  for (const [host, c] of Object.entries(adapter.tools)) if (c === canonical) names.add(host);
+  return [...names];
+}
+
+/** The host's name of a canonical event (the first in its table), or null when the host does not fire it. */
+export function hostEventName(adapter: Pick<HostAdapter, "events">, event: string): string | null {
+  for (const [host, c] of Object.entries(adapter.events)) if (c === event) return host;
+  return null;
+}
+
+/**
+ * The common way to read a payload: every field copied; `renames` (host field → canonical field)
+ * applied; `tool_name` mapped to the canonical vocabulary; the host's own spelling kept under
+ * `host` (`{name, event, tool_name}`) for hooks that need it. A field of the payload already named
+ * `host` is kept under `host.payload_host`.
+ */
+export function baseRead(adapter: Pick<HostAdapter, "name" | "tools">, payload: Payload, renames: Readonly<Record<string, string>> = {}): HookContext {
+  const context: HookContext = {};
+  for (const [key, value] of Object.entries(payload)) {
+    const to = Object.hasOwn(renames, key) ? renames[key] : key;
+    if (to === "host") continue;
+    if (context[to] === undefined || to === key) context[to] = value;
+  }
+  const host: Record<string, unknown> = { name: adapter.name };
+  if (typeof payload.hook_event_name === "string") host.event = payload.hook_event_name;
+  if (context.tool_name !== undefined) {
+    host.tool_name = context.tool_name;
+    context.tool_name = canonicalTool(adapter, context.tool_name);
+  }
+  if (payload.host !== undefined) host.payload_host = payload.host;
+  context.host = host;
+  return context;
+}

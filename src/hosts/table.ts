@@ -1,0 +1,54 @@
+import { claudeHost } from "./claude.js";
+import type { HostAdapter, Payload } from "./types.js";
+
+/**
+ * The one table of hosts (SPEC §13): every agent hookrun reads events from and answers. The CLI
+ * (`--host`, `hooks install`, `hooks import`), `hooks validate`'s staleness check, the docs'
+ * tables and the tests walk this list. Add a host: one module in src/hosts/, one line here.
+ */
+export const HOSTS: readonly HostAdapter[] = Object.freeze([claudeHost]);
+
+/** The host named `name` on the command line, or undefined. */
+export function hostByName(name: string): HostAdapter | undefined {
+  return HOSTS.find((h) => h.name === name);
+}
+
+/**
+ * The host a payload can only have come from (`--host auto`), or null. Claude-shaped hosts (Qwen
+ * Code, Factory Droid, Copilot's PascalCase entries) are told apart by their own fields first;
+ * Claude Code, whose shape they share, is tried last.
+ */
+export function detectHost(payload: Payload): HostAdapter | null {
+  return HOSTS.find((h) => h !== claudeHost && h.detect(payload)) ?? (claudeHost.detect(payload) ? claudeHost : null);
+}
+
+/**
+ * The host to answer: `--host auto` (or no flag) is whatever the payload shows, else none (hookrun's
+ * own output); `--host NAME` is NAME, unless the payload can only have come from another host
+ * (a dispatch entry in `.claude/settings.json` fired by Copilot CLI or Cursor answers in their contract).
+ */
+export function resolveHost(flag: string | undefined, payload: Payload): HostAdapter | null {
+  const detected = detectHost(payload);
+  if (flag === undefined || flag === "auto") return detected;
+  const named = hostByName(flag);
+  if (!named) return null;
+  return detected && detected !== claudeHost && detected !== named ? detected : named;
+}
+
+/** What the user, and the model, are told when the project's hooks did not run: untrusted config (exit 77). */
+export function notTrustedWords(files: readonly string[], trustCommand: string): [forUser: string, forModel: string] {
+  const what = files.length === 1 ? `${files[0]} is` : `${files.join(", ")} are`;
+  const why = `${what} not trusted (new or changed since it was last reviewed)`;
+  return [
+    `${why}. None of its hooks (guards included) run until you review and trust it: run \`${trustCommand}\` in a terminal.`,
+    `${why}, so none of its hooks, guards included, will run. Tell the user; they must review and trust it themselves by running \`${trustCommand}\` in a terminal. Do not run \`hooks trust\` yourself: the review is theirs.`,
+  ];
+}
+
+/** The same for a config that does not load (exit 78): `problem` is its first error, FILE:LINE:COL. */
+export function invalidConfigWords(problem: string): [forUser: string, forModel: string] {
+  return [
+    `the config is invalid (${problem}). None of its hooks (guards included) run until it is fixed: run \`hooks validate\` to see every problem.`,
+    `its config is invalid (${problem}), so none of its hooks, guards included, will run. Tell the user; \`hooks validate\` lists every problem.`,
+  ];
+}
