@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
 import { cursor } from "../src/hosts/cursor.js";
@@ -6,7 +7,9 @@ import { createRunner } from "../src/runner/createRunner.js";
 import { CLAUDE_PAYLOADS, hostFixtures, otherHostsFixtures } from "./helpers/hostFixtures.js";
 import { hookResult, triggerResult } from "./helpers/results.js";
 import { config, hook } from "./helpers/runnerConfig.js";
-import { useSandbox } from "./helpers/sandbox.js";
+import { runMain } from "./helpers/cli.js";
+import { linkHookrun, runEntry } from "./helpers/hostDispatch.js";
+import { sandbox, useSandbox } from "./helpers/sandbox.js";
 
 const sb = useSandbox();
 const FX = hostFixtures("cursor");
@@ -226,8 +229,8 @@ describe("cursor: install entries", () => {
       hook("off", "notification", { enabled: false }),
     ]);
     expect(cursor.install?.entries(cfg, cmd)).toEqual({
-      preToolUse: [{ command: "hooks run pre_tool_use --host cursor", timeout: 35, matcher: "Read|Shell", failClosed: true }],
-      postToolUse: [{ command: "hooks run post_tool_use --host cursor", timeout: 40, matcher: "Edit|Write" }],
+      preToolUse: [{ command: "hooks run pre_tool_use --host cursor", timeout: 35, matcher: "Bash|Shell|Read", failClosed: true }],
+      postToolUse: [{ command: "hooks run post_tool_use --host cursor", timeout: 40, matcher: "Write|Edit" }],
       sessionStart: [{ command: "hooks run session_start --host cursor", timeout: 11 }],
       stop: [{ command: "hooks run stop --host cursor", timeout: 13 }],
     });
@@ -318,5 +321,60 @@ describe("cursor: import", () => {
     expect(() => cursor.import?.({ hooks: [] }, [])).toThrow(TypeError);
     expect(cursor.import?.({ version: 1 }, []).notes).toEqual(["the file has no `hooks` object; nothing to import"]);
     expect(cursor.import?.({ version: 2, hooks: {} }, []).notes[0]).toMatch(/version 2: Cursor documents version 1 only/);
+  });
+});
+
+describe("cursor: through the CLI (hooks install / run --host auto / import)", () => {
+  const GUARD =
+    "hooks:\n  pre_tool_use:\n    - {name: guard, command: 'echo \"no force push\" >&2; exit 2', matcher: Bash, timeout: 5s}\n  stop:\n    - {name: todo, command: 'echo finish TODO.md >&2; exit 2'}\n";
+
+  it("installs next to the user's hooks, runs as Cursor runs it (untrusted: says so; trusted: denies), and uninstalls byte for byte", async () => {
+    const p = sandbox({ config: GUARD });
+    linkHookrun(p.dir);
+    const original = '{\n  "version": 1,\n  "hooks": {\n    "afterFileEdit": [{ "command": "./format.sh" }]\n  }\n}\n';
+    p.write(".cursor/hooks.json", original);
+    const install = await runMain(["install", "cursor"], { cwd: p.dir, env: p.env });
+    expect(install.code).toBe(0);
+    const file = JSON.parse(readFileSync(p.path(".cursor/hooks.json"), "utf8"));
+    expect(file.hooks.afterFileEdit).toEqual([{ command: "./format.sh" }]);
+    const pre = file.hooks.preToolUse[0];
+    expect(pre).toEqual({ command: '"${CURSOR_PROJECT_DIR:-$PWD}"/node_modules/.bin/hooks -C "${CURSOR_PROJECT_DIR:-$PWD}" run pre_tool_use --host cursor', timeout: 15, matcher: "Bash|Shell" });
+    expect(file.hooks.stop[0].command).toContain("run stop --host cursor");
+    expect((await runMain(["install", "cursor"], { cwd: p.dir, env: p.env })).stdout).toMatch(/up to date/);
+
+    // Cursor runs project hooks in the project root with CURSOR_PROJECT_DIR set; either one is enough.
+    const untrusted = runEntry(pre.command, FX.preToolUse, { cwd: p.dir, env: { ...p.env, CURSOR_PROJECT_DIR: p.dir } });
+    expect(untrusted.code).toBe(0);
+    expect(json(untrusted.stdout).user_message).toMatch(/the project's hooks did not run: .*not trusted/);
+    expect((await runMain(["trust", "--yes"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    for (const env of [{ CURSOR_PROJECT_DIR: p.dir }, {}]) {
+      const denied = runEntry(pre.command, FX.beforeShellExecution, { cwd: p.dir, env: { ...p.env, ...env } });
+      expect(denied.code).toBe(0);
+      expect(json(denied.stdout)).toEqual({ permission: "deny", agent_message: "no force push", user_message: "no force push" });
+    }
+    const stop = runEntry(file.hooks.stop[0].command, FX.stop, { cwd: p.dir, env: { ...p.env, CURSOR_PROJECT_DIR: p.dir } });
+    expect(json(stop.stdout)).toEqual({ followup_message: "finish TODO.md" });
+
+    expect((await runMain(["uninstall", "cursor"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect(readFileSync(p.path(".cursor/hooks.json"), "utf8")).toBe(original);
+  });
+
+  it("`hooks run --host auto` tells Cursor's payload apart and answers in Cursor's contract", async () => {
+    const p = sandbox({ config: GUARD });
+    const r = await runMain(["--trust", "run", "pre_tool_use"], { cwd: p.dir, env: p.env, input: JSON.stringify(FX.preToolUse) });
+    expect(r.code).toBe(0);
+    expect(json(r.stdout).permission).toBe("deny");
+    // The event named as Cursor names it.
+    const named = await runMain(["--trust", "run", "beforeShellExecution", "--host", "cursor"], { cwd: p.dir, env: p.env, input: JSON.stringify(FX.beforeShellExecution) });
+    expect(json(named.stdout).permission).toBe("deny");
+  });
+
+  it("`hooks import cursor FILE` prints a hooks.yaml with the notes on stderr", async () => {
+    const p = sandbox();
+    p.write(".cursor/hooks.json", JSON.stringify({ version: 1, hooks: { beforeShellExecution: [{ command: "./guard.sh", failClosed: true }] } }));
+    const r = await runMain(["import", "cursor", ".cursor/hooks.json"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/pre_tool_use:\n\s+- name: guard\n\s+matcher: Bash\n\s+command: \.\/guard\.sh\n\s+on_failure: block/);
+    expect(r.stderr).toMatch(/not Cursor's/);
   });
 });

@@ -122,7 +122,7 @@ describe("droid: install entries (the hooks key of .factory/settings.json)", () 
       hook("perm", "permission_request"),
     ]);
     expect(droid.install?.entries(cfg, cmd)).toEqual({
-      PreToolUse: [{ matcher: "Create|Execute", hooks: [{ type: "command", command: "hooks run pre_tool_use --host droid", timeout: 15 }] }],
+      PreToolUse: [{ matcher: "Bash|Execute|Write|Create", hooks: [{ type: "command", command: "hooks run pre_tool_use --host droid", timeout: 15 }] }],
       PostToolUse: [{ matcher: "Edit", hooks: [{ type: "command", command: "hooks run post_tool_use --host droid", timeout: 40 }] }],
       SessionStart: [{ hooks: [{ type: "command", command: "hooks run session_start --host droid", timeout: 11 }] }],
       Stop: [{ hooks: [{ type: "command", command: "hooks run stop --host droid", timeout: 20 }] }],

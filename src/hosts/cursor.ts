@@ -4,7 +4,8 @@ import { matcherRule } from "../config/matcher.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
 import { hookNameFromCommand, slug, uniqueName, type ExistingHook } from "../interop/claudeImport.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
-import { blockReason, configEvents, DISPATCH_MARGIN_S, eventHooks, eventRunMs, hostToolNames, parseJsonObject, rankedDecision, resultTexts, selectableTools, str } from "./entryPlan.js";
+import { blockReason, parseJsonObject, rankedDecision, resultTexts, str } from "./entryPlan.js";
+import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
 
 /**
@@ -232,13 +233,13 @@ function entries(config: Parameters<NonNullable<HostAdapter["install"]>["entries
   for (const event of configEvents(config)) {
     const hostEvent = INSTALL_EVENT[event];
     if (!hostEvent) continue;
-    const entry: HostEntry = { command: command(event), timeout: Math.ceil(eventRunMs(config, event) / 1000) + DISPATCH_MARGIN_S };
+    const entry: HostEntry = { command: command(event), timeout: Math.ceil(dispatchTimeoutMs(config, event) / 1000) };
     if (TOOL_EVENTS.has(event)) {
-      const tools = selectableTools(config, event);
-      if (tools) entry.matcher = hostToolNames(TOOLS, tools).join("|");
+      const values = matchedValues(config, event, cursor);
+      if (values) entry.matcher = values.join("|");
     }
     // A hook that blocks on its own failure asks for fail-closed: so does the dispatch if hookrun itself fails.
-    if (EVENT_BY_NAME.get(event)?.gate === "yes" && eventHooks(config, event).some((h) => h.onFailure === "block")) entry.failClosed = true;
+    if (EVENT_BY_NAME.get(event)?.gate === "yes" && config.hooks.some((h) => h.event === event && h.enabled && h.onFailure === "block")) entry.failClosed = true;
     out[hostEvent] = [entry];
   }
   return out;
@@ -412,6 +413,8 @@ export const cursor: HostAdapter = {
     projectFile: ".cursor/hooks.json",
     userFile: ".cursor/hooks.json",
     hooksPath: ["hooks"],
+    // Project hooks run in the project root, where Cursor also sets CURSOR_PROJECT_DIR (older builds resolved relative paths from .cursor/).
+    root: '"${CURSOR_PROJECT_DIR:-$PWD}"',
     skeleton: { version: 1 },
     entries,
   },

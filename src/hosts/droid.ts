@@ -4,7 +4,8 @@ import { matcherRule } from "../config/matcher.js";
 import { type ExistingHook, importClaudeSettings } from "../interop/claudeImport.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { renderClaude } from "./claude.js";
-import { configEvents, DISPATCH_MARGIN_S, eventRunMs, hostToolNames, selectableTools, str } from "./entryPlan.js";
+import { str } from "./entryPlan.js";
+import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
 
 /**
@@ -71,12 +72,8 @@ function entries(config: ResolvedConfig, command: (event: string) => string): Re
   for (const event of configEvents(config)) {
     const hostEvent = INSTALL_EVENT[event];
     if (!hostEvent) continue;
-    const group: HostEntry = { hooks: [{ type: "command", command: command(event), timeout: Math.ceil(eventRunMs(config, event) / 1000) + DISPATCH_MARGIN_S }] };
-    if (event === "pre_tool_use" || event === "post_tool_use") {
-      const tools = selectableTools(config, event);
-      if (tools) group.matcher = hostToolNames(TOOLS, tools).join("|");
-    }
-    out[hostEvent] = [group];
+    const values = event === "pre_tool_use" || event === "post_tool_use" ? matchedValues(config, event, droid) : null;
+    out[hostEvent] = [{ ...(values && { matcher: values.join("|") }), hooks: [{ type: "command", command: command(event), timeout: Math.ceil(dispatchTimeoutMs(config, event) / 1000) }] }];
   }
   return out;
 }
@@ -150,6 +147,7 @@ export const droid: HostAdapter = {
     stop: "`continue: false` + `stopReason`",
     notice: "`systemMessage`",
   },
-  install: { projectFile: ".factory/settings.json", userFile: ".factory/settings.json", hooksPath: ["hooks"], entries },
+  // Droid runs hooks from its current directory, which may change: the project root comes from FACTORY_PROJECT_DIR.
+  install: { projectFile: ".factory/settings.json", userFile: ".factory/settings.json", hooksPath: ["hooks"], root: '"$FACTORY_PROJECT_DIR"', entries },
   import: importDroid,
 };

@@ -1,65 +1,11 @@
-import type { ResolvedConfig, ResolvedHook } from "../config/types.js";
-import { matcherRule } from "../config/matcher.js";
-import { eventGate, orderHooks, runGroups } from "../runner/select.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
 import type { HookResult, Message, TriggerResult } from "../runner/types.js";
 import type { Payload } from "./types.js";
 
 /**
- * Small helpers the host adapters of Cursor, Factory Droid and Windsurf share for `install.entries`
- * (which events a config uses, the tools its matchers can select, how long an event's run may take)
- * and for `render` (the texts of a result by kind).
+ * Small helpers the host adapters of Cursor, Factory Droid, Windsurf and Cline share to render a
+ * result (its texts by kind, the block reason, the strongest decision) and read a payload.
  */
-
-/** The enabled sync hooks of a canonical event, in run order. */
-export function eventHooks(config: ResolvedConfig, event: string): ResolvedHook[] {
-  return orderHooks(config.hooks.filter((h) => h.event === event && h.enabled));
-}
-
-/** The canonical events the config has enabled hooks on, in first-declaration order. */
-export function configEvents(config: ResolvedConfig): string[] {
-  return [...new Set(config.hooks.filter((h) => h.enabled).map((h) => h.event))];
-}
-
-/**
- * Milliseconds a dispatch of `event` may take: the sum over the event's run groups of each
- * group's longest timeout (async hooks never hold the dispatch), as claudeDispatchSettings counts.
- */
-export function eventRunMs(config: ResolvedConfig, event: string): number {
-  const sync = eventHooks(config, event).filter((h) => !h.async);
-  return runGroups(sync, config.events[event]?.parallel === true, eventGate(event, config)).reduce((sum, g) => sum + Math.max(...g.map((h) => h.timeoutMs)), 0);
-}
-
-/** Seconds a dispatch entry's timeout adds over its hooks' for hookrun itself (as Claude's). */
-export const DISPATCH_MARGIN_S = 10;
-
-/**
- * The canonical tool names the matchers of an event's hooks can select, or null when some hook
- * can select any tool (no matcher, `*`, or a regex: a regex is not narrowed, it is passed on whole).
- */
-export function selectableTools(config: ResolvedConfig, event: string): Set<string> | null {
-  const names = new Set<string>();
-  for (const h of eventHooks(config, event)) {
-    if (h.matcher === undefined) return null;
-    const rule = matcherRule(h.matcher);
-    if (rule.kind !== "names") return null;
-    for (const n of rule.names) names.add(n);
-  }
-  return names;
-}
-
-/** The host's names of the canonical tools in `canonical` (tools the host does not rename keep their name). */
-export function hostToolNames(tools: Readonly<Record<string, string>>, canonical: Iterable<string>): string[] {
-  const out = new Set<string>();
-  for (const name of canonical) {
-    const hostNames = Object.entries(tools)
-      .filter(([, c]) => c === name)
-      .map(([h]) => h);
-    if (hostNames.length === 0) out.add(name);
-    for (const h of hostNames) out.add(h);
-  }
-  return [...out].sort();
-}
 
 /** The trimmed, non-empty contents of messages. */
 export const texts = (messages: Message[]): string[] => messages.map((m) => m.content.trim()).filter(Boolean);

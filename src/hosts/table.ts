@@ -1,4 +1,8 @@
 import { claudeHost } from "./claude.js";
+import { cline } from "./cline.js";
+import { cursor } from "./cursor.js";
+import { droid } from "./droid.js";
+import { windsurf } from "./windsurf.js";
 import type { HostAdapter, Payload } from "./types.js";
 
 /**
@@ -6,7 +10,7 @@ import type { HostAdapter, Payload } from "./types.js";
  * (`--host`, `hooks install`, `hooks import`), `hooks validate`'s staleness check, the docs'
  * tables and the tests walk this list. Add a host: one module in src/hosts/, one line here.
  */
-export const HOSTS: readonly HostAdapter[] = Object.freeze([claudeHost]);
+export const HOSTS: readonly HostAdapter[] = Object.freeze([claudeHost, cursor, droid, windsurf, cline]);
 
 /** The host named `name` on the command line, or undefined. */
 export function hostByName(name: string): HostAdapter | undefined {

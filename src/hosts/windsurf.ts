@@ -3,7 +3,8 @@ import { isJsonObject } from "../config/scanJson.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
 import { hookNameFromCommand, slug, uniqueName, type ExistingHook } from "../interop/claudeImport.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
-import { blockReason, configEvents, parseJsonObject, rankedDecision, resultTexts, selectableTools, str } from "./entryPlan.js";
+import { blockReason, parseJsonObject, rankedDecision, resultTexts, str } from "./entryPlan.js";
+import { configEvents, matchedValues } from "./install.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
 
 /**
@@ -131,7 +132,8 @@ function notRun(_event: string, forUser: string, _forModel: string): HostAnswer 
 // ---- install ------------------------------------------------------------------------------
 
 /** The Windsurf events that carry a tool the canonical names in `tools` can select (null: all). */
-function toolEvents(prefix: "pre" | "post", tools: Set<string> | null): string[] {
+function toolEvents(prefix: "pre" | "post", values: string[] | null): string[] {
+  const tools = values && new Set(values);
   const all = ["read_code", "write_code", "run_command", "mcp_tool_use"];
   const wanted = (kind: string) => {
     if (tools === null) return true;
@@ -148,9 +150,9 @@ function entries(config: ResolvedConfig, command: (event: string) => string): Re
   for (const event of configEvents(config)) {
     const hostEvents =
       event === "pre_tool_use"
-        ? toolEvents("pre", selectableTools(config, event))
+        ? toolEvents("pre", matchedValues(config, event))
         : event === "post_tool_use"
-          ? toolEvents("post", selectableTools(config, event))
+          ? toolEvents("post", matchedValues(config, event))
           : event === "user_prompt_submit"
             ? ["pre_user_prompt"]
             : event === "stop"
@@ -255,6 +257,7 @@ export const windsurf: HostAdapter = {
     stop: "on a pre-hook a block saying so; elsewhere a line the user sees",
     notice: "a line the user sees (stdout with exit 0, stderr with exit 2)",
   },
-  install: { projectFile: ".windsurf/hooks.json", userFile: ".codeium/windsurf/hooks.json", hooksPath: ["hooks"], entries },
+  // Windsurf's docs name no project-dir variable; workspace hooks are taken to run in the workspace root.
+  install: { projectFile: ".windsurf/hooks.json", userFile: ".codeium/windsurf/hooks.json", hooksPath: ["hooks"], root: null, entries },
   import: importWindsurf,
 };
