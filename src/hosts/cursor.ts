@@ -414,6 +414,7 @@ export const cursor: HostAdapter = {
     userFile: ".cursor/hooks.json",
     hooksPath: ["hooks"],
     // Project hooks run in the project root, where Cursor also sets CURSOR_PROJECT_DIR (older builds resolved relative paths from .cursor/).
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text for the host's command line, not a template
     root: '"${CURSOR_PROJECT_DIR:-$PWD}"',
     skeleton: { version: 1 },
     entries,
