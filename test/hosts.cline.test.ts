@@ -2,11 +2,14 @@ import { chmodSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { cline, clineHookScripts } from "../src/hosts/cline.js";
+import { dispatchCommand } from "../src/hosts/install.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import { CLAUDE_PAYLOADS, hostFixtures, otherHostsFixtures } from "./helpers/hostFixtures.js";
 import { hookResult, triggerResult } from "./helpers/results.js";
 import { config, hook } from "./helpers/runnerConfig.js";
-import { useSandbox } from "./helpers/sandbox.js";
+import { cliEnv, runMain } from "./helpers/cli.js";
+import { linkHookrun } from "./helpers/hostDispatch.js";
+import { sandbox, useSandbox } from "./helpers/sandbox.js";
 
 const sb = useSandbox();
 const FX = hostFixtures("cline");
@@ -127,5 +130,31 @@ describe("cline: real hooks, and the hook file Cline runs", () => {
     expect(run.stdout).toBe("dispatched pre_tool_use\n");
     expect(cline.install).toBeUndefined();
     expect(cline.import).toBeUndefined();
+  });
+});
+
+describe("cline: through the CLI", () => {
+  const GUARD = "hooks:\n  pre_tool_use:\n    - {name: guard, command: 'echo \"destructive\" >&2; exit 2', matcher: Bash, timeout: 5s}\n";
+
+  it("the hook file Cline runs (in the workspace root) dispatches to the project's hookrun and answers in Cline's JSON", async () => {
+    const p = sandbox({ config: GUARD });
+    linkHookrun(p.dir);
+    expect((await runMain(["trust", "--yes"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    const scripts = clineHookScripts(await p.load(), (e) => dispatchCommand("cline", e, { root: null, bin: null }));
+    const file = p.write(".clinerules/hooks/PreToolUse", scripts.PreToolUse);
+    chmodSync(file, 0o755);
+    const run = spawnSync(file, { cwd: p.dir, env: cliEnv(p.env), input: JSON.stringify(FX.PreToolUse), encoding: "utf8" });
+    expect(run.status).toBe(0);
+    expect(json(run.stdout)).toEqual({ cancel: true, errorMessage: "destructive", contextModification: "destructive" });
+  });
+
+  it("`hooks run --host auto` answers Cline's payload; untrusted hooks let the task go on and tell the model", async () => {
+    const p = sandbox({ config: GUARD });
+    const r = await runMain(["--trust", "run", "PreToolUse"], { cwd: p.dir, env: p.env, input: JSON.stringify(FX.PreToolUse) });
+    expect(r.code).toBe(0);
+    expect(json(r.stdout)).toMatchObject({ cancel: true });
+    const untrusted = await runMain(["run", "pre_tool_use"], { cwd: p.dir, env: p.env, input: JSON.stringify(FX.PreToolUse) });
+    expect(untrusted.code).toBe(0);
+    expect(json(untrusted.stdout)).toMatchObject({ cancel: false, contextModification: expect.stringMatching(/not running in this session/) });
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
 import { renderClaude } from "../src/hosts/claude.js";
@@ -7,7 +8,9 @@ import { createRunner } from "../src/runner/createRunner.js";
 import { CLAUDE_PAYLOADS, hostFixtures, otherHostsFixtures } from "./helpers/hostFixtures.js";
 import { hookResult, triggerResult } from "./helpers/results.js";
 import { config, hook } from "./helpers/runnerConfig.js";
-import { useSandbox } from "./helpers/sandbox.js";
+import { runMain } from "./helpers/cli.js";
+import { linkHookrun, runEntry } from "./helpers/hostDispatch.js";
+import { sandbox, useSandbox } from "./helpers/sandbox.js";
 
 const sb = useSandbox();
 const FX = hostFixtures("droid");
@@ -184,5 +187,46 @@ describe("droid: import", () => {
     expect(() => droid.import?.("x", [])).toThrow(TypeError);
     expect(droid.import?.({ model: "m" }, []).notes).toEqual(["the file has no `hooks` object and names no Droid event; nothing to import"]);
     expect(() => droid.import?.({ hooks: [] }, [])).toThrow(TypeError);
+  });
+});
+
+describe("droid: through the CLI (hooks install / run --host auto / import)", () => {
+  const GUARD = "hooks:\n  pre_tool_use:\n    - {name: guard, command: 'echo \"no rm in this repo\" >&2; exit 2', matcher: Bash, timeout: 5s}\n";
+
+  it("installs into the hooks key of .factory/settings.json, runs as Droid runs it (from another cwd, FACTORY_PROJECT_DIR set), uninstalls byte for byte", async () => {
+    const p = sandbox({ config: GUARD });
+    linkHookrun(p.dir);
+    const original = '{\n  "model": "claude-opus-4-5",\n  "hooks": {\n    "Stop": [{ "hooks": [{ "type": "command", "command": "./notify.sh" }] }]\n  }\n}\n';
+    p.write(".factory/settings.json", original);
+    expect((await runMain(["install", "droid"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    const file = JSON.parse(readFileSync(p.path(".factory/settings.json"), "utf8"));
+    expect(file.model).toBe("claude-opus-4-5");
+    expect(file.hooks.Stop).toEqual([{ hooks: [{ type: "command", command: "./notify.sh" }] }]);
+    const group = file.hooks.PreToolUse[0];
+    expect(group.matcher).toBe("Bash|Execute");
+    const command = group.hooks[0].command;
+    expect(command).toBe('"$FACTORY_PROJECT_DIR"/node_modules/.bin/hooks -C "$FACTORY_PROJECT_DIR" run pre_tool_use --host droid');
+    expect((await runMain(["trust", "--yes"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    // Droid's cwd may have moved (a subfolder); the project dir comes from FACTORY_PROJECT_DIR.
+    p.write("src/.keep", "");
+    const r = runEntry(command, FX["PreToolUse-Execute"], { cwd: p.path("src"), env: { ...p.env, FACTORY_PROJECT_DIR: p.dir } });
+    expect(r.code).toBe(0);
+    expect(json(r.stdout)).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no rm in this repo" } });
+    expect((await runMain(["uninstall", "droid"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect(readFileSync(p.path(".factory/settings.json"), "utf8")).toBe(original);
+  });
+
+  it("`hooks run --host auto` tells Droid's payload from Claude's", async () => {
+    const p = sandbox({ config: GUARD });
+    const r = await runMain(["--trust", "run", "pre_tool_use"], { cwd: p.dir, env: p.env, input: JSON.stringify(FX["PreToolUse-Execute"]) });
+    expect(json(r.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
+  });
+
+  it("`hooks import droid FILE` reads settings.json and marks the hooks claude-dialect", async () => {
+    const p = sandbox();
+    p.write(".factory/settings.json", JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Execute", hooks: [{ type: "command", command: "./guard.sh", timeout: 5 }] }] } }));
+    const r = await runMain(["import", "droid", ".factory/settings.json"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/pre_tool_use:\n\s+- name: guard\n\s+matcher: Bash\n\s+command: \.\/guard\.sh\n\s+timeout: 5\n\s+dialect: claude/);
   });
 });

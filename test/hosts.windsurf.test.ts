@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
 import { windsurf } from "../src/hosts/windsurf.js";
@@ -6,7 +7,9 @@ import { createRunner } from "../src/runner/createRunner.js";
 import { CLAUDE_PAYLOADS, hostFixtures, otherHostsFixtures } from "./helpers/hostFixtures.js";
 import { hookResult, triggerResult } from "./helpers/results.js";
 import { config, hook } from "./helpers/runnerConfig.js";
-import { useSandbox } from "./helpers/sandbox.js";
+import { runMain } from "./helpers/cli.js";
+import { linkHookrun, runEntry } from "./helpers/hostDispatch.js";
+import { sandbox, useSandbox } from "./helpers/sandbox.js";
 
 const sb = useSandbox();
 const FX = hostFixtures("windsurf");
@@ -225,5 +228,46 @@ describe("windsurf: import", () => {
     expect(() => windsurf.import?.(null, [])).toThrow(TypeError);
     expect(() => windsurf.import?.({ hooks: "x" }, [])).toThrow(TypeError);
     expect(windsurf.import?.({}, []).notes).toEqual(["the file has no `hooks` object; nothing to import"]);
+  });
+});
+
+describe("windsurf: through the CLI (hooks install / run --host auto / import)", () => {
+  const GUARD =
+    "hooks:\n  pre_tool_use:\n    - {name: guard, command: 'echo \"destructive command\" >&2; exit 2', matcher: Bash, timeout: 5s}\n  user_prompt_submit:\n    - {name: ctx, command: 'echo Use pnpm.'}\n";
+
+  it("installs show_output entries for the actions hooks.yaml wants, runs as Windsurf runs it (exit 2 blocks), uninstalls byte for byte", async () => {
+    const p = sandbox({ config: GUARD });
+    linkHookrun(p.dir);
+    const original = '{\n  "hooks": {\n    "post_write_code": [{ "command": "./fmt.sh", "show_output": false }]\n  }\n}\n';
+    p.write(".windsurf/hooks.json", original);
+    expect((await runMain(["install", "windsurf"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    const file = JSON.parse(readFileSync(p.path(".windsurf/hooks.json"), "utf8"));
+    expect(Object.keys(file.hooks).sort()).toEqual(["post_write_code", "pre_run_command", "pre_user_prompt"]);
+    expect(file.hooks.pre_run_command).toEqual([{ command: "node_modules/.bin/hooks run pre_tool_use --host windsurf", show_output: true }]);
+    expect((await runMain(["trust", "--yes"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    const blocked = runEntry(file.hooks.pre_run_command[0].command, FX.pre_run_command, { cwd: p.dir, env: p.env });
+    expect(blocked).toEqual({ code: 2, stdout: "", stderr: "destructive command\n" });
+    const prompt = runEntry(file.hooks.pre_user_prompt[0].command, FX.pre_user_prompt, { cwd: p.dir, env: p.env });
+    expect(prompt).toEqual({ code: 0, stdout: "hookrun: Windsurf gives hooks no way to reach the model; for you: Use pnpm.\n", stderr: "" });
+    expect((await runMain(["uninstall", "windsurf"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect(readFileSync(p.path(".windsurf/hooks.json"), "utf8")).toBe(original);
+  });
+
+  it("`hooks run --host auto` answers Windsurf's payload with the exit code", async () => {
+    const p = sandbox({ config: GUARD });
+    const r = await runMain(["--trust", "run", "pre_tool_use"], { cwd: p.dir, env: p.env, input: JSON.stringify(FX.pre_run_command) });
+    expect(r).toMatchObject({ code: 2, stderr: "destructive command\n" });
+    const untrusted = await runMain(["run", "pre_tool_use"], { cwd: p.dir, env: p.env, input: JSON.stringify(FX.pre_run_command) });
+    expect(untrusted.code).toBe(0);
+    expect(untrusted.stdout).toMatch(/^hookrun: the project's hooks did not run: .*not trusted/);
+  });
+
+  it("`hooks import windsurf FILE` prints the hooks with the matchers their events imply", async () => {
+    const p = sandbox();
+    p.write(".windsurf/hooks.json", JSON.stringify({ hooks: { pre_read_code: [{ command: "./no-env.sh", show_output: true }] } }));
+    const r = await runMain(["import", "windsurf", ".windsurf/hooks.json"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/pre_tool_use:\n\s+- name: no-env\n\s+matcher: Read\n\s+command: \.\/no-env\.sh/);
+    expect(r.stderr).toMatch(/show_output: true. not carried/);
   });
 });
