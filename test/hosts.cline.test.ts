@@ -97,6 +97,8 @@ describe("cline: render (exit 0 always: Cline blocks on any other exit)", () => 
     expect(json(a.stdout)).toMatchObject({ cancel: true, errorMessage: "hookrun: a hook asked to stop the agent: budget" });
     expect(a.stderr).toBe("hookrun: hook x failed: exit 1\n");
     expect(a.exitCode).toBe(0);
+    // TaskComplete: the task is over anyway, nothing is cancelled.
+    expect(json(cline.render(triggerResult("stop", [hookResult("b")], { continue: false, stop_reason: "budget" })).stdout)).toEqual({ cancel: false });
   });
   it("notRun: the task goes on, the model is told", () => {
     expect(json(cline.notRun("pre_tool_use", "u", "m").stdout)).toEqual({ cancel: false, contextModification: "hookrun: the project's hooks are not running in this session: m" });

@@ -163,6 +163,12 @@ describe("cursor: render", () => {
     expect(a.stderr).toBe("hookrun: bye\nhookrun: hook broken failed: exit 1 (KeyError: 'x')\n");
     const stop = cursor.render(triggerResult("post_tool_use", [hookResult("b", { continue: false, stop_reason: "enough" })], { continue: false, stop_reason: "enough" }));
     expect(stop.stderr).toMatch(/asked to stop the agent \(enough\); Cursor's postToolUse cannot stop it/);
+    // On stop the agent stops anyway: nothing to degrade, nothing to say.
+    expect(cursor.render(triggerResult("stop", [hookResult("b", { continue: false, stop_reason: "enough" })], { continue: false, stop_reason: "enough" }))).toEqual({
+      stdout: "{}\n",
+      stderr: "",
+      exitCode: 0,
+    });
   });
 
   it("notRun: never silent — user_message / stderr, prompts go on, the model learns at session start", () => {

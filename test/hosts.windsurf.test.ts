@@ -87,6 +87,7 @@ describe("windsurf: render (exit code only; what it cannot carry is shown, never
     const stop = (event: string) => triggerResult(event, [hookResult("b", { continue: false, stop_reason: "budget spent" })], { continue: false, stop_reason: "budget spent" });
     expect(windsurf.render(stop("pre_tool_use"))).toMatchObject({ exitCode: 2, stderr: expect.stringContaining("budget spent") });
     expect(windsurf.render(stop("post_tool_use"))).toEqual({ stdout: "hookrun: a hook asked to stop the agent (budget spent); Windsurf cannot stop it\n", stderr: "", exitCode: 0 });
+    expect(windsurf.render(stop("stop"))).toEqual({ stdout: "", stderr: "", exitCode: 0 });
   });
 
   it("runs the action unchanged when a hook rewrote its input, and says so", () => {

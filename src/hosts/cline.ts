@@ -100,7 +100,8 @@ function render(result: TriggerResult): HostAnswer {
     const goOn = [...(result.blocked ? [blockReason(result)] : []), ...t.followups];
     if (goOn.length) forModel.push(`hookrun: a hook asked the agent to go on, which Cline cannot do once the task is complete: ${goOn.join(" | ")}`);
   } else if (result.blocked) cancel = blockReason(result);
-  if (!cancel && !result.continue) cancel = `hookrun: a hook asked to stop the agent: ${result.stop_reason ?? "no reason given"}`;
+  // On TaskComplete the task is over anyway; elsewhere a stop request cancels.
+  if (!cancel && !result.continue && result.event !== "stop") cancel = `hookrun: a hook asked to stop the agent: ${result.stop_reason ?? "no reason given"}`;
   if (!cancel && ranked?.decision === "ask") cancel = `hookrun: Cline's hooks cannot ask the user, so this is blocked instead${ranked.reason ? `: ${ranked.reason}` : ""}`;
   if (!cancel && result.event === "pre_tool_use" && result.updated_input !== null && result.updated_input !== undefined && ranked?.decision !== "defer")
     cancel = `hookrun: Cline cannot rewrite a tool call, so it is blocked (a hook asked for ${JSON.stringify(result.updated_input)})`;
@@ -132,6 +133,7 @@ export function clineHookScripts(config: ResolvedConfig, command: (event: string
 export const cline: HostAdapter = {
   name: "cline",
   title: "Cline",
+  verified: "its documented payloads and answers (docs.cline.bot hook reference), not the real extension",
   events: EVENTS,
   tools: TOOLS,
   // Cline's docs name no timeout setting and no default; a timeout blocks the action.

@@ -207,7 +207,8 @@ function render(result: TriggerResult): HostAnswer {
   } else {
     lost("context for the model", t.context);
   }
-  if (!result.continue && event !== "pre_tool_use" && event !== "user_prompt_submit")
+  // On stop the agent is stopping anyway: only elsewhere is a stop request something Cursor cannot do.
+  if (!result.continue && !["pre_tool_use", "user_prompt_submit", "stop", "subagent_stop"].includes(event))
     stderr.push(`hookrun: a hook asked to stop the agent (${result.stop_reason ?? "no reason given"}); Cursor's ${INSTALL_EVENT[event] ?? event} cannot stop it`);
   if (HAS_USER_MESSAGE.has(event)) {
     if (user.length) out.user_message = user.join("\n");
@@ -389,6 +390,7 @@ function importCursor(settings: unknown, existing: ExistingHook[]): HostImport {
 export const cursor: HostAdapter = {
   name: "cursor",
   title: "Cursor",
+  verified: "its documented payloads and answers (cursor.com/docs/agent/hooks), not the real app",
   events: EVENTS,
   tools: TOOLS,
   timeout: { unit: "s", default: 30 },

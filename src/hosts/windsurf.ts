@@ -110,7 +110,7 @@ function render(result: TriggerResult): HostAnswer {
     if (result.blocked) block = blockReason(result);
     else if (!result.continue) block = `hookrun: a hook asked to stop the agent (${result.stop_reason ?? "no reason given"}); Windsurf cannot stop it, so this action is blocked`;
     else if (ranked?.decision === "ask") block = `hookrun: Windsurf cannot ask the user, so this is blocked instead${ranked.reason ? `: ${ranked.reason}` : ""}`;
-  } else if (!result.continue) lines.push(`hookrun: a hook asked to stop the agent (${result.stop_reason ?? "no reason given"}); Windsurf cannot stop it`);
+  } else if (!result.continue && result.event !== "stop") lines.push(`hookrun: a hook asked to stop the agent (${result.stop_reason ?? "no reason given"}); Windsurf cannot stop it`);
   if (pre && !block && result.updated_input !== null && result.updated_input !== undefined && ranked?.decision !== "defer")
     lines.push(`hookrun: Windsurf cannot rewrite the action; it runs as the agent wrote it (a hook asked for ${JSON.stringify(result.updated_input)})`);
   if (result.event === "stop") {
@@ -239,6 +239,7 @@ function importWindsurf(settings: unknown, existing: ExistingHook[]): HostImport
 export const windsurf: HostAdapter = {
   name: "windsurf",
   title: "Windsurf Cascade",
+  verified: "its documented payloads and exit codes (docs.windsurf.com Cascade hooks), not the real IDE",
   events: EVENTS,
   tools: TOOLS,
   // Windsurf's hooks.json has no timeout field and its docs name none: hookrun's own timeouts bound the run.
