@@ -645,7 +645,9 @@ describe.skipIf(!claude.path)(`Claude Code ${claude.version ?? `(skipped: ${clau
         const [a, b] = await Promise.all([runsOf(c).A, runsOf(c).B]);
         sameAsA(a, b, c);
       });
-      it("B-import (hookrun, config from `hooks import claude --write` of A's settings.json, entries from `hooks install claude`): the model sees what it sees under A", { timeout: 180_000 }, async () => {
+      it("B-import (hookrun, config from `hooks import claude --write` of A's settings.json, entries from `hooks install claude`): the model sees what it sees under A", {
+        timeout: 180_000,
+      }, async () => {
         const [a, i] = await Promise.all([runsOf(c).A, runsOf(c)["B-import"]]);
         sameAsA(a, i, c);
       });
