@@ -103,9 +103,10 @@ describe("cursor: render", () => {
     expect(json(a.stdout)).toEqual({ permission: "deny", agent_message: "no force push", user_message: "no force push" });
   });
 
-  it("passes ask (its reason to the user), allow, and leaves defer to Cursor", () => {
-    const ask = triggerResult("pre_tool_use", [hookResult("a", { decision: "allow" }), hookResult("b", { decision: "ask", reason: "touches prod" })]);
-    expect(json(cursor.render(ask).stdout)).toEqual({ permission: "ask", user_message: "touches prod" });
+  it("turns ask into a deny that says so (Cursor mishandles ask since 2.4.21), passes allow, leaves defer to Cursor", () => {
+    const ask = triggerResult("pre_tool_use", [hookResult("a", { decision: "allow" }), hookResult("b", { decision: "ask", reason: "touches prod" })], { updated_input: { command: "ls" } });
+    const denied = "hookrun: Cursor does not honour ask, so this call is denied instead: touches prod";
+    expect(json(cursor.render(ask).stdout)).toEqual({ permission: "deny", agent_message: denied, user_message: denied });
     expect(json(cursor.render(triggerResult("pre_tool_use", [hookResult("a", { decision: "allow" })])).stdout)).toEqual({ permission: "allow" });
     expect(json(cursor.render(triggerResult("pre_tool_use", [hookResult("a", { decision: "defer" })], { updated_input: { command: "ls" } })).stdout)).toEqual({});
   });

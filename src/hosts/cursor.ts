@@ -175,19 +175,21 @@ function render(result: TriggerResult): HostAnswer {
 
   if (event === "pre_tool_use") {
     const ranked = rankedDecision(result);
-    if (result.blocked || !result.continue) {
-      const reason = result.blocked
-        ? blockReason(result)
-        : `hookrun: a hook asked to stop the agent (${result.stop_reason ?? "no reason given"}); Cursor cannot stop it from a tool hook, so the call is denied`;
+    // Cursor 2.4.21 and later mishandle `permission: ask` (2.x denies, 3.x allows): ask becomes a deny that says so.
+    const denial = result.blocked
+      ? blockReason(result)
+      : !result.continue
+        ? `hookrun: a hook asked to stop the agent (${result.stop_reason ?? "no reason given"}); Cursor cannot stop it from a tool hook, so the call is denied`
+        : ranked?.decision === "ask"
+          ? `hookrun: Cursor does not honour ask, so this call is denied instead${ranked.reason ? `: ${ranked.reason}` : ""}`
+          : null;
+    if (denial !== null) {
       out.permission = "deny";
-      out.agent_message = reason;
-      user.unshift(reason);
-    } else if (ranked) {
-      if (ranked.decision !== "defer") out.permission = ranked.decision;
-      if (ranked.decision === "ask" && ranked.reason) user.unshift(ranked.reason);
-    }
+      out.agent_message = denial;
+      user.unshift(denial);
+    } else if (ranked?.decision === "allow") out.permission = "allow";
     if (!out.agent_message && t.context.length) out.agent_message = t.context.join("\n\n");
-    if (result.updated_input !== null && result.updated_input !== undefined && !result.blocked && result.continue && ranked?.decision !== "defer") out.updated_input = result.updated_input;
+    if (result.updated_input !== null && result.updated_input !== undefined && denial === null && ranked?.decision !== "defer") out.updated_input = result.updated_input;
   } else if (event === "user_prompt_submit") {
     if (result.blocked || !result.continue) {
       out.continue = false;
@@ -401,7 +403,7 @@ export const cursor: HostAdapter = {
   render,
   notRun,
   degrade: {
-    ask: "`permission: ask` on preToolUse (Cursor asks the user); no other event takes ask",
+    ask: "a deny whose message says Cursor does not honour ask (since 2.4.21 Cursor denies or allows on ask, depending on the version)",
     defer: "no `permission` field: Cursor's own permission rules decide",
     updated_input: "`updated_input` on preToolUse (the event `hooks install cursor` writes); the tool-specific events cannot rewrite and ignore it",
     context:
