@@ -374,6 +374,9 @@ describe("cursor: through the CLI (hooks install / run --host auto / import)", (
     // The event named as Cursor names it.
     const named = await runMain(["--trust", "run", "beforeShellExecution", "--host", "cursor"], { cwd: p.dir, env: p.env, input: JSON.stringify(FX.beforeShellExecution) });
     expect(json(named.stdout).permission).toBe("deny");
+    // A dispatch entry of .claude/settings.json that Cursor fires (its third-party hooks) gets Cursor's payload: Cursor's answer.
+    const viaClaude = await runMain(["--trust", "run", "pre_tool_use", "--host", "claude"], { cwd: p.dir, env: p.env, input: JSON.stringify(FX.preToolUse) });
+    expect(json(viaClaude.stdout)).toEqual({ permission: "deny", agent_message: "no force push", user_message: "no force push" });
   });
 
   it("`hooks import cursor FILE` prints a hooks.yaml with the notes on stderr", async () => {
