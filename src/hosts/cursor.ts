@@ -1,10 +1,10 @@
-import type { HookSpec } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
 import { matcherRule } from "../config/matcher.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
-import { hookNameFromCommand, slug, uniqueName, type ExistingHook } from "../interop/claudeImport.js";
+import type { ExistingHook } from "../interop/claudeImport.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { blockReason, parseJsonObject, rankedDecision, resultTexts, str } from "./entryPlan.js";
+import { type FlatConverted, type FlatEntry, importFlatHooks } from "./flatImport.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
 
@@ -250,8 +250,6 @@ function entries(config: Parameters<NonNullable<HostAdapter["install"]>["entries
 
 // ---- import -------------------------------------------------------------------------------
 
-// A hooks.json entry that already dispatches to hookrun (importing it would run hookrun from itself).
-const DELEGATES = /(^|[\s/])(hooks|hookrun)(\.js)?\s+(-\S+\s+("[^"]*"|\S+)\s+)*run\s/;
 /** The matcher a tool-specific event implies, in canonical names. */
 const IMPLIED_MATCHER: Readonly<Record<string, string>> = Object.freeze({
   beforeShellExecution: "Bash",
@@ -263,6 +261,8 @@ const IMPLIED_MATCHER: Readonly<Record<string, string>> = Object.freeze({
 });
 const OUTPUT_NOTE =
   "its output is read by hookrun's own rules, not Cursor's: exit 2 still blocks, but a JSON answer in Cursor's shape (`permission`, `user_message`, `agent_message`, `followup_message`, `additional_context`) is not understood; rewrite it to hookrun's output (docs/hosts/cursor.md)";
+// Events where a hook's JSON answer means something to Cursor (and so is lost on import).
+const ANSWERED = new Set(["pre_tool_use", "user_prompt_submit", "session_start", "post_tool_use", "stop", "subagent_stop"]);
 
 /** A Cursor matcher in canonical tool names: an exact list is mapped name by name; a regex is kept. */
 function canonicalMatcher(matcher: string): { matcher?: string; note?: string } {
@@ -272,119 +272,46 @@ function canonicalMatcher(matcher: string): { matcher?: string; note?: string } 
   return { matcher, note: "matcher is a regex over Cursor's tool names and hookrun tests it against canonical names (Cursor's Shell is Bash): check it" };
 }
 
+/** One Cursor entry's fields (`timeout`, `matcher`, `failClosed`, `loop_limit`) → hookrun's, each carried or noted. */
+function convertEntry({ hostEvent, event, command, entry }: FlatEntry): FlatConverted {
+  const notes: string[] = [];
+  let matcher: string | undefined = IMPLIED_MATCHER[hostEvent];
+  let timeout: number | undefined;
+  let onFailure: "block" | undefined;
+  for (const [k, v] of Object.entries(entry)) {
+    if (k === "type" || k === "command") continue;
+    if (k === "timeout") {
+      if (typeof v === "number" && v > 0 && v <= 86400) timeout = v;
+      else return { refuse: `timeout ${JSON.stringify(v)} is not a number of seconds between 0 and 24 h` };
+    } else if (k === "matcher") {
+      if (typeof v !== "string") notes.push(`matcher ${JSON.stringify(v)} is not text; not carried`);
+      else if (matcher !== undefined) notes.push(`matcher \`${v}\` not carried: ${hostEvent} is about one tool, so the hook is imported with matcher \`${matcher}\``);
+      else if (!EVENT_BY_NAME.get(event)?.matchField) notes.push(`matcher \`${v}\` dropped: ${event} has no field to match`);
+      else {
+        const m = canonicalMatcher(v);
+        matcher = m.matcher;
+        if (m.note) notes.push(m.note);
+      }
+    } else if (k === "failClosed") {
+      if (v === true) {
+        if (event === "stop" || event === "subagent_stop") notes.push(`\`failClosed\` not carried: a failed ${event} hook cannot deny anything (Cursor's stop takes only a follow-up)`);
+        else if (EVENT_BY_NAME.get(event)?.gate === "yes") onFailure = "block";
+        else notes.push(`\`failClosed\` not carried: ${event} cannot block`);
+      } else if (v !== false) notes.push(`failClosed ${JSON.stringify(v)} is not true or false; not carried`);
+    } else if (k === "loop_limit") notes.push("`loop_limit` not carried: hookrun has no per-hook follow-up limit (Cursor's own limit applies to the dispatch entry)");
+    else notes.push(`\`${k}\` is not a field of Cursor's command hooks that hookrun knows; not carried`);
+  }
+  if (/^\.{0,2}\/|^[\w.-]+\//.test(command.trim()) && !command.trim().startsWith("/"))
+    notes.push("relative path: Cursor runs project hooks from the project root, hookrun from the directory of hooks.yaml: check that it still resolves");
+  if (ANSWERED.has(event)) notes.push(OUTPUT_NOTE);
+  return { matcher, timeout, ...(onFailure && { on_failure: onFailure }), notes };
+}
+
 function importCursor(settings: unknown, existing: ExistingHook[]): HostImport {
-  const result: HostImport = { hooks: [], customEvents: {}, notes: [] };
   if (!isJsonObject(settings)) throw new TypeError("Cursor's hooks.json must be a JSON object");
-  if (settings.version !== undefined && settings.version !== 1) result.notes.push(`version ${JSON.stringify(settings.version)}: Cursor documents version 1 only; read as version 1`);
-  const hooks = settings.hooks;
-  if (hooks === undefined) {
-    result.notes.push("the file has no `hooks` object; nothing to import");
-    return result;
-  }
-  if (!isJsonObject(hooks)) throw new TypeError("`hooks` in Cursor's hooks.json must be an object of events");
-  const taken = new Set(existing.map((h) => h.name));
-  const key = (event: string, command: string | undefined, matcher: string | undefined) => JSON.stringify([event, command ?? null, matcher ?? null]);
-  const seen = new Set(existing.map((h) => key(h.event, h.command, h.matcher)));
-  for (const [hostEvent, list] of Object.entries(hooks)) {
-    let event = EVENTS[hostEvent];
-    if (!event) {
-      event = slug(hostEvent.replace(/([a-z0-9])([A-Z])/g, "$1_$2")).replace(/[.-]/g, "_");
-      result.customEvents[event] = { custom: true, description: `Cursor's ${hostEvent} event (imported; fire it with \`hooks run ${event}\`)` };
-      result.notes.push(`hooks.${hostEvent}: hookrun has no event for Cursor's \`${hostEvent}\`; its hooks are imported under the custom event \`${event}\``);
-    }
-    if (!Array.isArray(list)) {
-      result.notes.push(`hooks.${hostEvent}: not a list of hooks; skipped`);
-      continue;
-    }
-    next: for (const [i, entry] of list.entries()) {
-      const at = `hooks.${hostEvent}[${i}]`;
-      if (!isJsonObject(entry)) {
-        result.notes.push(`${at}: not an object; skipped`);
-        continue;
-      }
-      if (entry.type !== undefined && entry.type !== "command") {
-        result.notes.push(`${at}: skipped a hook of type \`${String(entry.type)}\`: hookrun runs only command hooks`);
-        continue;
-      }
-      const command = entry.command;
-      if (typeof command !== "string" || command.trim() === "") {
-        result.notes.push(`${at}: no \`command\`; skipped`);
-        continue;
-      }
-      if (DELEGATES.test(command)) {
-        result.notes.push(`${at}: \`${command}\` already hands this event to hookrun; skipped (importing it would run hookrun from itself)`);
-        continue;
-      }
-      const hook: HookSpec = { name: "" };
-      const notes: string[] = [];
-      let matcher: string | undefined = IMPLIED_MATCHER[hostEvent];
-      for (const [k, v] of Object.entries(entry)) {
-        switch (k) {
-          case "type":
-          case "command":
-            break;
-          case "timeout":
-            if (typeof v === "number" && v > 0 && v <= 86400) hook.timeout = v;
-            else {
-              result.notes.push(`${at} (\`${command}\`): not imported: timeout ${JSON.stringify(v)} is not a number of seconds between 0 and 24 h`);
-              continue next;
-            }
-            break;
-          case "matcher": {
-            if (typeof v !== "string") {
-              notes.push(`matcher ${JSON.stringify(v)} is not text; not carried`);
-              break;
-            }
-            if (matcher !== undefined) {
-              notes.push(`matcher \`${v}\` not carried: ${hostEvent} is about one tool, so the hook is imported with matcher \`${matcher}\``);
-              break;
-            }
-            if (!EVENT_BY_NAME.get(event)?.matchField) {
-              notes.push(`matcher \`${v}\` dropped: ${event} has no field to match`);
-              break;
-            }
-            const m = canonicalMatcher(v);
-            matcher = m.matcher;
-            if (m.note) notes.push(m.note);
-            break;
-          }
-          case "failClosed":
-            if (v === true) {
-              if (event === "stop" || event === "subagent_stop") notes.push(`\`failClosed\` not carried: a failed ${event} hook cannot deny anything (Cursor's stop takes only a follow-up)`);
-              else if (EVENT_BY_NAME.get(event)?.gate === "yes") hook.on_failure = "block";
-              else notes.push(`\`failClosed\` not carried: ${event} cannot block`);
-            } else if (v !== false) notes.push(`failClosed ${JSON.stringify(v)} is not true or false; not carried`);
-            break;
-          case "loop_limit":
-            notes.push("`loop_limit` not carried: hookrun has no per-hook follow-up limit (Cursor's own limit applies to the dispatch entry)");
-            break;
-          default:
-            notes.push(`\`${k}\` is not a field of Cursor's command hooks that hookrun knows; not carried`);
-        }
-      }
-      const id = key(event, command, matcher);
-      if (seen.has(id)) {
-        result.notes.push(`${at}: \`${command}\` is already a ${event} hook; skipped`);
-        continue;
-      }
-      seen.add(id);
-      if (/^\.{0,2}\/|^[\w.-]+\//.test(command.trim()) && !command.trim().startsWith("/"))
-        notes.push("relative path: Cursor runs project hooks from the project root, hookrun from the directory of hooks.yaml: check that it still resolves");
-      if (EVENT_BY_NAME.get(event)?.gate === "yes" || event === "stop" || event === "subagent_stop" || event === "session_start" || event === "post_tool_use") notes.push(OUTPUT_NOTE);
-      const fallback = `${event.replace(/_/g, "-")}-hook`;
-      hook.name = uniqueName(hookNameFromCommand(command) || fallback, taken);
-      const ordered: HookSpec = {
-        name: hook.name,
-        ...(matcher !== undefined && { matcher }),
-        command,
-        ...(hook.timeout !== undefined && { timeout: hook.timeout }),
-        ...(hook.on_failure && { on_failure: hook.on_failure }),
-      };
-      result.notes.push(...notes.map((n) => `${at} (\`${hook.name}\`): ${n}`));
-      result.hooks.push({ event, claudeEvent: hostEvent, at, hook: ordered });
-    }
-  }
-  return result;
+  const imp = importFlatHooks(settings.hooks, existing, { title: "Cursor", events: EVENTS, convert: convertEntry });
+  if (settings.version !== undefined && settings.version !== 1) imp.notes.unshift(`version ${JSON.stringify(settings.version)}: Cursor documents version 1 only; read as version 1`);
+  return imp;
 }
 
 // ---- the adapter --------------------------------------------------------------------------

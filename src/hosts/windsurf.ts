@@ -1,9 +1,10 @@
-import type { HookSpec, ResolvedConfig } from "../config/types.js";
+import type { ResolvedConfig } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
-import { hookNameFromCommand, slug, uniqueName, type ExistingHook } from "../interop/claudeImport.js";
+import type { ExistingHook } from "../interop/claudeImport.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { blockReason, parseJsonObject, rankedDecision, resultTexts, str } from "./entryPlan.js";
+import { type FlatConverted, type FlatEntry, importFlatHooks } from "./flatImport.js";
 import { configEvents, matchedValues } from "./install.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
 
@@ -165,7 +166,6 @@ function entries(config: ResolvedConfig, command: (event: string) => string): Re
 
 // ---- import -------------------------------------------------------------------------------
 
-const DELEGATES = /(^|[\s/])(hooks|hookrun)(\.js)?\s+(-\S+\s+("[^"]*"|\S+)\s+)*run\s/;
 const IMPLIED_MATCHER: Readonly<Record<string, string>> = Object.freeze({
   read_code: "Read",
   write_code: "Write|Edit",
@@ -173,67 +173,24 @@ const IMPLIED_MATCHER: Readonly<Record<string, string>> = Object.freeze({
   mcp_tool_use: "^mcp__",
 });
 
+/** One Windsurf entry: the matcher its event implies; `show_output` and anything else noted. */
+function convertEntry({ hostEvent, event, entry }: FlatEntry): FlatConverted {
+  const notes: string[] = [];
+  for (const [k, v] of Object.entries(entry)) {
+    if (k === "command") continue;
+    if (k === "show_output") notes.push(`\`show_output: ${JSON.stringify(v)}\` not carried: hookrun's Windsurf entries always show the run's output`);
+    else notes.push(`\`${k}\` is not a field of Windsurf's hooks that hookrun knows; not carried`);
+  }
+  const matcher = event === "pre_tool_use" || event === "post_tool_use" ? IMPLIED_MATCHER[action(hostEvent)] : undefined;
+  if (EVENT_BY_NAME.get(event)?.gate === "yes")
+    notes.push("Windsurf reads only the exit code (2 blocks), as hookrun does; what the hook prints on exit 0 now becomes a message hookrun delivers where the host takes one");
+  if (event === "stop") notes.push("post_cascade_response is imported as stop: under hosts that can continue the agent, a block there now makes it go on");
+  return { matcher, notes };
+}
+
 function importWindsurf(settings: unknown, existing: ExistingHook[]): HostImport {
-  const result: HostImport = { hooks: [], customEvents: {}, notes: [] };
   if (!isJsonObject(settings)) throw new TypeError("Windsurf's hooks.json must be a JSON object");
-  const hooks = settings.hooks;
-  if (hooks === undefined) {
-    result.notes.push("the file has no `hooks` object; nothing to import");
-    return result;
-  }
-  if (!isJsonObject(hooks)) throw new TypeError("`hooks` in Windsurf's hooks.json must be an object of events");
-  const taken = new Set(existing.map((h) => h.name));
-  const key = (event: string, command: string | undefined, matcher: string | undefined) => JSON.stringify([event, command ?? null, matcher ?? null]);
-  const seen = new Set(existing.map((h) => key(h.event, h.command, h.matcher)));
-  for (const [hostEvent, list] of Object.entries(hooks)) {
-    let event = EVENTS[hostEvent];
-    if (!event) {
-      event = slug(hostEvent).replace(/[.-]/g, "_");
-      result.customEvents[event] = { custom: true, description: `Windsurf's ${hostEvent} event (imported; fire it with \`hooks run ${event}\`)` };
-      result.notes.push(`hooks.${hostEvent}: hookrun has no event for Windsurf's \`${hostEvent}\`; its hooks are imported under the custom event \`${event}\``);
-    }
-    if (!Array.isArray(list)) {
-      result.notes.push(`hooks.${hostEvent}: not a list of hooks; skipped`);
-      continue;
-    }
-    for (const [i, entry] of list.entries()) {
-      const at = `hooks.${hostEvent}[${i}]`;
-      if (!isJsonObject(entry)) {
-        result.notes.push(`${at}: not an object; skipped`);
-        continue;
-      }
-      const command = entry.command;
-      if (typeof command !== "string" || command.trim() === "") {
-        result.notes.push(`${at}: no \`command\`; skipped`);
-        continue;
-      }
-      if (DELEGATES.test(command)) {
-        result.notes.push(`${at}: \`${command}\` already hands this event to hookrun; skipped (importing it would run hookrun from itself)`);
-        continue;
-      }
-      const notes: string[] = [];
-      for (const [k, v] of Object.entries(entry)) {
-        if (k === "command") continue;
-        if (k === "show_output") notes.push(`\`show_output: ${JSON.stringify(v)}\` not carried: hookrun's Windsurf entries always show the run's output`);
-        else notes.push(`\`${k}\` is not a field of Windsurf's hooks that hookrun knows; not carried`);
-      }
-      const matcher = EVENTS[hostEvent] === "pre_tool_use" || EVENTS[hostEvent] === "post_tool_use" ? IMPLIED_MATCHER[action(hostEvent)] : undefined;
-      const id = key(event, command, matcher);
-      if (seen.has(id)) {
-        result.notes.push(`${at}: \`${command}\` is already a ${event} hook; skipped`);
-        continue;
-      }
-      seen.add(id);
-      if (EVENT_BY_NAME.get(event)?.gate === "yes")
-        notes.push("Windsurf reads only the exit code (2 blocks), as hookrun does; what the hook prints on exit 0 now becomes a message hookrun delivers where the host takes one");
-      if (event === "stop") notes.push("post_cascade_response is imported as stop: under hosts that can continue the agent, a block there now makes it go on");
-      const name = uniqueName(hookNameFromCommand(command) || `${event.replace(/_/g, "-")}-hook`, taken);
-      const hook: HookSpec = { name, ...(matcher !== undefined && { matcher }), command };
-      result.notes.push(...notes.map((n) => `${at} (\`${name}\`): ${n}`));
-      result.hooks.push({ event, claudeEvent: hostEvent, at, hook });
-    }
-  }
-  return result;
+  return importFlatHooks(settings.hooks, existing, { title: "Windsurf", events: EVENTS, convert: convertEntry });
 }
 
 export const windsurf: HostAdapter = {
