@@ -1,7 +1,7 @@
 import type { ResolvedConfig } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
-import { blockReason, parseJsonObject, rankedDecision, resultTexts, str } from "./entryPlan.js";
+import { blockReason, parseJsonObject, rankedDecision, resultTexts, str } from "./resultText.js";
 import { configEvents } from "./install.js";
 import type { HostAdapter, HostAnswer, Payload } from "./types.js";
 

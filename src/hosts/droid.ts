@@ -4,7 +4,7 @@ import { matcherRule } from "../config/matcher.js";
 import { type ExistingHook, importClaudeSettings } from "../interop/claudeImport.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { renderClaude } from "./claude.js";
-import { str } from "./entryPlan.js";
+import { str } from "./resultText.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
 

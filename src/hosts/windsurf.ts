@@ -3,7 +3,7 @@ import { isJsonObject } from "../config/scanJson.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
 import type { ExistingHook } from "../interop/claudeImport.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
-import { blockReason, parseJsonObject, rankedDecision, resultTexts, str } from "./entryPlan.js";
+import { blockReason, parseJsonObject, rankedDecision, resultTexts, str } from "./resultText.js";
 import { type FlatConverted, type FlatEntry, importFlatHooks } from "./flatImport.js";
 import { configEvents, matchedValues } from "./install.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
