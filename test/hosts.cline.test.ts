@@ -88,6 +88,10 @@ describe("cline: render (exit 0 always: Cline blocks on any other exit)", () => 
       contextModification: "hookrun: a hook asked the agent to go on, which Cline cannot do once the task is complete: TODO left",
     });
   });
+  it("gives a hook's exit 2 after a tool to the model as feedback, not as a failure", () => {
+    const r = triggerResult("post_tool_use", [hookResult("lint", { status: "failed", exit_code: 2, stderr: "src/a.ts: 2 errors\n" })]);
+    expect(cline.render(r)).toEqual({ stdout: `${JSON.stringify({ cancel: false, contextModification: "src/a.ts: 2 errors" })}\n`, stderr: "", exitCode: 0 });
+  });
   it("stops the task with cancel on continue: false; notices and failures go to stderr", () => {
     const r = triggerResult("session_start", [hookResult("b", { continue: false, stop_reason: "budget" }), hookResult("x", { status: "failed", exit_code: 1 })], {
       continue: false,

@@ -138,7 +138,7 @@ describe("cursor: render", () => {
       hookResult("lint", { messages: [{ role: "system", content: "2 lint errors", kind: "feedback" }] }),
       hookResult("cc", { dialect: "claude", status: "failed", exit_code: 2, stderr: "tests failed\n" }),
     ]);
-    expect(json(cursor.render(post).stdout)).toEqual({ additional_context: "2 lint errors\n\ntests failed" });
+    expect(cursor.render(post)).toEqual({ stdout: `${JSON.stringify({ additional_context: "2 lint errors\n\ntests failed" })}\n`, stderr: "", exitCode: 0 });
   });
 
   it("continues the agent on stop with followup_message (a block's reason and follow-ups); plain context there is on stderr", () => {

@@ -115,6 +115,11 @@ describe("windsurf: render (exit code only; what it cannot carry is shown, never
     });
   });
 
+  it("words a hook's exit 2 after a tool as feedback, not as a failure", () => {
+    const r = triggerResult("post_tool_use", [hookResult("lint", { status: "failed", exit_code: 2, stderr: "src/a.ts: 2 errors\n" })]);
+    expect(windsurf.render(r)).toEqual({ stdout: "hookrun: feedback on the action (Windsurf cannot give it to the model): src/a.ts: 2 errors\n", stderr: "", exitCode: 0 });
+  });
+
   it("cannot continue the agent after a response: a stop block or follow-up is a line the user sees", () => {
     const a = windsurf.render(
       triggerResult("stop", [hookResult("t", { status: "blocked", decision: "block", reason: "TODO left", messages: [{ role: "system", content: "run tests", kind: "followup" }] })], {

@@ -162,16 +162,14 @@ const HAS_USER_MESSAGE = new Set(["pre_tool_use", "user_prompt_submit"]);
  * event goes to stderr, which Cursor shows in its Hooks output channel: never dropped silently.
  */
 function render(result: TriggerResult): HostAnswer {
-  const t = resultTexts(result);
   const event = result.event;
+  const t = resultTexts(result);
   const out: Record<string, unknown> = {};
   const user = [...t.notices, ...t.failures];
   const stderr: string[] = [];
   const lost = (what: string, items: string[]) => {
     if (items.length) stderr.push(`hookrun: Cursor's ${INSTALL_EVENT[event] ?? event} cannot carry ${what}; not delivered: ${items.join(" | ")}`);
   };
-  // A claude-dialect hook's exit 2 on a post-tool event is feedback for the model (Claude's rule).
-  const feedbackExits = result.hooks.filter((r) => r.dialect === "claude" && r.exit_code === 2 && r.status === "failed").map((r) => r.stderr.trim());
 
   if (event === "pre_tool_use") {
     const ranked = rankedDecision(result);
@@ -199,7 +197,7 @@ function render(result: TriggerResult): HostAnswer {
   } else if (event === "session_start") {
     if (t.context.length) out.additional_context = t.context.join("\n\n");
   } else if (event === "post_tool_use" || event === "post_tool_use_failure") {
-    const forModel = [...t.context, ...t.feedback, ...feedbackExits.filter(Boolean)];
+    const forModel = [...t.context, ...t.feedback];
     if (result.blocked) forModel.push(blockReason(result));
     if (forModel.length) out.additional_context = forModel.join("\n\n");
   } else if (event === "stop" || event === "subagent_stop") {

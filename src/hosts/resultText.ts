@@ -10,23 +10,36 @@ import type { Payload } from "./types.js";
 /** The trimmed, non-empty contents of messages. */
 export const texts = (messages: Message[]): string[] => messages.map((m) => m.content.trim()).filter(Boolean);
 
-const tail = (text: string, lines = 1) => text.trimEnd().split("\n").slice(-lines).join("\n").trim();
+const tail = (text: string, lines: number) => text.trimEnd().split("\n").slice(-lines).join("\n").trim();
 
 /** Why a hook failed, in one line for the user (the same words as the Claude render). */
 export function failureLine(r: HookResult): string {
   const why = r.error ?? (r.exit_code !== null ? `exit ${r.exit_code}` : r.status.replace("_", " "));
-  const err = tail(r.stderr);
+  const err = tail(r.stderr, 1);
   return `hook ${r.name} ${r.status.replace("_", " ")}: ${why}${err && !why.includes(err) ? ` (${err})` : ""}`;
 }
 
-/** A result's words by kind: context for the model, notices and failures for the user, feedback, follow-ups. */
+const POST_TOOL = new Set(["post_tool_use", "post_tool_use_failure"]);
+
+/**
+ * A result's words by kind: context for the model, notices and failures for the user, feedback,
+ * follow-ups. A hook's exit 2 after a tool is feedback for the model (the last lines of its
+ * stderr), as Claude Code reads it and as the Claude render words it, not a failure.
+ */
 export function resultTexts(result: TriggerResult): { context: string[]; notices: string[]; failures: string[]; feedback: string[]; followups: string[] } {
   const shown = result.messages.filter((m) => !m.hide);
+  const feedbackExit = (r: HookResult) => POST_TOOL.has(result.event) && r.exit_code === 2 && r.status === "failed";
   return {
     context: texts(shown.filter((m) => m.kind === undefined)),
     notices: texts(shown.filter((m) => m.kind === "notice")),
-    failures: [...result.async_delivered, ...result.hooks].filter((r) => FAILURE_STATUSES.has(r.status)).map(failureLine),
-    feedback: texts(shown.filter((m) => m.kind === "feedback")),
+    failures: [...result.async_delivered, ...result.hooks].filter((r) => FAILURE_STATUSES.has(r.status) && !feedbackExit(r)).map(failureLine),
+    feedback: [
+      ...texts(shown.filter((m) => m.kind === "feedback")),
+      ...result.hooks
+        .filter(feedbackExit)
+        .map((r) => r.stderr.trim())
+        .filter(Boolean),
+    ],
     followups: texts(shown.filter((m) => m.kind === "followup")),
   };
 }
