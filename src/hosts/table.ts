@@ -4,6 +4,7 @@ import { codex } from "./codex.js";
 import { cursor } from "./cursor.js";
 import { droid } from "./droid.js";
 import { gemini } from "./gemini.js";
+import { copilot } from "./copilot.js";
 import { windsurf } from "./windsurf.js";
 import type { HostAdapter, Payload } from "./types.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
@@ -13,7 +14,7 @@ import { EVENT_BY_NAME } from "../events/catalog.js";
  * (`--host`, `hooks install`, `hooks import`), `hooks validate`'s staleness check, the docs'
  * tables and the tests walk this list. Add a host: one module in src/hosts/, one line here.
  */
-export const HOSTS: readonly HostAdapter[] = Object.freeze([claudeHost, codex, gemini, cursor, droid, windsurf, cline]);
+export const HOSTS: readonly HostAdapter[] = Object.freeze([claudeHost, codex, gemini, copilot, cursor, droid, windsurf, cline]);
 
 /** The host named `name` on the command line, or undefined. */
 export function hostByName(name: string): HostAdapter | undefined {
