@@ -206,3 +206,20 @@ describe("hooks run --host", () => {
     expect(resolveHost("claude", { session_id: "x" })?.name).toBe("claude");
   });
 });
+
+describe("hooks import HOST", () => {
+  it("finds the host's project file, says which host it came from, and refuses a host it cannot read", async () => {
+    const p = sandbox();
+    p.write(".codex/hooks.json", JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "./check.sh", timeout: 30 }] }] } }));
+    const r = await runMain(["import", "codex"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^# Imported from \.codex\/hooks\.json by `hooks import codex`\./);
+    expect(r.stdout).toMatch(/command: \.\/check\.sh/);
+    const cline = await runMain(["import", "cline"], { cwd: p.dir, env: p.env });
+    expect(cline.code).toBe(64);
+    expect(cline.stderr).toMatch(/cline: hookrun cannot import hooks from it; use one of claude, codex/);
+    const none = await runMain(["import", "gemini"], { cwd: p.dir, env: p.env });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/no Gemini CLI config found: looked for \.gemini\/settings\.json in .* and every parent/);
+  });
+});
