@@ -18,8 +18,8 @@ import { waitFor } from "./helpers/waitFor.js";
  *             as `node dist/bin/hooks.js`) and hooks.yaml holds the same hook, written by hand with
  *             `dialect: claude`;
  *   B-import  built the way a user builds it: A's very settings.json goes through
- *             `hooks import claude --write` (hooks.yaml) and `hooks import claude --write --dispatch`
- *             (its output replaces .claude/settings.json), whose entries run the project's
+ *             `hooks import claude --write` (hooks.yaml); the imported hooks are taken out of
+ *             .claude/settings.json and `hooks install claude` merges its entries in; they run the project's
  *             node_modules/.bin/hooks (here a symlink to dist/bin/hooks.js).
  *
  * Under both Bs the model must see exactly what it sees under A (modelView(B) equals
@@ -457,19 +457,27 @@ function userEnv(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
 }
 
 /**
- * B-import, in the run's user environment: A's settings.json is in place (configureDirect);
- * `hooks import claude --write --dispatch` writes hooks.yaml from it and prints the dispatch
- * entries, which replace it. The entries run "$CLAUDE_PROJECT_DIR"/node_modules/.bin/hooks: a
- * symlink to the built CLI, as `npm i -D hookrun` would leave.
+ * B-import, in the run's user environment, the way a user moves to hookrun: A's settings.json is
+ * in place (configureDirect); `hooks import claude --write` writes hooks.yaml from it; the user
+ * takes the imported hooks out of settings.json; `hooks install claude` writes the dispatch
+ * entries into it. The entries run "$CLAUDE_PROJECT_DIR"/node_modules/.bin/hooks: a symlink to
+ * the built CLI, as `npm i -D hookrun` would leave.
  */
 async function importConfig(c: Case, dir: string, env: NodeJS.ProcessEnv): Promise<void> {
   mkdirSync(path.join(dir, "node_modules", ".bin"), { recursive: true });
   symlinkSync(CLI, path.join(dir, "node_modules", ".bin", "hooks"));
-  const r = await runCli(["import", "claude", "--write", "--dispatch"], { cwd: dir, env: userEnv(env) });
-  if (r.code !== 0) throw new Error(`hooks import claude --write --dispatch exited ${r.code}: ${r.stderr}`);
-  const dispatch = JSON.parse(r.stdout) as { hooks: Record<string, { hooks: SettingsHook[] }[]> };
-  if (c.dispatchTimeout !== undefined) for (const groups of Object.values(dispatch.hooks)) for (const g of groups) for (const h of g.hooks) h.timeout = c.dispatchTimeout;
-  writeFileSync(path.join(dir, ".claude", "settings.json"), `${JSON.stringify(dispatch, null, 2)}\n`);
+  const r = await runCli(["import", "claude", "--write"], { cwd: dir, env: userEnv(env) });
+  if (r.code !== 0) throw new Error(`hooks import claude --write exited ${r.code}: ${r.stderr}`);
+  const file = path.join(dir, ".claude", "settings.json");
+  const { hooks: _imported, ...rest } = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  writeFileSync(file, `${JSON.stringify(rest, null, 2)}\n`);
+  const i = await runCli(["install", "claude"], { cwd: dir, env: userEnv(env) });
+  if (i.code !== 0) throw new Error(`hooks install claude exited ${i.code}: ${i.stderr}`);
+  if (c.dispatchTimeout !== undefined) {
+    const installed = JSON.parse(readFileSync(file, "utf8")) as { hooks: Record<string, { hooks: SettingsHook[] }[]> };
+    for (const groups of Object.values(installed.hooks)) for (const g of groups) for (const h of g.hooks) h.timeout = c.dispatchTimeout;
+    writeFileSync(file, `${JSON.stringify(installed, null, 2)}\n`);
+  }
 }
 
 /** `hooks trust --yes` as the user Claude runs as. */
@@ -637,7 +645,9 @@ describe.skipIf(!claude.path)(`Claude Code ${claude.version ?? `(skipped: ${clau
         const [a, b] = await Promise.all([runsOf(c).A, runsOf(c).B]);
         sameAsA(a, b, c);
       });
-      it("B-import (hookrun, config from `hooks import claude --write` and `--dispatch` of A's settings.json): the model sees what it sees under A", { timeout: 180_000 }, async () => {
+      it("B-import (hookrun, config from `hooks import claude --write` of A's settings.json, entries from `hooks install claude`): the model sees what it sees under A", {
+        timeout: 180_000,
+      }, async () => {
         const [a, i] = await Promise.all([runsOf(c).A, runsOf(c)["B-import"]]);
         sameAsA(a, i, c);
       });

@@ -1,11 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, lstatSync, readFileSync, readlinkSync, symlinkSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { claudeHost } from "../src/hosts/claude.js";
 import { dispatchCommand, dispatchTimeoutMs, installedEntries, matchedValues, mergeEntries, ownsEntry, uninstallText } from "../src/hosts/install.js";
 import { resolveHost } from "../src/hosts/table.js";
 import type { HostAdapter } from "../src/hosts/types.js";
-import { runMain } from "./helpers/cli.js";
+import { CLI, runMain } from "./helpers/cli.js";
 import { sandbox } from "./helpers/sandbox.js";
 
 const GUARD = "hooks:\n  pre_tool_use:\n    - {name: guard, command: ./guard.sh, matcher: Bash|Write, timeout: 5s}\n  stop:\n    - {name: tests, command: npm test, timeout: 2m}\n";
@@ -123,6 +124,16 @@ describe("hooks install / uninstall / --check (CLI)", () => {
     expect(existsSync(p.path(".claude/settings.json"))).toBe(false);
   });
 
+  it("--user writes the user's file, running this hookrun by its absolute path from wherever the host runs it", async () => {
+    const p = sandbox({ config: GUARD });
+    expect((await runMain(["install", "claude", "--user"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    const file = path.join(p.env.HOME, ".claude/settings.json");
+    const stop = JSON.parse(readFileSync(file, "utf8")).hooks.Stop[0].hooks[0];
+    expect(stop.command).toBe(`${CLI} run stop --host claude`);
+    expect((await runMain(["uninstall", "--user"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect(existsSync(file)).toBe(false);
+  });
+
   it("writes through a symlinked settings file (the link stays) and refuses a FIFO", async () => {
     const p = sandbox({ config: GUARD });
     p.write("shared/settings.json", "{}\n");
@@ -141,7 +152,13 @@ describe("hooks install / uninstall / --check (CLI)", () => {
     expect(r.stderr).toMatch(/settings\.json is a FIFO, not a regular file; .*nothing was written/);
   });
 
-  it("says what to do when there is no host folder, or the host is unknown", async () => {
+  it("says what to do when there is no hooks.yaml, no host folder, or the host is unknown", async () => {
+    const empty = sandbox();
+    empty.write(".claude/.keep", "");
+    const noConfig = await runMain(["install", "claude"], { cwd: empty.dir, env: empty.env });
+    expect(noConfig.code).toBe(78);
+    expect(noConfig.stderr).toMatch(/no config found: .*run `hooks init`/);
+    expect(existsSync(empty.path(".claude/settings.json"))).toBe(false);
     const p = sandbox({ config: GUARD });
     const none = await runMain(["install"], { cwd: p.dir, env: p.env });
     expect(none.code).toBe(64);

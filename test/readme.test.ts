@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ENV_VARS } from "../src/env.js";
 import { EVENTS, eventTableMarkdown } from "../src/events/catalog.js";
+import { hostTableMarkdown } from "../src/hosts/table.js";
 // Shared with scripts/update-readme-events.mjs, which writes the blocks this file checks.
 import { BLOCKS, envTableMarkdown, readBlock } from "../scripts/doc-tables.mjs";
 
@@ -41,7 +42,7 @@ describe("README and docs/ agree with the code (regenerate with scripts/update-r
   });
 
   it("every generated block is what the generator would write", () => {
-    const modules = { eventTableMarkdown, ENV_VARS };
+    const modules = { eventTableMarkdown, ENV_VARS, hostTableMarkdown };
     for (const block of BLOCKS) {
       expect(readBlock(read(block.file), block.name), `${block.file} ${block.name}`).toBe(block.table(modules));
     }

@@ -186,6 +186,7 @@ const CLAUDE_EVENTS: Readonly<Record<string, string>> = Object.freeze(Object.fro
 export const claudeHost: HostAdapter = {
   name: "claude",
   title: "Claude Code",
+  verified: "the real CLI (2.1.330) in `npm test`",
   events: CLAUDE_EVENTS,
   tools: {},
   timeout: { unit: "s", default: 600 },

@@ -1,5 +1,6 @@
 import { claudeHost } from "./claude.js";
 import type { HostAdapter, Payload } from "./types.js";
+import { EVENT_BY_NAME } from "../events/catalog.js";
 
 /**
  * The one table of hosts (SPEC §13): every agent hookrun reads events from and answers. The CLI
@@ -51,4 +52,15 @@ export function invalidConfigWords(problem: string): [forUser: string, forModel:
     `the config is invalid (${problem}). None of its hooks (guards included) run until it is fixed: run \`hooks validate\` to see every problem.`,
     `its config is invalid (${problem}), so none of its hooks, guards included, will run. Tell the user; \`hooks validate\` lists every problem.`,
   ];
+}
+
+/** The README's host table (generated: scripts/update-readme-events.mjs; test/hosts.contract.test.ts checks it). */
+export function hostTableMarkdown(): string {
+  const rows = HOSTS.map((h) => {
+    const events = [...new Set(Object.values(h.events))].filter((e) => EVENT_BY_NAME.has(e)).length;
+    const install = h.install ? `\`hooks install ${h.name}\` → \`${h.install.projectFile}\`` : "–";
+    const unit = h.timeout.unit === "ms" ? "milliseconds" : "seconds";
+    return `| ${h.title} | ${install} | ${events} | ${h.import ? `\`hooks import ${h.name}\`` : "–"} | ${unit} | ${h.verified} |`;
+  });
+  return ["| agent | dispatch entries | events read | import | host timeouts in | checked against |", "|---|---|---|---|---|---|", ...rows].join("\n");
 }

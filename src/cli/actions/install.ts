@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, realpathSync, unlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { assertConfigFound } from "../../config/discover.js";
 import { loadConfig } from "../../config/loadConfig.js";
 import type { ResolvedConfig } from "../../config/types.js";
 import { displayFile, HookrunError, UsageError, WriteError } from "../../errors.js";
@@ -131,6 +132,7 @@ const loadProject = (ctx: CliContext) => loadConfig({ cwd: ctx.cwd, configPath: 
  */
 export async function installHosts(ctx: CliContext, names: string[], flags: InstallFlags): Promise<number> {
   const config = await loadProject(ctx);
+  assertConfigFound(config, ctx.cwd);
   const base = flags.user ? ctx.env.HOME || os.homedir() : config.projectDir;
   const hosts = pickHosts(names, base, (_h, file) => existsSync(path.dirname(file)));
   if (hosts.length === 0) {
