@@ -12,7 +12,7 @@ import { untilListening } from "./helpers/server.js";
  * --serve PORT` writes http entries, `hooks serve --port PORT` answers them, and no hookrun process
  * starts per event (the projects here have no node_modules/.bin/hooks at all: a hook that runs, ran
  * in the server). What the model received is read from the model server's request log.
- * docs/hosts/claude.md#warm-mode documents what is asserted here.
+ * docs/hosts.md#warm-mode-claude-code documents what is asserted here.
  */
 
 const claude = requireClaude();

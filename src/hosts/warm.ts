@@ -12,7 +12,7 @@ import type { HostAdapter, HostEntry, Payload } from "./types.js";
  * `{"type": "http"}` hooks) sends each event to a running `hooks serve`, which answers in the
  * host's contract. No process per event. The server route (`POST /v1/hosts/{host}/{event}`) is a
  * thin door onto `answerHostEvent`; `hooks install claude --serve PORT` writes `warmEntries`.
- * docs/hosts/claude.md#warm-mode has the contract as verified in the real CLI.
+ * docs/hosts.md#warm-mode-claude-code has the contract as verified in the real CLI.
  */
 
 /** The path of a host's event on `hooks serve`: `/v1/hosts/claude/PreToolUse`. */
