@@ -139,6 +139,25 @@ function post(url, headers, body, agent = false) {
   });
 }
 
+/**
+ * The warm row's floor: a Node server that does nothing but what any warm server must, read the
+ * POST, spawn `/bin/sh -c true` with the payload on stdin, answer `{}`.
+ */
+async function floorServer() {
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      const child = spawn("/bin/sh", ["-c", "true"], { stdio: ["pipe", "ignore", "ignore"] });
+      child.stdin.on("error", () => {});
+      child.stdin.end(Buffer.concat(chunks));
+      child.on("close", () => res.setHeader("content-type", "application/json").end("{}\n"));
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${server.address().port}/v1/hosts/claude/PreToolUse`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
 export async function installWarm({ root, quick }) {
   const port = await freePort();
   const { fixture, env, hook } = installedProject(root, ["--serve", String(port)]);
@@ -157,16 +176,25 @@ export async function installWarm({ root, quick }) {
     const fresh = () => post(hook.url, headers, input);
     const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const reused = () => post(hook.url, headers, input, keepAlive);
+    const floor = await floorServer();
     const runs = quick ? 3 : 41;
-    const [ref, sub, kept] = await alternateAll(runs, [direct(fixture.dir, env, input), fresh, reused], 3);
-    keepAlive.destroy();
+    let ref;
+    let sub;
+    let kept;
+    let bare;
+    try {
+      [ref, sub, kept, bare] = await alternateAll(runs, [direct(fixture.dir, env, input), fresh, reused, () => post(floor.url, headers, input)], 3);
+    } finally {
+      keepAlive.destroy();
+      await floor.close();
+    }
     return {
       reference: median(ref),
       hookrun: median(sub),
       unit: "ms",
       ratio: median(sub) / median(ref),
-      detail: { url: hook.url, direct_sh_true: summarize(ref), post_new_connection: summarize(sub), post_keep_alive: summarize(kept), runs },
-      note: `POST ${hook.url} (bearer token, new connection each time) +${(median(sub) - median(ref)).toFixed(1)} ms over \`/bin/sh -c true\`; keep-alive ${median(kept).toFixed(1)} ms; the server runs the \`true\` hook itself; measured with a Node client as Claude Code's http hook sends it, not inside Claude Code`,
+      detail: { url: hook.url, direct_sh_true: summarize(ref), post_new_connection: summarize(sub), post_keep_alive: summarize(kept), bare_node_server: summarize(bare), runs },
+      note: `POST ${hook.url} (bearer token, new connection each time) +${(median(sub) - median(ref)).toFixed(1)} ms over \`/bin/sh -c true\`; keep-alive ${median(kept).toFixed(1)} ms; a bare Node server that only spawns \`sh -c true\` per POST ${median(bare).toFixed(1)} ms (the floor of warm mode); measured with a Node client as Claude Code's http hook sends it, not inside Claude Code`,
     };
   } finally {
     if (server.exitCode === null) {
