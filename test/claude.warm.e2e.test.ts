@@ -56,7 +56,7 @@ interface Warm {
  * free port; `server`: start `hooks serve --port` there first (with `serverToken`, default the one
  * Claude gets).
  */
-async function runWarm(config: string[], options: { server: boolean; claudeToken?: string }, signal?: AbortSignal): Promise<Warm> {
+async function runWarm(config: string[], options: { server: boolean; claudeToken?: string; script?: (typeof TOUCH)[]; args?: string[] }, signal?: AbortSignal): Promise<Warm> {
   const project = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookrun-warm-e2e-")));
   projects.push(project);
   mkdirSync(path.join(project, ".claude"));
@@ -67,7 +67,8 @@ async function runWarm(config: string[], options: { server: boolean; claudeToken
   const run = await runClaude({
     project,
     prompt: "Run the command.",
-    script: [TOUCH],
+    script: options.script ?? [TOUCH],
+    args: options.args,
     env: { HOOKS_SERVE_TOKEN: options.claudeToken ?? TOKEN },
     signal,
     timeoutMs: 60_000,
@@ -129,5 +130,33 @@ describe.skipIf(!claude.path)(`Claude Code ${claude.version ?? `(skipped: ${clau
     const w = await runWarm(GUARD, { server: true, claudeToken: "not-the-servers-token-0000000000" }, signal);
     expect(ran(w)).toBe(false);
     expect(w.view.join("\n")).toMatch(/tool_result error: PreToolUse:Bash hook error: \[<hook-command>\/v1\/hosts\/claude\/PreToolUse\]: failed; blocking because onFailure is "block"\nHTTP 401/);
+  });
+});
+
+// Per-event time inside Claude Code (opt-in: HOOKRUN_E2E_LATENCY=N Bash calls): from Claude's own
+// debug log, the time from "HTTP hook POST" to "HTTP hook response status" of each PreToolUse.
+const LATENCY_CALLS = Number(process.env.HOOKRUN_E2E_LATENCY ?? 0);
+
+describe.runIf(claude.path && LATENCY_CALLS > 0)("latency of one warm PreToolUse inside Claude Code", () => {
+  it(`${LATENCY_CALLS || "N"} Bash calls, a \`true\` hook answered by hooks serve`, { timeout: 300_000 }, async ({ signal }) => {
+    const debug = path.join(os.tmpdir(), `hookrun-warm-debug-${process.pid}.log`);
+    const script = Array.from({ length: LATENCY_CALLS }, (_, i) => ({ tool: "Bash", input: { command: `echo ${i}`, description: "run it" } }));
+    await runWarm(["  pre_tool_use:", '    - { name: bash-true, matcher: Bash, command: "true" }'], { server: true, script, args: ["--debug-file", debug] }, signal);
+    const times: number[] = [];
+    let sent: number | null = null;
+    for (const line of readFileSync(debug, "utf8").split("\n")) {
+      const at = Date.parse(line.slice(0, 24));
+      if (/Hooks: HTTP hook POST to \S+\/PreToolUse/.test(line)) sent = at;
+      else if (sent !== null && /Hooks: HTTP hook response status 200/.test(line)) {
+        times.push(at - sent);
+        sent = null;
+      }
+    }
+    rmSync(debug, { force: true });
+    expect(times).toHaveLength(LATENCY_CALLS);
+    const sorted = [...times].sort((a, b) => a - b);
+    console.log(
+      `Claude Code ${claude.version}: warm PreToolUse POST → response, ${times.length} calls: median ${sorted[sorted.length >> 1]} ms, min ${sorted[0]} ms, max ${sorted.at(-1)} ms (debug-log timestamps, ms resolution)`,
+    );
   });
 });
