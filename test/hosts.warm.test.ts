@@ -88,6 +88,7 @@ describe("hooks install claude --serve PORT", () => {
     expect(check.stderr).toMatch(/nothing answers on 127\.0\.0\.1:8411/);
     const validate = await runMain(["validate"], { cwd: p.dir, env: p.env, input: "" });
     expect(validate.stderr).not.toMatch(/stale/);
+    expect(validate.stderr).toMatch(/\.claude\/settings\.json:1:1: warning: hookrun's entries call `hooks serve` on 127\.0\.0\.1:8411 \(warm mode\) and nothing answers there/);
     // Back to command mode: the http entries are replaced, not kept beside.
     await runMain(["install", "claude"], { cwd: p.dir, env: p.env });
     expect(JSON.parse(readFileSync(p.path(".claude/settings.json"), "utf8")).hooks.PreToolUse[0].hooks[0].type).toBe("command");
@@ -105,6 +106,7 @@ describe("hooks install claude --serve PORT", () => {
       expect(r.stderr).toMatch(new RegExp(`A server answers on 127\\.0\\.0\\.1:${port} now`));
       const check = await runMain(["install", "--check"], { cwd: p.dir, env: p.env });
       expect(check.stderr).not.toMatch(/nothing answers/);
+      expect((await runMain(["validate"], { cwd: p.dir, env: p.env, input: "" })).stderr).not.toMatch(/nothing answers/);
       const bad = await runMain(["install", "claude", "--serve", "http://x"], { cwd: p.dir, env: p.env });
       expect(bad.code).toBe(64);
       expect(bad.stderr).toMatch(/--serve http:\/\/x: expected the port/);

@@ -262,3 +262,19 @@ export function staleHosts(ctx: CliContext, config: ResolvedConfig): { file: str
   }
   return out;
 }
+
+/** Hosts installed in warm mode in the project whose server does not answer now: for `hooks validate`. */
+export async function silentWarmServers(config: ResolvedConfig): Promise<{ file: string; host: string; port: number }[]> {
+  const out: { file: string; host: string; port: number }[] = [];
+  for (const host of installable()) {
+    let f: HostFile;
+    try {
+      f = readHostFile(host, config.projectDir, false);
+    } catch {
+      continue;
+    }
+    const port = filePort(f);
+    if (port !== null && !(await serverAnswers(port))) out.push({ file: f.file, host: host.name, port });
+  }
+  return out;
+}
