@@ -133,30 +133,49 @@ describe.skipIf(!claude.path)(`Claude Code ${claude.version ?? `(skipped: ${clau
   });
 });
 
-// Per-event time inside Claude Code (opt-in: HOOKRUN_E2E_LATENCY=N Bash calls): from Claude's own
-// debug log, the time from "HTTP hook POST" to "HTTP hook response status" of each PreToolUse.
+// Per-event time inside Claude Code (opt-in: HOOKRUN_E2E_LATENCY=N Bash calls per run, 3 runs per
+// side, alternated): the tool-call cycle (the model's answer carrying call i written → the request
+// carrying its result received) with a `true` PreToolUse hook configured directly (A) and through
+// the warm server (W); and, for W, Claude's own debug log: "HTTP hook POST" → "response status".
 const LATENCY_CALLS = Number(process.env.HOOKRUN_E2E_LATENCY ?? 0);
 
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
 describe.runIf(claude.path && LATENCY_CALLS > 0)("latency of one warm PreToolUse inside Claude Code", () => {
-  it(`${LATENCY_CALLS || "N"} Bash calls, a \`true\` hook answered by hooks serve`, { timeout: 300_000 }, async ({ signal }) => {
-    const debug = path.join(os.tmpdir(), `hookrun-warm-debug-${process.pid}.log`);
+  it(`${LATENCY_CALLS || "N"} Bash calls, a \`true\` hook directly vs answered by hooks serve`, { timeout: 600_000 }, async ({ signal }) => {
     const script = Array.from({ length: LATENCY_CALLS }, (_, i) => ({ tool: "Bash", input: { command: `echo ${i}`, description: "run it" } }));
-    await runWarm(["  pre_tool_use:", '    - { name: bash-true, matcher: Bash, command: "true" }'], { server: true, script, args: ["--debug-file", debug] }, signal);
-    const times: number[] = [];
-    let sent: number | null = null;
-    for (const line of readFileSync(debug, "utf8").split("\n")) {
-      const at = Date.parse(line.slice(0, 24));
-      if (/Hooks: HTTP hook POST to \S+\/PreToolUse/.test(line)) sent = at;
-      else if (sent !== null && /Hooks: HTTP hook response status 200/.test(line)) {
-        times.push(at - sent);
-        sent = null;
+    const cycles = (run: ClaudeRun) => run.mainRequests.slice(0, LATENCY_CALLS).map((r, i) => run.mainRequests[i + 1].at - r.answeredAt);
+    const a: number[] = [];
+    const w: number[] = [];
+    const posts: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      const direct = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookrun-warm-direct-")));
+      projects.push(direct);
+      mkdirSync(path.join(direct, ".claude"));
+      writeFileSync(path.join(direct, ".claude/settings.json"), JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }] } }));
+      a.push(...cycles(await runClaude({ project: direct, prompt: "Run the commands.", script, signal, timeoutMs: 120_000 })));
+      const debug = path.join(os.tmpdir(), `hookrun-warm-debug-${process.pid}-${round}.log`);
+      const warm = await runWarm(["  pre_tool_use:", '    - { name: bash-true, matcher: Bash, command: "true" }'], { server: true, script, args: ["--debug-file", debug] }, signal);
+      w.push(...cycles(warm.run));
+      let sent: number | null = null;
+      for (const line of readFileSync(debug, "utf8").split("\n")) {
+        const at = Date.parse(line.slice(0, 24));
+        if (/Hooks: HTTP hook POST to \S+\/PreToolUse/.test(line)) sent = at;
+        else if (sent !== null && /Hooks: HTTP hook response status 200/.test(line)) {
+          posts.push(at - sent);
+          sent = null;
+        }
       }
+      rmSync(debug, { force: true });
     }
-    rmSync(debug, { force: true });
-    expect(times).toHaveLength(LATENCY_CALLS);
-    const sorted = [...times].sort((a, b) => a - b);
+    expect(posts).toHaveLength(3 * LATENCY_CALLS);
     console.log(
-      `Claude Code ${claude.version}: warm PreToolUse POST → response, ${times.length} calls: median ${sorted[sorted.length >> 1]} ms, min ${sorted[0]} ms, max ${sorted.at(-1)} ms (debug-log timestamps, ms resolution)`,
+      [
+        `Claude Code ${claude.version}, ${LATENCY_CALLS} Bash calls per run, 3 runs per side`,
+        `A (direct \`true\`): tool-call cycle median ${median(a)} ms`,
+        `W (warm): tool-call cycle median ${median(w)} ms; POST → response in Claude's debug log median ${median(posts)} ms (min ${Math.min(...posts)}, max ${Math.max(...posts)})`,
+        `W − A per event: ${median(w) - median(a)} ms`,
+      ].join("\n"),
     );
   });
 });
