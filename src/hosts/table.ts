@@ -1,4 +1,11 @@
 import { claudeHost } from "./claude.js";
+import { cline } from "./cline.js";
+import { codex } from "./codex.js";
+import { cursor } from "./cursor.js";
+import { droid } from "./droid.js";
+import { gemini } from "./gemini.js";
+import { copilot } from "./copilot.js";
+import { windsurf } from "./windsurf.js";
 import type { HostAdapter, Payload } from "./types.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
 
@@ -7,7 +14,7 @@ import { EVENT_BY_NAME } from "../events/catalog.js";
  * (`--host`, `hooks install`, `hooks import`), `hooks validate`'s staleness check, the docs'
  * tables and the tests walk this list. Add a host: one module in src/hosts/, one line here.
  */
-export const HOSTS: readonly HostAdapter[] = Object.freeze([claudeHost]);
+export const HOSTS: readonly HostAdapter[] = Object.freeze([claudeHost, codex, gemini, copilot, cursor, droid, windsurf, cline]);
 
 /** The host named `name` on the command line, or undefined. */
 export function hostByName(name: string): HostAdapter | undefined {

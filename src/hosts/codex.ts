@@ -1,0 +1,365 @@
+import type { ResolvedConfig } from "../config/types.js";
+import { matcherRule } from "../config/matcher.js";
+import { isJsonObject } from "../config/scanJson.js";
+import { EVENT_BY_NAME } from "../events/catalog.js";
+import { type ExistingHook, importClaudeSettings } from "../interop/claudeImport.js";
+import { FAILURE_STATUSES } from "../runner/runHook.js";
+import type { HookContext, HookResult, Message, TriggerResult } from "../runner/types.js";
+import { configEvents, DISPATCH_COMMAND, dispatchCommand, dispatchTimeoutMs, matchedValues } from "./install.js";
+import { baseRead } from "./payload.js";
+import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
+
+/**
+ * Codex CLI (`@openai/codex`, verified against 0.169.0; docs/hosts/codex.md). Codex reads
+ * `.codex/hooks.json` (project, only when the project is trusted in config.toml) and
+ * `~/.codex/hooks.json`, in Claude's shape, sends Claude's snake_case payload plus `turn_id` and
+ * `model`, and reads a strict subset of Claude's JSON answer: every output object denies unknown
+ * fields, and on PreToolUse / PermissionRequest `continue: false`, `stopReason`, `suppressOutput`
+ * and `ask` are rejected, after which the tool call PROCEEDS. So this renderer writes, per event,
+ * only the fields that event's schema has, and degrades what Codex lacks into a deny that says so.
+ */
+
+/** Codex's event name → hookrun's (all ten are Claude's names). */
+const EVENTS: Readonly<Record<string, string>> = Object.freeze({
+  SessionStart: "session_start",
+  UserPromptSubmit: "user_prompt_submit",
+  PreToolUse: "pre_tool_use",
+  PermissionRequest: "permission_request",
+  PostToolUse: "post_tool_use",
+  PreCompact: "pre_compact",
+  PostCompact: "post_compact",
+  SubagentStart: "subagent_start",
+  SubagentStop: "subagent_stop",
+  Stop: "stop",
+});
+const CODEX_NAME: ReadonlyMap<string, string> = new Map(Object.entries(EVENTS).map(([codex, canonical]) => [canonical, codex]));
+
+/**
+ * Codex's tool names → canonical. The shell tool (exec_command / shell) is reported as `Bash`
+ * already; `apply_patch` (the patch text in tool_input.command) is `Edit`, or `Write` when the
+ * patch only adds files (read() decides; Codex's own matchers `Edit` and `Write` both select
+ * apply_patch). MCP tools are `mcp__server__tool`, as in Claude.
+ */
+const TOOLS: Readonly<Record<string, string>> = Object.freeze({ Bash: "Bash", apply_patch: "Edit" });
+
+/** Which answer fields each event's output schema has (Codex denies unknown fields). */
+interface Shape {
+  /** hookSpecificOutput.additionalContext (a developer message to the model). */
+  context: boolean;
+  /** Top-level decision: "block" + reason. */
+  block: boolean;
+  /** `continue: false` / `stopReason` are accepted (rejected on PreToolUse and PermissionRequest). */
+  stop: boolean;
+}
+const SHAPES: Readonly<Record<string, Shape>> = {
+  session_start: { context: true, block: false, stop: true },
+  user_prompt_submit: { context: true, block: true, stop: true },
+  pre_tool_use: { context: true, block: false, stop: false },
+  permission_request: { context: false, block: false, stop: false },
+  post_tool_use: { context: true, block: true, stop: true },
+  pre_compact: { context: false, block: false, stop: true },
+  post_compact: { context: false, block: false, stop: true },
+  subagent_start: { context: true, block: false, stop: true },
+  subagent_stop: { context: false, block: true, stop: true },
+  stop: { context: false, block: true, stop: true },
+};
+
+/** One Codex hook answer (only fields some Codex event accepts; never suppressOutput). */
+export interface CodexHookResponse {
+  continue?: false;
+  stopReason?: string;
+  systemMessage?: string;
+  decision?: "block";
+  reason?: string;
+  hookSpecificOutput?: {
+    hookEventName: string;
+    permissionDecision?: "allow" | "deny";
+    permissionDecisionReason?: string;
+    updatedInput?: unknown;
+    additionalContext?: string;
+    decision?: { behavior: "allow" | "deny"; message?: string };
+  };
+}
+
+const texts = (messages: Message[]) => messages.map((m) => m.content.trim()).filter(Boolean);
+const tail = (text: string, lines = 3) => text.trimEnd().split("\n").slice(-lines).join("\n").trim();
+
+function failureLine(r: HookResult): string {
+  const why = r.error ?? (r.exit_code !== null ? `exit ${r.exit_code}` : r.status.replace("_", " "));
+  const err = tail(r.stderr, 1);
+  return `hook ${r.name} ${r.status.replace("_", " ")}: ${why}${err && !why.includes(err) ? ` (${err})` : ""}`;
+}
+
+/** The files an apply_patch patch touches, and whether it only adds files. */
+export function patchFiles(patch: string): { files: string[]; addsOnly: boolean } {
+  const files: string[] = [];
+  let addsOnly = true;
+  for (const m of patch.matchAll(/^\*\*\* (Add|Update|Delete) File: (.+)$/gm)) {
+    files.push(m[2].trim());
+    if (m[1] !== "Add") addsOnly = false;
+  }
+  return { files, addsOnly: addsOnly && files.length > 0 };
+}
+
+/** Codex's payload as hookrun's context: tool names canonical; Codex's own under `host`. */
+function read(payload: Payload, event: string): HookContext {
+  const context = baseRead(codex, payload);
+  const host = context.host as Record<string, unknown>;
+  host.event ??= CODEX_NAME.get(event) ?? event;
+  for (const k of ["turn_id", "model", "permission_mode"] as const) if (payload[k] !== undefined) host[k] = payload[k];
+  const input = payload.tool_input;
+  if (payload.tool_name === "apply_patch" && isJsonObject(input) && typeof input.command === "string") {
+    const { files, addsOnly } = patchFiles(input.command);
+    host.patch_files = files;
+    if (addsOnly) context.tool_name = "Write";
+  }
+  return context;
+}
+
+/** The reason of a blocked run. */
+const blockReason = (r: TriggerResult) => r.reason ?? `blocked by ${r.blocked_by ?? "a hook"}`;
+
+/**
+ * The run as Codex's answer for its event. Rules (docs/hosts/codex.md):
+ * - block: PreToolUse deny + reason; PermissionRequest decision deny + message; elsewhere
+ *   decision block + reason (UserPromptSubmit drops the prompt, PostToolUse replaces the tool's
+ *   output with it, Stop/SubagentStop go on with it as a `<hook_prompt>`); SessionStart,
+ *   SubagentStart and the compact events cannot block: the reason goes to systemMessage.
+ * - ask (Codex has none; it would run the tool): a deny whose reason says the host cannot ask.
+ * - allow: only with updated_input (allow + updatedInput); a bare allow is left out (Codex
+ *   rejects it) and Codex's own approval flow decides.
+ * - updated_input: PreToolUse allow + updatedInput; elsewhere a systemMessage (not applied).
+ * - context: additionalContext where the event has it, else systemMessage (user only).
+ * - feedback (post-tool): decision block + reason, which Codex puts in place of the tool output.
+ * - follow-ups on Stop/SubagentStop: decision block + reason (the turn goes on).
+ * - continue: false: `continue: false` + stopReason where accepted (it ends the session or turn on
+ *   SessionStart / UserPromptSubmit / Stop; on PostToolUse Codex only puts stopReason in place of
+ *   the tool output and goes on); on PreToolUse it becomes a deny saying the hooks asked to stop,
+ *   on PermissionRequest a deny message.
+ * - notices and hook failures (hookrun fails open): systemMessage.
+ */
+export function formatCodex(result: TriggerResult): CodexHookResponse {
+  const event = result.event;
+  const shape = SHAPES[event] ?? { context: false, block: false, stop: true };
+  const out: CodexHookResponse = {};
+  const specific: NonNullable<CodexHookResponse["hookSpecificOutput"]> = { hookEventName: CODEX_NAME.get(event) ?? event };
+  const shown = result.messages.filter((m) => !m.hide);
+  const context = texts(shown.filter((m) => m.kind === undefined));
+  const followups = texts(shown.filter((m) => m.kind === "followup"));
+  const feedbackExit = (r: HookResult) => event === "post_tool_use" && r.exit_code === 2 && r.status === "failed";
+  const feedback = [
+    ...texts(shown.filter((m) => m.kind === "feedback")),
+    ...result.hooks
+      .filter(feedbackExit)
+      .map((r) => tail(r.stderr, 20))
+      .filter(Boolean),
+  ];
+  const finished = [...result.async_delivered, ...result.hooks];
+  const system = [...texts(shown.filter((m) => m.kind === "notice")), ...finished.filter((r) => FAILURE_STATUSES.has(r.status) && !feedbackExit(r)).map(failureLine)];
+  if (shape.context && context.length) specific.additionalContext = context.join("\n\n");
+  else system.unshift(...context);
+  const stopWhy = result.stop_reason ?? `stopped by ${result.stopped_by ?? "a hook"}`;
+  const hasInput = result.updated_input !== null && result.updated_input !== undefined;
+
+  if (event === "pre_tool_use") {
+    const asks = result.hooks.filter((r) => r.decision === "ask");
+    const deny = (why: string) => {
+      specific.permissionDecision = "deny";
+      specific.permissionDecisionReason = why;
+    };
+    if (result.blocked) deny(blockReason(result));
+    else if (!result.continue) deny(`hookrun: the hooks asked to stop the agent (${stopWhy}); Codex cannot stop from PreToolUse, so this call is denied`);
+    else if (asks.length) {
+      const why = asks
+        .map((r) => r.reason)
+        .filter(Boolean)
+        .join("; ");
+      deny(`hookrun: a hook asked for the user's confirmation${why ? ` (${why})` : ""}, and Codex hooks cannot ask: the call is denied; ask the user, then retry`);
+    } else if (hasInput) {
+      specific.permissionDecision = "allow";
+      specific.updatedInput = result.updated_input;
+    }
+    // a bare allow is left out: Codex rejects `allow` without updatedInput; its own approval flow decides
+  } else if (event === "permission_request") {
+    if (result.blocked) specific.decision = { behavior: "deny", message: blockReason(result) };
+    else if (!result.continue)
+      specific.decision = { behavior: "deny", message: `hookrun: the hooks asked to stop the agent (${stopWhy}); Codex cannot stop from PermissionRequest, so this request is denied` };
+    else if (result.hooks.some((r) => r.decision === "allow")) specific.decision = { behavior: "allow" };
+    if (hasInput && specific.decision?.behavior !== "deny") system.push("hookrun: a hook rewrote the tool input, which Codex cannot take on PermissionRequest: the original input is used");
+  } else {
+    if (hasInput) system.push(`hookrun: a hook rewrote the input on ${event}, which Codex cannot take there: not applied`);
+    if (result.blocked) {
+      if (shape.block) {
+        out.decision = "block";
+        out.reason = blockReason(result);
+      } else system.push(`hookrun: blocked by ${result.blocked_by ?? "a hook"} (${blockReason(result)}), but Codex cannot block ${CODEX_NAME.get(event) ?? event}`);
+    } else if (shape.block && (event === "stop" || event === "subagent_stop") && followups.length) {
+      out.decision = "block";
+      out.reason = followups.join("\n\n");
+    } else if (event === "post_tool_use" && feedback.length) {
+      out.decision = "block";
+      out.reason = feedback.join("\n");
+    }
+    if (!result.continue) {
+      out.continue = false;
+      out.stopReason = stopWhy;
+    }
+  }
+  if (system.length) out.systemMessage = system.join("\n");
+  if (Object.keys(specific).length > 1) out.hookSpecificOutput = specific;
+  return out;
+}
+
+/** What a dispatch under Codex prints: always one JSON answer on stdout, exit 0. */
+function render(result: TriggerResult): HostAnswer {
+  return { stdout: `${JSON.stringify(formatCodex(result))}\n`, stderr: "", exitCode: 0 };
+}
+
+/** Untrusted or invalid config: the user is told (systemMessage), and the model where Codex gives it context. */
+function notRun(event: string, forUser: string, forModel: string): HostAnswer {
+  const out: CodexHookResponse = { systemMessage: `hookrun: the project's hooks did not run: ${forUser}` };
+  if (event === "session_start" || event === "user_prompt_submit")
+    out.hookSpecificOutput = { hookEventName: CODEX_NAME.get(event)!, additionalContext: `hookrun: the project's hooks are not running in this session: ${forModel}` };
+  return { stdout: `${JSON.stringify(out)}\n`, stderr: "", exitCode: 0 };
+}
+
+/**
+ * The dispatch command of an event in a project install. Codex runs a hook with `$SHELL -lc` in
+ * the session's cwd (a subdirectory when codex was started in one, verified) and sets no
+ * project-dir variable, so the command walks up from $PWD to the nearest directory with an
+ * executable node_modules/.bin/hooks (every teammate's `npm install` leaves it there; never npx)
+ * and `exec`s it there, so the process Codex kills on its timeout is hookrun itself.
+ */
+export function codexDispatchCommand(event: string): string {
+  return [
+    'd="$PWD"',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansions, not a template
+    'while [ ! -x "$d/node_modules/.bin/hooks" ] && [ "$d" != / ]; do d="${d%/*}"; d="${d:-/}"; done',
+    `[ -x "$d/node_modules/.bin/hooks" ] || { echo "hookrun: no node_modules/.bin/hooks in $PWD or above (run npm install)" >&2; exit 1; }`,
+    `exec "$d/node_modules/.bin/hooks" -C "$d" run ${event} --host codex`,
+  ].join("; ");
+}
+
+/**
+ * One entry per Codex event of the config: the matcher narrowed to the tools (or sources) the
+ * hooks can select (Codex reads `[A-Za-z0-9_|]` as exact names and selects apply_patch by `Edit`
+ * and `Write` itself), the timeout in seconds covering the event's run. The engine's project
+ * command (`node_modules/.bin/hooks run …`, relative to a root Codex does not give) becomes the
+ * walk-up command; a `--user` command (an absolute path, no -C: hookrun finds hooks.yaml from
+ * the session's cwd) is kept.
+ */
+function entries(config: ResolvedConfig, command: (event: string) => string): Record<string, HostEntry[]> {
+  const out: Record<string, HostEntry[]> = {};
+  for (const event of configEvents(config)) {
+    const name = CODEX_NAME.get(event);
+    if (!name) continue;
+    const given = command(event);
+    const line = given === dispatchCommand("codex", event, { root: null, bin: null, exec: true }) ? codexDispatchCommand(event) : given;
+    const values = EVENT_BY_NAME.get(event)?.matchField ? matchedValues(config, event, codex) : null;
+    out[name] = [{ ...(values && { matcher: values.join("|") }), hooks: [{ type: "command", command: line, timeout: Math.ceil(dispatchTimeoutMs(config, event) / 1000) }] }];
+  }
+  return out;
+}
+
+const HANDLER_KEYS = new Set(["type", "command", "timeout", "timeoutSec", "timeout_sec", "statusMessage", "status_message"]);
+
+/**
+ * Codex's hooks.json (or config.toml's [hooks], parsed) → hooks.yaml. Codex's handlers are
+ * Claude's `command` handlers with fewer fields, and its answers are Claude's JSON (a strict
+ * subset), so each hook is imported with `dialect: claude` through Claude's importer; what Codex
+ * has and Claude has not (mcp_tool / prompt / agent handlers, commandWindows, async, which Codex
+ * skips) is noted; matchers naming apply_patch become `Edit|Write`.
+ */
+function importCodex(settings: unknown, existing: ExistingHook[]): HostImport {
+  if (!isJsonObject(settings)) throw new TypeError("Codex hooks.json must be a JSON object");
+  const notes: string[] = [];
+  if (settings.description !== undefined) notes.push("`description` not carried (hooks.yaml has no file description)");
+  for (const k of Object.keys(settings)) if (k !== "hooks" && k !== "description") notes.push(`\`${k}\`: Codex refuses a hooks.json with this key (only description and hooks); not carried`);
+  const hooks = settings.hooks;
+  if (!isJsonObject(hooks)) {
+    const r = importClaudeSettings({ hooks }, existing);
+    return { ...r, notes: [...notes, ...r.notes] };
+  }
+  const clean: Record<string, unknown> = {};
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Object.hasOwn(EVENTS, event)) notes.push(`hooks.${event}: not an event of Codex (it ignores it)`);
+    if (!Array.isArray(groups)) {
+      clean[event] = groups;
+      continue;
+    }
+    clean[event] = groups.map((group, g) => {
+      if (!isJsonObject(group) || !Array.isArray(group.hooks)) return group;
+      const where = `hooks.${event}[${g}]`;
+      let matcher = group.matcher;
+      if (typeof matcher === "string" && /\bapply_patch\b/.test(matcher)) {
+        const rule = matcherRule(matcher);
+        if (rule.kind === "names") matcher = [...new Set([...rule.names].flatMap((n) => (n === "apply_patch" ? ["Edit", "Write"] : [n])))].join("|");
+        else notes.push(`${where}: matcher \`${matcher}\` names apply_patch, which hookrun calls Edit (Write when a patch only adds files): check the regex`);
+      }
+      const handlers = group.hooks.flatMap((h, i) => {
+        const at = `${where}.hooks[${i}]`;
+        if (!isJsonObject(h)) return [h];
+        if (h.type !== "command") {
+          notes.push(`${at}: skipped a handler of type \`${String(h.type)}\`: hookrun runs only command hooks${h.type === "prompt" || h.type === "agent" ? " (Codex skips it too)" : ""}`);
+          return [];
+        }
+        if (typeof h.command === "string" && DISPATCH_COMMAND.test(h.command)) {
+          notes.push(`${at}: hookrun's own dispatch entry (\`…${h.command.slice(-60)}\`) already hands this event to hookrun; skipped (importing it would run hookrun from itself)`);
+          return [];
+        }
+        if (h.async === true) {
+          notes.push(`${at}: skipped an \`async: true\` handler: Codex never runs async hooks (it skips them at discovery)`);
+          return [];
+        }
+        const c: Record<string, unknown> = { type: "command", command: h.command };
+        const timeout = h.timeout ?? h.timeoutSec ?? h.timeout_sec;
+        if (timeout !== undefined) c.timeout = timeout;
+        const status = h.statusMessage ?? h.status_message;
+        if (status !== undefined) c.statusMessage = status;
+        for (const k of Object.keys(h))
+          if (k === "async" || k === "commandWindows" || k === "command_windows" || k === "additionalContextLimit") notes.push(`${at}: \`${k}\` not carried (hookrun has no equivalent)`);
+          else if (!HANDLER_KEYS.has(k)) notes.push(`${at}: \`${k}\` is not a field of Codex's command hooks (Codex ignores it); not carried`);
+        return [c];
+      });
+      return { ...(matcher !== undefined ? { matcher } : {}), hooks: handlers };
+    });
+  }
+  const r = importClaudeSettings({ hooks: clean }, existing);
+  return { ...r, notes: [...notes, ...r.notes.map((n) => n.replace(/Claude Code/g, "Codex"))] };
+}
+
+export const codex: HostAdapter = {
+  name: "codex",
+  title: "Codex CLI",
+  verified: "the real CLI (0.169.0) in `npm test`",
+  events: EVENTS,
+  tools: TOOLS,
+  timeout: { unit: "s", default: 600 },
+  detect(payload: Payload): boolean {
+    if (typeof payload.hook_event_name !== "string" || !Object.hasOwn(EVENTS, payload.hook_event_name)) return false;
+    // every event but SessionStart carries turn_id; SessionStart's transcript is a rollout file
+    return typeof payload.turn_id === "string" || (typeof payload.transcript_path === "string" && /[/\\]rollout-[^/\\]+\.jsonl$/.test(payload.transcript_path));
+  },
+  read,
+  render,
+  notRun,
+  degrade: {
+    ask: "a deny whose reason says Codex hooks cannot ask (Codex rejects `ask` and would run the tool)",
+    defer: "nothing: Codex's own approval flow decides (as with no decision)",
+    updated_input: "PreToolUse: allow + updatedInput (Codex takes a rewrite only with allow); elsewhere a systemMessage, not applied",
+    context: "additionalContext (a developer message) on SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, SubagentStart; elsewhere systemMessage (user only)",
+    feedback: "PostToolUse decision block + reason: Codex gives the model the reason IN PLACE of the tool's output",
+    followup: "Stop / SubagentStop decision block + reason: the turn goes on with it as a <hook_prompt> user message",
+    stop: "continue: false + stopReason where Codex accepts it (SessionStart, UserPromptSubmit, Stop end the session or turn; on PostToolUse Codex only puts stopReason in place of the tool output and goes on); on PreToolUse a deny saying the hooks asked to stop; on PermissionRequest a deny",
+    notice: "systemMessage (the TUI shows it; `codex exec` prints none)",
+  },
+  install: {
+    projectFile: ".codex/hooks.json",
+    userFile: ".codex/hooks.json",
+    hooksPath: ["hooks"],
+    root: null,
+    exec: true,
+    entries,
+  },
+  import: importCodex,
+};

@@ -1,0 +1,472 @@
+/**
+ * GitHub Copilot CLI (`@github/copilot`, verified with 1.0.102; docs/hosts/copilot.md). Everything
+ * hookrun knows about this host is here: its events, tool names, payloads, the answer it reads,
+ * the degradation rules, the dispatch entries `hooks install copilot` writes and `hooks import copilot`.
+ *
+ * Copilot has two hook dialects, chosen by how an event key is spelled in its config:
+ * - camelCase keys (`preToolUse`, `agentStop`, …): camelCase input (`sessionId`, `timestamp` in
+ *   epoch ms, `toolName` in Copilot's own names such as `bash`/`create`, `toolArgs`), no event name
+ *   in the payload;
+ * - PascalCase keys (`PreToolUse`, `Stop`, …; also what it reads from `.claude/settings*.json`):
+ *   snake_case input with `hook_event_name`, an ISO `timestamp` and Claude's tool names (`Bash`,
+ *   `Write`), the arguments still in Copilot's shape (`path`, `file_text`).
+ * Both read the same flat answer (`permissionDecision`, `modifiedArgs`, `additionalContext`,
+ * `decision`/`reason`), which is what render prints, so one answer serves whichever fired it.
+ */
+import type { ResolvedConfig, HookSpec } from "../config/types.js";
+import { isJsonObject } from "../config/scanJson.js";
+import { matcherRule } from "../config/matcher.js";
+import { EVENT_BY_NAME } from "../events/catalog.js";
+import { FAILURE_STATUSES } from "../runner/runHook.js";
+import type { HookContext, HookResult, Message, TriggerResult } from "../runner/types.js";
+import { hookNameFromCommand, slug, uniqueName, type ExistingHook, type ImportedHook } from "../interop/claudeImport.js";
+import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
+import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
+
+/** The camelCase events (Copilot's own config spelling) → canonical; the dialect hookrun installs in. */
+const CAMEL_EVENTS: Readonly<Record<string, string>> = {
+  sessionStart: "session_start",
+  sessionEnd: "session_end",
+  userPromptSubmitted: "user_prompt_submit",
+  preToolUse: "pre_tool_use",
+  postToolUse: "post_tool_use",
+  postToolUseFailure: "post_tool_use_failure",
+  agentStop: "stop",
+  subagentStart: "subagent_start",
+  subagentStop: "subagent_stop",
+  errorOccurred: "error",
+  preCompact: "pre_compact",
+  notification: "notification",
+  permissionRequest: "permission_request",
+};
+
+/** The PascalCase (Claude-compatible) events → canonical. */
+const PASCAL_EVENTS: Readonly<Record<string, string>> = {
+  SessionStart: "session_start",
+  SessionEnd: "session_end",
+  UserPromptSubmit: "user_prompt_submit",
+  PreToolUse: "pre_tool_use",
+  PostToolUse: "post_tool_use",
+  PostToolUseFailure: "post_tool_use_failure",
+  Stop: "stop",
+  SubagentStart: "subagent_start",
+  SubagentStop: "subagent_stop",
+  PreCompact: "pre_compact",
+  Notification: "notification",
+  PermissionRequest: "permission_request",
+};
+
+/**
+ * Events hookrun does not install a dispatch entry for, and why (`hooks install` leaves them out;
+ * a hooks.yaml hook on one never runs under Copilot).
+ */
+export const COPILOT_NOT_INSTALLED: Readonly<Record<string, string>> = {
+  permission_request: "Copilot's permissionRequest answer is not documented; pre_tool_use decides tool calls under Copilot",
+};
+
+/** Copilot's tool names (camelCase payloads) → canonical; its PascalCase payloads already carry these. */
+const TOOLS: Readonly<Record<string, string>> = {
+  bash: "Bash",
+  create: "Write",
+  edit: "Edit",
+  view: "Read",
+  grep: "Grep",
+  glob: "Glob",
+  task: "Agent",
+  web_fetch: "WebFetch",
+};
+
+/** Payload fields renamed to hookrun's (snake_case; Claude's names where Claude has the field). */
+const RENAMES: Readonly<Record<string, string>> = {
+  toolArgs: "tool_input",
+  toolInput: "tool_input",
+  toolResult: "tool_response",
+  tool_result: "tool_response",
+};
+
+/** `sessionId` → `session_id`. */
+const snake = (key: string): string => key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
+
+/** Which of Copilot's dialects a payload is in (PascalCase entries send `hook_event_name`). */
+export function copilotDialect(payload: Payload): "camel" | "pascal" {
+  return typeof payload.hook_event_name === "string" ? "pascal" : "camel";
+}
+
+// Fields only other hosts send (Claude Code, Qwen, Codex, Cursor, Cline, Windsurf, Gemini's `llm_request`).
+const OTHER_HOSTS = ["permission_mode", "tool_use_id", "tool_call_id", "turn_id", "cursor_version", "taskId", "agent_action_name"];
+// PascalCase events whose Copilot payload carries a transcript path (Gemini's carry one on every event).
+const WITH_TRANSCRIPT = new Set(["Stop", "SubagentStart", "SubagentStop"]);
+
+/**
+ * Whether a payload can only have come from Copilot CLI: camelCase `sessionId` with an epoch-ms
+ * `timestamp`; or a PascalCase one with an ISO `timestamp` and none of the fields Claude Code,
+ * Qwen Code or Gemini CLI always send (`permission_mode`; a transcript path outside Stop and the
+ * subagent events).
+ */
+function detect(payload: Payload): boolean {
+  if (OTHER_HOSTS.some((k) => Object.hasOwn(payload, k))) return false;
+  if (copilotDialect(payload) === "camel") return typeof payload.sessionId === "string" && typeof payload.timestamp === "number" && payload.session_id === undefined;
+  const event = payload.hook_event_name as string;
+  if (typeof payload.session_id !== "string" || typeof payload.timestamp !== "string" || Number.isNaN(Date.parse(payload.timestamp))) return false;
+  if (!Object.hasOwn(PASCAL_EVENTS, event)) return false;
+  return payload.transcript_path === undefined || WITH_TRANSCRIPT.has(event);
+}
+
+/**
+ * The payload as hookrun's context: field names to snake_case (`sessionId` → `session_id`,
+ * `toolArgs` → `tool_input`, `toolResult`/`tool_result` → `tool_response`), the tool name to the
+ * canonical vocabulary; `host` keeps `{name, dialect, event, tool_name, timestamp}` as sent.
+ */
+function read(payload: Payload, event: string): HookContext {
+  const dialect = copilotDialect(payload);
+  const context: HookContext = {};
+  for (const [key, value] of Object.entries(payload)) {
+    const to = Object.hasOwn(RENAMES, key) ? RENAMES[key] : snake(key);
+    if (to === "host" || to === "hook_name") continue;
+    if (context[to] === undefined || to === key) context[to] = value;
+  }
+  const host: Record<string, unknown> = { name: "copilot", dialect };
+  const hostEvent = dialect === "pascal" ? payload.hook_event_name : (payload.hookName ?? Object.keys(CAMEL_EVENTS).find((k) => CAMEL_EVENTS[k] === event));
+  if (typeof hostEvent === "string") host.event = hostEvent;
+  if (typeof context.tool_name === "string") {
+    host.tool_name = context.tool_name;
+    if (Object.hasOwn(TOOLS, context.tool_name)) context.tool_name = TOOLS[context.tool_name];
+  }
+  if (payload.timestamp !== undefined) {
+    host.timestamp = payload.timestamp;
+    // One spelling for hooks: ISO 8601, as the PascalCase payloads send it.
+    if (typeof payload.timestamp === "number") context.timestamp = new Date(payload.timestamp).toISOString();
+  }
+  if (payload.host !== undefined) host.payload_host = payload.host;
+  context.host = host;
+  return context;
+}
+
+const texts = (messages: Message[]): string[] => messages.map((m) => m.content.trim()).filter(Boolean);
+const tail = (text: string, lines = 3) => text.trimEnd().split("\n").slice(-lines).join("\n").trim();
+
+function failureLine(r: HookResult): string {
+  const why = r.error ?? (r.exit_code !== null ? `exit ${r.exit_code}` : r.status.replace("_", " "));
+  const err = tail(r.stderr, 1);
+  return `hook ${r.name} ${r.status.replace("_", " ")}: ${why}${err && !why.includes(err) ? ` (${err})` : ""}`;
+}
+
+/** Copilot's flat answer (both dialects read these fields; it ignores the rest). */
+export interface CopilotResponse {
+  permissionDecision?: "allow" | "deny" | "ask";
+  permissionDecisionReason?: string;
+  modifiedArgs?: unknown;
+  additionalContext?: string;
+  decision?: "block";
+  reason?: string;
+}
+
+// Events whose flat additionalContext reaches the model (sessionStart/userPromptSubmitted: as a
+// message before the prompt; pre/postToolUse(Failure): beside the tool call; subagentStart: the child's prompt).
+const CONTEXT_EVENTS = new Set(["session_start", "user_prompt_submit", "pre_tool_use", "post_tool_use", "post_tool_use_failure", "subagent_start"]);
+const CONTINUE_EVENTS = new Set(["stop", "subagent_stop"]);
+
+/**
+ * The run as Copilot's answer: always exit 0 with one JSON object (Copilot denies a tool call on
+ * any non-zero exit and shows the model only "hook exited with code N"). What Copilot has no field
+ * for, and hookrun's notices and hook failures, go to stderr, which Copilot does not show (see
+ * `degrade`); the run log keeps them.
+ */
+export function formatCopilot(result: TriggerResult): { response: CopilotResponse; notes: string[] } {
+  const out: CopilotResponse = {};
+  const event = result.event;
+  const shown = result.messages.filter((m) => !m.hide);
+  const context = texts(shown.filter((m) => m.kind === undefined));
+  const followups = texts(shown.filter((m) => m.kind === "followup"));
+  const rules = EVENT_BY_NAME.get(event)?.claude ?? null;
+  // A native hook's exit 2 on a post-tool event is feedback for the model (as under Claude Code).
+  const feedbackExit = (r: HookResult) => rules?.block === "feedback" && r.exit_code === 2 && r.status === "failed";
+  const feedback = [
+    ...texts(shown.filter((m) => m.kind === "feedback")),
+    ...result.hooks
+      .filter(feedbackExit)
+      .map((r) => tail(r.stderr, 20))
+      .filter(Boolean),
+  ];
+  const failures = [...result.async_delivered, ...result.hooks].filter((r) => FAILURE_STATUSES.has(r.status) && !feedbackExit(r)).map(failureLine);
+  const notes = [...texts(shown.filter((m) => m.kind === "notice")), ...failures];
+  const stopped = !result.continue;
+  const stopWhy = `the hooks asked to stop the agent${result.stop_reason ? `: ${result.stop_reason}` : ""}${result.stopped_by ? ` (hook ${result.stopped_by})` : ""}`;
+  const blockedWhy = result.reason ?? `blocked by ${result.blocked_by}`;
+
+  const forModel = event.startsWith("post_tool_use") ? [...context, ...feedback] : [...context];
+  // Copilot shows the user nothing a hook prints: where the model has a channel, it hears of a
+  // failed hook (hookrun went on without it) so that it can tell the user; stderr keeps it too.
+  if (failures.length) forModel.push(`hookrun: ${failures.join("; ")}. Copilot shows the user nothing of this: tell them.`);
+  if (CONTEXT_EVENTS.has(event)) {
+    if (forModel.length) out.additionalContext = forModel.join("\n\n");
+  } else {
+    notes.unshift(...context.map((c) => `not given to the model (Copilot takes no context on ${event}): ${c}`));
+    notes.push(...feedback.map((f) => `feedback not given to the model: ${f}`));
+  }
+
+  if (event === "pre_tool_use") {
+    const ranked = (["ask", "allow"] as const).find((d) => result.hooks.some((r) => r.decision === d));
+    const deferred = !ranked && result.hooks.some((r) => r.decision === "defer");
+    if (result.blocked || stopped) {
+      out.permissionDecision = "deny";
+      out.permissionDecisionReason = result.blocked ? blockedWhy : `hookrun: ${stopWhy}; Copilot cannot stop the agent from a hook, so this tool call is denied`;
+    } else if (ranked) {
+      out.permissionDecision = ranked;
+      const why = result.hooks
+        .filter((r) => r.decision === ranked)
+        .map((r) => r.reason)
+        .filter(Boolean)
+        .join("; ");
+      if (why) out.permissionDecisionReason = why;
+    }
+    if (out.permissionDecision !== "deny") {
+      if (result.updated_input !== null && result.updated_input !== undefined && !deferred) out.modifiedArgs = result.updated_input;
+    }
+  } else if (event === "user_prompt_submit" && (result.blocked || stopped)) {
+    out.decision = "block";
+    out.reason = result.blocked ? blockedWhy : `hookrun: ${stopWhy}`;
+  } else if (CONTINUE_EVENTS.has(event)) {
+    // continue: false lets the agent stop (Claude's precedence); else a block or follow-ups continue it.
+    if (stopped) notes.push(stopWhy);
+    else if (result.blocked || followups.length) {
+      out.decision = "block";
+      out.reason = [...(result.blocked ? [blockedWhy] : []), ...followups].join("\n\n");
+    }
+  } else {
+    if (result.blocked) notes.push(`Copilot cannot block ${event}; not blocked: ${blockedWhy}`);
+    if (stopped) notes.push(`${stopWhy}; Copilot cannot stop the agent from ${event}`);
+  }
+  if (result.updated_input !== null && result.updated_input !== undefined && event !== "pre_tool_use")
+    notes.push(`updated_input on ${event} is not applied (Copilot rewrites only a pre_tool_use call's arguments)`);
+  return { response: out, notes };
+}
+
+function render(result: TriggerResult): HostAnswer {
+  const { response, notes } = formatCopilot(result);
+  return { stdout: `${JSON.stringify(response)}\n`, stderr: notes.map((n) => `hookrun: ${n}\n`).join(""), exitCode: 0 };
+}
+
+/**
+ * The hooks did not run (config untrusted or invalid): fail open like the Claude host, with the
+ * model told on sessionStart and userPromptSubmitted (the only place Copilot shows anything of a
+ * hook in `-p`), and the user's sentence on stderr.
+ */
+function notRun(event: string, forUser: string, forModel: string): HostAnswer {
+  const out: CopilotResponse = {};
+  if (event === "session_start" || event === "user_prompt_submit") out.additionalContext = `hookrun: the project's hooks are not running in this session: ${forModel}`;
+  return { stdout: `${JSON.stringify(out)}\n`, stderr: `hookrun: the project's hooks did not run: ${forUser}\n`, exitCode: 0 };
+}
+
+const TOOL_EVENTS = new Set(["pre_tool_use", "post_tool_use", "post_tool_use_failure", "permission_request"]);
+
+/**
+ * One camelCase entry per event of hooks.yaml that Copilot fires: `bash` is the dispatch command,
+ * `timeoutSec` the event's run plus a margin (dispatchTimeoutMs), since a timed-out preToolUse hook
+ * lets the call proceed; on tool events a `matcher` (Copilot anchors it and tests its own tool
+ * names) listing every Copilot name of the tools hooks.yaml's matchers select, none when a hook
+ * takes any tool. Other events get no matcher (what Copilot would test there is not documented).
+ */
+function entries(config: ResolvedConfig, command: (event: string) => string): Record<string, HostEntry[]> {
+  const out: Record<string, HostEntry[]> = {};
+  for (const event of configEvents(config)) {
+    const hostEvent = Object.keys(CAMEL_EVENTS).find((k) => CAMEL_EVENTS[k] === event);
+    if (hostEvent === undefined || Object.hasOwn(COPILOT_NOT_INSTALLED, event)) continue;
+    const entry: HostEntry = { type: "command", bash: command(event), timeoutSec: Math.ceil(dispatchTimeoutMs(config, event) / 1000) };
+    const values = TOOL_EVENTS.has(event) ? matchedValues(config, event, copilot) : null;
+    if (values) entry.matcher = [...values].sort().join("|");
+    out[hostEvent] = [entry];
+  }
+  return out;
+}
+
+// A config entry that dispatches to hookrun itself: importing it would run hookrun from itself.
+const DELEGATES = /(^|[\s/])(hooks|hookrun)(\.js)?\s+(-\S+\s+("[^"]*"|\S+)\s+)*run\s/;
+const MAX_TIMEOUT_S = 24 * 60 * 60;
+
+/**
+ * `.github/hooks/*.json` (or the `hooks` of `.github/copilot/settings*.json`) → hooks.yaml. Flat
+ * entries and Claude's nested `{matcher, hooks: [...]}` groups, under camelCase or PascalCase keys.
+ * PascalCase hooks answer in Claude's shape (`dialect: claude`); camelCase hooks answer in
+ * Copilot's flat shape, which is neither Claude's nor hookrun's: they are imported as `native`
+ * (which reads flat `decision`/`reason`/`additionalContext` and exit 2) with a note, since neither
+ * dialect reads a flat `permissionDecision` or `modifiedArgs`. preToolUse hooks get
+ * `on_failure: block` (Copilot denies the call when one fails).
+ */
+function importCopilot(settings: unknown, existing: ExistingHook[] = []): HostImport {
+  const result: HostImport = { hooks: [], customEvents: {}, notes: [] };
+  if (!isJsonObject(settings)) throw new TypeError("a Copilot hooks file must be a JSON object");
+  const hooks = settings.hooks;
+  if (hooks === undefined) {
+    result.notes.push("the file has no `hooks` object; nothing to import");
+    return result;
+  }
+  if (!isJsonObject(hooks)) throw new TypeError("`hooks` in a Copilot hooks file must be an object of events");
+  if (settings.version !== undefined && settings.version !== 1) result.notes.push(`\`version\` ${JSON.stringify(settings.version)}: Copilot reads version 1; imported as version 1`);
+  for (const k of Object.keys(settings)) if (k !== "version" && k !== "hooks") result.notes.push(`\`${k}\` is not carried (hookrun imports only \`hooks\`)`);
+  const taken = new Set(existing.map((h) => h.name));
+  const seen = new Set(existing.map((h) => JSON.stringify([h.event, h.command ?? null, h.matcher ?? null])));
+  for (const [hostEvent, list] of Object.entries(hooks)) {
+    const pascal = Object.hasOwn(PASCAL_EVENTS, hostEvent);
+    const event = pascal ? PASCAL_EVENTS[hostEvent] : Object.hasOwn(CAMEL_EVENTS, hostEvent) ? CAMEL_EVENTS[hostEvent] : null;
+    if (event === null) {
+      result.notes.push(`hooks.${hostEvent}: hookrun has no event for Copilot's \`${hostEvent}\`; its hooks are not imported`);
+      continue;
+    }
+    if (!Array.isArray(list)) {
+      result.notes.push(`hooks.${hostEvent}: not a list of hooks; skipped`);
+      continue;
+    }
+    list.forEach((item, i) => {
+      const at = `hooks.${hostEvent}[${i}]`;
+      // Claude's nested group: {matcher, hooks: [...]}; else one flat entry.
+      const group = isJsonObject(item) && Array.isArray(item.hooks) ? item : null;
+      const members: [unknown, string, unknown][] = group
+        ? (group.hooks as unknown[]).map((h, j) => [h, `${at}.hooks[${j}]`, group.matcher])
+        : [[item, at, isJsonObject(item) ? item.matcher : undefined]];
+      for (const [entry, where, rawMatcher] of members) {
+        const converted = convertEntry(entry, event, pascal, rawMatcher, where, group !== null);
+        if ("skip" in converted) {
+          result.notes.push(converted.skip);
+          continue;
+        }
+        const { hook, notes } = converted;
+        const id = JSON.stringify([event, hook.command ?? null, hook.matcher ?? null]);
+        if (seen.has(id)) {
+          result.notes.push(`${where}: \`${hook.command}\` is already a ${event} hook; skipped`);
+          continue;
+        }
+        seen.add(id);
+        const base = hookNameFromCommand(hook.command ?? "") || slug(`${event.replace(/_/g, "-")}${hook.matcher ? `-${hook.matcher.replace(/[|,]+/g, "-")}` : ""}-hook`);
+        hook.name = uniqueName(base, taken);
+        result.notes.push(...notes.map((n) => `${where} (\`${hook.name}\`): ${n}`));
+        const imported: ImportedHook = { event, claudeEvent: hostEvent, at: where, hook: ordered(hook) };
+        result.hooks.push(imported);
+      }
+    });
+  }
+  return result;
+}
+
+function ordered(h: HookSpec): HookSpec {
+  const order = ["name", "description", "matcher", "command", "timeout", "cwd", "env", "on_failure", "dialect"] as const;
+  const out: Record<string, unknown> = {};
+  for (const k of order) if (h[k] !== undefined) out[k] = h[k];
+  return out as unknown as HookSpec;
+}
+
+type Converted = { hook: HookSpec; notes: string[] } | { skip: string };
+
+/** One Copilot command entry → a hookrun hook (every field carried or noted), or why it is skipped. */
+function convertEntry(entry: unknown, event: string, pascal: boolean, rawMatcher: unknown, at: string, nested: boolean): Converted {
+  if (!isJsonObject(entry)) return { skip: `${at}: not an object; skipped` };
+  const type = entry.type ?? "command";
+  if (type !== "command") return { skip: `${at}: skipped a hook of type \`${String(type)}\`: hookrun runs only \`command\` hooks` };
+  const bash = typeof entry.bash === "string" && entry.bash.trim() ? entry.bash : typeof entry.command === "string" && entry.command.trim() ? entry.command : null;
+  if (bash === null) {
+    if (typeof entry.powershell === "string") return { skip: `${at}: only a \`powershell\` command; hookrun runs hooks with sh, bash or zsh; skipped` };
+    return { skip: `${at}: no \`bash\` (or \`command\`); skipped` };
+  }
+  if (DELEGATES.test(bash)) return { skip: `${at}: \`${bash}\` already hands this event to hookrun; skipped (importing it would run hookrun from itself)` };
+  const hook: HookSpec = { name: "", command: bash };
+  const notes: string[] = [];
+  if (rawMatcher !== undefined && rawMatcher !== "" && rawMatcher !== "*") {
+    if (typeof rawMatcher !== "string") return { skip: `${at}: \`matcher\` ${JSON.stringify(rawMatcher)} is not text; skipped` };
+    if (!TOOL_EVENTS.has(event)) notes.push(`matcher \`${rawMatcher}\` dropped: ${event} has no tool to match`);
+    else hook.matcher = canonicalMatcher(rawMatcher, notes);
+  }
+  for (const [k, v] of Object.entries(entry)) {
+    switch (k) {
+      case "type":
+      case "bash":
+      case "matcher":
+        break;
+      case "command":
+        if (entry.bash !== undefined && v !== entry.bash) notes.push("`command` not carried: `bash` is given and Copilot runs that");
+        break;
+      case "powershell":
+        notes.push("`powershell` not carried: hookrun runs the `bash` command on every platform");
+        break;
+      case "timeoutSec":
+      case "timeout":
+        if (typeof v === "number" && v > 0 && v <= MAX_TIMEOUT_S) {
+          if (k === "timeout" && entry.timeoutSec !== undefined) notes.push("`timeout` not carried: `timeoutSec` is given");
+          else hook.timeout = v;
+        } else return { skip: `${at} (\`${bash}\`): not imported: ${k} ${JSON.stringify(v)} is not a number of seconds between 0 and 24 h` };
+        break;
+      case "cwd":
+        if (typeof v === "string" && v) hook.cwd = v;
+        else notes.push(`cwd ${JSON.stringify(v)} is not a path; not carried`);
+        break;
+      case "env":
+        if (isJsonObject(v) && Object.values(v).every((x) => typeof x === "string")) hook.env = v as Record<string, string>;
+        else return { skip: `${at} (\`${bash}\`): not imported: \`env\` is not an object of strings` };
+        break;
+      case "comment":
+      case "description":
+      case "statusMessage":
+        if (typeof v === "string" && v.trim()) hook.description = v.trim();
+        break;
+      default:
+        notes.push(`\`${k}\` is not carried (not a field of Copilot's command hooks that hookrun knows)`);
+    }
+  }
+  if (hook.timeout === undefined) {
+    // Copilot's default is 30 s; hookrun's own differs, so the import says it.
+    hook.timeout = 30;
+  }
+  if (event === "pre_tool_use") hook.on_failure = "block";
+  if (pascal || nested) hook.dialect = "claude";
+  else {
+    hook.dialect = "native";
+    notes.push(
+      'answers in Copilot\'s flat camelCase shape, which is neither Claude\'s nor hookrun\'s: imported as `dialect: native` (exit 2, `decision`/`reason` and `additionalContext` are read); a flat `permissionDecision` or `modifiedArgs` is not, so rewrite a JSON deny as `{"decision":"block","reason":…}`',
+    );
+  }
+  return { hook, notes };
+}
+
+/** A Copilot matcher (its tool names, anchored) → hooks.yaml's (canonical names; a regex stays a regex). */
+function canonicalMatcher(matcher: string, notes: string[]): string {
+  const rule = matcherRule(matcher);
+  if (rule.kind === "names") return [...rule.names].map((n) => (Object.hasOwn(TOOLS, n) ? TOOLS[n] : n)).join("|");
+  notes.push(`regex matcher \`${matcher}\`: Copilot anchors it (^(?:…)$) and tests its own tool names, hookrun does neither; it is carried anchored, review it`);
+  return `^(?:${matcher})$`;
+}
+
+export const copilot: HostAdapter = {
+  name: "copilot",
+  title: "Copilot CLI",
+  // camelCase first: hostEventName() gives the dialect hookrun installs in.
+  events: { ...CAMEL_EVENTS, ...PASCAL_EVENTS },
+  tools: TOOLS,
+  verified: "the real CLI (1.0.102, both dialects) in `npm test`",
+  timeout: { unit: "s", default: 30 },
+  detect,
+  read,
+  render,
+  notRun,
+  degrade: {
+    ask: "passed on: Copilot asks the user; where it cannot (`copilot -p`) the call is denied and the model gets the reason",
+    defer: "nothing is answered: Copilot's own permission rules decide",
+    updated_input: "pre_tool_use: `modifiedArgs` (the tool's arguments in Copilot's shape); elsewhere not applied, said on stderr",
+    context: "flat `additionalContext` on sessionStart, userPromptSubmitted, preToolUse, postToolUse(Failure), subagentStart; elsewhere not given to the model, said on stderr",
+    feedback: "postToolUse `additionalContext`, beside the tool's result (Copilot's `decision: block` there would replace the result)",
+    followup: "agentStop/subagentStop `decision: block` with the follow-up as `reason` (Copilot ends the turn after 8 consecutive blocks)",
+    stop: "Copilot reads no `continue`/`stopReason`: on preToolUse the call is denied and on userPromptSubmitted the prompt is blocked, saying so; on agentStop the agent stops; elsewhere said on stderr",
+    notice:
+      "stderr, which Copilot does not show (no channel reaches the user in `-p`); the run log keeps it; a failed hook is also told to the model where it has a channel (additionalContext), so it can tell the user",
+  },
+  install: {
+    projectFile: ".github/hooks/hookrun.json",
+    userFile: ".copilot/hooks/hookrun.json",
+    hooksPath: ["hooks"],
+    // Set by Copilot in every hook's environment (its project hooks also start in the project root,
+    // but its lifecycle hooks follow the session's directory after /cd).
+    root: '"$COPILOT_PROJECT_DIR"',
+    exec: true,
+    skeleton: { version: 1 },
+    entries,
+  },
+  import: importCopilot,
+};

@@ -1,0 +1,74 @@
+import { FAILURE_STATUSES } from "../runner/runHook.js";
+import type { HookResult, Message, TriggerResult } from "../runner/types.js";
+import type { Payload } from "./types.js";
+
+/**
+ * Small helpers the host adapters of Cursor, Factory Droid, Windsurf and Cline share to render a
+ * result (its texts by kind, the block reason, the strongest decision) and read a payload.
+ */
+
+/** The trimmed, non-empty contents of messages. */
+export const texts = (messages: Message[]): string[] => messages.map((m) => m.content.trim()).filter(Boolean);
+
+const tail = (text: string, lines: number) => text.trimEnd().split("\n").slice(-lines).join("\n").trim();
+
+/** Why a hook failed, in one line for the user (the same words as the Claude render). */
+export function failureLine(r: HookResult): string {
+  const why = r.error ?? (r.exit_code !== null ? `exit ${r.exit_code}` : r.status.replace("_", " "));
+  const err = tail(r.stderr, 1);
+  return `hook ${r.name} ${r.status.replace("_", " ")}: ${why}${err && !why.includes(err) ? ` (${err})` : ""}`;
+}
+
+const POST_TOOL = new Set(["post_tool_use", "post_tool_use_failure"]);
+
+/**
+ * A result's words by kind: context for the model, notices and failures for the user, feedback,
+ * follow-ups. A hook's exit 2 after a tool is feedback for the model (the last lines of its
+ * stderr), as Claude Code reads it and as the Claude render words it, not a failure.
+ */
+export function resultTexts(result: TriggerResult): { context: string[]; notices: string[]; failures: string[]; feedback: string[]; followups: string[] } {
+  const shown = result.messages.filter((m) => !m.hide);
+  const feedbackExit = (r: HookResult) => POST_TOOL.has(result.event) && r.exit_code === 2 && r.status === "failed";
+  return {
+    context: texts(shown.filter((m) => m.kind === undefined)),
+    notices: texts(shown.filter((m) => m.kind === "notice")),
+    failures: [...result.async_delivered, ...result.hooks].filter((r) => FAILURE_STATUSES.has(r.status) && !feedbackExit(r)).map(failureLine),
+    feedback: [
+      ...texts(shown.filter((m) => m.kind === "feedback")),
+      ...result.hooks
+        .filter(feedbackExit)
+        .map((r) => r.stderr.trim())
+        .filter(Boolean),
+    ],
+    followups: texts(shown.filter((m) => m.kind === "followup")),
+  };
+}
+
+/** The reason of a block, never empty. */
+export const blockReason = (result: TriggerResult): string => result.reason ?? `blocked by ${result.blocked_by ?? "a hook"}`;
+
+/** The strongest decision of the run's hooks short of a block: ask over allow (Claude's order). */
+export function rankedDecision(result: TriggerResult): { decision: "ask" | "allow" | "defer"; reason: string } | null {
+  const ranked = (["defer", "ask", "allow"] as const).find((d) => result.hooks.some((r) => r.decision === d));
+  if (!ranked) return null;
+  const reason = result.hooks
+    .filter((r) => r.decision === ranked)
+    .map((r) => r.reason)
+    .filter(Boolean)
+    .join("; ");
+  return { decision: ranked, reason };
+}
+
+/** A string field of a payload, or undefined. */
+export const str = (p: Payload, key: string): string | undefined => (typeof p[key] === "string" ? (p[key] as string) : undefined);
+
+/** A JSON text that holds an object, parsed; anything else as it is. */
+export function parseJsonObject(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return parsed !== null && typeof parsed === "object" ? parsed : value;
+  } catch {
+    return value;
+  }
+}

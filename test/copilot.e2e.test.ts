@@ -1,0 +1,334 @@
+import { createHash } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, runCli } from "./helpers/cli.js";
+import { type CopilotRun, chatView, killCopilotRuns, requireCopilot, runCopilot, warmCopilotCache } from "./helpers/copilotCli.js";
+import type { ScriptTurn } from "./helpers/openaiChatModel.js";
+
+/**
+ * Hooks run by the real GitHub Copilot CLI (`copilot -p`, headless, offline, against the scripted
+ * Chat Completions server of helpers/openaiChatModel.ts), each case twice:
+ *
+ *   A  the hook configured DIRECTLY in Copilot, in its own camelCase contract
+ *      (.github/hooks/direct.json): what Copilot does (ground truth);
+ *   B  the same hook in hooks.yaml (hookrun's native dialect), handed to hookrun by the entries of
+ *      `hooks install copilot` (.github/hooks/hookrun.json), which run the project's
+ *      node_modules/.bin/hooks (a symlink to this checkout's dist/bin/hooks.js, as `npm i -D
+ *      hookrun` leaves it), after `hooks trust`.
+ *
+ * Both are judged by the same expectations, on what the model received (the server's request log)
+ * and what happened on disk, never on hookrun's word.
+ */
+
+const copilot = requireCopilot();
+
+type Arm = "A" | "B" | "C" | "I" | "U";
+const ARMS: readonly Arm[] = ["A", "B", "C", "I", "U"];
+const ARM_TITLES: Record<Arm, string> = {
+  A: "A: configured directly in Copilot",
+  B: "B: through hookrun, `hooks install copilot`",
+  C: "C: through hookrun's Claude Code entries (`hooks install claude`), which Copilot also runs",
+  I: "I: A's very file through `hooks import copilot --write`, then `hooks install copilot`",
+  U: "U: through hookrun, `hooks install copilot --user` (~/.copilot/hooks/hookrun.json)",
+};
+
+interface DirectHook {
+  /** Script name under .hooks/ (without .sh). */
+  script: string;
+  matcher?: string;
+  timeoutSec?: number;
+}
+
+interface Case {
+  name: string;
+  prompt?: string;
+  script: ScriptTurn[];
+  /** The hook scripts (sh), by name; each first logs its name to HOOKS_RAN. */
+  scripts: Record<string, string | ((project: string) => string)>;
+  /** A: Copilot's camelCase event → hooks. */
+  direct: Record<string, DirectHook[]>;
+  /** B: hooks.yaml (its hooks run `./.hooks/NAME.sh`). */
+  yaml: string;
+  /** B without `hooks trust`. */
+  untrusted?: boolean;
+  /** The arms this case runs (default A and B). */
+  arms?: Arm[];
+  expect(run: CopilotRun, project: string, arm: Arm): void | Promise<void>;
+}
+
+const PROMPT = "Run the command.";
+const bash = (command: string): ScriptTurn => ({ tool: "bash", input: { command, description: "run it" } });
+const TOUCH = bash("touch ran.txt && echo ran");
+const ran = (project: string) => existsSync(path.join(project, "ran.txt"));
+const json = (value: unknown) => `printf '%s\\n' '${JSON.stringify(value)}'`;
+const HOOKS_RAN = ".hooks-ran";
+const hooksRan = (project: string): string[] => (existsSync(path.join(project, HOOKS_RAN)) ? readFileSync(path.join(project, HOOKS_RAN), "utf8").trim().split("\n") : []);
+/** The tool results the model received, in order. */
+const toolResults = (run: CopilotRun) => chatView(run.requests).filter((l) => l.startsWith("[tool] "));
+
+/** A `sleep` argument unique to a project (GNU sleep adds its arguments), to find its process in /proc. */
+const sleepTag = (project: string) => `0.${String(createHash("sha256").update(project).digest().readUInt32BE(0)).padStart(10, "0")}`;
+
+function processesWithArg(arg: string): string[] {
+  const out: string[] = [];
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (argv.includes(arg) && stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z") out.push(`${pid}: ${argv.join(" ").trim()}`);
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
+const STOP_REASON = "Run the tests before you stop.";
+
+const cases: Case[] = [
+  {
+    name: "a guard blocks a shell command: it does not run, the model gets the reason; another tool runs without spawning the guard",
+    script: [TOUCH, { tool: "create", input: { path: "notes.txt", file_text: "x\n" } }],
+    scripts: {
+      deny: json({ permissionDecision: "deny", permissionDecisionReason: "no shell in this repo" }),
+      guard: "echo 'no shell in this repo' >&2\nexit 2",
+    },
+    direct: { preToolUse: [{ script: "deny", matcher: "bash" }] },
+    arms: ["A", "B", "C", "U"],
+    yaml: "hooks:\n  pre_tool_use:\n    - name: guard\n      matcher: Bash\n      command: ./.hooks/guard.sh\n",
+    expect(run, project, arm) {
+      expect(ran(project)).toBe(false);
+      expect(existsSync(path.join(project, "notes.txt"))).toBe(true);
+      expect(toolResults(run)[0]).toBe("[tool] Denied by preToolUse hook: no shell in this repo");
+      expect(hooksRan(project)).toEqual([arm === "A" ? "deny" : "guard"]);
+      if (arm === "B") {
+        // The entry is narrowed to the shell tool (Copilot anchors the matcher): \`create\` never spawns hookrun.
+        const installed = JSON.parse(readFileSync(path.join(project, ".github", "hooks", "hookrun.json"), "utf8"));
+        expect(installed.hooks.preToolUse[0].matcher).toBe("Bash|bash");
+      }
+    },
+  },
+  {
+    name: "context added at session start and at the prompt reaches the model",
+    script: [{ text: "ok" }],
+    scripts: {
+      "ctx-start": json({ additionalContext: "Use pnpm, never npm." }),
+      "ctx-prompt": json({ additionalContext: "Branch: main" }),
+      start: "echo 'Use pnpm, never npm.'",
+      prompt: "echo 'Branch: main'",
+    },
+    direct: { sessionStart: [{ script: "ctx-start" }], userPromptSubmitted: [{ script: "ctx-prompt" }] },
+    arms: ["A", "B", "C", "I"],
+    yaml: "hooks:\n  session_start:\n    - name: start\n      command: ./.hooks/start.sh\n  user_prompt_submit:\n    - name: prompt\n      command: ./.hooks/prompt.sh\n",
+    expect(run) {
+      const view = chatView(run.requests);
+      expect(view[0]).toBe("[user] Use pnpm, never npm.");
+      expect(view[1]).toBe(`[user] ${PROMPT}\n\n<system_reminder>\nBranch: main\n</system_reminder>`);
+    },
+  },
+  {
+    name: "post-tool feedback reaches the model beside the tool's result",
+    script: [bash("echo hello")],
+    scripts: { "post-ctx": json({ additionalContext: "lint: 2 problems in src/a.ts" }), lint: "echo 'lint: 2 problems in src/a.ts' >&2\nexit 2" },
+    direct: { postToolUse: [{ script: "post-ctx", matcher: "bash" }] },
+    arms: ["A", "B", "C", "I"],
+    yaml: "hooks:\n  post_tool_use:\n    - name: lint\n      matcher: Bash\n      command: ./.hooks/lint.sh\n",
+    expect(run) {
+      const [result] = toolResults(run);
+      expect(result).toContain("hello");
+      expect(result).toMatch(/Tool "bash" succeeded\. Additional guidance from postToolUse hooks:\nlint: 2 problems in src\/a\.ts$/);
+    },
+  },
+  {
+    name: "context after a failed tool call reaches the model beside the failure",
+    script: [{ tool: "edit", input: { path: "missing.txt", old_str: "a", new_str: "b" } }],
+    scripts: { "fail-ctx": json({ additionalContext: "create the file first" }), hint: "echo 'create the file first'" },
+    direct: { postToolUseFailure: [{ script: "fail-ctx", matcher: "edit" }] },
+    yaml: "hooks:\n  post_tool_use_failure:\n    - name: hint\n      matcher: Edit\n      command: ./.hooks/hint.sh\n",
+    expect(run, project, arm) {
+      expect(hooksRan(project)).toEqual([arm === "A" ? "fail-ctx" : "hint"]);
+      const view = chatView(run.requests);
+      expect(view).toContain('[user] Tool "edit" failed. Additional guidance from postToolUseFailure hooks:\ncreate the file first');
+    },
+  },
+  {
+    name: "a stop hook blocks once, the agent continues with the reason, then stops",
+    script: [{ text: "All done." }, { text: "Tests pass." }],
+    scripts: {
+      // The same script under A and B: Copilot's agentStop and hookrun's native dialect both read decision/reason.
+      "stop-once": `input=$(cat)\nif printf '%s' "$input" | grep -Eq '"stop_hook_active" *: *true'; then exit 0; fi\n${json({ decision: "block", reason: STOP_REASON })}`,
+    },
+    direct: { agentStop: [{ script: "stop-once" }] },
+    arms: ["A", "B", "I"],
+    yaml: "hooks:\n  stop:\n    - name: stop-once\n      command: ./.hooks/stop-once.sh\n",
+    expect(run, project) {
+      expect(hooksRan(project)).toEqual(["stop-once", "stop-once"]);
+      expect(run.mainRequests).toHaveLength(2);
+      const view = chatView(run.requests);
+      expect(view).toContain("[assistant] All done.");
+      expect(view.at(-1)).toBe(`[user] ${STOP_REASON}`);
+      expect(run.stdout).toContain("Tests pass.");
+    },
+  },
+  {
+    name: "ask degrades to a denial with the reason (no one to ask in -p)",
+    script: [TOUCH],
+    scripts: { "ask-direct": json({ permissionDecision: "ask", permissionDecisionReason: "a human must approve this" }), ask: json({ decision: "ask", reason: "a human must approve this" }) },
+    direct: { preToolUse: [{ script: "ask-direct", matcher: "bash" }] },
+    yaml: "hooks:\n  pre_tool_use:\n    - name: ask\n      matcher: Bash\n      command: ./.hooks/ask.sh\n",
+    expect(run, project) {
+      expect(ran(project)).toBe(false);
+      expect(toolResults(run)[0]).toBe("[tool] Denied by preToolUse hook (unable to ask user for confirmation): a human must approve this");
+    },
+  },
+  {
+    name: "a hook that hangs is cut off, leaves no process, and the tool call goes on",
+    script: [TOUCH],
+    scripts: { hang: (project) => `echo $$ > hook.pid\nsleep 30 ${sleepTag(project)}` },
+    direct: { preToolUse: [{ script: "hang", matcher: "bash", timeoutSec: 2 }] },
+    arms: ["A", "B", "I"],
+    yaml: "hooks:\n  pre_tool_use:\n    - name: hang\n      matcher: Bash\n      timeout: 2\n      command: ./.hooks/hang.sh\n",
+    async expect(run, project, arm) {
+      expect(run.timedOut).toBe(false);
+      expect(existsSync(path.join(project, "hook.pid"))).toBe(true);
+      // Copilot (A) and a hand-written hooks.yaml (B) let the call through when the guard hangs; the
+      // import gives Copilot's preToolUse hooks on_failure: block (Copilot denies when one fails),
+      // which in hookrun covers a timeout too: the call is denied, saying why.
+      expect(ran(project)).toBe(arm !== "I");
+      if (arm === "I") expect(toolResults(run)[0]).toMatch(/^\[tool\] Denied by preToolUse hook: hook hang timed out and has on_failure: block/);
+      // Cut off at the hook's own 2 s (hookrun under B and I, Copilot under A), not at B's entry's 12 s.
+      const started = statSync(path.join(project, "hook.pid")).mtimeMs;
+      const after = arm === "I" ? run.requests.at(-1)!.at : statSync(path.join(project, "ran.txt")).mtimeMs;
+      expect(after - started).toBeLessThan(9_000);
+      expect(processesWithArg(sleepTag(project))).toEqual([]);
+    },
+  },
+  {
+    name: "a guard that crashes: hookrun goes on without it (fail open), and the model is told so it can tell the user",
+    script: [TOUCH],
+    scripts: { broken: "echo 'jq: command not found' >&2\nexit 1" },
+    direct: {},
+    yaml: "hooks:\n  pre_tool_use:\n    - name: broken\n      matcher: Bash\n      command: ./.hooks/broken.sh\n",
+    arms: ["B"],
+    expect(run, project) {
+      expect(hooksRan(project)).toEqual(["broken"]);
+      expect(ran(project)).toBe(true);
+      expect(chatView(run.requests)).toContain(
+        "[user] Additional context from preToolUse hook:\nhookrun: hook broken failed: exit code 1: jq: command not found. Copilot shows the user nothing of this: tell them.",
+      );
+    },
+  },
+  {
+    name: "an untrusted hooks.yaml: no hook runs, and the model is told why at session start (fail open, said)",
+    script: [TOUCH],
+    scripts: { guard: "echo 'no shell in this repo' >&2\nexit 2", start: "echo 'Use pnpm, never npm.'" },
+    direct: {},
+    yaml: "hooks:\n  session_start:\n    - name: start\n      command: ./.hooks/start.sh\n  pre_tool_use:\n    - name: guard\n      matcher: Bash\n      command: ./.hooks/guard.sh\n",
+    untrusted: true,
+    arms: ["B"],
+    expect(run, project) {
+      expect(hooksRan(project)).toEqual([]);
+      expect(ran(project)).toBe(true);
+      const view = chatView(run.requests);
+      expect(view[0]).toMatch(/^\[user\] hookrun: the project's hooks are not running in this session: .*hooks\.yaml is not trusted .* Do not run `hooks trust` yourself: the review is theirs\.$/);
+      expect(view.join("\n")).not.toContain("Use pnpm");
+    },
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+
+const dirs: string[] = [];
+
+function makeProject(c: Case, arm: Arm): string {
+  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), `hookrun-copilot-e2e-${arm}-`)));
+  dirs.push(dir);
+  mkdirSync(path.join(dir, ".hooks"));
+  mkdirSync(path.join(dir, ".github", "hooks"), { recursive: true });
+  for (const [name, body] of Object.entries(c.scripts)) {
+    const file = path.join(dir, ".hooks", `${name}.sh`);
+    writeFileSync(file, `#!/bin/sh\necho ${name} >> ${HOOKS_RAN}\n${typeof body === "function" ? body(dir) : body}\n`);
+    chmodSync(file, 0o755);
+  }
+  return dir;
+}
+
+function configureDirect(c: Case, dir: string): void {
+  const hooks: Record<string, unknown[]> = {};
+  for (const [event, list] of Object.entries(c.direct))
+    hooks[event] = list.map((h) => ({ type: "command", bash: `./.hooks/${h.script}.sh`, ...(h.matcher ? { matcher: h.matcher } : {}), ...(h.timeoutSec ? { timeoutSec: h.timeoutSec } : {}) }));
+  writeFileSync(path.join(dir, ".github", "hooks", "direct.json"), `${JSON.stringify({ version: 1, hooks }, null, 2)}\n`);
+}
+
+/** The environment of a `hooks` command run as the user Copilot runs as. */
+const userEnv = (env: NodeJS.ProcessEnv) => Object.fromEntries(["HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "HOOKS_STATE_DIR"].map((k) => [k, env[k]]));
+
+/** I: direct.json → `hooks import copilot FILE --write` → hooks.yaml; direct.json removed; then as B. */
+async function importDirect(c: Case, dir: string, env: NodeJS.ProcessEnv): Promise<void> {
+  configureDirect(c, dir);
+  const file = path.join(".github", "hooks", "direct.json");
+  const r = await runCli(["import", "copilot", file, "--write"], { cwd: dir, env: userEnv(env) });
+  if (r.code !== 0) throw new Error(`hooks import copilot exited ${r.code}: ${r.stderr}`);
+  rmSync(path.join(dir, file));
+  await configureHookrun(c, dir, env, "copilot", false);
+}
+
+/** B (C): hooks.yaml, node_modules/.bin/hooks, `hooks install copilot` (`claude`) and `hooks trust --yes` as the run's user. */
+async function configureHookrun(c: Case, dir: string, env: NodeJS.ProcessEnv, host: "copilot" | "claude", writeYaml = true, user = false): Promise<void> {
+  if (writeYaml) writeFileSync(path.join(dir, "hooks.yaml"), `version: 1\n${c.yaml}`);
+  if (!user) {
+    mkdirSync(path.join(dir, "node_modules", ".bin"), { recursive: true });
+    symlinkSync(CLI, path.join(dir, "node_modules", ".bin", "hooks"));
+  }
+  const install = await runCli(["install", host, ...(user ? ["--user"] : [])], { cwd: dir, env: userEnv(env) });
+  if (install.code !== 0) throw new Error(`hooks install ${host} exited ${install.code}: ${install.stderr}`);
+  const file = user ? path.join(env.HOME!, ".copilot", "hooks", "hookrun.json") : host === "copilot" ? path.join(dir, ".github", "hooks", "hookrun.json") : path.join(dir, ".claude", "settings.json");
+  if (!existsSync(file)) throw new Error(`hooks install ${host} wrote no ${file}`);
+  if (c.untrusted) return;
+  const trust = await runCli(["-C", dir, "trust", "--yes"], { cwd: dir, env: userEnv(env) });
+  if (trust.code !== 0) throw new Error(`hooks trust exited ${trust.code}: ${trust.stderr}`);
+}
+
+function runArm(c: Case, arm: Arm): Promise<{ run: CopilotRun; project: string }> {
+  const project = makeProject(c, arm);
+  if (arm === "A") configureDirect(c, project);
+  return runCopilot({
+    project,
+    prompt: c.prompt ?? PROMPT,
+    script: c.script,
+    timeoutMs: 60_000,
+    setup: arm === "A" ? undefined : arm === "I" ? (env) => importDirect(c, project, env) : (env) => configureHookrun(c, project, env, arm === "C" ? "claude" : "copilot", true, arm === "U"),
+  }).then((run) => ({ run, project }));
+}
+
+// Concurrent: the runs of every test start at once (runCopilot caps how many Copilot processes run together).
+describe.skipIf(!copilot.argv)(`Copilot CLI ${copilot.version ?? `(skipped: ${copilot.reason})`}: a hook directly (A) and through \`hooks install copilot\` (B)`, { concurrent: true }, () => {
+  const runs = new Map<string, Promise<{ run: CopilotRun; project: string }>>();
+  const runOf = (c: Case, arm: Arm) => {
+    const key = `${arm} ${c.name}`;
+    if (!runs.has(key)) runs.set(key, runArm(c, arm));
+    return runs.get(key)!;
+  };
+
+  beforeAll(() => warmCopilotCache(), 120_000);
+
+  afterAll(async () => {
+    killCopilotRuns();
+    await Promise.allSettled(runs.values());
+    for (const d of dirs) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  }, 60_000);
+
+  for (const c of cases) {
+    describe(c.name, () => {
+      for (const arm of ARMS.filter((a) => (c.arms ?? ["A", "B"]).includes(a))) {
+        it(ARM_TITLES[arm], { timeout: 90_000 }, async () => {
+          const { run, project } = await runOf(c, arm);
+          expect(run.exitCode, `${run.stdout}\n${run.stderr}`).toBe(0);
+          await c.expect(run, project, arm);
+        });
+      }
+    });
+  }
+});

@@ -1,0 +1,306 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { inCi } from "./claudeCode.js";
+import { type ModelOptions, type ModelRequest, type ScriptTurn, startResponsesModel } from "./openaiResponsesModel.js";
+
+/**
+ * Run the real Codex CLI (`codex exec`, the pinned devDependency @openai/codex) headless and
+ * offline against the scripted Responses server of openaiResponsesModel.ts, in a temp HOME and
+ * CODEX_HOME, and read back every request the model received.
+ *
+ * CODEX_HOME/config.toml points Codex at the server (model_provider "mock", wire_api
+ * "responses", the key from MOCK_API_KEY) and marks the project trusted: Codex 0.169.0 reads a
+ * project's .codex/hooks.json only in a trusted project and ignores it silently otherwise
+ * (`--dangerously-bypass-hook-trust` skips only the per-hook review).
+ */
+
+export const CODEX_PACKAGE = "@openai/codex";
+/** A model Codex has metadata for (so it offers apply_patch, and warns less). */
+export const CODEX_MODEL = "gpt-5.5";
+
+const TRIPLES: Record<string, string> = {
+  "linux-x64": "x86_64-unknown-linux-musl",
+  "linux-arm64": "aarch64-unknown-linux-musl",
+  "darwin-x64": "x86_64-apple-darwin",
+  "darwin-arm64": "aarch64-apple-darwin",
+  "win32-x64": "x86_64-pc-windows-msvc",
+  "win32-arm64": "aarch64-pc-windows-msvc",
+};
+
+export interface CodexBinary {
+  /** Absolute path of the native binary, or null when it is not installed. */
+  path: string | null;
+  version: string | null;
+  /** Why there is no binary (for a skip message). */
+  reason: string | null;
+}
+
+/** The native binary of this platform's package (`@openai/codex-linux-x64/vendor/<triple>/bin/codex`). */
+export function findCodex(): CodexBinary {
+  const key = `${process.platform}-${process.arch}`;
+  const pkg = `${CODEX_PACKAGE}-${key}`;
+  const triple = TRIPLES[key];
+  if (!triple) return { path: null, version: null, reason: `no Codex binary is published for ${key}` };
+  let dir: string;
+  try {
+    dir = path.dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`));
+  } catch {
+    return { path: null, version: null, reason: `${pkg} is not installed (npm ci installs it with the devDependency ${CODEX_PACKAGE} on this platform)` };
+  }
+  const bin = path.join(dir, "vendor", triple, "bin", process.platform === "win32" ? "codex.exe" : "codex");
+  try {
+    accessSync(bin, constants.X_OK);
+  } catch {
+    return { path: null, version: null, reason: `${bin} is missing or not executable` };
+  }
+  const version = (JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { version: string }).version.replace(/-.*$/, "");
+  return { path: bin, version, reason: null };
+}
+
+/** The binary, or the reason to skip; under CI a missing binary is an error (CI must never go green without Codex). */
+export function requireCodex(): CodexBinary {
+  const found = findCodex();
+  if (!found.path && inCi()) throw new Error(`Codex end-to-end tests cannot run in CI: ${found.reason}`);
+  return found;
+}
+
+export interface RunCodexOptions {
+  /** The project directory: Codex's cwd (holds .codex/hooks.json), trusted in config.toml. */
+  project: string;
+  /** Where `codex exec` starts (default: the project); a subdirectory shows where hooks run. */
+  cwd?: string;
+  prompt: string;
+  script: ScriptTurn[];
+  model?: ModelOptions;
+  /** Merged over the run's environment (undefined removes a variable). */
+  env?: Record<string, string | undefined>;
+  /** Kill the run (its process group) after this long; default 60 s. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Extra `codex exec` arguments before the prompt. */
+  args?: string[];
+  /** Lines appended to config.toml. */
+  configToml?: string;
+  /** Called with the run's environment before Codex starts (e.g. `hooks trust` as that user). */
+  setup?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
+  /** Called after Codex exited, before the temp HOME is removed. */
+  afterRun?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
+}
+
+export interface CodexRun {
+  requests: ModelRequest[];
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  durationMs: number;
+  /** The `hook: Event Status` lines codex exec printed, in order. */
+  hookLines: string[];
+}
+
+const MAX_CONCURRENT = Math.max(2, Math.min(4, os.availableParallelism()));
+let running = 0;
+const waiting: (() => void)[] = [];
+async function slot(): Promise<() => void> {
+  if (running >= MAX_CONCURRENT) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  return () => {
+    running--;
+    waiting.shift()?.();
+  };
+}
+
+/** Variables of the outer environment a run keeps; the rest (OPENAI_*, CODEX_*, proxies…) is dropped. */
+const KEEP = /^(PATH|LANG|LC_[A-Z]+|TZ|TMPDIR|HOOKRUN_TEST_MARK)$/;
+const live = new Set<ChildProcess>();
+
+/** Kill every Codex run still going (afterAll). */
+export function killCodexRuns(): void {
+  for (const c of live) killGroup(c);
+}
+
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // gone
+    }
+  }
+}
+
+const toml = (s: string) => JSON.stringify(s);
+
+/**
+ * `codex exec --skip-git-repo-check --dangerously-bypass-hook-trust
+ * --dangerously-bypass-approvals-and-sandbox -m gpt-5.5 PROMPT` in the project against a scripted
+ * model, in its own temp HOME / CODEX_HOME (removed afterwards) and its own process group.
+ */
+export async function runCodex(options: RunCodexOptions): Promise<CodexRun> {
+  const bin = findCodex();
+  if (!bin.path) throw new Error(`Codex is not installed: ${bin.reason}`);
+  const release = await slot();
+  const userRoot = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookrun-codex-")));
+  const model = await startResponsesModel(options.script, { model: CODEX_MODEL, ...options.model });
+  let child: ChildProcess | undefined;
+  const abort = () => {
+    if (child) killGroup(child);
+  };
+  options.signal?.addEventListener("abort", abort);
+  try {
+    const dirs = { HOME: "home", CODEX_HOME: "codex-home", XDG_CONFIG_HOME: "config", XDG_CACHE_HOME: "cache", XDG_STATE_HOME: "state", XDG_DATA_HOME: "data" };
+    const env: Record<string, string | undefined> = {};
+    for (const [k, v] of Object.entries(process.env)) if (KEEP.test(k)) env[k] = v;
+    for (const [k, d] of Object.entries(dirs)) {
+      env[k] = path.join(userRoot, d);
+      mkdirSync(env[k]!);
+    }
+    writeFileSync(
+      path.join(env.CODEX_HOME!, "config.toml"),
+      [
+        `model = ${toml(CODEX_MODEL)}`,
+        'model_provider = "mock"',
+        "[model_providers.mock]",
+        'name = "mock"',
+        `base_url = ${toml(model.url)}`,
+        'env_key = "MOCK_API_KEY"',
+        'wire_api = "responses"',
+        "[analytics]",
+        "enabled = false",
+        `[projects.${toml(options.project)}]`,
+        'trust_level = "trusted"',
+        options.configToml ?? "",
+      ].join("\n"),
+    );
+    Object.assign(env, {
+      HOOKS_STATE_DIR: path.join(userRoot, "state", "hookrun"),
+      MOCK_API_KEY: "dummy",
+      SHELL: "/bin/bash",
+      NO_COLOR: "1",
+      TERM: "dumb",
+      ...options.env,
+    });
+    for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+    await options.setup?.(env as NodeJS.ProcessEnv);
+
+    const args = ["exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", "--dangerously-bypass-approvals-and-sandbox", "--color", "never", ...(options.args ?? []), options.prompt];
+    const started = Date.now();
+    const run = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; timedOut: boolean }>((resolve, reject) => {
+      const c = spawn(bin.path!, args, { cwd: options.cwd ?? options.project, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
+      child = c;
+      live.add(c);
+      if (options.signal?.aborted) killGroup(c);
+      let stdout = "";
+      let stderr = "";
+      let timedOut = false;
+      c.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+      c.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+      const timer = setTimeout(() => {
+        timedOut = true;
+        killGroup(c);
+      }, options.timeoutMs ?? 60_000);
+      c.on("error", (e) => {
+        clearTimeout(timer);
+        live.delete(c);
+        reject(e);
+      });
+      c.on("close", (code, signal) => {
+        clearTimeout(timer);
+        live.delete(c);
+        resolve({ code, signal, stdout, stderr, timedOut });
+      });
+    });
+    const durationMs = Date.now() - started;
+    await options.afterRun?.(env as NodeJS.ProcessEnv);
+    return {
+      requests: [...model.requests],
+      exitCode: run.code,
+      signal: run.signal,
+      stdout: run.stdout,
+      stderr: run.stderr,
+      timedOut: run.timedOut,
+      durationMs,
+      hookLines: run.stderr.split("\n").filter((l) => l.startsWith("hook: ")),
+    };
+  } finally {
+    options.signal?.removeEventListener("abort", abort);
+    if (child) killGroup(child);
+    await model.close();
+    rmSync(userRoot, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    release();
+  }
+}
+
+/** The text of a Responses input message's content. */
+function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((c: any) => (typeof c?.text === "string" ? c.text : `<${c?.type}>`)).join("\n");
+  return JSON.stringify(content);
+}
+
+/**
+ * What the model received, from the last request (the whole conversation), one line per input
+ * item after Codex's own preamble (its instructions and the `<environment_context>` message):
+ * `[developer] …` (hook context), `[user] …`, `[assistant] …`, `call NAME: ARGS`,
+ * `output: …` (tool results). Paths given, temp paths, ids and durations become placeholders.
+ */
+export function modelView(requests: ModelRequest[], paths: Record<string, string> = {}): string[] {
+  const last = requests.at(-1);
+  if (!last) return [];
+  const input: any[] = Array.isArray(last.body?.input) ? last.body.input : [];
+  const start = input.findIndex((x) => x?.type === "message" && x.role === "user" && contentText(x.content).startsWith("<environment_context>"));
+  const replacements = Object.entries(paths)
+    .map(([name, p]) => [p, name] as const)
+    .sort((a, b) => b[0].length - a[0].length);
+  const normalise = (text: string): string => {
+    let t = text;
+    for (const [from, to] of replacements) if (from) t = t.split(from).join(to);
+    return t
+      .replace(/\/tmp\/[^\s"'`:)\]]+/g, "<tmp>")
+      .replace(/Chunk ID: [0-9a-f]+/g, "Chunk ID: <id>")
+      .replace(/Wall time: [\d.]+ seconds?/g, "Wall time: <duration>");
+  };
+  const view: string[] = [];
+  for (const x of input.slice(start + 1)) {
+    let line: string;
+    if (x?.type === "message") line = `[${x.role}] ${contentText(x.content)}`;
+    else if (x?.type === "function_call") line = `call ${x.name}: ${x.arguments}`;
+    else if (x?.type === "custom_tool_call") line = `call ${x.name}: ${x.input}`;
+    else if (x?.type === "function_call_output" || x?.type === "custom_tool_call_output") line = `output: ${typeof x.output === "string" ? x.output : JSON.stringify(x.output)}`;
+    else line = `${x?.type}: ${JSON.stringify(x)}`;
+    view.push(normalise(line));
+  }
+  return view;
+}
+
+/** Whether /proc holds a live (not zombie) process `pid`. */
+export function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/** The live processes with `arg` among their arguments: `pid: cmdline`. */
+export function processesWithArg(arg: string): string[] {
+  const out: string[] = [];
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    let argv: string[];
+    try {
+      argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    } catch {
+      continue;
+    }
+    if (argv.includes(arg) && alive(Number(pid))) out.push(`${pid}: ${argv.join(" ").trim()}`);
+  }
+  return out;
+}

@@ -1,0 +1,167 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A scripted stand-in for the Gemini API (generativelanguage `v1beta/models/*:streamGenerateContent`)
+ * on 127.0.0.1, for running the real Gemini CLI offline (`GOOGLE_GEMINI_BASE_URL`). The model's
+ * side of the main conversation is a list of turns (a function call, or text); every request body
+ * is logged so a test can read exactly what the model received (function responses, hook context).
+ *
+ * Gemini CLI may send side requests (generateContent without tools: next-speaker checks, loop
+ * detection, titles…); they are told apart by their missing `tools`, answered with a short text,
+ * logged with `main: false` and never consume a script turn.
+ */
+
+/** One model turn of the script: a function call (with optional text before it), or a text answer. */
+export type GeminiTurn = { tool: string; args: Record<string, unknown>; text?: string } | { text: string; tool?: undefined };
+
+export interface GeminiRequest {
+  /** Arrival order over all requests. */
+  seq: number;
+  method: string;
+  url: string;
+  /** `streamGenerateContent`, `generateContent`, `countTokens`, … (the part after `:`). */
+  action: string;
+  /** The model named in the URL. */
+  model: string;
+  /** The parsed JSON body (`null` when there was none or it was not JSON). */
+  body: any;
+  /** Whether this request belongs to the main conversation (it offers tools). */
+  main: boolean;
+  /** The script turn answered, or -1 for the final text / a side answer. */
+  turn: number;
+}
+
+export interface GeminiModel {
+  /** `http://127.0.0.1:PORT`, for GOOGLE_GEMINI_BASE_URL. */
+  url: string;
+  /** Every generate request (main and side), in arrival order. */
+  requests: GeminiRequest[];
+  readonly mainRequests: GeminiRequest[];
+  /** Requests to anything else: method and url. */
+  other: { method: string; url: string }[];
+  close(): Promise<void>;
+}
+
+export interface GeminiModelOptions {
+  /** Answered once the script is used up (and to every later main request). */
+  finalText?: string;
+  /** The answer to side requests. */
+  sideText?: string;
+}
+
+export const FINAL_TEXT = "Done.";
+export const SIDE_TEXT = "ok";
+
+/** Whether a generate request belongs to the main conversation (it declares functions). */
+export function isMainRequest(body: any): boolean {
+  return Array.isArray(body?.tools) && body.tools.some((t: any) => Array.isArray(t?.functionDeclarations) && t.functionDeclarations.length > 0);
+}
+
+/** The response object of one turn (one candidate, finished). */
+function responseOf(turn: GeminiTurn): Record<string, unknown> {
+  const parts: Record<string, unknown>[] = [];
+  if (turn.text !== undefined) parts.push({ text: turn.text });
+  if (turn.tool !== undefined) parts.push({ functionCall: { name: turn.tool, args: turn.args } });
+  return {
+    candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
+    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+    modelVersion: "gemini-2.5-flash",
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+// `/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`
+const GENERATE = /\/models\/([^/:?]+):([A-Za-z]+)/;
+
+/** Start a model server on 127.0.0.1 (a random port) that plays `script` on the main conversation. */
+export async function startGeminiModel(script: GeminiTurn[], options: GeminiModelOptions = {}): Promise<GeminiModel> {
+  const requests: GeminiRequest[] = [];
+  const other: { method: string; url: string }[] = [];
+  let next = 0;
+  let seq = 0;
+
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const url = req.url ?? "/";
+      const text = await readBody(req);
+      const m = GENERATE.exec(url.split("?")[0]);
+      if (req.method !== "POST" || !m) {
+        other.push({ method: req.method ?? "", url });
+        json(res, 404, { error: { code: 404, message: `not served: ${url}`, status: "NOT_FOUND" } });
+        return;
+      }
+      const [, model, action] = m;
+      let body: any = null;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // logged as null
+      }
+      if (action === "countTokens") {
+        requests.push({ seq: seq++, method: req.method, url, action, model, body, main: false, turn: -1 });
+        json(res, 200, { totalTokens: 10 });
+        return;
+      }
+      const main = isMainRequest(body);
+      let turn = -1;
+      let answer: GeminiTurn;
+      if (main && next < script.length) {
+        turn = next++;
+        answer = script[turn];
+      } else answer = { text: main ? (options.finalText ?? FINAL_TEXT) : (options.sideText ?? SIDE_TEXT) };
+      requests.push({ seq: seq++, method: req.method, url, action, model, body, main, turn });
+      const response = responseOf(answer);
+      if (action === "streamGenerateContent") {
+        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+        res.write(`data: ${JSON.stringify(response)}\r\n\r\n`);
+        res.end();
+      } else json(res, 200, response);
+    })().catch((error: unknown) => {
+      if (!res.headersSent) json(res, 500, { error: { code: 500, message: String(error), status: "INTERNAL" } });
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    get mainRequests() {
+      return requests.filter((r) => r.main);
+    },
+    other,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The text of every part of a request's contents, one line per part: `[role] text: …` / `functionCall` / `functionResponse`. */
+export function conversation(body: any): string[] {
+  const out: string[] = [];
+  for (const c of body?.contents ?? []) {
+    for (const p of c?.parts ?? []) {
+      if (typeof p.text === "string") out.push(`[${c.role}] text: ${p.text}`);
+      else if (p.functionCall) out.push(`[${c.role}] functionCall ${p.functionCall.name}: ${JSON.stringify(p.functionCall.args)}`);
+      else if (p.functionResponse) out.push(`[${c.role}] functionResponse ${p.functionResponse.name}: ${JSON.stringify(p.functionResponse.response)}`);
+      else out.push(`[${c.role}] ${Object.keys(p).join(",")}`);
+    }
+  }
+  return out;
+}

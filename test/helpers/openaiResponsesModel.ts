@@ -1,0 +1,148 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A scripted stand-in for the OpenAI Responses API (`POST /v1/responses`, streamed as SSE) on
+ * 127.0.0.1, for running the real Codex CLI offline. The model's side of the conversation is a
+ * list of turns (a tool call, or a text answer); every request body is logged so a test can read
+ * exactly what the model received (tool outputs, hook feedback, developer messages).
+ *
+ * Each answer is three events, the ones Codex needs: `response.created`, one
+ * `response.output_item.done` per output item (a `function_call`, a `custom_tool_call` for
+ * freeform tools such as apply_patch, or an assistant `message`), and `response.completed`.
+ */
+
+/** One turn of the script: a tool call (function or freeform), or a text answer. */
+export type ScriptTurn =
+  | { tool: string; arguments: Record<string, unknown>; text?: string; custom?: undefined }
+  | { tool: string; custom: string; text?: string; arguments?: undefined }
+  | { text: string; tool?: undefined };
+
+export interface ModelRequest {
+  /** Arrival order. */
+  seq: number;
+  method: string;
+  url: string;
+  /** The parsed JSON body (`null` when there was none or it was not JSON). */
+  body: any;
+  /** What was answered: the script turn's index, or -1 for the final text. */
+  turn: number;
+  /** When it arrived and when its answer was written to the end (ms since the epoch). */
+  at: number;
+  answeredAt: number;
+}
+
+export interface ResponsesModel {
+  /** `http://127.0.0.1:PORT/v1`, for a model provider's `base_url`. */
+  url: string;
+  /** Every POST to /v1/responses, in arrival order. */
+  requests: ModelRequest[];
+  /** Requests to anything else (GET /v1/models, …): method and url. */
+  other: { method: string; url: string }[];
+  close(): Promise<void>;
+}
+
+export interface ModelOptions {
+  /** Answered once the script is used up (and to every later request). */
+  finalText?: string;
+  /** The model name reported back. */
+  model?: string;
+}
+
+export const FINAL_TEXT = "Done.";
+
+/** The output items of one answer. */
+export function itemsOf(turn: ScriptTurn, n: number): Record<string, unknown>[] {
+  const items: Record<string, unknown>[] = [];
+  if (turn.text !== undefined) items.push({ type: "message", id: `msg_${n}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: turn.text, annotations: [] }] });
+  if (turn.tool !== undefined) {
+    const call_id = `call_${String(n).padStart(4, "0")}`;
+    if (turn.custom !== undefined) items.push({ type: "custom_tool_call", id: `ctc_${n}`, status: "completed", call_id, name: turn.tool, input: turn.custom });
+    else items.push({ type: "function_call", id: `fc_${n}`, status: "completed", call_id, name: turn.tool, arguments: JSON.stringify(turn.arguments) });
+  }
+  return items;
+}
+
+function sse(res: ServerResponse, data: { type: string }): void {
+  res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+function stream(res: ServerResponse, id: string, model: string, items: Record<string, unknown>[]): void {
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  const created_at = Math.floor(Date.now() / 1000);
+  sse(res, { type: "response.created", response: { id, object: "response", created_at, model, status: "in_progress", output: [] } } as { type: string });
+  items.forEach((item, output_index) => sse(res, { type: "response.output_item.done", output_index, item } as { type: string }));
+  const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 };
+  sse(res, { type: "response.completed", response: { id, object: "response", created_at, model, status: "completed", output: items, usage } } as { type: string });
+  res.end();
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+/** Start a Responses server on 127.0.0.1 (a random port) that plays `script`, then `finalText`. */
+export async function startResponsesModel(script: ScriptTurn[], options: ModelOptions = {}): Promise<ResponsesModel> {
+  const model = options.model ?? "gpt-mock";
+  const requests: ModelRequest[] = [];
+  const other: { method: string; url: string }[] = [];
+  let next = 0;
+  let seq = 0;
+
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const at = Date.now();
+      const url = req.url ?? "/";
+      const pathname = url.split("?")[0];
+      const text = await readBody(req);
+      if (req.method !== "POST" || pathname !== "/v1/responses") {
+        other.push({ method: req.method ?? "", url });
+        if (pathname === "/v1/models") {
+          res.writeHead(200, { "content-type": "application/json" });
+          res.end(JSON.stringify({ object: "list", data: [{ id: model, object: "model", created: 0, owned_by: "mock" }] }));
+        } else {
+          res.writeHead(404, { "content-type": "application/json" });
+          res.end(JSON.stringify({ error: { message: `not served: ${req.method} ${pathname}` } }));
+        }
+        return;
+      }
+      let body: any = null;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // logged as null
+      }
+      let turn = -1;
+      let answer: ScriptTurn;
+      if (next < script.length) {
+        turn = next++;
+        answer = script[turn];
+      } else answer = { text: options.finalText ?? FINAL_TEXT };
+      const n = seq++;
+      const logged: ModelRequest = { seq: n, method: req.method ?? "", url, body, turn, at, answeredAt: 0 };
+      requests.push(logged);
+      stream(res, `resp_${n}`, model, itemsOf(answer, n));
+      logged.answeredAt = Date.now();
+    })().catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { type: "server_error", message: String(error) } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    other,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
