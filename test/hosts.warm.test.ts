@@ -96,6 +96,18 @@ describe("hooks install claude --serve PORT", () => {
     expect(readFileSync(p.path(".claude/settings.json"), "utf8")).toBe('{\n  "model": "x"\n}\n');
   });
 
+  it("with no host named, --serve makes Claude Code's entries warm and leaves the other hosts' commands; a named host that cannot call a URL is refused", async () => {
+    const p = sandbox({ config: CONFIG });
+    p.write(".claude/settings.json", "{}\n");
+    p.write(".gemini/settings.json", "{}\n");
+    expect((await runMain(["install", "--serve", "8411"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect(JSON.parse(readFileSync(p.path(".claude/settings.json"), "utf8")).hooks.PreToolUse[0].hooks[0].type).toBe("http");
+    expect(JSON.stringify(JSON.parse(readFileSync(p.path(".gemini/settings.json"), "utf8")).hooks)).toMatch(/run pre_tool_use --host gemini/);
+    const named = await runMain(["install", "claude", "gemini", "--serve", "8411"], { cwd: p.dir, env: p.env });
+    expect(named.code).toBe(64);
+    expect(named.stderr).toMatch(/--serve: Gemini CLI cannot call a URL/);
+  });
+
   it("says when a server answers, and refuses a bad port or a host that cannot call a URL", async () => {
     const server = createServer((_q, res) => res.writeHead(401).end());
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -147,14 +147,15 @@ export async function installHosts(ctx: CliContext, names: string[], flags: Inst
     ctx.stderr.write(
       `hooks install: warning: ${displayFile(path.join(config.projectDir, "node_modules/.bin/hooks"), ctx.cwd)} is missing, and the entries run it: add hookrun to the project (npm install --save-dev hookrun)\n`,
     );
-  const servePort = flags.serve === undefined ? null : parseServePort(flags.serve, hosts);
+  // --serve applies to the hosts that can call a URL; named hosts that cannot are refused.
+  const servePort = flags.serve === undefined ? null : parseServePort(flags.serve, names.length > 0 ? hosts : hosts.filter((h) => warmCapable(h.name)));
   let stale = 0;
   const report: unknown[] = [];
   const warmPorts = new Set<number>();
   for (const host of hosts) {
     const f = readHostFile(host, base, Boolean(flags.user));
     // --check checks the mode that is installed unless --serve names one.
-    const port = servePort ?? (flags.check ? filePort(f) : null);
+    const port = servePort !== null && warmCapable(host.name) ? servePort : flags.check ? filePort(f) : null;
     if (port !== null) warmPorts.add(port);
     const wanted = wantedEntries(ctx, config, host, Boolean(flags.user), port);
     const shown = displayFile(f.file, ctx.cwd);
