@@ -166,6 +166,9 @@ describe("hooks install / uninstall / --check (CLI)", () => {
     const bad = await runMain(["install", "claud"], { cwd: p.dir, env: p.env });
     expect(bad.code).toBe(64);
     expect(bad.stderr).toMatch(/claud: no such host to install into; use one of claude/);
+    const cline = await runMain(["install", "cline"], { cwd: p.dir, env: p.env });
+    expect(cline.code).toBe(64);
+    expect(cline.stderr).toMatch(/cline: Cline has no config file hookrun writes entries into \(docs\/hosts\/cline\.md says how/);
     // --dry-run prints the file and writes nothing.
     const dry = await runMain(["install", "claude", "--dry-run"], { cwd: p.dir, env: p.env });
     expect(dry.stdout).toMatch(/^# \.claude\/settings\.json\n\{/);
@@ -204,5 +207,22 @@ describe("hooks run --host", () => {
     expect(resolveHost(undefined, payload)?.name).toBe("claude");
     expect(resolveHost("auto", { session_id: "x", hook_event_name: "PreToolUse" })).toBeNull();
     expect(resolveHost("claude", { session_id: "x" })?.name).toBe("claude");
+  });
+});
+
+describe("hooks import HOST", () => {
+  it("finds the host's project file, says which host it came from, and refuses a host it cannot read", async () => {
+    const p = sandbox();
+    p.write(".codex/hooks.json", JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "./check.sh", timeout: 30 }] }] } }));
+    const r = await runMain(["import", "codex"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^# Imported from \.codex\/hooks\.json by `hooks import codex`\./);
+    expect(r.stdout).toMatch(/command: \.\/check\.sh/);
+    const cline = await runMain(["import", "cline"], { cwd: p.dir, env: p.env });
+    expect(cline.code).toBe(64);
+    expect(cline.stderr).toMatch(/cline: hookrun cannot import hooks from it; use one of claude, codex/);
+    const none = await runMain(["import", "gemini"], { cwd: p.dir, env: p.env });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/no Gemini CLI config found: looked for \.gemini\/settings\.json in .* and every parent/);
   });
 });

@@ -453,8 +453,8 @@ export function claudeImportToSpec(imp: ClaudeImport): ConfigFileSpec {
 }
 
 /** A standalone hooks.yaml for the import, with a header saying where it came from. */
-export function renderClaudeImport(imp: ClaudeImport, source: string): string {
+export function renderClaudeImport(imp: ClaudeImport, source: string, host = "claude"): string {
   const doc = new Document(claudeImportToSpec(imp));
-  doc.commentBefore = ` Imported from ${source} by \`hooks import claude\`.\n Review the commands, then \`hooks validate\` and \`hooks trust\`.`;
+  doc.commentBefore = ` Imported from ${source} by \`hooks import ${host}\`.\n Review the commands, then \`hooks validate\` and \`hooks trust\`.`;
   return doc.toString({ lineWidth: 0 });
 }

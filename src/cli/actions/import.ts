@@ -56,7 +56,7 @@ async function importSettings(ctx: CliContext, host: HostAdapter, file: string |
   if (!opts.write) {
     const imp = convert(host, settings, source);
     imp.notes.forEach(note);
-    ctx.stdout.write(opts.json ? `${JSON.stringify(claudeImportToSpec(imp), null, 2)}\n` : renderClaudeImport(imp, label));
+    ctx.stdout.write(opts.json ? `${JSON.stringify(claudeImportToSpec(imp), null, 2)}\n` : renderClaudeImport(imp, label, host.name));
     return 0;
   }
   const target = await projectConfigFile(ctx);
@@ -72,7 +72,7 @@ async function importSettings(ctx: CliContext, host: HostAdapter, file: string |
     return 0;
   }
   // The result must load (SPEC §2.3) before it replaces the file: an import never breaks a config.
-  const merged = exists ? mergeClaudeImport(text, format, imp) : renderClaudeImport(imp, label);
+  const merged = exists ? mergeClaudeImport(text, format, imp) : renderClaudeImport(imp, label, host.name);
   try {
     await loadConfig({ cwd: ctx.cwd, configPath: target, userConfig: false, env: ctx.env, overrides: { [target]: merged } });
   } catch (error) {

@@ -40,12 +40,12 @@ function pickHosts(names: string[], base: string, present: (h: HostAdapter, file
   if (names.length > 0) {
     return names.map((n) => {
       const host = hostByName(n);
-      if (!host?.install)
-        throw new UsageError(
-          `${n}: no such host to install into; use one of ${installable()
-            .map((h) => h.name)
-            .join(", ")}`,
-        );
+      const others = installable()
+        .map((h) => h.name)
+        .join(", ");
+      if (host && !host.install)
+        throw new UsageError(`${n}: ${host.title} has no config file hookrun writes entries into (docs/hosts/${host.name}.md says how to hand it to hookrun); hosts to install into: ${others}`);
+      if (!host?.install) throw new UsageError(`${n}: no such host to install into; use one of ${others}`);
       return host;
     });
   }
