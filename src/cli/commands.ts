@@ -130,7 +130,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     example: "hooks serve --port 0",
     options: [
       { flags: "--socket <path>", description: "Unix socket to listen on (default $HOOKS_STATE_DIR/serve.sock)" },
-      { flags: "--port <n>", description: "listen on 127.0.0.1:N instead, with a bearer token in $HOOKS_STATE_DIR/serve.token (0: any free port)" },
+      { flags: "--port <n>", description: "listen on 127.0.0.1:N instead, with a bearer token ($HOOKS_SERVE_TOKEN, else random) in $HOOKS_STATE_DIR/serve.token (0: any free port)" },
     ],
     action: async (ctx, _args, opts) => (await import("./actions/serve.js")).serve(ctx, opts),
   },
@@ -143,6 +143,10 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: "--user", description: "into the user's config files (~/.claude/settings.json, …) instead of the project's" },
       { flags: "--dry-run", description: "print each file as it would be written; write nothing" },
       { flags: "--check", description: "write nothing; exit 1 when an entry is missing or stale (for CI)" },
+      {
+        flags: "--serve <port>",
+        description: "warm mode (Claude Code): http entries that POST each event to `hooks serve --port PORT` on 127.0.0.1 instead of starting hookrun; they fail closed while no server answers",
+      },
       JSON_OPTION,
     ],
     action: async (ctx, [hosts], opts) => (await import("./actions/install.js")).installHosts(ctx, hosts ?? [], opts),

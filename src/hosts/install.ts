@@ -20,6 +20,9 @@ import type { HostAdapter, HostEntry } from "./types.js";
  */
 export const DISPATCH_COMMAND = /(^|[\s/"'])(hooks|hookrun)(\.js)?["']?\s+(-\S+\s+("[^"]*"|'[^']*'|\S+)\s+)*run\s+\S+/;
 
+/** A URL that dispatches to hookrun: a loopback `hooks serve`'s host route (warm mode, src/hosts/warm.ts). */
+export const DISPATCH_URL = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/v1\/hosts\/[\w-]+\/[\w.-]+$/;
+
 /** Seconds a dispatch entry's timeout adds over its hooks' for hookrun itself (start-up, output). */
 export const DISPATCH_MARGIN_MS = 10_000;
 
@@ -77,18 +80,23 @@ export function matchedValues(config: ResolvedConfig, event: string, adapter?: P
   return [...names].flatMap((n) => (toolEvent && adapter ? hostToolNames(adapter, n) : [n])).filter((v, i, all) => all.indexOf(v) === i);
 }
 
-/** Whether one entry of a host's config (any shape) is hookrun's: every command in it dispatches to hookrun. */
+/**
+ * Whether one entry of a host's config (any shape) is hookrun's: every command in it dispatches to
+ * hookrun, and so does every URL (warm mode's http hooks).
+ */
 export function ownsEntry(entry: unknown): boolean {
   const commands: string[] = [];
+  const urls: string[] = [];
   const walk = (v: unknown, depth: number): void => {
     if (depth > 4 || v === null || typeof v !== "object") return;
     for (const [k, x] of Object.entries(v)) {
       if ((k === "command" || k === "bash") && typeof x === "string") commands.push(x);
+      else if (k === "url" && typeof x === "string") urls.push(x);
       else walk(x, depth + 1);
     }
   };
   walk(entry, 0);
-  return commands.length > 0 && commands.every((c) => DISPATCH_COMMAND.test(c));
+  return commands.length + urls.length > 0 && commands.every((c) => DISPATCH_COMMAND.test(c)) && urls.every((u) => DISPATCH_URL.test(u));
 }
 
 interface Parsed {

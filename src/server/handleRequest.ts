@@ -6,6 +6,9 @@ import { EVENTS } from "../events/catalog.js";
 import { deriveLastMessage } from "../interop/lastMessageFromTranscript.js";
 import { eventJson, healthJson, hookJson } from "../report/json.js";
 import { checkHookNames } from "../runner/context.js";
+import { hostByName } from "../hosts/table.js";
+import { answerHostEvent, HOST_ROUTE } from "../hosts/warm.js";
+import type { Payload } from "../hosts/types.js";
 import { checkBearer, errorResponse, HttpError, MAX_BODY_BYTES, readJsonBody, sendJson } from "./http.js";
 
 export interface HandlerDeps {
@@ -75,6 +78,30 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     sendJson(res, 200, result);
   };
 
+  // Warm mode: a host's own payload in, the host's own answer out (src/hosts/warm.ts holds the logic).
+  const hostEvent: Route = async (req, res, url) => {
+    const [, rawHost, rawEvent] = HOST_ROUTE.exec(url.pathname)!;
+    let host: string;
+    let eventArg: string;
+    try {
+      host = decodeURIComponent(rawHost);
+      eventArg = decodeURIComponent(rawEvent);
+    } catch {
+      throw new HttpError(400, `the host or event in ${url.pathname} is not valid percent-encoding`);
+    }
+    const payload = (await readJsonBody(req, MAX_BODY_BYTES, deps.bodyStallMs)) as Payload;
+    const abort = new AbortController();
+    res.once("close", () => {
+      try {
+        if (!res.writableFinished) abort.abort();
+      } catch {
+        // as in trigger
+      }
+    });
+    const answer = await answerHostEvent(runner, host, hostByName(host), eventArg, payload, { signal: abort.signal });
+    sendJson(res, answer.status, answer.body);
+  };
+
   const health = (): ReturnType<typeof healthJson> => healthJson(runner.config, watcher?.error ?? null, base());
   const events = (): ReturnType<typeof eventJson>[] => {
     const custom = Object.entries(runner.config.events).filter(([, s]) => s.custom);
@@ -86,6 +113,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
 
   const routes: { pattern: RegExp; methods: Record<string, Route> }[] = [
     { pattern: /^\/v1\/trigger\/([^/]+)$/, methods: { POST: trigger } },
+    { pattern: HOST_ROUTE, methods: { POST: hostEvent } },
     { pattern: /^\/v1\/hooks$/, methods: { GET: async (_q, res) => sendJson(res, 200, { hooks: runner.config.hooks.map((h) => hookJson(h, base(), deps.env ?? {})) }) } },
     { pattern: /^\/v1\/events$/, methods: { GET: async (_q, res) => sendJson(res, 200, { events: events() }) } },
     { pattern: /^\/v1\/health$/, methods: { GET: async (_q, res) => sendJson(res, 200, health()) } },
@@ -106,7 +134,11 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     const url = requestUrl(req);
     if (deps.token !== null) checkBearer(req, deps.token);
     const route = routes.find((r) => r.pattern.test(url.pathname));
-    if (!route) throw new HttpError(404, `no such endpoint: ${req.method} ${url.pathname}; the API is POST /v1/trigger/{event}, GET /v1/hooks, GET /v1/events, GET /v1/health, POST /v1/reload`);
+    if (!route)
+      throw new HttpError(
+        404,
+        `no such endpoint: ${req.method} ${url.pathname}; the API is POST /v1/trigger/{event}, POST /v1/hosts/{host}/{event}, GET /v1/hooks, GET /v1/events, GET /v1/health, POST /v1/reload`,
+      );
     const method = route.methods[req.method ?? ""];
     const allow = Object.keys(route.methods).join(", ");
     if (!method) throw new HttpError(405, `${req.method} is not allowed on ${url.pathname}; use ${allow}`, { allow: Object.keys(route.methods) }, { allow });

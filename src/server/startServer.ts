@@ -21,6 +21,8 @@ export interface StartServerOptions {
   /** …or on 127.0.0.1:port (0 = any free port), with a bearer token written to tokenFile. */
   port?: number;
   tokenFile?: string;
+  /** The bearer token to require on the port (written to tokenFile too); default: a fresh random one. */
+  token?: string;
   /** How long a client may take to send a request; defaults: SERVER_TIMEOUTS. */
   timeouts?: Partial<ServerTimeouts>;
   /** A server-level error after start (e.g. EMFILE on accept): reported, the server goes on. */
@@ -62,7 +64,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   let token: string | null = null;
   if (options.port !== undefined) {
     if (!options.tokenFile) throw new HookrunError("startServer on a port needs tokenFile, where the bearer token is written");
-    token = writeTokenFile(options.tokenFile);
+    token = writeTokenFile(options.tokenFile, options.token);
   }
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
   const handler = createRequestHandler({ runner, watcher, token, bodyStallMs: timeouts.bodyStallMs, cwd: options.cwd, env: options.env });
@@ -181,12 +183,12 @@ function clientErrorAnswer(error: NodeJS.ErrnoException, timeouts: ServerTimeout
 }
 
 /**
- * Write a fresh random token (32 bytes, hex) to `file`, mode 0600 whatever was there before,
+ * Write the token (`given`, else a fresh random one: 32 bytes, hex) to `file`, mode 0600 whatever was there before,
  * atomically: a reader sees the old token or the new one, never a partial file or one readable
  * by others. Its directory is created private (0700).
  */
-function writeTokenFile(file: string): string {
-  const token = randomBytes(32).toString("hex");
+function writeTokenFile(file: string, given?: string): string {
+  const token = given ?? randomBytes(32).toString("hex");
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   writeFileAtomic(file, `${token}\n`, 0o600, { exactMode: true });
   return token;

@@ -34,8 +34,14 @@ export async function validateConfig(ctx: CliContext, opts: { json?: boolean }):
     const config = await loadCliConfig(ctx);
     assertConfigFound(config, ctx.cwd);
     // hooks install's entries that no longer match hooks.yaml (an event added, a timeout raised) are warnings.
-    for (const h of (await import("./install.js")).staleHosts(ctx, config)) {
+    const install = await import("./install.js");
+    for (const h of install.staleHosts(ctx, config)) {
       const message = `hookrun's entries are stale for ${h.stale.join(", ")} (hooks.yaml changed since \`hooks install ${h.host}\`); run \`hooks install ${h.host}\``;
+      config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message });
+    }
+    // Warm mode with no server: the host refuses every guarded action until one answers.
+    for (const h of await install.silentWarmServers(config)) {
+      const message = `hookrun's entries call \`hooks serve\` on 127.0.0.1:${h.port} (warm mode) and nothing answers there: guarded actions are refused until \`hooks serve --port ${h.port}\` runs`;
       config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message });
     }
     if (opts.json) {

@@ -7,7 +7,8 @@ import type { ResolvedConfig } from "../../config/types.js";
 import { displayFile, HookrunError, UsageError, WriteError } from "../../errors.js";
 import { FileReadError, READ_LIMITS, readBoundedText } from "../../fs/readBounded.js";
 import { writeFileAtomic } from "../../fs/writeFileAtomic.js";
-import { type DispatchTarget, dispatchCommand, installState, mergeEntries, uninstallText } from "../../hosts/install.js";
+import { type DispatchTarget, dispatchCommand, installedEntries, installState, mergeEntries, uninstallText } from "../../hosts/install.js";
+import { installedPort, TOKEN_VAR, warmCapable, warmEntries } from "../../hosts/warm.js";
 import { HOSTS, hostByName } from "../../hosts/table.js";
 import type { HostAdapter, HostEntry } from "../../hosts/types.js";
 import { terminalSafe } from "../../text.js";
@@ -19,6 +20,8 @@ export interface InstallFlags {
   dryRun?: boolean;
   check?: boolean;
   json?: boolean;
+  /** Warm mode: http entries calling `hooks serve --port PORT` on 127.0.0.1 (hosts with http hooks). */
+  serve?: string;
 }
 
 /** One host's config file as `hooks install` sees it. */
@@ -74,9 +77,49 @@ function dispatchTarget(ctx: CliContext, host: HostAdapter, user: boolean): Disp
   return { root: null, bin: realpathSync(bin), exec: host.install!.exec };
 }
 
-function wantedEntries(ctx: CliContext, config: ResolvedConfig, host: HostAdapter, user: boolean): Record<string, HostEntry[]> {
+/** The entries the config needs: command entries, or warm mode's http entries on `port`. */
+function wantedEntries(ctx: CliContext, config: ResolvedConfig, host: HostAdapter, user: boolean, port: number | null = null): Record<string, HostEntry[]> {
   const target = dispatchTarget(ctx, host, user);
-  return host.install!.entries(config, (event) => dispatchCommand(host.name, event, target));
+  const command = (event: string) => dispatchCommand(host.name, event, target);
+  return port === null ? host.install!.entries(config, command) : warmEntries(host, config, command, port);
+}
+
+/** The warm port of the entries in a host's file (null: command mode, or nothing installed). */
+function filePort(f: HostFile): number | null {
+  if (f.text === null || f.text.trim() === "") return null;
+  try {
+    return installedPort(installedEntries(f.host, f.text, f.file));
+  } catch {
+    return null;
+  }
+}
+
+function parseServePort(value: string, hosts: HostAdapter[]): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port < 1 || port > 65535) throw new UsageError(`--serve ${value}: expected the port \`hooks serve --port\` listens on (1 to 65535)`);
+  const cold = hosts.filter((h) => !warmCapable(h.name));
+  if (cold.length) throw new UsageError(`--serve: ${cold.map((h) => h.title).join(", ")} cannot call a URL; warm mode is for Claude Code (hooks install claude --serve ${port})`);
+  return port;
+}
+
+/** Whether anything answers HTTP on 127.0.0.1:port within a second (any status: a token-guarded 401 counts). */
+async function serverAnswers(port: number): Promise<boolean> {
+  try {
+    await fetch(`http://127.0.0.1:${port}/v1/health`, { signal: AbortSignal.timeout(1000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What `hooks install --serve` says, loudly, about the server. */
+function warmNotice(port: number, up: boolean): string {
+  return [
+    `hooks install: warm mode: Claude Code POSTs each event (but SessionStart, which it never sends to a URL) to http://127.0.0.1:${port}, with the bearer token in $${TOKEN_VAR}.`,
+    `  Start the server in the project, with the same $${TOKEN_VAR} in Claude Code's environment:  ${TOKEN_VAR}=… hooks serve --port ${port}`,
+    `  While no server answers (or the token is wrong), every guarded action FAILS CLOSED: tool calls and prompts are refused with "[url]: failed; blocking because onFailure is "block"" (the model, or the user for a prompt, sees why); other events' hooks do not run, and \`claude -p\` says nothing about them.`,
+    up ? `  A server answers on 127.0.0.1:${port} now.` : `  WARNING: nothing answers on 127.0.0.1:${port} now.`,
+  ].join("\n");
 }
 
 const loadProject = (ctx: CliContext) => loadConfig({ cwd: ctx.cwd, configPath: ctx.configPath, userConfig: ctx.userConfig, env: ctx.env });
@@ -104,11 +147,17 @@ export async function installHosts(ctx: CliContext, names: string[], flags: Inst
     ctx.stderr.write(
       `hooks install: warning: ${displayFile(path.join(config.projectDir, "node_modules/.bin/hooks"), ctx.cwd)} is missing, and the entries run it: add hookrun to the project (npm install --save-dev hookrun)\n`,
     );
+  // --serve applies to the hosts that can call a URL; named hosts that cannot are refused.
+  const servePort = flags.serve === undefined ? null : parseServePort(flags.serve, names.length > 0 ? hosts : hosts.filter((h) => warmCapable(h.name)));
   let stale = 0;
   const report: unknown[] = [];
+  const warmPorts = new Set<number>();
   for (const host of hosts) {
     const f = readHostFile(host, base, Boolean(flags.user));
-    const wanted = wantedEntries(ctx, config, host, Boolean(flags.user));
+    // --check checks the mode that is installed unless --serve names one.
+    const port = servePort !== null && warmCapable(host.name) ? servePort : flags.check ? filePort(f) : null;
+    if (port !== null) warmPorts.add(port);
+    const wanted = wantedEntries(ctx, config, host, Boolean(flags.user), port);
     const shown = displayFile(f.file, ctx.cwd);
     if (flags.check) {
       const state = installState(host, f.text, f.file, wanted);
@@ -136,6 +185,12 @@ export async function installHosts(ctx: CliContext, names: string[], flags: Inst
     if (!flags.json) ctx.stdout.write(terminalSafe(`${shown}: ${f.text === null ? "created" : "updated"}; ${host.title} hands ${events.join(", ") || "no events"} to hookrun`) + "\n");
   }
   if (flags.json) ctx.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  for (const port of warmPorts) {
+    const up = await serverAnswers(port);
+    if (flags.check) {
+      if (!up) ctx.stderr.write(`hooks install: warning: warm mode, and nothing answers on 127.0.0.1:${port}: Claude Code refuses guarded actions until \`hooks serve --port ${port}\` runs\n`);
+    } else if (!flags.dryRun) ctx.stderr.write(`${warmNotice(port, up)}\n`);
+  }
   return flags.check && stale > 0 ? EXIT.failed : EXIT.ok;
 }
 
@@ -200,11 +255,27 @@ export function staleHosts(ctx: CliContext, config: ResolvedConfig): { file: str
     if (f.text === null) continue;
     let state: ReturnType<typeof installState>;
     try {
-      state = installState(host, f.text, f.file, wantedEntries(ctx, config, host, false));
+      state = installState(host, f.text, f.file, wantedEntries(ctx, config, host, false, filePort(f)));
     } catch {
       continue;
     }
     if (state.installed && state.stale.length) out.push({ file: f.file, host: host.name, stale: state.stale });
+  }
+  return out;
+}
+
+/** Hosts installed in warm mode in the project whose server does not answer now: for `hooks validate`. */
+export async function silentWarmServers(config: ResolvedConfig): Promise<{ file: string; host: string; port: number }[]> {
+  const out: { file: string; host: string; port: number }[] = [];
+  for (const host of installable()) {
+    let f: HostFile;
+    try {
+      f = readHostFile(host, config.projectDir, false);
+    } catch {
+      continue;
+    }
+    const port = filePort(f);
+    if (port !== null && !(await serverAnswers(port))) out.push({ file: f.file, host: host.name, port });
   }
   return out;
 }

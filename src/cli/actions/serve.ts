@@ -12,6 +12,7 @@ import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";
 import { untilSignal } from "../signals.js";
 import { terminalSafe } from "../../text.js";
+import { TOKEN_VAR } from "../../hosts/warm.js";
 
 // The long-running commands: `hooks serve` and `hooks watch`, both over a watched config.
 
@@ -22,6 +23,17 @@ export interface ServeFlags {
 
 /** Async hooks still running at shutdown get this long to finish before they are killed (SPEC §12). */
 const ASYNC_GRACE_MS = 5000;
+
+/**
+ * The bearer token of `hooks serve --port` from $HOOKS_SERVE_TOKEN (warm mode: the agent's http
+ * hooks send the same variable), or undefined for a fresh random one. A short or odd token is refused.
+ */
+function tokenFromEnv(env: NodeJS.ProcessEnv): string | undefined {
+  const token = env[TOKEN_VAR];
+  if (token === undefined || token === "") return undefined;
+  if (!/^[\x21-\x7e]{16,}$/.test(token)) throw new UsageError(`$${TOKEN_VAR} must be at least 16 printable characters without spaces (e.g. $(openssl rand -hex 32))`);
+  return token;
+}
 
 function parsePort(value: string): number {
   const port = Number(value);
@@ -37,6 +49,7 @@ function parsePort(value: string): number {
 export async function serve(ctx: CliContext, flags: ServeFlags): Promise<number> {
   if (flags.socket !== undefined && flags.port !== undefined) throw new UsageError("--socket and --port exclude each other; choose one");
   const port = flags.port === undefined ? undefined : parsePort(flags.port);
+  const token = port === undefined ? undefined : tokenFromEnv(ctx.env);
   const state = stateDir(ctx.env);
   // Paths, messages and diagnostics quote what configs hold: the log is terminal-safe.
   const logSafe = (line: string): void => void ctx.stderr.write(`hooks serve: ${line}\n`);
@@ -80,11 +93,12 @@ export async function serve(ctx: CliContext, flags: ServeFlags): Promise<number>
       cwd: ctx.cwd,
       env: ctx.env,
       tokenFile: path.join(state, "serve.token"),
+      token,
       onError: (error) => log(`server error: ${error.message}`),
     });
     const config = runner.config;
     log(
-      `listening on ${server.url} (${config.hooks.length} hooks from ${config.files.map((f) => f.path).join(", ") || "no config file"})${port !== undefined ? `; bearer token in ${path.join(state, "serve.token")}` : ""}`,
+      `listening on ${server.url} (${config.hooks.length} hooks from ${config.files.map((f) => f.path).join(", ") || "no config file"})${port !== undefined ? `; bearer token${token ? ` from $${TOKEN_VAR}, copied` : ""} in ${path.join(state, "serve.token")}` : ""}`,
     );
     const received = await signal;
     log(`${received}: finishing in-flight triggers, then stopping`);

@@ -1,0 +1,129 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { claudeHost } from "../src/hosts/claude.js";
+import { dispatchCommand, installedEntries, mergeEntries, ownsEntry, uninstallText } from "../src/hosts/install.js";
+import { installedPort, warmEntries, warmUrl } from "../src/hosts/warm.js";
+import { runMain } from "./helpers/cli.js";
+import { sandbox } from "./helpers/sandbox.js";
+
+/** Warm mode's install side: `hooks install claude --serve PORT` writes http entries the engine owns. */
+
+const CONFIG = [
+  "hooks:",
+  "  session_start:",
+  "    - {name: hello, command: echo hi}",
+  "  pre_tool_use:",
+  "    - {name: guard, command: ./guard.sh, matcher: Bash|Write, timeout: 5s}",
+  "  stop:",
+  "    - {name: tests, command: npm test, timeout: 2m}",
+  "",
+].join("\n");
+const command = (event: string) => dispatchCommand("claude", event, { root: '"$CLAUDE_PROJECT_DIR"', bin: null });
+const http = (event: string, timeout: number) => ({
+  type: "http",
+  url: `http://127.0.0.1:8411/v1/hosts/claude/${event}`,
+  timeout,
+  headers: { Authorization: "Bearer $HOOKS_SERVE_TOKEN" },
+  allowedEnvVars: ["HOOKS_SERVE_TOKEN"],
+  onFailure: "block",
+});
+
+describe("warm entries", () => {
+  it("turn each command entry into an http entry on the server (same matcher and timeout, token header, fail closed); SessionStart stays a command", async () => {
+    const p = sandbox({ config: CONFIG });
+    const config = await p.load();
+    const cold = claudeHost.install!.entries(config, command);
+    const warm = warmEntries(claudeHost, config, command, 8411);
+    expect(warm.SessionStart).toEqual(cold.SessionStart);
+    expect(warm.PreToolUse).toEqual([{ matcher: "Bash|Write", hooks: [http("PreToolUse", 15)] }]);
+    expect(warm.Stop).toEqual([{ hooks: [http("Stop", 130)] }]);
+    expect(warmUrl(1, "claude", "Stop")).toBe("http://127.0.0.1:1/v1/hosts/claude/Stop");
+    expect(installedPort(warm)).toBe(8411);
+    expect(installedPort(cold)).toBeNull();
+  });
+
+  it("are hookrun's to the install engine: merged, idempotent, removed exactly; a user's http hook is not", () => {
+    expect(ownsEntry({ matcher: "Bash", hooks: [http("PreToolUse", 15)] })).toBe(true);
+    expect(
+      ownsEntry({
+        hooks: [
+          { type: "http", url: "http://localhost:9/v1/hosts/claude/Stop" },
+          { type: "command", command: command("stop") },
+        ],
+      }),
+    ).toBe(true);
+    expect(ownsEntry({ hooks: [{ type: "http", url: "https://hooks.example.com/v1/hosts/claude/Stop" }] })).toBe(false);
+    expect(ownsEntry({ hooks: [{ type: "http", url: "http://127.0.0.1:8411/v1/trigger/stop" }] })).toBe(false);
+    expect(ownsEntry({ hooks: [http("Stop", 1), { type: "command", command: "./mine.sh" }] })).toBe(false);
+    const user = { hooks: [{ type: "http", url: "http://127.0.0.1:9000/audit" }] };
+    const before = `${JSON.stringify({ hooks: { Stop: [user] } }, null, 2)}\n`;
+    const wanted = { Stop: [{ hooks: [http("Stop", 130)] }] };
+    const after = mergeEntries(claudeHost, before, "s.json", wanted);
+    expect(JSON.parse(after).hooks.Stop).toEqual([user, ...wanted.Stop]);
+    expect(installedEntries(claudeHost, after, "s.json")).toEqual(wanted);
+    expect(mergeEntries(claudeHost, after, "s.json", wanted)).toBe(after);
+    expect(uninstallText(claudeHost, after, "s.json")).toBe(before);
+  });
+});
+
+describe("hooks install claude --serve PORT", () => {
+  it("writes the warm entries and says loudly what happens while no server answers; --check and validate judge the installed mode", async () => {
+    const p = sandbox({ config: CONFIG });
+    p.write(".claude/settings.json", '{\n  "model": "x"\n}\n');
+    const r = await runMain(["install", "claude", "--serve", "8411"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    const hooks = JSON.parse(readFileSync(p.path(".claude/settings.json"), "utf8")).hooks;
+    expect(hooks.PreToolUse).toEqual([{ matcher: "Bash|Write", hooks: [http("PreToolUse", 15)] }]);
+    expect(hooks.SessionStart[0].hooks[0].type).toBe("command");
+    expect(r.stderr).toMatch(/warm mode: Claude Code POSTs each event \(but SessionStart, which it never sends to a URL\) to http:\/\/127\.0\.0\.1:8411/);
+    expect(r.stderr).toMatch(/FAILS CLOSED/);
+    expect(r.stderr).toMatch(/WARNING: nothing answers on 127\.0\.0\.1:8411 now/);
+
+    // --check without --serve checks the warm install as installed, and warns that no server answers.
+    const check = await runMain(["install", "--check"], { cwd: p.dir, env: p.env });
+    expect(check.code).toBe(0);
+    expect(check.stdout).toMatch(/up to date/);
+    expect(check.stderr).toMatch(/nothing answers on 127\.0\.0\.1:8411/);
+    const validate = await runMain(["validate"], { cwd: p.dir, env: p.env, input: "" });
+    expect(validate.stderr).not.toMatch(/stale/);
+    expect(validate.stderr).toMatch(/\.claude\/settings\.json:1:1: warning: hookrun's entries call `hooks serve` on 127\.0\.0\.1:8411 \(warm mode\) and nothing answers there/);
+    // Back to command mode: the http entries are replaced, not kept beside.
+    await runMain(["install", "claude"], { cwd: p.dir, env: p.env });
+    expect(JSON.parse(readFileSync(p.path(".claude/settings.json"), "utf8")).hooks.PreToolUse[0].hooks[0].type).toBe("command");
+    expect((await runMain(["uninstall", "claude"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect(readFileSync(p.path(".claude/settings.json"), "utf8")).toBe('{\n  "model": "x"\n}\n');
+  });
+
+  it("with no host named, --serve makes Claude Code's entries warm and leaves the other hosts' commands; a named host that cannot call a URL is refused", async () => {
+    const p = sandbox({ config: CONFIG });
+    p.write(".claude/settings.json", "{}\n");
+    p.write(".gemini/settings.json", "{}\n");
+    expect((await runMain(["install", "--serve", "8411"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect(JSON.parse(readFileSync(p.path(".claude/settings.json"), "utf8")).hooks.PreToolUse[0].hooks[0].type).toBe("http");
+    expect(JSON.stringify(JSON.parse(readFileSync(p.path(".gemini/settings.json"), "utf8")).hooks)).toMatch(/run pre_tool_use --host gemini/);
+    const named = await runMain(["install", "claude", "gemini", "--serve", "8411"], { cwd: p.dir, env: p.env });
+    expect(named.code).toBe(64);
+    expect(named.stderr).toMatch(/--serve: Gemini CLI cannot call a URL/);
+  });
+
+  it("says when a server answers, and refuses a bad port or a host that cannot call a URL", async () => {
+    const server = createServer((_q, res) => res.writeHead(401).end());
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const p = sandbox({ config: CONFIG });
+      const r = await runMain(["install", "claude", "--serve", String(port)], { cwd: p.dir, env: p.env });
+      expect(r.stderr).toMatch(new RegExp(`A server answers on 127\\.0\\.0\\.1:${port} now`));
+      const check = await runMain(["install", "--check"], { cwd: p.dir, env: p.env });
+      expect(check.stderr).not.toMatch(/nothing answers/);
+      expect((await runMain(["validate"], { cwd: p.dir, env: p.env, input: "" })).stderr).not.toMatch(/nothing answers/);
+      const bad = await runMain(["install", "claude", "--serve", "http://x"], { cwd: p.dir, env: p.env });
+      expect(bad.code).toBe(64);
+      expect(bad.stderr).toMatch(/--serve http:\/\/x: expected the port/);
+    } finally {
+      server.close();
+    }
+  });
+});

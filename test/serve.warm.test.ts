@@ -1,0 +1,100 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { type CliProcess, runCli, spawnCli } from "./helpers/cli.js";
+import { sandbox } from "./helpers/sandbox.js";
+import { request, untilListening } from "./helpers/server.js";
+
+/**
+ * Warm mode's server side (src/hosts/warm.ts behind `hooks serve`): POST /v1/hosts/{host}/{event}
+ * takes the host's payload and answers what the host's http hook reads (for Claude Code: the JSON
+ * a command hook prints, status 200), with the server's token, limits and trust rules.
+ */
+
+const TOKEN = "warm-test-token-0123456789abcdef";
+const CONFIG = [
+  "hooks:",
+  "  pre_tool_use:",
+  "    - name: no-rm",
+  "      matcher: Bash",
+  `      command: 'if grep -q "rm -rf" ; then echo "rm -rf is not allowed here" >&2; exit 2; fi'`,
+  "    - name: claude-guard",
+  "      matcher: Write",
+  "      dialect: claude",
+  "      command: 'echo written files are frozen >&2; exit 2'",
+  "  user_prompt_submit:",
+  "    - name: branch",
+  "      command: echo on branch main",
+  "",
+].join("\n");
+
+const claudePayload = (event: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ session_id: "s-warm", transcript_path: "", cwd: "/tmp", permission_mode: "default", hook_event_name: event, ...extra });
+
+const servers: CliProcess[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill("SIGKILL");
+    await s.exited;
+  }
+});
+
+async function startWarm(p: ReturnType<typeof sandbox>, env: Record<string, string | undefined> = {}) {
+  const proc = spawnCli(["serve", "--port", "0"], { cwd: p.dir, env: { ...p.env, HOOKS_SERVE_TOKEN: TOKEN, ...env } });
+  servers.push(proc);
+  const url = await untilListening(proc);
+  return { proc, target: { port: Number(new URL(url).port) } };
+}
+
+const auth = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
+
+describe("hooks serve: POST /v1/hosts/{host}/{event} (warm mode)", () => {
+  it("answers a Claude Code payload with the JSON a command hook would print: a deny with the guard's reason, context for the prompt", async () => {
+    const p = sandbox({ config: CONFIG });
+    const { target } = await startWarm(p, { HOOKS_TRUST: "1" });
+    const deny = await request(target, "POST", "/v1/hosts/claude/PreToolUse", claudePayload("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" }, tool_use_id: "t1" }), auth);
+    expect(deny.status).toBe(200);
+    expect(deny.json).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "rm -rf is not allowed here" } });
+    const allow = await request(target, "POST", "/v1/hosts/claude/PreToolUse", claudePayload("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "t2" }), auth);
+    expect(allow).toMatchObject({ status: 200, json: {} });
+    // A claude-dialect exit 2 is an exit code on a command hook; over HTTP it is the JSON deny.
+    const write = await request(target, "POST", "/v1/hosts/claude/PreToolUse", claudePayload("PreToolUse", { tool_name: "Write", tool_input: { file_path: "a" }, tool_use_id: "t3" }), auth);
+    expect(write.json.hookSpecificOutput).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: "written files are frozen" });
+    // The event may be spelled as the host spells it or canonically.
+    const ctx = await request(target, "POST", "/v1/hosts/claude/user_prompt_submit", claudePayload("UserPromptSubmit", { prompt: "hi" }), auth);
+    expect(ctx.json).toEqual({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: "on branch main" } });
+  });
+
+  it("takes its bearer token from $HOOKS_SERVE_TOKEN (the variable the entries send), and refuses a short one", async () => {
+    const p = sandbox({ config: CONFIG });
+    const { target, proc } = await startWarm(p, { HOOKS_TRUST: "1" });
+    expect(proc.stderr()).toMatch(/bearer token from \$HOOKS_SERVE_TOKEN/);
+    expect(readFileSync(path.join(p.env.HOOKS_STATE_DIR, "serve.token"), "utf8").trim()).toBe(TOKEN);
+    const none = await request(target, "POST", "/v1/hosts/claude/PreToolUse", claudePayload("PreToolUse", { tool_name: "Bash", tool_input: {} }));
+    expect(none.status).toBe(401);
+    const short = await runCli(["serve", "--port", "0"], { cwd: p.dir, env: { ...p.env, HOOKS_SERVE_TOKEN: "short" } });
+    expect(short.code).toBe(64);
+    expect(short.stderr).toMatch(/HOOKS_SERVE_TOKEN must be at least 16/);
+  });
+
+  it("an untrusted config: 200 with Claude's not-run answer (the user is told, never a silent pass)", async () => {
+    const p = sandbox({ config: CONFIG });
+    const { target } = await startWarm(p);
+    const r = await request(target, "POST", "/v1/hosts/claude/PreToolUse", claudePayload("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } }), auth);
+    expect(r.status).toBe(200);
+    expect(r.json.systemMessage).toMatch(/^hookrun: the project's hooks did not run: \S*hooks\.yaml is not trusted.*hooks -C .* trust/);
+    const prompt = await request(target, "POST", "/v1/hosts/claude/UserPromptSubmit", claudePayload("UserPromptSubmit", { prompt: "hi" }), auth);
+    expect(prompt.json.hookSpecificOutput.additionalContext).toMatch(/hooks are not running in this session/);
+  });
+
+  it("errors are statuses Claude Code counts as a failed hook: unknown host or event 404, bad body 400, wrong method 405", async () => {
+    const p = sandbox({ config: CONFIG });
+    const { target } = await startWarm(p, { HOOKS_TRUST: "1" });
+    const host = await request(target, "POST", "/v1/hosts/codex/PreToolUse", "{}", auth);
+    expect(host.status).toBe(404);
+    expect(host.json.error.message).toMatch(/no host "codex" answers over HTTP here; warm mode serves claude/);
+    expect((await request(target, "POST", "/v1/hosts/claude/NoSuchEvent", "{}", auth)).status).toBe(404);
+    expect((await request(target, "POST", "/v1/hosts/claude/PreToolUse", "not json", auth)).status).toBe(400);
+    expect((await request(target, "GET", "/v1/hosts/claude/PreToolUse", undefined, auth)).status).toBe(405);
+  });
+});
