@@ -15,6 +15,9 @@ const DOCS = [
   ...readdirSync(path.join(ROOT, "docs"))
     .filter((f) => f.endsWith(".md"))
     .map((f) => `docs/${f}`),
+  ...readdirSync(path.join(ROOT, "docs/hosts"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/hosts/${f}`),
 ];
 
 describe("README and docs/ agree with the code (regenerate with scripts/update-readme-events.mjs)", () => {
