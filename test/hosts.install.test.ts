@@ -98,7 +98,8 @@ describe("hooks install / uninstall / --check (CLI)", () => {
     expect(first.stderr).toMatch(/found Claude Code in/);
     expect(first.stderr).toMatch(/node_modules\/\.bin\/hooks is missing/);
     const installed = JSON.parse(readFileSync(p.path(".claude/settings.json"), "utf8"));
-    expect(installed.hooks.PreToolUse).toEqual([{ matcher: "Bash|Write", hooks: [{ type: "command", command: entry("pre_tool_use"), timeout: 15 }] }]);
+    // Cursor also runs .claude/settings.json's entries, naming the shell tool Shell.
+    expect(installed.hooks.PreToolUse).toEqual([{ matcher: "Bash|Shell|Write", hooks: [{ type: "command", command: entry("pre_tool_use"), timeout: 15 }] }]);
     expect(installed.hooks.Stop[0].hooks[0].timeout).toBe(130);
     expect((await runMain(["install", "claude"], { cwd: p.dir, env: p.env })).stdout).toMatch(/up to date/);
     expect((await runMain(["install", "--check"], { cwd: p.dir, env: p.env })).code).toBe(0);

@@ -37,7 +37,7 @@ describe("warm entries", () => {
     const cold = claudeHost.install!.entries(config, command);
     const warm = warmEntries(claudeHost, config, command, 8411);
     expect(warm.SessionStart).toEqual(cold.SessionStart);
-    expect(warm.PreToolUse).toEqual([{ matcher: "Bash|Write", hooks: [http("PreToolUse", 15)] }]);
+    expect(warm.PreToolUse).toEqual([{ matcher: "Bash|Shell|Write", hooks: [http("PreToolUse", 15)] }]);
     expect(warm.Stop).toEqual([{ hooks: [http("Stop", 130)] }]);
     expect(warmUrl(1, "claude", "Stop")).toBe("http://127.0.0.1:1/v1/hosts/claude/Stop");
     expect(installedPort(warm)).toBe(8411);
@@ -75,7 +75,7 @@ describe("hooks install claude --serve PORT", () => {
     const r = await runMain(["install", "claude", "--serve", "8411"], { cwd: p.dir, env: p.env });
     expect(r.code).toBe(0);
     const hooks = JSON.parse(readFileSync(p.path(".claude/settings.json"), "utf8")).hooks;
-    expect(hooks.PreToolUse).toEqual([{ matcher: "Bash|Write", hooks: [http("PreToolUse", 15)] }]);
+    expect(hooks.PreToolUse).toEqual([{ matcher: "Bash|Shell|Write", hooks: [http("PreToolUse", 15)] }]);
     expect(hooks.SessionStart[0].hooks[0].type).toBe("command");
     expect(r.stderr).toMatch(/warm mode: Claude Code POSTs each event \(but SessionStart, which it never sends to a URL\) to http:\/\/127\.0\.0\.1:8411/);
     expect(r.stderr).toMatch(/FAILS CLOSED/);

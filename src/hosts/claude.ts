@@ -3,6 +3,7 @@ import { FAILURE_STATUSES } from "../runner/runHook.js";
 import type { HookResult, Message, TriggerResult } from "../runner/types.js";
 import { importClaudeSettings } from "../interop/claudeImport.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
+import { cursor } from "./cursor.js";
 import { baseRead } from "./payload.js";
 import type { HostAdapter, HostAnswer, HostEntry } from "./types.js";
 
@@ -178,6 +179,13 @@ function notRunResponse(event: string, forUser: string, forModel: string): Claud
 const CLAUDE_EVENTS: Readonly<Record<string, string>> = Object.freeze(Object.fromEntries(EVENTS.filter((e) => e.claude).map((e) => [e.claude!.name, e.name])));
 
 /**
+ * Cursor also runs the entries of `.claude/settings.json`, with its own tool names (`Shell` for
+ * the shell tool): a Claude entry's matcher names them too, or Cursor would never fire it for a
+ * shell command. (Copilot CLI, the other such host, sends Claude's tool names there.)
+ */
+const CLAUDE_FILE_READERS = { tools: cursor.tools };
+
+/**
  * Claude Code as a host. Its payload is hookrun's context already (Claude's field and tool names
  * are the canonical ones); the answer is renderClaude's. Other hosts that read
  * `.claude/settings.json` (Copilot CLI, Cursor, VS Code) fire the same entries with their own
@@ -209,7 +217,7 @@ export const claudeHost: HostAdapter = {
       for (const event of configEvents(config)) {
         const name = EVENT_BY_NAME.get(event)?.claude?.name;
         if (!name) continue;
-        const values = EVENT_BY_NAME.get(event)?.matchField ? matchedValues(config, event, claudeHost) : null;
+        const values = EVENT_BY_NAME.get(event)?.matchField ? matchedValues(config, event, CLAUDE_FILE_READERS) : null;
         const hook = { type: "command", command: command(event), timeout: Math.ceil(dispatchTimeoutMs(config, event) / 1000) };
         out[name] = [{ ...(values && { matcher: values.join("|") }), hooks: [hook] }];
       }
