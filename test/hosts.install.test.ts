@@ -3,7 +3,8 @@ import { existsSync, lstatSync, readFileSync, readlinkSync, symlinkSync } from "
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { claudeHost } from "../src/hosts/claude.js";
-import { dispatchCommand, dispatchTimeoutMs, installedEntries, matchedValues, mergeEntries, ownsEntry, uninstallText } from "../src/hosts/install.js";
+import { dispatchCommand, dispatchTimeoutMs, matchedValues, ownsEntry } from "../src/hosts/install.js";
+import { installedEntries, mergeEntries, uninstallText } from "../src/hosts/hostFile.js";
 import { resolveHost } from "../src/hosts/table.js";
 import type { HostAdapter } from "../src/hosts/types.js";
 import { CLI, runMain } from "./helpers/cli.js";
@@ -192,6 +193,24 @@ describe("hooks run --host", () => {
     expect(text.stdout).toMatch(/guard/);
     // The event may be named as the host names it.
     expect((await runMain(["--trust", "run", "PreToolUse", "--host", "claude"], { cwd: p.dir, env: p.env, input })).stdout).toMatch(/"deny"/);
+  });
+
+  it("a Claude entry fired by Copilot CLI stays quiet when Copilot has hookrun entries of its own for the event (else every hook ran twice)", async () => {
+    const p = sandbox({ config: "hooks:\n  pre_tool_use:\n    - {name: mark, command: 'echo x >> ran.txt', matcher: Bash}\n" });
+    const copilotPayload = JSON.stringify({ sessionId: "s", timestamp: 1795523520870, cwd: p.dir, toolName: "bash", toolArgs: { command: "ls" } });
+    const runs = () => (existsSync(p.path("ran.txt")) ? readFileSync(p.path("ran.txt"), "utf8").split("\n").filter(Boolean).length : 0);
+    // Only the Claude entry is installed: it answers Copilot, in Copilot's contract.
+    const alone = await runMain(["--trust", "run", "pre_tool_use", "--host", "claude"], { cwd: p.dir, env: p.env, input: copilotPayload });
+    expect(alone.code).toBe(0);
+    expect(runs()).toBe(1);
+    // Copilot's own entries are installed too: they run the hooks; the Claude entry says nothing.
+    p.write(".github/hooks/.keep", "");
+    expect((await runMain(["install", "copilot"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    const both = await runMain(["--trust", "run", "pre_tool_use", "--host", "claude"], { cwd: p.dir, env: p.env, input: copilotPayload });
+    expect(both).toMatchObject({ code: 0, stdout: "" });
+    expect(runs()).toBe(1);
+    expect((await runMain(["--trust", "run", "pre_tool_use", "--host", "copilot"], { cwd: p.dir, env: p.env, input: copilotPayload })).code).toBe(0);
+    expect(runs()).toBe(2);
   });
 
   it("rejects an unknown host and a second answer format", async () => {

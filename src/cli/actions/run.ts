@@ -9,6 +9,7 @@ import { parseHookEvent, tryParseHookEvent } from "../../events/parseHookEvent.j
 import { NOT_RUN_CONTEXT_EVENTS } from "../../hosts/claude.js";
 import { HOSTS, hostByName, invalidConfigWords, notTrustedWords, resolveHost } from "../../hosts/table.js";
 import type { HostAdapter, HostAnswer } from "../../hosts/types.js";
+import { READ_LIMITS, readBoundedText } from "../../fs/readBounded.js";
 import { assertTrusted } from "../../trust/store.js";
 import { formatGithubAnnotations, formatGithubHookBlock, isGithubActions } from "../../report/github.js";
 import { formatJunit } from "../../report/formatJunit.js";
@@ -103,7 +104,13 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   }
   const custom = Object.keys(config.events).filter((e) => config.events[e].custom);
   const event = hostEvent(eventArg) ?? parseHookEvent(eventArg, custom);
+  // Another host's entry fired by this host (Copilot CLI runs .claude/settings.json too): when this
+  // host has hookrun entries of its own for the event, those run the hooks; this one stays quiet,
+  // or every hook would run twice.
+  if (host && hostFlag !== undefined && hostFlag !== "auto" && host.name !== hostFlag && (await hasOwnEntries(host, config.projectDir, event))) return EXIT.ok;
   const context = host ? host.read(payload, event) : payload;
+  // After the host read: a host's payload is recognised by what it carries, and this is not its.
+  if (context.session_id === undefined || context.session_id === "") context.session_id = ctx.env.HOOKS_SESSION_ID || "default";
   // A transcript that cannot be read (a FIFO, a device, too large) never fails the run.
   const transcriptWarning = deriveLastMessage(context, ctx.cwd);
   const names = config.hooks.map((h) => h.name);
@@ -190,6 +197,21 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   }
   if (interrupted) return signalExitCode(interrupted);
   return exitCodeForResult(result, wait);
+}
+
+/** Whether `host`'s own config file in the project holds hookrun entries for `event` (the JSON editor loads only then). */
+async function hasOwnEntries(host: HostAdapter, projectDir: string, event: string): Promise<boolean> {
+  if (!host.install) return false;
+  const file = path.join(projectDir, host.install.projectFile);
+  if (!existsSync(file)) return false;
+  try {
+    const { installedEntries } = await import("../../hosts/hostFile.js");
+    const own = installedEntries(host, readBoundedText(file, READ_LIMITS.config, { what: `${host.title} config` }), file);
+    return Object.keys(own).some((name) => host.events[name] === event);
+  } catch {
+    // An unreadable file runs the hooks here: running them once too often beats not at all.
+    return false;
+  }
 }
 
 /** Print a host's answer; its exit code is the host contract's (a block may be exit 0 with JSON). */

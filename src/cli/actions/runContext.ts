@@ -93,7 +93,6 @@ export async function readRunContext(ctx: CliContext, flags: ContextFlags): Prom
   }
   if (flags.lastMessage !== undefined) context.last_assistant_message = flags.lastMessage;
   for (const assignment of flags.set ?? []) setDotted(context, assignment);
-  if (context.session_id === undefined || context.session_id === "") context.session_id = ctx.env.HOOKS_SESSION_ID || "default";
   return context;
 }
 
