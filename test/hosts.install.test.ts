@@ -136,6 +136,14 @@ describe("hooks install / uninstall / --check (CLI)", () => {
     expect(existsSync(file)).toBe(false);
   });
 
+  it("tells what the host still needs to read the entries (Codex: a trusted project)", async () => {
+    const p = sandbox({ config: GUARD });
+    const r = await runMain(["install", "codex"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\.codex\/hooks\.json: created/);
+    expect(r.stderr).toMatch(/note: Codex reads a project's \.codex\/hooks\.json only when the project is trusted in ~\/\.codex\/config\.toml/);
+  });
+
   it("writes through a symlinked settings file (the link stays) and refuses a FIFO", async () => {
     const p = sandbox({ config: GUARD });
     p.write("shared/settings.json", "{}\n");

@@ -359,6 +359,7 @@ export const codex: HostAdapter = {
     hooksPath: ["hooks"],
     root: null,
     exec: true,
+    note: 'Codex reads a project\'s .codex/hooks.json only when the project is trusted in ~/.codex/config.toml ([projects."<dir>"] trust_level = "trusted"); otherwise it ignores the file without a word',
     entries,
   },
   import: importCodex,

@@ -45,6 +45,8 @@ export interface HostInstall {
   readonly root: string | null;
   /** Start the command with `exec`, so the process the host kills on its timeout is hookrun itself. */
   readonly exec?: boolean;
+  /** What the user must still do for the host to read the entries, said after `hooks install` writes them. */
+  readonly note?: string;
   /** Top-level keys a file that hookrun creates starts with (`{version: 1}`), besides the hooks map. */
   readonly skeleton?: Readonly<Record<string, unknown>>;
   /**

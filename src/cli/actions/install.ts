@@ -184,6 +184,7 @@ export async function installHosts(ctx: CliContext, names: string[], flags: Inst
     mkdirSync(path.dirname(f.target), { recursive: true });
     writeFileAtomic(f.target, after);
     if (!flags.json) ctx.stdout.write(terminalSafe(`${shown}: ${f.text === null ? "created" : "updated"}; ${host.title} hands ${events.join(", ") || "no events"} to hookrun`) + "\n");
+    if (!flags.json && host.install!.note && !flags.user) ctx.stderr.write(`hooks install: note: ${host.install!.note}\n`);
   }
   if (flags.json) ctx.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   for (const port of warmPorts) {
