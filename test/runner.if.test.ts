@@ -74,6 +74,9 @@ describe("`if`: Claude Code's permission rule", () => {
     expect(ifRuleMatches("Bash", "post_tool_use", bash, roots)).toBe(true);
     expect(ifRuleMatches("Edit", "pre_tool_use", bash, roots)).toBe(false);
     expect(ifRuleMatches("Edit(src/**)", "pre_tool_use", { tool_name: "Edit", tool_input: { file_path: "/repo/src/a.ts" } }, roots)).toBe(true);
+    // Copilot CLI names the tools as Claude does but the path `path` (its PascalCase payloads).
+    expect(ifRuleMatches("Write(src/**)", "pre_tool_use", { tool_name: "Write", tool_input: { path: "/repo/src/a.ts", file_text: "x" } }, roots)).toBe(true);
+    expect(ifRuleMatches("Write(src/**)", "pre_tool_use", { tool_name: "Write", tool_input: { path: "/repo/test/a.ts" } }, roots)).toBe(false);
     expect(ifRuleMatches("Grep(*.ts)", "pre_tool_use", { tool_name: "Grep", tool_input: { pattern: "x.ts" } }, roots)).toBe(true);
     expect(ifRuleMatches("WebFetch(domain:example.com)", "pre_tool_use", { tool_name: "WebFetch", tool_input: { url: "https://example.com" } }, roots)).toBe(false);
     expect(ifRuleMatches("WebFetch", "pre_tool_use", { tool_name: "WebFetch", tool_input: {} }, roots)).toBe(true);

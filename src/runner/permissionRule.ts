@@ -280,7 +280,8 @@ export function ifRuleMatches(rule: string, event: string, context: Record<strin
     return command !== undefined && bashRuleMatches(parsed.content, command);
   }
   if (Object.hasOwn(FILE_TOOLS, name)) {
-    const file = field(FILE_TOOLS[name]);
+    // Hosts that name the tools as Claude does may still name the path their way (Copilot CLI: `path`).
+    const file = field(FILE_TOOLS[name]) ?? field("path");
     return file !== undefined && file !== "" && pathRuleMatches(parsed.content, file, roots);
   }
   if (GLOB_TOOLS.has(name)) {
