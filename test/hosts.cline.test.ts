@@ -1,4 +1,4 @@
-import { chmodSync } from "node:fs";
+import { chmodSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { cline, clineHookScripts } from "../src/hosts/cline.js";
@@ -135,6 +135,7 @@ describe("cline: real hooks, and the hook file Cline runs", () => {
     const run = spawnSync(file, { input: JSON.stringify(FX.PreToolUse), encoding: "utf8" });
     expect(run.stdout).toBe("dispatched pre_tool_use\n");
     expect(cline.install).toBeUndefined();
+    expect(cline.scripts?.files).toBe(clineHookScripts);
     expect(cline.import).toBeUndefined();
   });
 });
@@ -142,16 +143,38 @@ describe("cline: real hooks, and the hook file Cline runs", () => {
 describe("cline: through the CLI", () => {
   const GUARD = "hooks:\n  pre_tool_use:\n    - {name: guard, command: 'echo \"destructive\" >&2; exit 2', matcher: Bash, timeout: 5s}\n";
 
-  it("the hook file Cline runs (in the workspace root) dispatches to the project's hookrun and answers in Cline's JSON", async () => {
+  it("hooks install cline writes the hook file Cline runs (in the workspace root), which dispatches to the project's hookrun and answers in Cline's JSON", async () => {
     const p = sandbox({ config: GUARD });
     linkHookrun(p.dir);
+    p.write(".clinerules/rules.md", "# the user's rules\n");
     expect((await runMain(["trust", "--yes"], { cwd: p.dir, env: p.env })).code).toBe(0);
-    const scripts = clineHookScripts(await p.load(), (e) => dispatchCommand("cline", e, { root: null, bin: null }));
-    const file = p.write(".clinerules/hooks/PreToolUse", scripts.PreToolUse);
-    chmodSync(file, 0o755);
+    const install = await runMain(["install"], { cwd: p.dir, env: p.env });
+    expect(install.code).toBe(0);
+    expect(install.stdout).toMatch(/\.clinerules\/hooks: Cline hands PreToolUse to hookrun/);
+    const file = p.path(".clinerules/hooks/PreToolUse");
+    expect(statSync(file).mode & 0o777).toBe(0o755);
+    expect(readFileSync(file, "utf8")).toBe(clineHookScripts(await p.load(), (e) => dispatchCommand("cline", e, { root: null, bin: null })).PreToolUse);
     const run = spawnSync(file, { cwd: p.dir, env: cliEnv(p.env), input: JSON.stringify(FX.PreToolUse), encoding: "utf8" });
     expect(run.status).toBe(0);
     expect(json(run.stdout)).toEqual({ cancel: true, errorMessage: "destructive", contextModification: "destructive" });
+    expect((await runMain(["install", "cline"], { cwd: p.dir, env: p.env })).stdout).toMatch(/up to date/);
+
+    // hooks.yaml moves to session_start: validate warns, --check fails, install swaps the files.
+    p.write("hooks.yaml", "hooks:\n  session_start:\n    - {name: hello, command: echo hi}\n");
+    expect((await runMain(["validate"], { cwd: p.dir, env: p.env })).stderr).toMatch(/hookrun's entries are stale for TaskStart, TaskResume, PreToolUse/);
+    expect((await runMain(["install", "cline", "--check"], { cwd: p.dir, env: p.env })).code).toBe(1);
+    expect((await runMain(["install", "cline"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect(readdirSync(p.path(".clinerules/hooks")).sort()).toEqual(["TaskResume", "TaskStart"]);
+
+    // The user's own hook file is never overwritten; uninstall removes only hookrun's.
+    p.write(".clinerules/hooks/TaskStart", "#!/bin/sh\necho mine\n");
+    const refused = await runMain(["install", "cline"], { cwd: p.dir, env: p.env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/TaskStart: your own Cline hook, not hookrun's; hookrun will not overwrite it.*nothing was written/);
+    expect(readFileSync(p.path(".clinerules/hooks/TaskStart"), "utf8")).toBe("#!/bin/sh\necho mine\n");
+    expect((await runMain(["uninstall", "cline"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect(readdirSync(p.path(".clinerules/hooks"))).toEqual(["TaskStart"]);
+    expect(readFileSync(p.path(".clinerules/rules.md"), "utf8")).toBe("# the user's rules\n");
   });
 
   it("`hooks run --host auto` answers Cline's payload; untrusted hooks let the task go on and tell the model", async () => {

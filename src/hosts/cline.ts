@@ -13,9 +13,8 @@ import type { HostAdapter, HostAnswer, Payload } from "./types.js";
  * stdout, `{cancel, contextModification?, errorMessage?}`; a non-zero exit, invalid JSON or a
  * timeout BLOCKS (Cline fails closed), so a dispatch always exits 0. Facts: docs/hosts/cline.md.
  *
- * There is no JSON config to merge entries into: `hooks install` cannot write Cline's hooks (see
- * `clineHookScripts` for the scripts a user, or a future installer, puts there), and there is
- * nothing to import.
+ * There is no JSON config to merge entries into: `hooks install cline` writes one small script per
+ * hook type instead (`scripts`), and there is nothing to import.
  */
 
 const EVENTS: Readonly<Record<string, string>> = Object.freeze({
@@ -142,6 +141,7 @@ export const cline: HostAdapter = {
   read,
   render,
   notRun,
+  scripts: { projectDir: ".clinerules/hooks", userDir: "Documents/Cline/Hooks", files: clineHookScripts },
   degrade: {
     ask: "a block (`cancel: true`) whose errorMessage says Cline cannot ask",
     defer: "`cancel: false`: Cline's own approval rules decide",

@@ -100,6 +100,16 @@ export interface HostAdapter {
   /** Dispatch entries in the host's config file; absent for a host without a config hookrun writes. */
   readonly install?: HostInstall;
   /**
+   * For a host with no config file but one executable per hook (Cline): the folder (project,
+   * user) and the files for `config`: file name → script. `hooks install` writes them executable,
+   * never over a file that is not hookrun's, and removes hookrun's that the config no longer needs.
+   */
+  readonly scripts?: {
+    readonly projectDir: string;
+    readonly userDir: string;
+    files(config: ResolvedConfig, command: (event: string) => string): Record<string, string>;
+  };
+  /**
    * Hooks of the host's config file (parsed JSON) → hooks.yaml (`hooks import HOST`); `existing`
    * are the hooks already in the target config, so a second import adds nothing twice.
    */

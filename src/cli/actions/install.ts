@@ -9,6 +9,7 @@ import { FileReadError, READ_LIMITS, readBoundedText } from "../../fs/readBounde
 import { writeFileAtomic } from "../../fs/writeFileAtomic.js";
 import { type DispatchTarget, dispatchCommand } from "../../hosts/install.js";
 import { installedEntries, installState, mergeEntries, uninstallText } from "../../hosts/hostFile.js";
+import { ownedScripts, planScripts } from "../../hosts/hostScripts.js";
 import { installedPort, TOKEN_VAR, warmCapable, warmEntries } from "../../hosts/warm.js";
 import { HOSTS, hostByName } from "../../hosts/table.js";
 import type { HostAdapter, HostEntry } from "../../hosts/types.js";
@@ -35,7 +36,10 @@ interface HostFile {
   text: string | null;
 }
 
-const installable = (): HostAdapter[] => HOSTS.filter((h) => h.install);
+const installable = (): HostAdapter[] => HOSTS.filter((h) => h.install || h.scripts);
+
+/** The folder whose presence says the project uses a host (`.claude`, `.clinerules`). */
+const hostFolder = (h: HostAdapter): string => (h.install ? path.dirname(h.install.projectFile) : h.scripts!.projectDir.split("/")[0]);
 
 function pickHosts(names: string[], base: string, present: (h: HostAdapter, file: string) => boolean): HostAdapter[] {
   if (names.length > 0) {
@@ -44,13 +48,11 @@ function pickHosts(names: string[], base: string, present: (h: HostAdapter, file
       const others = installable()
         .map((h) => h.name)
         .join(", ");
-      if (host && !host.install)
-        throw new UsageError(`${n}: ${host.title} has no config file hookrun writes entries into (docs/hosts/${host.name}.md says how to hand it to hookrun); hosts to install into: ${others}`);
-      if (!host?.install) throw new UsageError(`${n}: no such host to install into; use one of ${others}`);
+      if (!host || (!host.install && !host.scripts)) throw new UsageError(`${n}: no such host to install into; use one of ${others}`);
       return host;
     });
   }
-  return installable().filter((h) => present(h, path.join(base, h.install!.projectFile)));
+  return installable().filter((h) => present(h, path.join(base, h.install ? h.install.projectFile : h.scripts!.projectDir)));
 }
 
 function readHostFile(host: HostAdapter, base: string, user: boolean): HostFile {
@@ -72,10 +74,10 @@ function readHostFile(host: HostAdapter, base: string, user: boolean): HostFile 
 
 /** The bin and project root of the dispatch commands: the project's install, or this hookrun's absolute path for `--user`. */
 function dispatchTarget(ctx: CliContext, host: HostAdapter, user: boolean): DispatchTarget {
-  if (!user) return { root: host.install!.root, bin: null, exec: host.install!.exec };
+  if (!user) return { root: host.install?.root ?? null, bin: null, exec: host.install?.exec };
   const bin = ctx.entry && existsSync(ctx.entry) ? ctx.entry : null;
   if (!bin) throw new HookrunError("--user needs hookrun's own path to write into the entries; run the installed `hooks` binary", { code: "install" });
-  return { root: null, bin: realpathSync(bin), exec: host.install!.exec };
+  return { root: null, bin: realpathSync(bin), exec: host.install?.exec };
 }
 
 /** The entries the config needs: command entries, or warm mode's http entries on `port`. */
@@ -135,13 +137,9 @@ export async function installHosts(ctx: CliContext, names: string[], flags: Inst
   const config = await loadProject(ctx);
   assertConfigFound(config, ctx.cwd);
   const base = flags.user ? ctx.env.HOME || os.homedir() : config.projectDir;
-  const hosts = pickHosts(names, base, (_h, file) => existsSync(path.dirname(file)));
+  const hosts = pickHosts(names, base, (h) => existsSync(path.join(base, hostFolder(h))));
   if (hosts.length === 0) {
-    throw new UsageError(
-      `no host config folder in ${base} (${installable()
-        .map((h) => path.dirname(h.install!.projectFile))
-        .join(", ")}); name the hosts: hooks install claude codex …`,
-    );
+    throw new UsageError(`no host config folder in ${base} (${installable().map(hostFolder).join(", ")}); name the hosts: hooks install claude codex …`);
   }
   if (names.length === 0) ctx.stderr.write(`hooks install: found ${hosts.map((h) => h.title).join(", ")} in ${displayFile(base, ctx.cwd)}\n`);
   if (!flags.user && !existsSync(path.join(config.projectDir, "node_modules", ".bin", "hooks")))
@@ -154,6 +152,12 @@ export async function installHosts(ctx: CliContext, names: string[], flags: Inst
   const report: unknown[] = [];
   const warmPorts = new Set<number>();
   for (const host of hosts) {
+    if (host.scripts) {
+      const r = installScripts(ctx, config, host, base, flags);
+      report.push(r);
+      if (r.stale.length) stale++;
+      continue;
+    }
     const f = readHostFile(host, base, Boolean(flags.user));
     // --check checks the mode that is installed unless --serve names one.
     const port = servePort !== null && warmCapable(host.name) ? servePort : flags.check ? filePort(f) : null;
@@ -200,6 +204,7 @@ export async function installHosts(ctx: CliContext, names: string[], flags: Inst
 export async function uninstallHosts(ctx: CliContext, names: string[], flags: InstallFlags): Promise<number> {
   const base = flags.user ? ctx.env.HOME || os.homedir() : await projectDirOf(ctx);
   const hosts = pickHosts(names, base, (h) => {
+    if (h.scripts) return ownedScripts(scriptDir(h, base, Boolean(flags.user))).length > 0;
     const f = readHostFile(h, base, Boolean(flags.user));
     return f.text !== null && installState(h, f.text, f.file, {}).installed;
   });
@@ -208,6 +213,14 @@ export async function uninstallHosts(ctx: CliContext, names: string[], flags: In
     return EXIT.ok;
   }
   for (const host of hosts) {
+    if (host.scripts) {
+      const dir = scriptDir(host, base, Boolean(flags.user));
+      for (const file of ownedScripts(dir)) {
+        if (!flags.dryRun) unlinkSync(file);
+        ctx.stdout.write(`${terminalSafe(displayFile(file, ctx.cwd))}: ${flags.dryRun ? "would be removed" : "removed"} (hookrun's)\n`);
+      }
+      continue;
+    }
     const f = readHostFile(host, base, Boolean(flags.user));
     const shown = displayFile(f.file, ctx.cwd);
     if (f.text === null) {
@@ -235,6 +248,46 @@ export async function uninstallHosts(ctx: CliContext, names: string[], flags: In
   return EXIT.ok;
 }
 
+const scriptDir = (host: HostAdapter, base: string, user: boolean): string => path.join(base, user ? host.scripts!.userDir : host.scripts!.projectDir);
+
+/**
+ * A host with one executable per hook type (Cline): hookrun's scripts written (mode 0755),
+ * updated and removed as the config needs; a file of the user's where hookrun would write stops
+ * the install, with nothing written, rather than being overwritten.
+ */
+function installScripts(ctx: CliContext, config: ResolvedConfig, host: HostAdapter, base: string, flags: InstallFlags): { host: string; dir: string; stale: string[] } {
+  const dir = scriptDir(host, base, Boolean(flags.user));
+  const target = dispatchTarget(ctx, host, Boolean(flags.user));
+  const plan = planScripts(
+    dir,
+    host.scripts!.files(config, (event) => dispatchCommand(host.name, event, target)),
+  );
+  const stale = [...plan.write.map((w) => path.basename(w.file)), ...plan.remove.map((f) => path.basename(f))];
+  const shown = displayFile(dir, ctx.cwd);
+  if (plan.foreign.length)
+    throw new WriteError(
+      `${plan.foreign.map((f) => displayFile(f, ctx.cwd)).join(", ")}: your own ${host.title} hook${plan.foreign.length === 1 ? "" : "s"}, not hookrun's; hookrun will not overwrite ${plan.foreign.length === 1 ? "it" : "them"}: add ${plan.foreign.length === 1 ? "its" : "their"} command to hooks.yaml and remove the file, then run \`hooks install ${host.name}\` again; nothing was written`,
+      plan.foreign[0],
+    );
+  if (flags.check) {
+    if (!flags.json) ctx.stdout.write(terminalSafe(stale.length ? `${shown}: stale: ${stale.join(", ")}; run \`hooks install ${host.name}\`` : `${shown}: up to date`) + "\n");
+    return { host: host.name, dir, stale };
+  }
+  if (flags.dryRun) {
+    if (!flags.json) for (const w of plan.write) ctx.stdout.write(`# ${displayFile(w.file, ctx.cwd)}\n${w.text}`);
+    return { host: host.name, dir, stale };
+  }
+  if (stale.length === 0) {
+    if (!flags.json) ctx.stdout.write(`${terminalSafe(shown)}: up to date\n`);
+    return { host: host.name, dir, stale };
+  }
+  mkdirSync(dir, { recursive: true });
+  for (const w of plan.write) writeFileAtomic(w.file, w.text, 0o755, { exactMode: true });
+  for (const f of plan.remove) unlinkSync(f);
+  if (!flags.json) ctx.stdout.write(terminalSafe(`${shown}: ${host.title} hands ${Object.keys(host.scripts!.files(config, () => "")).join(", ") || "nothing"} to hookrun (one script each)`) + "\n");
+  return { host: host.name, dir, stale };
+}
+
 async function projectDirOf(ctx: CliContext): Promise<string> {
   try {
     return (await loadProject(ctx)).projectDir;
@@ -248,6 +301,21 @@ async function projectDirOf(ctx: CliContext): Promise<string> {
 export function staleHosts(ctx: CliContext, config: ResolvedConfig): { file: string; host: string; stale: string[] }[] {
   const out: { file: string; host: string; stale: string[] }[] = [];
   for (const host of installable()) {
+    if (host.scripts) {
+      try {
+        const dir = scriptDir(host, config.projectDir, false);
+        if (ownedScripts(dir).length === 0) continue;
+        const plan = planScripts(
+          dir,
+          host.scripts.files(config, (event) => dispatchCommand(host.name, event, dispatchTarget(ctx, host, false))),
+        );
+        const stale = [...plan.write, ...plan.remove.map((file) => ({ file }))].map((x) => path.basename(x.file));
+        if (stale.length) out.push({ file: dir, host: host.name, stale });
+      } catch {
+        // an unreadable hook file is install's to report
+      }
+      continue;
+    }
     let f: HostFile;
     try {
       f = readHostFile(host, config.projectDir, false);
@@ -269,7 +337,7 @@ export function staleHosts(ctx: CliContext, config: ResolvedConfig): { file: str
 /** Hosts installed in warm mode in the project whose server does not answer now: for `hooks validate`. */
 export async function silentWarmServers(config: ResolvedConfig): Promise<{ file: string; host: string; port: number }[]> {
   const out: { file: string; host: string; port: number }[] = [];
-  for (const host of installable()) {
+  for (const host of installable().filter((h) => h.install)) {
     let f: HostFile;
     try {
       f = readHostFile(host, config.projectDir, false);
