@@ -169,3 +169,28 @@ export function agentPool(maxConcurrent: number): AgentPool {
     },
   };
 }
+
+/** A run's outcome, as every helper's run result reports it. */
+export interface AgentRunFields {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** Whether the run was killed at timeoutMs. */
+  timedOut: boolean;
+  durationMs: number;
+}
+
+export function runFields(run: AgentExit): AgentRunFields {
+  return { exitCode: run.code, signal: run.signal, stdout: run.stdout, stderr: run.stderr, timedOut: run.timedOut, durationMs: run.durationMs };
+}
+
+/** An agent's CLI as found in node_modules. */
+export interface AgentBinary {
+  /** Absolute path of the binary (or the JS entry run with this Node), or null when it is not installed. */
+  path: string | null;
+  /** Its package version. */
+  version: string | null;
+  /** Why there is no binary (for a skip message). */
+  reason: string | null;
+}

@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { agentPool, finishEnv, inCi, makeUserRoot, removeUserRoot, userEnv } from "./agentProcess.js";
+import { type AgentBinary, type AgentRunFields, agentPool, finishEnv, inCi, makeUserRoot, removeUserRoot, runFields, userEnv } from "./agentProcess.js";
 import { type ModelOptions, type ModelRequest, type ScriptTurn, startAnthropicModel } from "./anthropicModel.js";
 
 /**
@@ -20,14 +20,7 @@ export function claudePlatformPackage(platform: string = process.platform, arch:
   return `${CLAUDE_PACKAGE}-${platform}-${arch}${musl ? "-musl" : ""}`;
 }
 
-export interface ClaudeBinary {
-  /** Absolute path of the native binary, or null when it is not installed. */
-  path: string | null;
-  /** Its package version. */
-  version: string | null;
-  /** Why there is no binary (for a skip message). */
-  reason: string | null;
-}
+export type ClaudeBinary = AgentBinary;
 
 /**
  * Find the native Claude Code binary of this platform's package (npm installs only the matching
@@ -88,7 +81,7 @@ export interface RunClaudeOptions {
   afterRun?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
 }
 
-export interface ClaudeRun {
+export interface ClaudeRun extends AgentRunFields {
   /** Every request to /v1/messages, in arrival order. */
   requests: ModelRequest[];
   /** The main conversation's requests. */
@@ -97,13 +90,6 @@ export interface ClaudeRun {
   sideRequests: ModelRequest[];
   /** `--output-format json`'s object (null when stdout was not JSON). */
   result: any;
-  exitCode: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  /** Whether the run was killed at timeoutMs. */
-  timedOut: boolean;
-  durationMs: number;
   /** The command of every hook in the project's .claude/settings.json (modelView replaces them). */
   hookCommands: string[];
   /** The temp dir that held HOME and the XDG dirs (already removed). */
@@ -170,12 +156,7 @@ export async function runClaude(options: RunClaudeOptions): Promise<ClaudeRun> {
       mainRequests: model.mainRequests,
       sideRequests: model.sideRequests,
       result,
-      exitCode: run.code,
-      signal: run.signal,
-      stdout: run.stdout,
-      stderr: run.stderr,
-      timedOut: run.timedOut,
-      durationMs: run.durationMs,
+      ...runFields(run),
       hookCommands: settingsHookCommands(path.join(options.project, ".claude", "settings.json")),
       userRoot,
     };

@@ -2,7 +2,7 @@ import { accessSync, constants, readdirSync, readFileSync, writeFileSync } from 
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { agentPool, finishEnv, inCi, makeUserRoot, removeUserRoot, userEnv } from "./agentProcess.js";
+import { type AgentBinary, type AgentRunFields, agentPool, finishEnv, inCi, makeUserRoot, removeUserRoot, runFields, userEnv } from "./agentProcess.js";
 import { type ModelOptions, type ModelRequest, type ScriptTurn, startResponsesModel } from "./openaiResponsesModel.js";
 
 /**
@@ -29,13 +29,7 @@ const TRIPLES: Record<string, string> = {
   "win32-arm64": "aarch64-pc-windows-msvc",
 };
 
-export interface CodexBinary {
-  /** Absolute path of the native binary, or null when it is not installed. */
-  path: string | null;
-  version: string | null;
-  /** Why there is no binary (for a skip message). */
-  reason: string | null;
-}
+export type CodexBinary = AgentBinary;
 
 /** The native binary of this platform's package (`@openai/codex-linux-x64/vendor/<triple>/bin/codex`). */
 export function findCodex(): CodexBinary {
@@ -89,14 +83,8 @@ export interface RunCodexOptions {
   afterRun?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
 }
 
-export interface CodexRun {
+export interface CodexRun extends AgentRunFields {
   requests: ModelRequest[];
-  exitCode: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-  durationMs: number;
   /** The `hook: Event Status` lines codex exec printed, in order. */
   hookLines: string[];
 }
@@ -156,12 +144,7 @@ export async function runCodex(options: RunCodexOptions): Promise<CodexRun> {
     await options.afterRun?.(env as NodeJS.ProcessEnv);
     return {
       requests: [...model.requests],
-      exitCode: run.code,
-      signal: run.signal,
-      stdout: run.stdout,
-      stderr: run.stderr,
-      timedOut: run.timedOut,
-      durationMs: run.durationMs,
+      ...runFields(run),
       hookLines: run.stderr.split("\n").filter((l) => l.startsWith("hook: ")),
     };
   } finally {

@@ -3,7 +3,7 @@ import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { agentPool, finishEnv, inCi, makeUserRoot, removeUserRoot, userEnv } from "./agentProcess.js";
+import { type AgentRunFields, agentPool, finishEnv, inCi, makeUserRoot, removeUserRoot, runFields, userEnv } from "./agentProcess.js";
 import { type ChatModelOptions, type ChatRequest, type ScriptTurn, startOpenAIChatModel } from "./openaiChatModel.js";
 
 /**
@@ -106,15 +106,9 @@ export interface RunCopilotOptions {
   afterRun?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
 }
 
-export interface CopilotRun {
+export interface CopilotRun extends AgentRunFields {
   requests: ChatRequest[];
   mainRequests: ChatRequest[];
-  exitCode: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-  durationMs: number;
 }
 
 /** At most this many Copilot processes at once. */
@@ -168,12 +162,7 @@ export async function runCopilot(options: RunCopilotOptions): Promise<CopilotRun
     return {
       requests: [...model.requests],
       mainRequests: model.mainRequests,
-      exitCode: run.code,
-      signal: run.signal,
-      stdout: run.stdout,
-      stderr: run.stderr,
-      timedOut: run.timedOut,
-      durationMs: run.durationMs,
+      ...runFields(run),
     };
   } finally {
     await model.close();

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { agentPool, finishEnv, inCi, makeUserRoot, removeUserRoot, userEnv } from "./agentProcess.js";
+import { type AgentBinary, type AgentRunFields, agentPool, finishEnv, inCi, makeUserRoot, removeUserRoot, runFields, userEnv } from "./agentProcess.js";
 import { type GeminiModelOptions, type GeminiRequest, type GeminiTurn, startGeminiModel } from "./geminiModel.js";
 
 /**
@@ -15,12 +15,7 @@ export const GEMINI_PACKAGE = "@google/gemini-cli";
 /** Always named: without `-m` Gemini first asks a router model, which would take a script turn. */
 export const GEMINI_MODEL = "gemini-2.5-flash";
 
-export interface GeminiBinary {
-  /** Absolute path of bundle/gemini.js, or null when it is not installed. */
-  path: string | null;
-  version: string | null;
-  reason: string | null;
-}
+export type GeminiBinary = AgentBinary;
 
 export function findGemini(): GeminiBinary {
   const require = createRequire(import.meta.url);
@@ -64,18 +59,11 @@ export interface RunGeminiOptions {
   setup?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
 }
 
-export interface GeminiRun {
+export interface GeminiRun extends AgentRunFields {
   requests: GeminiRequest[];
   mainRequests: GeminiRequest[];
-  exitCode: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  /** Whether the run was killed at timeoutMs. */
-  timedOut: boolean;
   /** Whether onStart's stop ended it. */
   stopped: boolean;
-  durationMs: number;
 }
 
 /** At most this many Gemini processes at once (each is a heavy Node process). */
@@ -132,13 +120,8 @@ export async function runGemini(options: RunGeminiOptions): Promise<GeminiRun> {
     return {
       requests: [...model.requests],
       mainRequests: model.mainRequests,
-      exitCode: run.code,
-      signal: run.signal,
-      stdout: run.stdout,
-      stderr: run.stderr,
-      timedOut: run.timedOut,
+      ...runFields(run),
       stopped: run.stopped,
-      durationMs: run.durationMs,
     };
   } finally {
     await model.close();

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { agentPool, inCi } from "./agentProcess.js";
+import { type AgentBinary, agentPool, inCi } from "./agentProcess.js";
 import { type ChatModelOptions, type ChatRequest, type OpenAIChatModel, type ScriptTurn, startOpenAIChatModel } from "./openaiChatModel.js";
 
 /**
@@ -13,12 +13,7 @@ import { type ChatModelOptions, type ChatRequest, type OpenAIChatModel, type Scr
 
 export const QWEN_PACKAGE = "@qwen-code/qwen-code";
 
-export interface QwenBinary {
-  /** Absolute path of cli-entry.js (run with this Node), or null when it is not installed. */
-  path: string | null;
-  version: string | null;
-  reason: string | null;
-}
+export type QwenBinary = AgentBinary;
 
 export function findQwen(): QwenBinary {
   const require = createRequire(import.meta.url);
