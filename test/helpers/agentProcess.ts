@@ -194,3 +194,23 @@ export interface AgentBinary {
   /** Why there is no binary (for a skip message). */
   reason: string | null;
 }
+
+/** The options every helper's run takes (each adds its project's doc, script, model and own switches). */
+export interface AgentRunOptions {
+  /** The project directory: the agent's cwd, where it reads the project's hook settings. */
+  project: string;
+  prompt: string;
+  /** Merged over the run's environment (an undefined value removes a variable). */
+  env?: Record<string, string | undefined>;
+  /** Kill the agent (its whole process group) after this long; default 60 s. */
+  timeoutMs?: number;
+  /**
+   * Kills the run when aborted: pass the test context's `signal` (aborted when the test times out).
+   * Runs started outside a test (beforeAll) are ended by the helper's kill…Runs() in afterAll.
+   */
+  signal?: AbortSignal;
+  /** Called with the run's environment (temp HOME, XDG dirs) before the agent starts, e.g. to run `hooks trust` as that user. */
+  setup?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
+  /** Called with the same environment after the agent exited, before the temp HOME is removed (to read what was left there). */
+  afterRun?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
+}

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { parseBody, scriptPlayer, sendJson, sse as writeSse, sseHead, startModelServer } from "./modelServer.js";
+import { type ModelServer, parseBody, type ScriptedRequest, scriptPlayer, sendJson, sse as writeSse, sseHead, startModelServer } from "./modelServer.js";
 
 /**
  * A scripted stand-in for the Anthropic Messages API on 127.0.0.1, for running the real Claude
@@ -14,23 +14,9 @@ import { parseBody, scriptPlayer, sendJson, sse as writeSse, sseHead, startModel
 /** One assistant turn of the script: a tool call, or a text answer. */
 export type ScriptTurn = { tool: string; input: Record<string, unknown>; text?: string } | { text: string; tool?: undefined };
 
-export interface ModelRequest {
-  /** Arrival order over all requests (main and side). */
-  seq: number;
-  method: string;
-  url: string;
-  /** The parsed JSON body (`null` when there was none or it was not JSON). */
-  body: any;
-  /** Whether this request belongs to the main conversation. */
-  main: boolean;
-  /** What was answered: the script turn's index, or -1 for the final text / a side answer. */
-  turn: number;
-  /** When it arrived and when its answer was written to the end (ms since the epoch). */
-  at: number;
-  answeredAt: number;
-}
+export type ModelRequest = ScriptedRequest;
 
-export interface AnthropicModel {
+export interface AnthropicModel extends ModelServer {
   /** `http://127.0.0.1:PORT`, for ANTHROPIC_BASE_URL. */
   url: string;
   /** Every request to /v1/messages (main and side), in arrival order. */
@@ -39,9 +25,6 @@ export interface AnthropicModel {
   readonly mainRequests: ModelRequest[];
   /** The side requests. */
   readonly sideRequests: ModelRequest[];
-  /** Requests to anything else (HEAD /, count_tokens, …): method and url. */
-  other: { method: string; url: string }[];
-  close(): Promise<void>;
 }
 
 export interface ModelOptions {

@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { type AgentBinary, type AgentRunFields, agentPool, finishEnv, inCi, makeUserRoot, removeUserRoot, runFields, userEnv } from "./agentProcess.js";
+import { type AgentBinary, type AgentRunFields, type AgentRunOptions, agentPool, finishEnv, inCi, makeUserRoot, removeUserRoot, runFields, userEnv } from "./agentProcess.js";
 import { type ModelOptions, type ModelRequest, type ScriptTurn, startAnthropicModel } from "./anthropicModel.js";
 
 /**
@@ -57,28 +57,14 @@ export function requireClaude(): ClaudeBinary {
   return found;
 }
 
-export interface RunClaudeOptions {
+export interface RunClaudeOptions extends AgentRunOptions {
   /** The project directory: Claude's cwd and $CLAUDE_PROJECT_DIR (holds .claude/settings.json). */
   project: string;
-  prompt: string;
   /** The model's turns on the main conversation (see anthropicModel.ts). */
   script: ScriptTurn[];
   model?: ModelOptions;
-  /** Merged over the run's environment (an undefined value removes a variable). */
-  env?: Record<string, string | undefined>;
-  /** Kill Claude (its whole process group) after this long; default 60 s. */
-  timeoutMs?: number;
-  /**
-   * Kills the run when aborted: pass the test context's `signal` (aborted when the test times out).
-   * Runs started outside a test (beforeAll) are ended by killClaudeRuns() in afterAll.
-   */
-  signal?: AbortSignal;
   /** Extra CLI arguments after the defaults. */
   args?: string[];
-  /** Called with the run's environment (temp HOME, XDG dirs) before Claude starts, e.g. to run `hooks trust` as that user. */
-  setup?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
-  /** Called with the same environment after Claude exited, before the temp HOME is removed (to read what was left there). */
-  afterRun?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
 }
 
 export interface ClaudeRun extends AgentRunFields {

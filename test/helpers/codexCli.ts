@@ -2,7 +2,7 @@ import { accessSync, constants, readdirSync, readFileSync, writeFileSync } from 
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { type AgentBinary, type AgentRunFields, agentPool, finishEnv, inCi, makeUserRoot, removeUserRoot, runFields, userEnv } from "./agentProcess.js";
+import { type AgentBinary, type AgentRunFields, type AgentRunOptions, agentPool, finishEnv, inCi, makeUserRoot, removeUserRoot, runFields, userEnv } from "./agentProcess.js";
 import { type ModelOptions, type ModelRequest, type ScriptTurn, startResponsesModel } from "./openaiResponsesModel.js";
 
 /**
@@ -60,27 +60,17 @@ export function requireCodex(): CodexBinary {
   return found;
 }
 
-export interface RunCodexOptions {
+export interface RunCodexOptions extends AgentRunOptions {
   /** The project directory: Codex's cwd (holds .codex/hooks.json), trusted in config.toml. */
   project: string;
   /** Where `codex exec` starts (default: the project); a subdirectory shows where hooks run. */
   cwd?: string;
-  prompt: string;
   script: ScriptTurn[];
   model?: ModelOptions;
-  /** Merged over the run's environment (undefined removes a variable). */
-  env?: Record<string, string | undefined>;
-  /** Kill the run (its process group) after this long; default 60 s. */
-  timeoutMs?: number;
-  signal?: AbortSignal;
   /** Extra `codex exec` arguments before the prompt. */
   args?: string[];
   /** Lines appended to config.toml. */
   configToml?: string;
-  /** Called with the run's environment before Codex starts (e.g. `hooks trust` as that user). */
-  setup?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
-  /** Called after Codex exited, before the temp HOME is removed. */
-  afterRun?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
 }
 
 export interface CodexRun extends AgentRunFields {

@@ -3,7 +3,7 @@ import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { type AgentRunFields, agentPool, finishEnv, inCi, makeUserRoot, removeUserRoot, runFields, userEnv } from "./agentProcess.js";
+import { type AgentRunFields, type AgentRunOptions, agentPool, finishEnv, inCi, makeUserRoot, removeUserRoot, runFields, userEnv } from "./agentProcess.js";
 import { type ChatModelOptions, type ChatRequest, type ScriptTurn, startOpenAIChatModel } from "./openaiChatModel.js";
 
 /**
@@ -86,24 +86,13 @@ export function warmCopilotCache(): void {
   }
 }
 
-export interface RunCopilotOptions {
+export interface RunCopilotOptions extends AgentRunOptions {
   /** The project directory: Copilot's cwd (holds .github/hooks/). */
   project: string;
-  prompt: string;
   /** The model's turns (see openaiChatModel.ts). */
   script: ScriptTurn[];
   model?: ChatModelOptions;
-  /** Merged over the run's environment (an undefined value removes a variable). */
-  env?: Record<string, string | undefined>;
-  /** Kill Copilot (its whole process group) after this long; default 60 s. */
-  timeoutMs?: number;
-  /** Kills the run when aborted (pass the test context's `signal`). */
-  signal?: AbortSignal;
   args?: string[];
-  /** Called with the run's environment before Copilot starts (e.g. to run `hooks trust` as that user). */
-  setup?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
-  /** Called with the same environment after Copilot exited, before the temp HOME is removed. */
-  afterRun?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
 }
 
 export interface CopilotRun extends AgentRunFields {

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { type AgentBinary, type AgentRunFields, agentPool, finishEnv, inCi, makeUserRoot, removeUserRoot, runFields, userEnv } from "./agentProcess.js";
+import { type AgentBinary, type AgentRunFields, type AgentRunOptions, agentPool, finishEnv, inCi, makeUserRoot, removeUserRoot, runFields, userEnv } from "./agentProcess.js";
 import { type GeminiModelOptions, type GeminiRequest, type GeminiTurn, startGeminiModel } from "./geminiModel.js";
 
 /**
@@ -38,25 +38,16 @@ export function requireGemini(): GeminiBinary {
   return found;
 }
 
-export interface RunGeminiOptions {
+export interface RunGeminiOptions extends Omit<AgentRunOptions, "afterRun"> {
   /** The project directory: Gemini's cwd, where it reads .gemini/settings.json ($GEMINI_PROJECT_DIR). */
   project: string;
-  prompt: string;
   script: GeminiTurn[];
   model?: GeminiModelOptions;
-  /** Merged over the run's environment (an undefined value removes a variable). */
-  env?: Record<string, string | undefined>;
-  /** Kill Gemini (its whole process group) after this long; default 60 s. */
-  timeoutMs?: number;
   /**
    * Called once Gemini is started, with a function that ends the run (its process group killed,
    * `stopped` set): a test that watches for a state (a hang) ends the run when it has seen it.
    */
   onStart?: (stop: () => void) => void;
-  /** Kills the run when aborted (the test context's signal). */
-  signal?: AbortSignal;
-  /** Called with the run's environment (temp HOME, XDG dirs) before Gemini starts (`hooks install`, `hooks trust` as that user). */
-  setup?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
 }
 
 export interface GeminiRun extends AgentRunFields {

@@ -1,4 +1,4 @@
-import { parseBody, scriptPlayer, sendJson, sse, sseHead, startModelServer } from "./modelServer.js";
+import { type ModelServer, parseBody, scriptPlayer, sendJson, sse, sseHead, startModelServer } from "./modelServer.js";
 
 /**
  * A scripted stand-in for the Gemini API (generativelanguage `v1beta/models/*:streamGenerateContent`)
@@ -31,15 +31,12 @@ export interface GeminiRequest {
   turn: number;
 }
 
-export interface GeminiModel {
+export interface GeminiModel extends ModelServer {
   /** `http://127.0.0.1:PORT`, for GOOGLE_GEMINI_BASE_URL. */
   url: string;
   /** Every generate request (main and side), in arrival order. */
   requests: GeminiRequest[];
   readonly mainRequests: GeminiRequest[];
-  /** Requests to anything else: method and url. */
-  other: { method: string; url: string }[];
-  close(): Promise<void>;
 }
 
 export interface GeminiModelOptions {

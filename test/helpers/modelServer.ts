@@ -24,6 +24,23 @@ export interface ModelCall {
   logOther(): void;
 }
 
+/** One logged request to a conversation API (main or side), as a test reads it back. */
+export interface ScriptedRequest {
+  /** Arrival order over all requests (main and side). */
+  seq: number;
+  method: string;
+  url: string;
+  /** The parsed JSON body (`null` when there was none or it was not JSON). */
+  body: any;
+  /** Whether this request belongs to the main conversation. */
+  main: boolean;
+  /** What was answered: the script turn's index, or -1 for the final text / a side answer. */
+  turn: number;
+  /** When it arrived and when its answer was written to the end (ms since the epoch). */
+  at: number;
+  answeredAt: number;
+}
+
 export interface ModelServer {
   /** `http://127.0.0.1:PORT`. */
   url: string;

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { parseBody, scriptPlayer, sendJson, sse, sseHead, startModelServer } from "./modelServer.js";
+import { type ModelServer, parseBody, type ScriptedRequest, scriptPlayer, sendJson, sse, sseHead, startModelServer } from "./modelServer.js";
 
 /**
  * A scripted stand-in for the OpenAI Chat Completions API on 127.0.0.1, for running a real agent
@@ -23,23 +23,9 @@ export type ScriptTurn =
   | { calls: { tool: string; input: Record<string, unknown> }[]; text?: string; tool?: undefined }
   | { text: string; tool?: undefined; calls?: undefined };
 
-export interface ChatRequest {
-  /** Arrival order over all chat requests (main and side). */
-  seq: number;
-  method: string;
-  url: string;
-  /** The parsed JSON body (`null` when there was none or it was not JSON). */
-  body: any;
-  /** Whether this request belongs to the main conversation. */
-  main: boolean;
-  /** What was answered: the script turn's index, or -1 for the final text / a side answer. */
-  turn: number;
-  /** When it arrived and when its answer was written to the end (ms since the epoch). */
-  at: number;
-  answeredAt: number;
-}
+export type ChatRequest = ScriptedRequest;
 
-export interface OpenAIChatModel {
+export interface OpenAIChatModel extends ModelServer {
   /** `http://127.0.0.1:PORT` (append `/v1` for OPENAI_BASE_URL: see `baseUrl`). */
   url: string;
   /** `http://127.0.0.1:PORT/v1`. */
@@ -48,9 +34,6 @@ export interface OpenAIChatModel {
   requests: ChatRequest[];
   readonly mainRequests: ChatRequest[];
   readonly sideRequests: ChatRequest[];
-  /** Requests to anything else (GET /v1/models, …): method and url. */
-  other: { method: string; url: string }[];
-  close(): Promise<void>;
 }
 
 export interface ChatModelOptions {

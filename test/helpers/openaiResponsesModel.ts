@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { parseBody, scriptPlayer, sendJson, sse as writeSse, sseHead, startModelServer } from "./modelServer.js";
+import { type ModelServer, parseBody, scriptPlayer, sendJson, sse as writeSse, sseHead, startModelServer } from "./modelServer.js";
 
 /**
  * A scripted stand-in for the OpenAI Responses API (`POST /v1/responses`, streamed as SSE) on
@@ -32,14 +32,11 @@ export interface ModelRequest {
   answeredAt: number;
 }
 
-export interface ResponsesModel {
+export interface ResponsesModel extends ModelServer {
   /** `http://127.0.0.1:PORT/v1`, for a model provider's `base_url`. */
   url: string;
   /** Every POST to /v1/responses, in arrival order. */
   requests: ModelRequest[];
-  /** Requests to anything else (GET /v1/models, …): method and url. */
-  other: { method: string; url: string }[];
-  close(): Promise<void>;
 }
 
 export interface ModelOptions {
