@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -213,4 +213,29 @@ export interface AgentRunOptions {
   setup?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
   /** Called with the same environment after the agent exited, before the temp HOME is removed (to read what was left there). */
   afterRun?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
+}
+
+/** Whether /proc holds a live (not zombie) process `pid`. */
+export function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/** The live processes with `arg` among their arguments: `pid: cmdline`. */
+export function processesWithArg(arg: string): string[] {
+  const out: string[] = [];
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    let argv: string[];
+    try {
+      argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    } catch {
+      continue;
+    }
+    if (argv.includes(arg) && alive(Number(pid))) out.push(`${pid}: ${argv.join(" ").trim()}`);
+  }
+  return out;
 }

@@ -1,4 +1,4 @@
-import { accessSync, constants, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { accessSync, constants, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -15,6 +15,9 @@ import { type ModelOptions, type ModelRequest, type ScriptTurn, startResponsesMo
  * project's .codex/hooks.json only in a trusted project and ignores it silently otherwise
  * (`--dangerously-bypass-hook-trust` skips only the per-hook review).
  */
+
+/** Process probes the tests of a killed run use (in agentProcess.ts, shared with claude.e2e.test.ts). */
+export { alive, processesWithArg } from "./agentProcess.js";
 
 export const CODEX_PACKAGE = "@openai/codex";
 /** A model Codex has metadata for (so it offers apply_patch, and warns less). */
@@ -184,29 +187,4 @@ export function modelView(requests: ModelRequest[], paths: Record<string, string
     view.push(normalise(line));
   }
   return view;
-}
-
-/** Whether /proc holds a live (not zombie) process `pid`. */
-export function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
-
-/** The live processes with `arg` among their arguments: `pid: cmdline`. */
-export function processesWithArg(arg: string): string[] {
-  const out: string[] = [];
-  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    let argv: string[];
-    try {
-      argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-    } catch {
-      continue;
-    }
-    if (argv.includes(arg) && alive(Number(pid))) out.push(`${pid}: ${argv.join(" ").trim()}`);
-  }
-  return out;
 }
