@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { alive, processesWithArg } from "./helpers/agentProcess.js";
 import { FINAL_TEXT, type ScriptTurn, startAnthropicModel } from "./helpers/anthropicModel.js";
 import { type ClaudeRun, killClaudeRuns, modelView, requireClaude, runClaude } from "./helpers/claudeCode.js";
 import { CLI, runCli } from "./helpers/cli.js";
@@ -99,31 +100,6 @@ const gitAudit = async (project: string) => (existsSync(path.join(project, GIT_A
  * sleep of that project's hook can be found in /proc/PID/cmdline: `0.0123456789`.
  */
 const sleepTag = (project: string) => `0.${String(createHash("sha256").update(project).digest().readUInt32BE(0)).padStart(10, "0")}`;
-
-/** Whether /proc holds a live (not zombie) process `pid`. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
-
-/** The live processes whose command line has `arg` as an argument: `pid: cmdline`. */
-function processesWithArg(arg: string): string[] {
-  const out: string[] = [];
-  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    let argv: string[];
-    try {
-      argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-    } catch {
-      continue;
-    }
-    if (argv.includes(arg) && alive(Number(pid))) out.push(`${pid}: ${argv.join(" ").trim()}`);
-  }
-  return out;
-}
 
 /** What is left of the stubborn hook of the timeout case once `claude -p` has exited. */
 async function stubbornLeft(project: string): Promise<{ hookPid: "none written" | "gone" | "alive"; sleeps: string[] }> {

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
+import { type ModelServer, parseBody, type ScriptedRequest, scriptPlayer, sendJson, sse as writeSse, sseHead, startModelServer } from "./modelServer.js";
 
 /**
  * A scripted stand-in for the Anthropic Messages API on 127.0.0.1, for running the real Claude
@@ -14,23 +14,9 @@ import type { AddressInfo } from "node:net";
 /** One assistant turn of the script: a tool call, or a text answer. */
 export type ScriptTurn = { tool: string; input: Record<string, unknown>; text?: string } | { text: string; tool?: undefined };
 
-export interface ModelRequest {
-  /** Arrival order over all requests (main and side). */
-  seq: number;
-  method: string;
-  url: string;
-  /** The parsed JSON body (`null` when there was none or it was not JSON). */
-  body: any;
-  /** Whether this request belongs to the main conversation. */
-  main: boolean;
-  /** What was answered: the script turn's index, or -1 for the final text / a side answer. */
-  turn: number;
-  /** When it arrived and when its answer was written to the end (ms since the epoch). */
-  at: number;
-  answeredAt: number;
-}
+export type ModelRequest = ScriptedRequest;
 
-export interface AnthropicModel {
+export interface AnthropicModel extends ModelServer {
   /** `http://127.0.0.1:PORT`, for ANTHROPIC_BASE_URL. */
   url: string;
   /** Every request to /v1/messages (main and side), in arrival order. */
@@ -39,9 +25,6 @@ export interface AnthropicModel {
   readonly mainRequests: ModelRequest[];
   /** The side requests. */
   readonly sideRequests: ModelRequest[];
-  /** Requests to anything else (HEAD /, count_tokens, …): method and url. */
-  other: { method: string; url: string }[];
-  close(): Promise<void>;
 }
 
 export interface ModelOptions {
@@ -78,12 +61,12 @@ function blocksOf(turn: ScriptTurn, id: string): Block[] {
 }
 
 function sse(res: ServerResponse, event: string, data: unknown): void {
-  res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  writeSse(res, data, event);
 }
 
 /** Write `blocks` as one streamed Messages response (the SSE events Claude Code parses). */
 function stream(res: ServerResponse, messageId: string, model: string, blocks: Block[]): void {
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  sseHead(res);
   const usage = { input_tokens: 10, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   sse(res, "message_start", {
     type: "message_start",
@@ -123,70 +106,39 @@ function whole(res: ServerResponse, messageId: string, model: string, blocks: Bl
   );
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
 /** Start a model server on 127.0.0.1 (a random port) that plays `script` on the main conversation. */
 export async function startAnthropicModel(script: ScriptTurn[], options: ModelOptions = {}): Promise<AnthropicModel> {
   const model = options.model ?? "claude-sonnet-4-5";
   const requests: ModelRequest[] = [];
-  const other: { method: string; url: string }[] = [];
-  let next = 0;
+  const play = scriptPlayer(script);
   let seq = 0;
   let messages = 0;
 
-  const server: Server = createServer((req, res) => {
-    void (async () => {
-      const at = Date.now();
-      const url = req.url ?? "/";
-      const pathname = url.split("?")[0];
-      const text = await readBody(req);
-      if (req.method !== "POST" || pathname !== "/v1/messages") {
-        other.push({ method: req.method ?? "", url });
-        if (pathname === "/v1/messages/count_tokens") {
-          res.writeHead(200, { "content-type": "application/json" });
-          res.end(JSON.stringify({ input_tokens: 10 }));
-        } else {
-          res.writeHead(200, { "content-type": "application/json" });
-          res.end("{}");
-        }
+  const server = await startModelServer(
+    ({ res, method, url, pathname, text, at, logOther }) => {
+      if (method !== "POST" || pathname !== "/v1/messages") {
+        logOther();
+        sendJson(res, 200, pathname === "/v1/messages/count_tokens" ? { input_tokens: 10 } : {});
         return;
       }
-      let body: any = null;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // logged as null
-      }
+      const body = parseBody(text);
       const main = isMainRequest(body);
-      let turn = -1;
-      let answer: ScriptTurn;
-      if (main && next < script.length) {
-        turn = next++;
-        answer = script[turn];
-      } else answer = { text: main ? (options.finalText ?? FINAL_TEXT) : (options.sideText ?? SIDE_TEXT) };
-      const logged: ModelRequest = { seq: seq++, method: req.method ?? "", url, body, main, turn, at, answeredAt: 0 };
+      const { turn, answer } = play(main, () => ({ text: main ? (options.finalText ?? FINAL_TEXT) : (options.sideText ?? SIDE_TEXT) }));
+      const logged: ModelRequest = { seq: seq++, method, url, body, main, turn, at, answeredAt: 0 };
       requests.push(logged);
       const n = ++messages;
       const blocks = blocksOf(answer, `toolu_${String(n).padStart(4, "0")}`);
       if (body?.stream === false) whole(res, `msg_${n}`, model, blocks);
       else stream(res, `msg_${n}`, model, blocks);
       logged.answeredAt = Date.now();
-    })().catch((error: unknown) => {
+    },
+    (res, error) => {
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
       res.end(JSON.stringify({ type: "error", error: { type: "api_error", message: String(error) } }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+    },
+  );
   return {
-    url: `http://127.0.0.1:${port}`,
+    ...server,
     requests,
     get mainRequests() {
       return requests.filter((r) => r.main);
@@ -194,11 +146,5 @@ export async function startAnthropicModel(script: ScriptTurn[], options: ModelOp
     get sideRequests() {
       return requests.filter((r) => !r.main);
     },
-    other,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
   };
 }

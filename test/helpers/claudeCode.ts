@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { accessSync, constants, existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
+import { type AgentBinary, type AgentRunFields, type AgentRunOptions, agentPool, finishEnv, inCi, makeUserRoot, removeUserRoot, runFields, userEnv } from "./agentProcess.js";
 import { type ModelOptions, type ModelRequest, type ScriptTurn, startAnthropicModel } from "./anthropicModel.js";
 
 /**
@@ -20,14 +20,7 @@ export function claudePlatformPackage(platform: string = process.platform, arch:
   return `${CLAUDE_PACKAGE}-${platform}-${arch}${musl ? "-musl" : ""}`;
 }
 
-export interface ClaudeBinary {
-  /** Absolute path of the native binary, or null when it is not installed. */
-  path: string | null;
-  /** Its package version. */
-  version: string | null;
-  /** Why there is no binary (for a skip message). */
-  reason: string | null;
-}
+export type ClaudeBinary = AgentBinary;
 
 /**
  * Find the native Claude Code binary of this platform's package (npm installs only the matching
@@ -52,11 +45,7 @@ export function findClaude(): ClaudeBinary {
   return { path: bin, version, reason: null };
 }
 
-/** Whether CI is set the way CI systems set it (anything but empty, false or 0). */
-export function inCi(env: NodeJS.ProcessEnv = process.env): boolean {
-  const ci = env.CI;
-  return ci !== undefined && ci !== "" && ci !== "false" && ci !== "0";
-}
+export { inCi };
 
 /**
  * The binary the end-to-end tests run, or the reason they skip. In CI a missing binary is an
@@ -68,31 +57,17 @@ export function requireClaude(): ClaudeBinary {
   return found;
 }
 
-export interface RunClaudeOptions {
+export interface RunClaudeOptions extends AgentRunOptions {
   /** The project directory: Claude's cwd and $CLAUDE_PROJECT_DIR (holds .claude/settings.json). */
   project: string;
-  prompt: string;
   /** The model's turns on the main conversation (see anthropicModel.ts). */
   script: ScriptTurn[];
   model?: ModelOptions;
-  /** Merged over the run's environment (an undefined value removes a variable). */
-  env?: Record<string, string | undefined>;
-  /** Kill Claude (its whole process group) after this long; default 60 s. */
-  timeoutMs?: number;
-  /**
-   * Kills the run when aborted: pass the test context's `signal` (aborted when the test times out).
-   * Runs started outside a test (beforeAll) are ended by killClaudeRuns() in afterAll.
-   */
-  signal?: AbortSignal;
   /** Extra CLI arguments after the defaults. */
   args?: string[];
-  /** Called with the run's environment (temp HOME, XDG dirs) before Claude starts, e.g. to run `hooks trust` as that user. */
-  setup?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
-  /** Called with the same environment after Claude exited, before the temp HOME is removed (to read what was left there). */
-  afterRun?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
 }
 
-export interface ClaudeRun {
+export interface ClaudeRun extends AgentRunFields {
   /** Every request to /v1/messages, in arrival order. */
   requests: ModelRequest[];
   /** The main conversation's requests. */
@@ -101,13 +76,6 @@ export interface ClaudeRun {
   sideRequests: ModelRequest[];
   /** `--output-format json`'s object (null when stdout was not JSON). */
   result: any;
-  exitCode: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  /** Whether the run was killed at timeoutMs. */
-  timedOut: boolean;
-  durationMs: number;
   /** The command of every hook in the project's .claude/settings.json (modelView replaces them). */
   hookCommands: string[];
   /** The temp dir that held HOME and the XDG dirs (already removed). */
@@ -124,68 +92,27 @@ export function settingsHookCommands(file: string): string[] {
 }
 
 /** At most this many Claude processes at once (each is a heavy native process). */
-const MAX_CONCURRENT = Math.max(2, Math.min(4, os.availableParallelism()));
-let running = 0;
-const waiting: (() => void)[] = [];
-
-async function slot(): Promise<() => void> {
-  if (running >= MAX_CONCURRENT) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
-  return () => {
-    running--;
-    waiting.shift()?.();
-  };
-}
-
-/** Variables of the outer environment a Claude run keeps; the rest (ANTHROPIC_*, CLAUDE*, proxies…) is dropped. */
-const KEEP = /^(PATH|LANG|LC_[A-Z]+|TZ|TMPDIR|HOOKRUN_TEST_MARK)$/;
-
-/** The Claude processes running now (killClaudeRuns ends them). */
-const live = new Set<ChildProcess>();
+const runs = agentPool(Math.max(2, Math.min(4, os.availableParallelism())));
 
 /** Kill every Claude run still going (for afterAll: a test that timed out leaves its run behind). */
 export function killClaudeRuns(): void {
-  for (const c of live) killGroup(c);
-}
-
-function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, "SIGKILL");
-  } catch {
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // gone
-    }
-  }
+  runs.killAll();
 }
 
 /**
  * Run `claude -p PROMPT --output-format json` in `project` against a scripted model. Each run
- * gets its own temp HOME and XDG dirs (removed afterwards) and a clean environment. Claude runs in
- * its own process group, killed at `timeoutMs`, when `signal` aborts, and by killClaudeRuns().
+ * gets its own temp HOME and XDG dirs (removed afterwards) and a clean environment (agentProcess.ts
+ * KEEP: ANTHROPIC_*, CLAUDE*, proxies… are dropped). Claude runs in its own process group, killed
+ * at `timeoutMs`, when `signal` aborts, and by killClaudeRuns().
  */
 export async function runClaude(options: RunClaudeOptions): Promise<ClaudeRun> {
   const bin = findClaude();
   if (!bin.path) throw new Error(`Claude Code is not installed: ${bin.reason}`);
-  const release = await slot();
-  const userRoot = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookrun-claude-")));
+  const release = await runs.slot();
+  const userRoot = makeUserRoot("hookrun-claude-");
   const model = await startAnthropicModel(options.script, options.model);
-  let child: ChildProcess | undefined;
-  const abort = () => {
-    if (child) killGroup(child);
-  };
-  options.signal?.addEventListener("abort", abort);
   try {
-    const dirs = { HOME: "home", XDG_CONFIG_HOME: "config", XDG_CACHE_HOME: "cache", XDG_STATE_HOME: "state", XDG_DATA_HOME: "data" };
-    const env: Record<string, string | undefined> = {};
-    for (const [k, v] of Object.entries(process.env)) if (KEEP.test(k)) env[k] = v;
-    for (const [k, d] of Object.entries(dirs)) {
-      env[k] = path.join(userRoot, d);
-      mkdirSync(env[k]!);
-    }
-    Object.assign(env, {
+    const env = finishEnv(userEnv(userRoot, { HOME: "home", XDG_CONFIG_HOME: "config", XDG_CACHE_HOME: "cache", XDG_STATE_HOME: "state", XDG_DATA_HOME: "data" }), {
       HOOKS_STATE_DIR: path.join(userRoot, "state", "hookrun"),
       ANTHROPIC_BASE_URL: model.url,
       ANTHROPIC_API_KEY: "dummy",
@@ -199,38 +126,11 @@ export async function runClaude(options: RunClaudeOptions): Promise<ClaudeRun> {
       TERM: "dumb",
       ...options.env,
     });
-    for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
-    await options.setup?.(env as NodeJS.ProcessEnv);
+    await options.setup?.(env);
 
     const args = ["-p", options.prompt, "--output-format", "json", "--dangerously-skip-permissions", ...(options.args ?? [])];
-    const started = Date.now();
-    const run = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; timedOut: boolean }>((resolve, reject) => {
-      const c = spawn(bin.path!, args, { cwd: options.project, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
-      child = c;
-      live.add(c);
-      if (options.signal?.aborted) killGroup(c);
-      let stdout = "";
-      let stderr = "";
-      let timedOut = false;
-      c.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-      c.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-      const timer = setTimeout(() => {
-        timedOut = true;
-        killGroup(c);
-      }, options.timeoutMs ?? 60_000);
-      c.on("error", (e) => {
-        clearTimeout(timer);
-        live.delete(c);
-        reject(e);
-      });
-      c.on("close", (code, signal) => {
-        clearTimeout(timer);
-        live.delete(c);
-        resolve({ code, signal, stdout, stderr, timedOut });
-      });
-    });
-    const durationMs = Date.now() - started;
-    await options.afterRun?.(env as NodeJS.ProcessEnv);
+    const run = await runs.spawn(bin.path, args, { cwd: options.project, env, timeoutMs: options.timeoutMs, signal: options.signal });
+    await options.afterRun?.(env);
     let result: any = null;
     try {
       result = JSON.parse(run.stdout);
@@ -242,20 +142,13 @@ export async function runClaude(options: RunClaudeOptions): Promise<ClaudeRun> {
       mainRequests: model.mainRequests,
       sideRequests: model.sideRequests,
       result,
-      exitCode: run.code,
-      signal: run.signal,
-      stdout: run.stdout,
-      stderr: run.stderr,
-      timedOut: run.timedOut,
-      durationMs,
+      ...runFields(run),
       hookCommands: settingsHookCommands(path.join(options.project, ".claude", "settings.json")),
       userRoot,
     };
   } finally {
-    options.signal?.removeEventListener("abort", abort);
-    if (child) killGroup(child);
     await model.close();
-    rmSync(userRoot, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    removeUserRoot(userRoot);
     release();
   }
 }

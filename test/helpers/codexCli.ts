@@ -1,9 +1,8 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { inCi } from "./claudeCode.js";
+import { type AgentBinary, type AgentRunFields, type AgentRunOptions, agentPool, finishEnv, inCi, makeUserRoot, removeUserRoot, runFields, userEnv } from "./agentProcess.js";
 import { type ModelOptions, type ModelRequest, type ScriptTurn, startResponsesModel } from "./openaiResponsesModel.js";
 
 /**
@@ -16,6 +15,9 @@ import { type ModelOptions, type ModelRequest, type ScriptTurn, startResponsesMo
  * project's .codex/hooks.json only in a trusted project and ignores it silently otherwise
  * (`--dangerously-bypass-hook-trust` skips only the per-hook review).
  */
+
+/** Process probes the tests of a killed run use (in agentProcess.ts, shared with claude.e2e.test.ts). */
+export { alive, processesWithArg } from "./agentProcess.js";
 
 export const CODEX_PACKAGE = "@openai/codex";
 /** A model Codex has metadata for (so it offers apply_patch, and warns less). */
@@ -30,13 +32,7 @@ const TRIPLES: Record<string, string> = {
   "win32-arm64": "aarch64-pc-windows-msvc",
 };
 
-export interface CodexBinary {
-  /** Absolute path of the native binary, or null when it is not installed. */
-  path: string | null;
-  version: string | null;
-  /** Why there is no binary (for a skip message). */
-  reason: string | null;
-}
+export type CodexBinary = AgentBinary;
 
 /** The native binary of this platform's package (`@openai/codex-linux-x64/vendor/<triple>/bin/codex`). */
 export function findCodex(): CodexBinary {
@@ -67,73 +63,30 @@ export function requireCodex(): CodexBinary {
   return found;
 }
 
-export interface RunCodexOptions {
+export interface RunCodexOptions extends AgentRunOptions {
   /** The project directory: Codex's cwd (holds .codex/hooks.json), trusted in config.toml. */
   project: string;
   /** Where `codex exec` starts (default: the project); a subdirectory shows where hooks run. */
   cwd?: string;
-  prompt: string;
   script: ScriptTurn[];
   model?: ModelOptions;
-  /** Merged over the run's environment (undefined removes a variable). */
-  env?: Record<string, string | undefined>;
-  /** Kill the run (its process group) after this long; default 60 s. */
-  timeoutMs?: number;
-  signal?: AbortSignal;
   /** Extra `codex exec` arguments before the prompt. */
   args?: string[];
   /** Lines appended to config.toml. */
   configToml?: string;
-  /** Called with the run's environment before Codex starts (e.g. `hooks trust` as that user). */
-  setup?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
-  /** Called after Codex exited, before the temp HOME is removed. */
-  afterRun?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
 }
 
-export interface CodexRun {
+export interface CodexRun extends AgentRunFields {
   requests: ModelRequest[];
-  exitCode: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-  durationMs: number;
   /** The `hook: Event Status` lines codex exec printed, in order. */
   hookLines: string[];
 }
 
-const MAX_CONCURRENT = Math.max(2, Math.min(4, os.availableParallelism()));
-let running = 0;
-const waiting: (() => void)[] = [];
-async function slot(): Promise<() => void> {
-  if (running >= MAX_CONCURRENT) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
-  return () => {
-    running--;
-    waiting.shift()?.();
-  };
-}
-
-/** Variables of the outer environment a run keeps; the rest (OPENAI_*, CODEX_*, proxies…) is dropped. */
-const KEEP = /^(PATH|LANG|LC_[A-Z]+|TZ|TMPDIR|HOOKRUN_TEST_MARK)$/;
-const live = new Set<ChildProcess>();
+const runs = agentPool(Math.max(2, Math.min(4, os.availableParallelism())));
 
 /** Kill every Codex run still going (afterAll). */
 export function killCodexRuns(): void {
-  for (const c of live) killGroup(c);
-}
-
-function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, "SIGKILL");
-  } catch {
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // gone
-    }
-  }
+  runs.killAll();
 }
 
 const toml = (s: string) => JSON.stringify(s);
@@ -146,22 +99,12 @@ const toml = (s: string) => JSON.stringify(s);
 export async function runCodex(options: RunCodexOptions): Promise<CodexRun> {
   const bin = findCodex();
   if (!bin.path) throw new Error(`Codex is not installed: ${bin.reason}`);
-  const release = await slot();
-  const userRoot = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookrun-codex-")));
+  const release = await runs.slot();
+  const userRoot = makeUserRoot("hookrun-codex-");
   const model = await startResponsesModel(options.script, { model: CODEX_MODEL, ...options.model });
-  let child: ChildProcess | undefined;
-  const abort = () => {
-    if (child) killGroup(child);
-  };
-  options.signal?.addEventListener("abort", abort);
   try {
-    const dirs = { HOME: "home", CODEX_HOME: "codex-home", XDG_CONFIG_HOME: "config", XDG_CACHE_HOME: "cache", XDG_STATE_HOME: "state", XDG_DATA_HOME: "data" };
-    const env: Record<string, string | undefined> = {};
-    for (const [k, v] of Object.entries(process.env)) if (KEEP.test(k)) env[k] = v;
-    for (const [k, d] of Object.entries(dirs)) {
-      env[k] = path.join(userRoot, d);
-      mkdirSync(env[k]!);
-    }
+    // the outer environment's OPENAI_*, CODEX_*, proxies… are dropped (agentProcess.ts KEEP)
+    const env = userEnv(userRoot, { HOME: "home", CODEX_HOME: "codex-home", XDG_CONFIG_HOME: "config", XDG_CACHE_HOME: "cache", XDG_STATE_HOME: "state", XDG_DATA_HOME: "data" });
     writeFileSync(
       path.join(env.CODEX_HOME!, "config.toml"),
       [
@@ -179,7 +122,7 @@ export async function runCodex(options: RunCodexOptions): Promise<CodexRun> {
         options.configToml ?? "",
       ].join("\n"),
     );
-    Object.assign(env, {
+    finishEnv(env, {
       HOOKS_STATE_DIR: path.join(userRoot, "state", "hookrun"),
       MOCK_API_KEY: "dummy",
       SHELL: "/bin/bash",
@@ -187,53 +130,19 @@ export async function runCodex(options: RunCodexOptions): Promise<CodexRun> {
       TERM: "dumb",
       ...options.env,
     });
-    for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
     await options.setup?.(env as NodeJS.ProcessEnv);
 
     const args = ["exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", "--dangerously-bypass-approvals-and-sandbox", "--color", "never", ...(options.args ?? []), options.prompt];
-    const started = Date.now();
-    const run = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; timedOut: boolean }>((resolve, reject) => {
-      const c = spawn(bin.path!, args, { cwd: options.cwd ?? options.project, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
-      child = c;
-      live.add(c);
-      if (options.signal?.aborted) killGroup(c);
-      let stdout = "";
-      let stderr = "";
-      let timedOut = false;
-      c.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-      c.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-      const timer = setTimeout(() => {
-        timedOut = true;
-        killGroup(c);
-      }, options.timeoutMs ?? 60_000);
-      c.on("error", (e) => {
-        clearTimeout(timer);
-        live.delete(c);
-        reject(e);
-      });
-      c.on("close", (code, signal) => {
-        clearTimeout(timer);
-        live.delete(c);
-        resolve({ code, signal, stdout, stderr, timedOut });
-      });
-    });
-    const durationMs = Date.now() - started;
+    const run = await runs.spawn(bin.path, args, { cwd: options.cwd ?? options.project, env: env as NodeJS.ProcessEnv, timeoutMs: options.timeoutMs, signal: options.signal });
     await options.afterRun?.(env as NodeJS.ProcessEnv);
     return {
       requests: [...model.requests],
-      exitCode: run.code,
-      signal: run.signal,
-      stdout: run.stdout,
-      stderr: run.stderr,
-      timedOut: run.timedOut,
-      durationMs,
+      ...runFields(run),
       hookLines: run.stderr.split("\n").filter((l) => l.startsWith("hook: ")),
     };
   } finally {
-    options.signal?.removeEventListener("abort", abort);
-    if (child) killGroup(child);
     await model.close();
-    rmSync(userRoot, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    removeUserRoot(userRoot);
     release();
   }
 }
@@ -278,29 +187,4 @@ export function modelView(requests: ModelRequest[], paths: Record<string, string
     view.push(normalise(line));
   }
   return view;
-}
-
-/** Whether /proc holds a live (not zombie) process `pid`. */
-export function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
-
-/** The live processes with `arg` among their arguments: `pid: cmdline`. */
-export function processesWithArg(arg: string): string[] {
-  const out: string[] = [];
-  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    let argv: string[];
-    try {
-      argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-    } catch {
-      continue;
-    }
-    if (argv.includes(arg) && alive(Number(pid))) out.push(`${pid}: ${argv.join(" ").trim()}`);
-  }
-  return out;
 }

@@ -1,8 +1,9 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
+import { type AgentRunFields, type AgentRunOptions, agentPool, finishEnv, inCi, makeUserRoot, removeUserRoot, runFields, userEnv } from "./agentProcess.js";
 import { type ChatModelOptions, type ChatRequest, type ScriptTurn, startOpenAIChatModel } from "./openaiChatModel.js";
 
 /**
@@ -58,12 +59,6 @@ export function findCopilot(): CopilotBinary {
   }
 }
 
-/** Whether CI is set the way CI systems set it (anything but empty, false or 0). */
-export function inCi(env: NodeJS.ProcessEnv = process.env): boolean {
-  const ci = env.CI;
-  return ci !== undefined && ci !== "" && ci !== "false" && ci !== "0";
-}
-
 /** The binary the end-to-end tests run, or the reason they skip; in CI a missing binary is an error. */
 export function requireCopilot(): CopilotBinary {
   const found = findCopilot();
@@ -91,75 +86,29 @@ export function warmCopilotCache(): void {
   }
 }
 
-export interface RunCopilotOptions {
+export interface RunCopilotOptions extends AgentRunOptions {
   /** The project directory: Copilot's cwd (holds .github/hooks/). */
   project: string;
-  prompt: string;
   /** The model's turns (see openaiChatModel.ts). */
   script: ScriptTurn[];
   model?: ChatModelOptions;
-  /** Merged over the run's environment (an undefined value removes a variable). */
-  env?: Record<string, string | undefined>;
-  /** Kill Copilot (its whole process group) after this long; default 60 s. */
-  timeoutMs?: number;
-  /** Kills the run when aborted (pass the test context's `signal`). */
-  signal?: AbortSignal;
   args?: string[];
-  /** Called with the run's environment before Copilot starts (e.g. to run `hooks trust` as that user). */
-  setup?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
-  /** Called with the same environment after Copilot exited, before the temp HOME is removed. */
-  afterRun?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
 }
 
-export interface CopilotRun {
+export interface CopilotRun extends AgentRunFields {
   requests: ChatRequest[];
   mainRequests: ChatRequest[];
-  exitCode: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-  durationMs: number;
 }
 
 /** At most this many Copilot processes at once. */
-const MAX_CONCURRENT = Math.max(2, Math.min(4, os.availableParallelism()));
-let running = 0;
-const waiting: (() => void)[] = [];
-
-async function slot(): Promise<() => void> {
-  if (running >= MAX_CONCURRENT) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
-  return () => {
-    running--;
-    waiting.shift()?.();
-  };
-}
-
-/** Variables of the outer environment a run keeps; the rest (GITHUB_*, COPILOT_*, tokens, proxies…) is dropped. */
-const KEEP = /^(PATH|LANG|LC_[A-Z]+|TZ|TMPDIR|HOOKRUN_TEST_MARK)$/;
-
-const live = new Set<ChildProcess>();
+const runs = agentPool(Math.max(2, Math.min(4, os.availableParallelism())));
 
 let stopped = false;
 
 /** Kill every Copilot run still going, and refuse the ones still waiting for a slot (for afterAll). */
 export function killCopilotRuns(): void {
   stopped = true;
-  for (const c of live) killGroup(c);
-}
-
-function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, "SIGKILL");
-  } catch {
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // gone
-    }
-  }
+  runs.killAll();
 }
 
 /**
@@ -170,28 +119,18 @@ function killGroup(child: ChildProcess): void {
 export async function runCopilot(options: RunCopilotOptions): Promise<CopilotRun> {
   const bin = findCopilot();
   if (!bin.argv) throw new Error(`Copilot CLI is not installed: ${bin.reason}`);
-  const release = await slot();
+  const release = await runs.slot();
   if (stopped) {
     release();
     throw new Error("Copilot runs were stopped (killCopilotRuns)");
   }
-  const userRoot = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookrun-copilot-")));
+  const userRoot = makeUserRoot("hookrun-copilot-");
   const model = await startOpenAIChatModel(options.script, options.model);
-  let child: ChildProcess | undefined;
-  const abort = () => {
-    if (child) killGroup(child);
-  };
-  options.signal?.addEventListener("abort", abort);
   try {
-    const dirs = { HOME: "home", XDG_CONFIG_HOME: "config", XDG_STATE_HOME: "state", XDG_DATA_HOME: "data" };
-    const env: Record<string, string | undefined> = {};
-    for (const [k, v] of Object.entries(process.env)) if (KEEP.test(k)) env[k] = v;
-    for (const [k, d] of Object.entries(dirs)) {
-      env[k] = path.join(userRoot, d);
-      mkdirSync(env[k]!);
-    }
+    // the outer environment's GITHUB_*, COPILOT_*, tokens, proxies… are dropped (agentProcess.ts KEEP)
+    const env = userEnv(userRoot, { HOME: "home", XDG_CONFIG_HOME: "config", XDG_STATE_HOME: "state", XDG_DATA_HOME: "data" });
     mkdirSync(COPILOT_CACHE, { recursive: true });
-    Object.assign(env, {
+    finishEnv(env, {
       XDG_CACHE_HOME: COPILOT_CACHE,
       HOOKS_STATE_DIR: path.join(userRoot, "state", "hookrun"),
       COPILOT_OFFLINE: "true",
@@ -204,53 +143,19 @@ export async function runCopilot(options: RunCopilotOptions): Promise<CopilotRun
       TERM: "dumb",
       ...options.env,
     });
-    for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
     await options.setup?.(env as NodeJS.ProcessEnv);
 
     const args = [...bin.argv.slice(1), "-p", options.prompt, "--allow-all-tools", ...(options.args ?? [])];
-    const started = Date.now();
-    const run = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; timedOut: boolean }>((resolve, reject) => {
-      const c = spawn(bin.argv![0], args, { cwd: options.project, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
-      child = c;
-      live.add(c);
-      if (options.signal?.aborted) killGroup(c);
-      let stdout = "";
-      let stderr = "";
-      let timedOut = false;
-      c.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-      c.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-      const timer = setTimeout(() => {
-        timedOut = true;
-        killGroup(c);
-      }, options.timeoutMs ?? 60_000);
-      c.on("error", (e) => {
-        clearTimeout(timer);
-        live.delete(c);
-        reject(e);
-      });
-      c.on("close", (code, signal) => {
-        clearTimeout(timer);
-        live.delete(c);
-        resolve({ code, signal, stdout, stderr, timedOut });
-      });
-    });
-    const durationMs = Date.now() - started;
+    const run = await runs.spawn(bin.argv[0], args, { cwd: options.project, env: env as NodeJS.ProcessEnv, timeoutMs: options.timeoutMs, signal: options.signal });
     await options.afterRun?.(env as NodeJS.ProcessEnv);
     return {
       requests: [...model.requests],
       mainRequests: model.mainRequests,
-      exitCode: run.code,
-      signal: run.signal,
-      stdout: run.stdout,
-      stderr: run.stderr,
-      timedOut: run.timedOut,
-      durationMs,
+      ...runFields(run),
     };
   } finally {
-    options.signal?.removeEventListener("abort", abort);
-    if (child) killGroup(child);
     await model.close();
-    rmSync(userRoot, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    removeUserRoot(userRoot);
     release();
   }
 }

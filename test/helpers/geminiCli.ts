@@ -1,9 +1,8 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { inCi } from "./claudeCode.js";
+import { type AgentBinary, type AgentRunFields, type AgentRunOptions, agentPool, finishEnv, inCi, makeUserRoot, removeUserRoot, runFields, userEnv } from "./agentProcess.js";
 import { type GeminiModelOptions, type GeminiRequest, type GeminiTurn, startGeminiModel } from "./geminiModel.js";
 
 /**
@@ -16,12 +15,7 @@ export const GEMINI_PACKAGE = "@google/gemini-cli";
 /** Always named: without `-m` Gemini first asks a router model, which would take a script turn. */
 export const GEMINI_MODEL = "gemini-2.5-flash";
 
-export interface GeminiBinary {
-  /** Absolute path of bundle/gemini.js, or null when it is not installed. */
-  path: string | null;
-  version: string | null;
-  reason: string | null;
-}
+export type GeminiBinary = AgentBinary;
 
 export function findGemini(): GeminiBinary {
   const require = createRequire(import.meta.url);
@@ -44,75 +38,37 @@ export function requireGemini(): GeminiBinary {
   return found;
 }
 
-export interface RunGeminiOptions {
+export interface RunGeminiOptions extends Omit<AgentRunOptions, "afterRun"> {
   /** The project directory: Gemini's cwd, where it reads .gemini/settings.json ($GEMINI_PROJECT_DIR). */
   project: string;
-  prompt: string;
   script: GeminiTurn[];
   model?: GeminiModelOptions;
-  /** Merged over the run's environment (an undefined value removes a variable). */
-  env?: Record<string, string | undefined>;
-  /** Kill Gemini (its whole process group) after this long; default 60 s. */
-  timeoutMs?: number;
   /**
    * Called once Gemini is started, with a function that ends the run (its process group killed,
    * `stopped` set): a test that watches for a state (a hang) ends the run when it has seen it.
    */
   onStart?: (stop: () => void) => void;
-  /** Kills the run when aborted (the test context's signal). */
-  signal?: AbortSignal;
-  /** Called with the run's environment (temp HOME, XDG dirs) before Gemini starts (`hooks install`, `hooks trust` as that user). */
-  setup?: (env: NodeJS.ProcessEnv) => void | Promise<void>;
 }
 
-export interface GeminiRun {
+export interface GeminiRun extends AgentRunFields {
   requests: GeminiRequest[];
   mainRequests: GeminiRequest[];
-  exitCode: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  /** Whether the run was killed at timeoutMs. */
-  timedOut: boolean;
   /** Whether onStart's stop ended it. */
   stopped: boolean;
-  durationMs: number;
 }
 
 /** At most this many Gemini processes at once (each is a heavy Node process). */
-const MAX_CONCURRENT = Math.max(2, Math.min(3, os.availableParallelism()));
-let running = 0;
-const waiting: (() => void)[] = [];
+const runs = agentPool(Math.max(2, Math.min(3, os.availableParallelism())));
 
-async function slot(): Promise<() => void> {
-  if (running >= MAX_CONCURRENT) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
-  return () => {
-    running--;
-    waiting.shift()?.();
-  };
-}
-
-/** Variables of the outer environment a run keeps; the rest (GEMINI_*, GOOGLE_*, proxies…) is dropped. */
+/**
+ * Variables of the outer environment a run keeps; the rest (GEMINI_*, GOOGLE_*, proxies…) is
+ * dropped. Unlike the other agents' runs, HOOKRUN_TEST_MARK is not kept.
+ */
 const KEEP = /^(PATH|LANG|LC_[A-Z]+|TZ|TMPDIR)$/;
-const live = new Set<ChildProcess>();
 
 /** Kill every Gemini run still going (afterAll: a test that timed out leaves its run behind). */
 export function killGeminiRuns(): void {
-  for (const c of live) killGroup(c);
-}
-
-function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, "SIGKILL");
-  } catch {
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // gone
-    }
-  }
+  runs.killAll();
 }
 
 /** The user settings of every run: API-key auth (else `-p` exits "Invalid auth method selected"), nothing phoning home. */
@@ -132,25 +88,14 @@ export const USER_SETTINGS = {
 export async function runGemini(options: RunGeminiOptions): Promise<GeminiRun> {
   const bin = findGemini();
   if (!bin.path) throw new Error(`Gemini CLI is not installed: ${bin.reason}`);
-  const release = await slot();
-  const userRoot = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookrun-gemini-")));
+  const release = await runs.slot();
+  const userRoot = makeUserRoot("hookrun-gemini-");
   const model = await startGeminiModel(options.script, options.model);
-  let child: ChildProcess | undefined;
-  const abort = () => {
-    if (child) killGroup(child);
-  };
-  options.signal?.addEventListener("abort", abort);
   try {
-    const dirs = { HOME: "home", XDG_CONFIG_HOME: "config", XDG_CACHE_HOME: "cache", XDG_STATE_HOME: "state", XDG_DATA_HOME: "data" };
-    const env: Record<string, string | undefined> = {};
-    for (const [k, v] of Object.entries(process.env)) if (KEEP.test(k)) env[k] = v;
-    for (const [k, d] of Object.entries(dirs)) {
-      env[k] = path.join(userRoot, d);
-      mkdirSync(env[k]!);
-    }
+    const env = userEnv(userRoot, { HOME: "home", XDG_CONFIG_HOME: "config", XDG_CACHE_HOME: "cache", XDG_STATE_HOME: "state", XDG_DATA_HOME: "data" }, KEEP);
     mkdirSync(path.join(env.HOME!, ".gemini"));
     writeFileSync(path.join(env.HOME!, ".gemini", "settings.json"), `${JSON.stringify(USER_SETTINGS, null, 2)}\n`);
-    Object.assign(env, {
+    finishEnv(env, {
       HOOKS_STATE_DIR: path.join(userRoot, "state", "hookrun"),
       GOOGLE_GEMINI_BASE_URL: model.url,
       GEMINI_API_KEY: "dummy",
@@ -159,57 +104,19 @@ export async function runGemini(options: RunGeminiOptions): Promise<GeminiRun> {
       TERM: "dumb",
       ...options.env,
     });
-    for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
     await options.setup?.(env as NodeJS.ProcessEnv);
 
     const args = [bin.path, "-m", GEMINI_MODEL, "--approval-mode=yolo", "-p", options.prompt];
-    const started = Date.now();
-    let stopped = false;
-    const run = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; timedOut: boolean }>((resolve, reject) => {
-      const c = spawn(process.execPath, args, { cwd: options.project, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
-      child = c;
-      live.add(c);
-      if (options.signal?.aborted) killGroup(c);
-      options.onStart?.(() => {
-        stopped = true;
-        killGroup(c);
-      });
-      let stdout = "";
-      let stderr = "";
-      let timedOut = false;
-      c.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-      c.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-      const timer = setTimeout(() => {
-        timedOut = true;
-        killGroup(c);
-      }, options.timeoutMs ?? 60_000);
-      c.on("error", (e) => {
-        clearTimeout(timer);
-        live.delete(c);
-        reject(e);
-      });
-      c.on("close", (code, signal) => {
-        clearTimeout(timer);
-        live.delete(c);
-        resolve({ code, signal, stdout, stderr, timedOut });
-      });
-    });
+    const run = await runs.spawn(process.execPath, args, { cwd: options.project, env: env as NodeJS.ProcessEnv, timeoutMs: options.timeoutMs, signal: options.signal, onStart: options.onStart });
     return {
       requests: [...model.requests],
       mainRequests: model.mainRequests,
-      exitCode: run.code,
-      signal: run.signal,
-      stdout: run.stdout,
-      stderr: run.stderr,
-      timedOut: run.timedOut,
-      stopped,
-      durationMs: Date.now() - started,
+      ...runFields(run),
+      stopped: run.stopped,
     };
   } finally {
-    options.signal?.removeEventListener("abort", abort);
-    if (child) killGroup(child);
     await model.close();
-    rmSync(userRoot, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    removeUserRoot(userRoot);
     release();
   }
 }

@@ -1,5 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type ModelServer, parseBody, scriptPlayer, sendJson, sse, sseHead, startModelServer } from "./modelServer.js";
 
 /**
  * A scripted stand-in for the Gemini API (generativelanguage `v1beta/models/*:streamGenerateContent`)
@@ -32,15 +31,12 @@ export interface GeminiRequest {
   turn: number;
 }
 
-export interface GeminiModel {
+export interface GeminiModel extends ModelServer {
   /** `http://127.0.0.1:PORT`, for GOOGLE_GEMINI_BASE_URL. */
   url: string;
   /** Every generate request (main and side), in arrival order. */
   requests: GeminiRequest[];
   readonly mainRequests: GeminiRequest[];
-  /** Requests to anything else: method and url. */
-  other: { method: string; url: string }[];
-  close(): Promise<void>;
 }
 
 export interface GeminiModelOptions {
@@ -70,85 +66,51 @@ function responseOf(turn: GeminiTurn): Record<string, unknown> {
   };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify(body));
-}
-
 // `/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`
 const GENERATE = /\/models\/([^/:?]+):([A-Za-z]+)/;
 
 /** Start a model server on 127.0.0.1 (a random port) that plays `script` on the main conversation. */
 export async function startGeminiModel(script: GeminiTurn[], options: GeminiModelOptions = {}): Promise<GeminiModel> {
   const requests: GeminiRequest[] = [];
-  const other: { method: string; url: string }[] = [];
-  let next = 0;
+  const play = scriptPlayer(script);
   let seq = 0;
 
-  const server: Server = createServer((req, res) => {
-    void (async () => {
-      const url = req.url ?? "/";
-      const text = await readBody(req);
-      const m = GENERATE.exec(url.split("?")[0]);
-      if (req.method !== "POST" || !m) {
-        other.push({ method: req.method ?? "", url });
-        json(res, 404, { error: { code: 404, message: `not served: ${url}`, status: "NOT_FOUND" } });
+  const server = await startModelServer(
+    ({ res, method, url, pathname, text, logOther }) => {
+      const m = GENERATE.exec(pathname);
+      if (method !== "POST" || !m) {
+        logOther();
+        sendJson(res, 404, { error: { code: 404, message: `not served: ${url}`, status: "NOT_FOUND" } });
         return;
       }
       const [, model, action] = m;
-      let body: any = null;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // logged as null
-      }
+      const body = parseBody(text);
       if (action === "countTokens") {
-        requests.push({ seq: seq++, method: req.method, url, action, model, body, main: false, turn: -1 });
-        json(res, 200, { totalTokens: 10 });
+        requests.push({ seq: seq++, method, url, action, model, body, main: false, turn: -1 });
+        sendJson(res, 200, { totalTokens: 10 });
         return;
       }
       const main = isMainRequest(body);
-      let turn = -1;
-      let answer: GeminiTurn;
-      if (main && next < script.length) {
-        turn = next++;
-        answer = script[turn];
-      } else answer = { text: main ? (options.finalText ?? FINAL_TEXT) : (options.sideText ?? SIDE_TEXT) };
-      requests.push({ seq: seq++, method: req.method, url, action, model, body, main, turn });
+      const { turn, answer } = play(main, () => ({ text: main ? (options.finalText ?? FINAL_TEXT) : (options.sideText ?? SIDE_TEXT) }));
+      requests.push({ seq: seq++, method, url, action, model, body, main, turn });
       const response = responseOf(answer);
       if (action === "streamGenerateContent") {
-        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-        res.write(`data: ${JSON.stringify(response)}\r\n\r\n`);
+        sseHead(res);
+        sse(res, response, undefined, "\r\n");
         res.end();
-      } else json(res, 200, response);
-    })().catch((error: unknown) => {
-      if (!res.headersSent) json(res, 500, { error: { code: 500, message: String(error), status: "INTERNAL" } });
+      } else sendJson(res, 200, response);
+    },
+    (res, error) => {
+      if (!res.headersSent) sendJson(res, 500, { error: { code: 500, message: String(error), status: "INTERNAL" } });
       else res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+    },
+  );
   return {
-    url: `http://127.0.0.1:${port}`,
+    ...server,
     requests,
     get mainRequests() {
       return requests.filter((r) => r.main);
     },
-    other,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
   };
 }
 

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
+import { type ModelServer, parseBody, type ScriptedRequest, scriptPlayer, sendJson, sse, sseHead, startModelServer } from "./modelServer.js";
 
 /**
  * A scripted stand-in for the OpenAI Chat Completions API on 127.0.0.1, for running a real agent
@@ -23,23 +23,9 @@ export type ScriptTurn =
   | { calls: { tool: string; input: Record<string, unknown> }[]; text?: string; tool?: undefined }
   | { text: string; tool?: undefined; calls?: undefined };
 
-export interface ChatRequest {
-  /** Arrival order over all chat requests (main and side). */
-  seq: number;
-  method: string;
-  url: string;
-  /** The parsed JSON body (`null` when there was none or it was not JSON). */
-  body: any;
-  /** Whether this request belongs to the main conversation. */
-  main: boolean;
-  /** What was answered: the script turn's index, or -1 for the final text / a side answer. */
-  turn: number;
-  /** When it arrived and when its answer was written to the end (ms since the epoch). */
-  at: number;
-  answeredAt: number;
-}
+export type ChatRequest = ScriptedRequest;
 
-export interface OpenAIChatModel {
+export interface OpenAIChatModel extends ModelServer {
   /** `http://127.0.0.1:PORT` (append `/v1` for OPENAI_BASE_URL: see `baseUrl`). */
   url: string;
   /** `http://127.0.0.1:PORT/v1`. */
@@ -48,9 +34,6 @@ export interface OpenAIChatModel {
   requests: ChatRequest[];
   readonly mainRequests: ChatRequest[];
   readonly sideRequests: ChatRequest[];
-  /** Requests to anything else (GET /v1/models, …): method and url. */
-  other: { method: string; url: string }[];
-  close(): Promise<void>;
 }
 
 export interface ChatModelOptions {
@@ -94,14 +77,14 @@ function callsOf(turn: ScriptTurn, n: number): ToolCall[] {
 }
 
 function chunk(res: ServerResponse, data: unknown): void {
-  res.write(`data: ${JSON.stringify(data)}\n\n`);
+  sse(res, data);
 }
 
 const USAGE = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
 
 /** Write one streamed answer as the SSE chunks a Chat Completions client parses. */
 function stream(res: ServerResponse, id: string, model: string, text: string | undefined, calls: ToolCall[], usage: boolean): void {
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  sseHead(res);
   const created = Math.floor(Date.now() / 1000);
   const base = { id, object: "chat.completion.chunk", created, model };
   chunk(res, { ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] });
@@ -136,70 +119,41 @@ function whole(res: ServerResponse, id: string, model: string, text: string | un
   );
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
 /** Start a Chat Completions server on 127.0.0.1 (a random port) that plays `script` on the main conversation. */
 export async function startOpenAIChatModel(script: ScriptTurn[], options: ChatModelOptions = {}): Promise<OpenAIChatModel> {
   const model = options.model ?? "mock-model";
   const isMain = options.isMain ?? offersTools;
   const requests: ChatRequest[] = [];
-  const other: { method: string; url: string }[] = [];
-  let next = 0;
+  const play = scriptPlayer(script);
   let seq = 0;
   let answers = 0;
 
-  const server: Server = createServer((req, res) => {
-    void (async () => {
-      const at = Date.now();
-      const url = req.url ?? "/";
-      const pathname = url.split("?")[0];
-      const text = await readBody(req);
-      if (req.method !== "POST" || !pathname.endsWith("/chat/completions")) {
-        other.push({ method: req.method ?? "", url });
-        res.writeHead(200, { "content-type": "application/json" });
-        if (req.method === "GET" && pathname.endsWith("/models")) {
-          res.end(JSON.stringify({ object: "list", data: [{ id: model, object: "model", created: 0, owned_by: "test" }] }));
-        } else res.end("{}");
+  const server = await startModelServer(
+    ({ res, method, url, pathname, text, at, logOther }) => {
+      if (method !== "POST" || !pathname.endsWith("/chat/completions")) {
+        logOther();
+        sendJson(res, 200, method === "GET" && pathname.endsWith("/models") ? { object: "list", data: [{ id: model, object: "model", created: 0, owned_by: "test" }] } : {});
         return;
       }
-      let body: any = null;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // logged as null
-      }
+      const body = parseBody(text);
       const main = body !== null && isMain(body);
-      let turn = -1;
-      let answer: ScriptTurn;
-      if (main && next < script.length) {
-        turn = next++;
-        answer = script[turn];
-      } else answer = { text: main ? (options.finalText ?? FINAL_TEXT) : (options.sideText ?? SIDE_TEXT) };
-      const logged: ChatRequest = { seq: seq++, method: req.method ?? "", url, body, main, turn, at, answeredAt: 0 };
+      const { turn, answer } = play(main, () => ({ text: main ? (options.finalText ?? FINAL_TEXT) : (options.sideText ?? SIDE_TEXT) }));
+      const logged: ChatRequest = { seq: seq++, method, url, body, main, turn, at, answeredAt: 0 };
       requests.push(logged);
       const n = ++answers;
       const calls = callsOf(answer, n);
       if (body?.stream === true) stream(res, `chatcmpl-${n}`, model, answer.text, calls, body?.stream_options?.include_usage === true);
       else whole(res, `chatcmpl-${n}`, model, answer.text, calls);
       logged.answeredAt = Date.now();
-    })().catch((error: unknown) => {
+    },
+    (res, error) => {
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: { type: "server_error", message: String(error) } }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
+    },
+  );
   return {
-    url,
-    baseUrl: `${url}/v1`,
+    ...server,
+    baseUrl: `${server.url}/v1`,
     requests,
     get mainRequests() {
       return requests.filter((r) => r.main);
@@ -207,11 +161,5 @@ export async function startOpenAIChatModel(script: ScriptTurn[], options: ChatMo
     get sideRequests() {
       return requests.filter((r) => !r.main);
     },
-    other,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
   };
 }

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
+import { type ModelServer, parseBody, scriptPlayer, sendJson, sse as writeSse, sseHead, startModelServer } from "./modelServer.js";
 
 /**
  * A scripted stand-in for the OpenAI Responses API (`POST /v1/responses`, streamed as SSE) on
@@ -32,14 +32,11 @@ export interface ModelRequest {
   answeredAt: number;
 }
 
-export interface ResponsesModel {
+export interface ResponsesModel extends ModelServer {
   /** `http://127.0.0.1:PORT/v1`, for a model provider's `base_url`. */
   url: string;
   /** Every POST to /v1/responses, in arrival order. */
   requests: ModelRequest[];
-  /** Requests to anything else (GET /v1/models, …): method and url. */
-  other: { method: string; url: string }[];
-  close(): Promise<void>;
 }
 
 export interface ModelOptions {
@@ -64,11 +61,11 @@ export function itemsOf(turn: ScriptTurn, n: number): Record<string, unknown>[] 
 }
 
 function sse(res: ServerResponse, data: { type: string }): void {
-  res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
+  writeSse(res, data, data.type);
 }
 
 function stream(res: ServerResponse, id: string, model: string, items: Record<string, unknown>[]): void {
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  sseHead(res);
   const created_at = Math.floor(Date.now() / 1000);
   sse(res, { type: "response.created", response: { id, object: "response", created_at, model, status: "in_progress", output: [] } } as { type: string });
   items.forEach((item, output_index) => sse(res, { type: "response.output_item.done", output_index, item } as { type: string }));
@@ -77,72 +74,33 @@ function stream(res: ServerResponse, id: string, model: string, items: Record<st
   res.end();
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
 /** Start a Responses server on 127.0.0.1 (a random port) that plays `script`, then `finalText`. */
 export async function startResponsesModel(script: ScriptTurn[], options: ModelOptions = {}): Promise<ResponsesModel> {
   const model = options.model ?? "gpt-mock";
   const requests: ModelRequest[] = [];
-  const other: { method: string; url: string }[] = [];
-  let next = 0;
+  const play = scriptPlayer(script);
   let seq = 0;
 
-  const server: Server = createServer((req, res) => {
-    void (async () => {
-      const at = Date.now();
-      const url = req.url ?? "/";
-      const pathname = url.split("?")[0];
-      const text = await readBody(req);
-      if (req.method !== "POST" || pathname !== "/v1/responses") {
-        other.push({ method: req.method ?? "", url });
-        if (pathname === "/v1/models") {
-          res.writeHead(200, { "content-type": "application/json" });
-          res.end(JSON.stringify({ object: "list", data: [{ id: model, object: "model", created: 0, owned_by: "mock" }] }));
-        } else {
-          res.writeHead(404, { "content-type": "application/json" });
-          res.end(JSON.stringify({ error: { message: `not served: ${req.method} ${pathname}` } }));
-        }
+  const server = await startModelServer(
+    ({ res, method, url, pathname, text, at, logOther }) => {
+      if (method !== "POST" || pathname !== "/v1/responses") {
+        logOther();
+        if (pathname === "/v1/models") sendJson(res, 200, { object: "list", data: [{ id: model, object: "model", created: 0, owned_by: "mock" }] });
+        else sendJson(res, 404, { error: { message: `not served: ${method} ${pathname}` } });
         return;
       }
-      let body: any = null;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // logged as null
-      }
-      let turn = -1;
-      let answer: ScriptTurn;
-      if (next < script.length) {
-        turn = next++;
-        answer = script[turn];
-      } else answer = { text: options.finalText ?? FINAL_TEXT };
+      const body = parseBody(text);
+      const { turn, answer } = play(true, () => ({ text: options.finalText ?? FINAL_TEXT }));
       const n = seq++;
-      const logged: ModelRequest = { seq: n, method: req.method ?? "", url, body, turn, at, answeredAt: 0 };
+      const logged: ModelRequest = { seq: n, method, url, body, turn, at, answeredAt: 0 };
       requests.push(logged);
       stream(res, `resp_${n}`, model, itemsOf(answer, n));
       logged.answeredAt = Date.now();
-    })().catch((error: unknown) => {
+    },
+    (res, error) => {
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: { type: "server_error", message: String(error) } }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    requests,
-    other,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+    },
+  );
+  return { ...server, url: `${server.url}/v1`, requests };
 }

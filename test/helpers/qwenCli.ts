@@ -1,10 +1,9 @@
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
+import { type AgentBinary, agentPool, inCi } from "./agentProcess.js";
 import { type ChatModelOptions, type ChatRequest, type OpenAIChatModel, type ScriptTurn, startOpenAIChatModel } from "./openaiChatModel.js";
-import { inCi } from "./claudeCode.js";
 
 /**
  * Run the real Qwen Code CLI (`qwen -p`, the pinned devDependency @qwen-code/qwen-code) headless
@@ -14,12 +13,7 @@ import { inCi } from "./claudeCode.js";
 
 export const QWEN_PACKAGE = "@qwen-code/qwen-code";
 
-export interface QwenBinary {
-  /** Absolute path of cli-entry.js (run with this Node), or null when it is not installed. */
-  path: string | null;
-  version: string | null;
-  reason: string | null;
-}
+export type QwenBinary = AgentBinary;
 
 export function findQwen(): QwenBinary {
   const require = createRequire(import.meta.url);
@@ -83,6 +77,9 @@ export interface QwenRun {
   mainRequests: ChatRequest[];
 }
 
+/** Qwen runs are not limited in number; the pool spawns them (own process group, killed at the timeout). */
+const runs = agentPool(Number.POSITIVE_INFINITY);
+
 /** `qwen --approval-mode yolo -p PROMPT` in `project`, against a fresh scripted model. */
 export async function runQwen(o: RunQwenOptions): Promise<QwenRun> {
   const qwen = findQwen();
@@ -103,24 +100,17 @@ export async function runQwen(o: RunQwenOptions): Promise<QwenRun> {
       if (v === undefined) delete env[k];
       else env[k] = v;
     }
-    const started = Date.now();
-    const child = spawn(process.execPath, [qwen.path, "--approval-mode", "yolo", "-p", o.prompt], { cwd: o.project, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    }, o.timeoutMs ?? 60_000);
-    const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on("close", (c, s) => resolve([c, s])));
-    clearTimeout(timer);
-    return { exitCode, signal, stdout, stderr, ms: Date.now() - started, timedOut, requests: [...model.requests], mainRequests: model.mainRequests };
+    const run = await runs.spawn(process.execPath, [qwen.path, "--approval-mode", "yolo", "-p", o.prompt], { cwd: o.project, env, timeoutMs: o.timeoutMs, killExitedAtTimeout: true });
+    return {
+      exitCode: run.code,
+      signal: run.signal,
+      stdout: run.stdout,
+      stderr: run.stderr,
+      ms: run.durationMs,
+      timedOut: run.timedOut,
+      requests: [...model.requests],
+      mainRequests: model.mainRequests,
+    };
   } finally {
     await model.close();
   }
