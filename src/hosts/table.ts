@@ -66,11 +66,7 @@ export function invalidConfigWords(problem: string): [forUser: string, forModel:
 export function hostTableMarkdown(): string {
   const rows = HOSTS.map((h) => {
     const events = [...new Set(Object.values(h.events))].filter((e) => EVENT_BY_NAME.has(e)).length;
-    const install = h.install
-      ? `\`hooks install ${h.name}\` → \`${h.install.projectFile}\``
-      : h.scripts
-        ? `\`hooks install ${h.name}\` → one script per hook in \`${h.scripts.projectDir}/\``
-        : "–";
+    const install = h.install ? `\`hooks install ${h.name}\` → \`${h.install.projectFile}\`` : h.scripts ? `\`hooks install ${h.name}\` → one script per hook in \`${h.scripts.projectDir}/\`` : "–";
     const unit = h.timeout.unit === "ms" ? "milliseconds" : "seconds";
     return `| ${h.title} | ${install} | ${events} | ${h.import ? `\`hooks import ${h.name}\`` : "–"} | ${unit} | ${h.verified} |`;
   });
