@@ -1,11 +1,12 @@
 import { EVENT_BY_NAME, EVENTS, pascalEventName } from "../events/catalog.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
-import type { HookResult, Message, TriggerResult } from "../runner/types.js";
+import type { HookResult, TriggerResult } from "../runner/types.js";
 import { importClaudeSettings } from "../interop/claudeImport.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { cursor } from "./cursor.js";
 import { baseRead } from "./payload.js";
 import type { HostAdapter, HostAnswer, HostEntry } from "./types.js";
+import { failureLine, rankedDecision, tail, texts } from "./resultText.js";
 
 /** One Claude Code hook response (the JSON a command hook prints on exit 0). */
 export interface ClaudeHookResponse {
@@ -23,17 +24,6 @@ export interface ClaudeHookResponse {
     updatedInput?: unknown;
   };
 }
-
-const tail = (text: string, lines = 3) => text.trimEnd().split("\n").slice(-lines).join("\n").trim();
-
-/** Why a hook failed, in one line for the user. */
-function failureLine(r: HookResult): string {
-  const why = r.error ?? (r.exit_code !== null ? `exit ${r.exit_code}` : r.status.replace("_", " "));
-  const err = tail(r.stderr, 1);
-  return `hook ${r.name} ${r.status.replace("_", " ")}: ${why}${err && !why.includes(err) ? ` (${err})` : ""}`;
-}
-
-const texts = (messages: Message[]) => messages.map((m) => m.content.trim()).filter(Boolean);
 
 /**
  * A whole hookrun run as the one response Claude Code reads from a command hook, so one entry in
@@ -67,20 +57,15 @@ export function formatClaude(result: TriggerResult): ClaudeHookResponse {
 
   if (event === "pre_tool_use") {
     // Claude's order: deny > defer > ask > allow; the input is rewritten only on allow, ask or no decision.
-    const ranked = (["defer", "ask", "allow"] as const).find((d) => result.hooks.some((r) => r.decision === d));
+    const ranked = rankedDecision(result);
     if (result.blocked) {
       specific.permissionDecision = "deny";
       specific.permissionDecisionReason = result.reason ?? `blocked by ${result.blocked_by}`;
     } else if (ranked) {
-      specific.permissionDecision = ranked;
-      const why = result.hooks
-        .filter((r) => r.decision === ranked)
-        .map((r) => r.reason)
-        .filter(Boolean)
-        .join("; ");
-      if (why) specific.permissionDecisionReason = why;
+      specific.permissionDecision = ranked.decision;
+      if (ranked.reason) specific.permissionDecisionReason = ranked.reason;
     }
-    if (result.updated_input !== null && result.updated_input !== undefined && !result.blocked && ranked !== "defer") specific.updatedInput = result.updated_input;
+    if (result.updated_input !== null && result.updated_input !== undefined && !result.blocked && ranked?.decision !== "defer") specific.updatedInput = result.updated_input;
   } else if (event === "permission_request") {
     if (result.blocked) specific.decision = { behavior: "deny", message: result.reason ?? `blocked by ${result.blocked_by}` };
     else if (result.hooks.some((r) => r.decision === "allow")) {

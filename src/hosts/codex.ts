@@ -4,10 +4,11 @@ import { isJsonObject } from "../config/scanJson.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
 import { type ExistingHook, importClaudeSettings } from "../interop/claudeImport.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
-import type { HookContext, HookResult, Message, TriggerResult } from "../runner/types.js";
+import type { HookContext, HookResult, TriggerResult } from "../runner/types.js";
 import { configEvents, DISPATCH_COMMAND, dispatchCommand, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { baseRead } from "./payload.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
+import { failureLine, tail, texts } from "./resultText.js";
 
 /**
  * Codex CLI (`@openai/codex`, verified against 0.169.0; docs/hosts/codex.md). Codex reads
@@ -79,15 +80,6 @@ export interface CodexHookResponse {
     additionalContext?: string;
     decision?: { behavior: "allow" | "deny"; message?: string };
   };
-}
-
-const texts = (messages: Message[]) => messages.map((m) => m.content.trim()).filter(Boolean);
-const tail = (text: string, lines = 3) => text.trimEnd().split("\n").slice(-lines).join("\n").trim();
-
-function failureLine(r: HookResult): string {
-  const why = r.error ?? (r.exit_code !== null ? `exit ${r.exit_code}` : r.status.replace("_", " "));
-  const err = tail(r.stderr, 1);
-  return `hook ${r.name} ${r.status.replace("_", " ")}: ${why}${err && !why.includes(err) ? ` (${err})` : ""}`;
 }
 
 /** The files an apply_patch patch touches, and whether it only adds files. */

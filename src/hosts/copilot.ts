@@ -18,10 +18,11 @@ import { isJsonObject } from "../config/scanJson.js";
 import { matcherRule } from "../config/matcher.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
-import type { HookContext, HookResult, Message, TriggerResult } from "../runner/types.js";
+import type { HookContext, HookResult, TriggerResult } from "../runner/types.js";
 import { hookNameFromCommand, slug, uniqueName, type ExistingHook, type ImportedHook } from "../interop/claudeImport.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
+import { failureLine, tail, texts } from "./resultText.js";
 
 /** The camelCase events (Copilot's own config spelling) → canonical; the dialect hookrun installs in. */
 const CAMEL_EVENTS: Readonly<Record<string, string>> = {
@@ -140,15 +141,6 @@ function read(payload: Payload, event: string): HookContext {
   if (payload.host !== undefined) host.payload_host = payload.host;
   context.host = host;
   return context;
-}
-
-const texts = (messages: Message[]): string[] => messages.map((m) => m.content.trim()).filter(Boolean);
-const tail = (text: string, lines = 3) => text.trimEnd().split("\n").slice(-lines).join("\n").trim();
-
-function failureLine(r: HookResult): string {
-  const why = r.error ?? (r.exit_code !== null ? `exit ${r.exit_code}` : r.status.replace("_", " "));
-  const err = tail(r.stderr, 1);
-  return `hook ${r.name} ${r.status.replace("_", " ")}: ${why}${err && !why.includes(err) ? ` (${err})` : ""}`;
 }
 
 /** Copilot's flat answer (both dialects read these fields; it ignores the rest). */

@@ -6,10 +6,11 @@ import type { HookSpec } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
 import { eventGate, orderHooks, runGroups } from "../runner/select.js";
-import type { HookContext, HookResult, Message, TriggerResult } from "../runner/types.js";
+import type { HookContext, HookResult, TriggerResult } from "../runner/types.js";
 import { DISPATCH_MARGIN_MS, dispatchCommand } from "./install.js";
 import { baseRead } from "./payload.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
+import { failureLine, tail, texts } from "./resultText.js";
 
 /**
  * Gemini CLI (`@google/gemini-cli`, read at 0.61.0: packages/core/src/hooks/*, and checked in
@@ -105,15 +106,6 @@ export interface GeminiHookResponse {
 const CONTEXT_EVENTS = new Set(["session_start", "user_prompt_submit", "post_tool_use"]);
 /** Canonical → Gemini event name (the first Gemini event mapped to it). */
 const GEMINI_NAME = new Map(Object.entries(EVENTS).map(([g, c]) => [c, g]));
-
-const texts = (messages: Message[]) => messages.map((m) => m.content.trim()).filter(Boolean);
-const tail = (text: string, lines = 3) => text.trimEnd().split("\n").slice(-lines).join("\n").trim();
-
-function failureLine(r: HookResult): string {
-  const why = r.error ?? (r.exit_code !== null ? `exit ${r.exit_code}` : r.status.replace("_", " "));
-  const err = tail(r.stderr, 1);
-  return `hook ${r.name} ${r.status.replace("_", " ")}: ${why}${err && !why.includes(err) ? ` (${err})` : ""}`;
-}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 

@@ -3,16 +3,17 @@ import type { HookResult, Message, TriggerResult } from "../runner/types.js";
 import type { Payload } from "./types.js";
 
 /**
- * Small helpers the host adapters of Cursor, Factory Droid, Windsurf and Cline share to render a
- * result (its texts by kind, the block reason, the strongest decision) and read a payload.
+ * Small helpers the host adapters share to render a result (its texts by kind, a failure in one
+ * line, the block reason, the strongest decision) and read a payload.
  */
 
 /** The trimmed, non-empty contents of messages. */
 export const texts = (messages: Message[]): string[] => messages.map((m) => m.content.trim()).filter(Boolean);
 
-const tail = (text: string, lines: number) => text.trimEnd().split("\n").slice(-lines).join("\n").trim();
+/** The last `lines` lines of a text (a hook's stderr), trimmed. */
+export const tail = (text: string, lines: number): string => text.trimEnd().split("\n").slice(-lines).join("\n").trim();
 
-/** Why a hook failed, in one line for the user (the same words as the Claude render). */
+/** Why a hook failed, in one line for the user (the same words under every host). */
 export function failureLine(r: HookResult): string {
   const why = r.error ?? (r.exit_code !== null ? `exit ${r.exit_code}` : r.status.replace("_", " "));
   const err = tail(r.stderr, 1);
@@ -47,7 +48,7 @@ export function resultTexts(result: TriggerResult): { context: string[]; notices
 /** The reason of a block, never empty. */
 export const blockReason = (result: TriggerResult): string => result.reason ?? `blocked by ${result.blocked_by ?? "a hook"}`;
 
-/** The strongest decision of the run's hooks short of a block: ask over allow (Claude's order). */
+/** The strongest decision of the run's hooks short of a block, in Claude's order: defer > ask > allow. */
 export function rankedDecision(result: TriggerResult): { decision: "ask" | "allow" | "defer"; reason: string } | null {
   const ranked = (["defer", "ask", "allow"] as const).find((d) => result.hooks.some((r) => r.decision === d));
   if (!ranked) return null;
