@@ -258,10 +258,8 @@ const scriptDir = (host: HostAdapter, base: string, user: boolean): string => pa
 function installScripts(ctx: CliContext, config: ResolvedConfig, host: HostAdapter, base: string, flags: InstallFlags): { host: string; dir: string; stale: string[] } {
   const dir = scriptDir(host, base, Boolean(flags.user));
   const target = dispatchTarget(ctx, host, Boolean(flags.user));
-  const plan = planScripts(
-    dir,
-    host.scripts!.files(config, (event) => dispatchCommand(host.name, event, target)),
-  );
+  const wanted = host.scripts!.files(config, (event) => dispatchCommand(host.name, event, target));
+  const plan = planScripts(dir, wanted);
   const stale = [...plan.write.map((w) => path.basename(w.file)), ...plan.remove.map((f) => path.basename(f))];
   const shown = displayFile(dir, ctx.cwd);
   if (plan.foreign.length)
@@ -284,7 +282,7 @@ function installScripts(ctx: CliContext, config: ResolvedConfig, host: HostAdapt
   mkdirSync(dir, { recursive: true });
   for (const w of plan.write) writeFileAtomic(w.file, w.text, 0o755, { exactMode: true });
   for (const f of plan.remove) unlinkSync(f);
-  if (!flags.json) ctx.stdout.write(terminalSafe(`${shown}: ${host.title} hands ${Object.keys(host.scripts!.files(config, () => "")).join(", ") || "nothing"} to hookrun (one script each)`) + "\n");
+  if (!flags.json) ctx.stdout.write(terminalSafe(`${shown}: ${host.title} hands ${Object.keys(wanted).join(", ") || "nothing"} to hookrun (one script each)`) + "\n");
   return { host: host.name, dir, stale };
 }
 
