@@ -61,10 +61,11 @@ class Bridge:
 
     def _warn_once(self, failure: transport.Failure) -> None:
         key = (self._session_id() or "", failure.code)
-        logger.warning("hookrun: %s", failure.message)
+        logger.debug("hookrun: %s", failure.message)
         if key not in self.warned:
             self.warned.add(key)
-            self._note(f"{failure.message} (gptme goes on without these hooks; shown once per session)")
+            after = "shown once per session" if failure.recovered else "gptme goes on without these hooks; shown once per session"
+            self._note(f"{failure.message} ({after})")
 
     def fire(self, event: str, fields: Dict[str, Any], workspace: Any = None, messages: Any = None) -> Optional[Dict[str, Any]]:
         """Trigger `event`; the result, or None when hookrun gave none (already shown)."""
@@ -131,7 +132,7 @@ class Bridge:
         except SessionCompleteException:
             raise
         except Exception as e:  # never let a plugin bug reach gptme's loop
-            logger.exception("hookrun plugin failed in %s", where)
+            logger.debug("hookrun plugin failed in %s", where, exc_info=True)
             self._warn_once(transport.Failure("plugin", f"the gptme plugin failed in {where}: {e!r}"))
 
     # -- gptme hooks ----------------------------------------------------------------------------
@@ -215,7 +216,7 @@ class Bridge:
         try:
             return self._confirm(tool_use, workspace)
         except Exception as e:  # an exception here would become a skip of every tool call
-            logger.exception("hookrun plugin failed in tool.confirm")
+            logger.debug("hookrun plugin failed in tool.confirm", exc_info=True)
             self._warn_once(transport.Failure("plugin", f"the gptme plugin failed in tool.confirm: {e!r}"))
             return None
 

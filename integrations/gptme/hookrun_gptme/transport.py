@@ -24,6 +24,8 @@ class Failure:
     def __init__(self, code: str, message: str) -> None:
         self.code = code
         self.message = message
+        # True when another way reached hookrun after this one failed: the hooks did run.
+        self.recovered = False
 
     def __repr__(self) -> str:
         return f"Failure({self.code!r}, {self.message!r})"
@@ -128,8 +130,12 @@ class _UnixConnection(http.client.HTTPConnection):
 
     def connect(self) -> None:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.settimeout(self.timeout)
-        sock.connect(self.socket_path)
+        try:
+            sock.settimeout(self.timeout)
+            sock.connect(self.socket_path)
+        except OSError:
+            sock.close()
+            raise
         self.sock = sock
 
 
@@ -174,5 +180,6 @@ def trigger(event: str, context: Dict[str, Any], cwd: Path) -> List[Answer]:
         if not (isinstance(answer, Failure) and answer.code == "socket"):
             return [answer]
         answer.message += "; using the `hooks` command instead"
+        answer.recovered = True
         return [answer, run_cli(event, context, cwd)]
     return [run_cli(event, context, cwd)]
