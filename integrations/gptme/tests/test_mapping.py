@@ -254,5 +254,32 @@ class Results(PluginTest):
         self.assertEqual(str(caught.exception), "out of time")
 
 
+class RepositoryConfig(PluginTest):
+    """hookrun's own hooks.example.yaml, unchanged, guarding, informing and stopping gptme."""
+
+    def test_the_example_config_guards_and_informs_gptme(self):
+        import os
+
+        from support import REPO, hookrun
+
+        config = str(REPO / "hooks.example.yaml")
+        os.environ["HOOKS_CONFIG"] = config
+        os.environ["TMPDIR"] = str(self.tmp)  # its log-tool hook writes there
+        os.environ["HOOKS_DISABLED"] = "notify-done"  # async: would outlive the test by design
+        done = hookrun("--config", config, "trust", "--yes", cwd=self.workspace)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        err = self.capture_stderr()
+
+        self.assertTrue(any("branch" in m.content.lower() for m in self.session_start()))
+        out = self.run_tool(ToolUse("shell", None, "git push --force origin main"))
+        self.assertFalse(out["ran"])
+        self.assertEqual(out["confirmation"].message, "force push; push a new branch instead")
+        self.assertTrue(self.run_tool(ToolUse("shell", None, "git status"))["ran"])
+        m = self.manager([Message("user", "go"), Message("assistant", "done")])
+        self.loop_continue(m, [])
+        self.assertGreater(len(m.log.messages), 2, "turn-summary's message joins the conversation")
+        self.assertEqual(err.getvalue(), "")
+
+
 if __name__ == "__main__":
     unittest.main()
