@@ -131,6 +131,8 @@ interface SchemaError {
 const FIXTURE_KEYS = ["$schema", "name", "description", "event", "host", "context", "context_file", "env", "expect"];
 const EXPECT_KEYS = ["decision", "reason", "messages", "additional_context", "updated_input", "continue", "hooks_ran", "exit_code"];
 
+const TYPE_WORDS: Record<string, string> = { object: "a map", array: "a list", string: "a text", integer: "a whole number", boolean: "true or false", number: "a number" };
+
 /** Read and validate one fixture file: its fixtures, or the diagnostics (FILE:LINE:COL) that keep it from running. */
 export async function loadFixtureFile(file: string): Promise<{ fixtures: Fixture[]; diagnostics: Diagnostic[] }> {
   const at = (line: number, col: number, message: string): Diagnostic => ({ file, line, col, severity: "error", message });
@@ -249,7 +251,7 @@ function schemaProblems(parsed: ParsedConfigText): Diagnostic[] {
         message = `${where}: expected a text (a substring) or {pattern: REGEX}`;
         break;
       case "type":
-        message = `${where}: expected ${e.params.type === "object" ? "a map" : e.params.type === "array" ? "a list" : `a ${e.params.type}`}`;
+        message = `${where}: expected ${TYPE_WORDS[String(e.params.type)] ?? String(e.params.type)}`;
         break;
       case "minItems":
         message = `${where}: the list is empty; give at least one fixture`;

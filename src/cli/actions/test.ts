@@ -75,7 +75,11 @@ export async function testFixtures(ctx: CliContext, paths: string[], flags: Test
   } finally {
     stop();
   }
-  const report = summary(outcomes, started);
+  // Reports in file order, the unreadable files among the others.
+  const report = summary(
+    outcomes.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line)),
+    started,
+  );
   if (flags.json) ctx.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else if (flags.junit) ctx.stdout.write(junitReport(outcomes, ctx.cwd));
   else {
