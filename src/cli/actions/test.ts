@@ -98,13 +98,16 @@ async function fire(ctx: CliContext, fixture: Fixture): Promise<Fired> {
   const quiet: CliOutput = { isTTY: false, write: () => true };
   const errors: CliOutput = { isTTY: false, write: (c) => ((stderr += typeof c === "string" ? c : Buffer.from(c).toString("utf8")), true) };
   const payload = fixture.contextFile ? "" : JSON.stringify(fixture.context ?? {});
+  // A session of its own: async results of earlier runs (of "default") are not delivered into it.
+  const env: NodeJS.ProcessEnv = { ...ctx.env, HOOKS_SESSION_ID: `hooks-test-${randomUUID()}`, ...fixture.env };
+  // HOOKS_EXPLAIN=1 (hooks doctor's probes) would make the run explain instead of running.
+  if (fixture.env.HOOKS_EXPLAIN === undefined) delete env.HOOKS_EXPLAIN;
   const run: CliContext = {
     stdout: quiet,
     stderr: errors,
     stdin: Readable.from([Buffer.from(payload)]),
     stdinFd: undefined,
-    // A session of its own: async results of earlier runs (of "default") are not delivered into it.
-    env: { ...ctx.env, HOOKS_SESSION_ID: `hooks-test-${randomUUID()}`, ...fixture.env },
+    env,
     cwd: ctx.cwd,
     configPath: ctx.configPath,
     userConfig: ctx.userConfig,
