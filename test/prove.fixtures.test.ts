@@ -224,6 +224,27 @@ describe("hooks test: fixtures that cannot be read", () => {
     expect(text.stdout).toMatch(/8 fixtures: 1 passed, 0 failed, 7 could not run/);
   });
 
+  it("an empty file, a list at the top, an empty fixtures list, a JSON enum error; an unknown event says hooks run's error", async () => {
+    const t = sandbox({ config: CONFIG });
+    t.write("empty.hooktest.yaml", "# only a comment\n");
+    t.write("list.hooktest.yaml", "- event: stop\n");
+    t.write("none.hooktest.yaml", "fixtures: []\n");
+    t.write("j.hooktest.json", '{"event": "stop", "expect": {"decision": "blok"}}');
+    t.write("ev.hooktest.yaml", "event: stpo\n");
+    const { code, report } = await testJson(t, ["--trust"]);
+    expect(code).toBe(1);
+    expect(report.fixtures.map((f) => f.error)).toEqual([
+      "empty.hooktest.yaml:1:1: error: the file is empty: write one fixture (`event:` and `expect:`) or `fixtures:` with a list of them",
+      "hooks: unknown event `stpo`; did you mean `stop`?",
+      'j.hooktest.json:1:42: error: expect.decision: "blok" is not one of block, allow, ask, defer, none',
+      "list.hooktest.yaml:1:1: error: the top level must be a map: one fixture (`event:`, `expect:`) or `fixtures:` with a list",
+      "none.hooktest.yaml:1:11: error: fixtures: the list is empty; give at least one fixture",
+    ]);
+    // An unknown event is a usage error of the run: exit 64 is what `hooks run` gives, which a fixture may expect.
+    t.write("ev.hooktest.yaml", "event: stpo\nexpect: {exit_code: 64}\n");
+    expect((await testJson(t, ["--trust", "ev.hooktest.yaml"])).code).toBe(0);
+  });
+
   it("no fixtures: exit 1, saying where it looked; a path that does not exist: usage error", async () => {
     const t = sandbox({ config: CONFIG });
     const none = await runMain(["--trust", "test"], { cwd: t.dir, env: t.env });
