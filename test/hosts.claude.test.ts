@@ -41,7 +41,7 @@ describe("formatClaude", () => {
     expect(formatClaude(r)).toEqual({ decision: "block", reason: "TODO.md is not empty", systemMessage: "3 files changed" });
   });
 
-  it("on Stop, gives the model what an async hook delivers there (additionalContext: the turn goes on once); a sync hook's message stays the user's", () => {
+  it("on Stop, gives the model what an async hook of a model-context event delivers there (additionalContext: the turn goes on once); a sync hook's message stays the user's", () => {
     const delivered = asyncDelivery("analyze", { event: "post_tool_use", messages: [{ role: "system", content: "a.py: 1 finding" }] });
     const r = triggerResult("stop", [hookResult("notes", { messages: [{ role: "system", content: "3 files changed" }] })], {
       async_delivered: [delivered],
@@ -52,6 +52,10 @@ describe("formatClaude", () => {
       ],
     });
     expect(formatClaude(r)).toEqual({ hookSpecificOutput: { hookEventName: "Stop", additionalContext: "a.py: 1 finding" }, systemMessage: "3 files changed\nseen by the user" });
+    // An async hook of Stop itself (a notifier's chatter) stays the user's: it does not keep the agent going.
+    const chatter = asyncDelivery("notify", { event: "stop", messages: [{ role: "system", content: "notified" }] });
+    const fromStop = triggerResult("stop", [], { async_delivered: [chatter], messages: [{ role: "system", content: "notified", hook: "notify", async: true }] });
+    expect(formatClaude(fromStop)).toEqual({ systemMessage: "notified" });
     // Where context reaches the model anyway, an async message is context like any other.
     const pre = triggerResult("pre_tool_use", [], { async_delivered: [delivered], messages: [{ role: "system", content: "a.py: 1 finding", hook: "analyze", async: true }] });
     expect(formatClaude(pre)).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "a.py: 1 finding" } });

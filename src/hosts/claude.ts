@@ -41,11 +41,13 @@ export function formatClaude(result: TriggerResult): ClaudeHookResponse {
   const rules = EVENT_BY_NAME.get(event)?.claude ?? null;
   const specific: NonNullable<ClaudeHookResponse["hookSpecificOutput"]> = { hookEventName: rules?.name ?? pascalEventName(event) };
   const shown = result.messages.filter((m) => !m.hide);
-  // An async result delivered on Stop was context for the model where its hook ran (a background
-  // analysis after a Write, say); shown to the user only, the model would never get it (it is
-  // delivered once): there it is a follow-up, the turn goes on with it once.
+  // An async result delivered on Stop whose hook ran where Claude gives context to the model (a
+  // background analysis after a Write, say) would never reach the model as a systemMessage (it
+  // is delivered once): it is a follow-up there, the turn goes on with it once. One whose hook
+  // ran on Stop itself stays for the user, as it would have been had it run in the foreground.
   const continues = rules?.block === "continue" && rules.additionalContext;
-  const asyncFollowup = (m: Message) => continues && m.async === true && m.kind === undefined;
+  const modelOrigin = new Set(result.async_delivered.filter((d) => modelContextEvent(d.event)).map((d) => d.name));
+  const asyncFollowup = (m: Message) => continues && m.async === true && m.kind === undefined && modelOrigin.has(m.hook ?? "");
   const context = texts(shown.filter((m) => m.kind === undefined && !asyncFollowup(m)));
   const notices = texts(shown.filter((m) => m.kind === "notice"));
   const followups = texts(shown.filter((m) => m.kind === "followup" || asyncFollowup(m)));
@@ -97,6 +99,12 @@ export function formatClaude(result: TriggerResult): ClaudeHookResponse {
   if (system.length) out.systemMessage = system.join("\n");
   if (Object.keys(specific).length > 1) out.hookSpecificOutput = specific;
   return out;
+}
+
+/** Whether Claude Code gives a hook's additionalContext on this event to the model without keeping the agent going. */
+function modelContextEvent(event: string): boolean {
+  const rules = EVENT_BY_NAME.get(event)?.claude;
+  return rules?.additionalContext === true && rules.block !== "continue";
 }
 
 /** What `hooks run EVENT --output claude` prints and exits with. */
