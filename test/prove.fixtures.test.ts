@@ -138,6 +138,14 @@ describe("hooks test: expectations", () => {
     expect(code).toBe(0);
   });
 
+  it("a failing fixture names the hooks that failed (a spawn error fails open: often the reason)", async () => {
+    const t = sandbox({ config: "hooks:\n  pre_tool_use:\n    - name: guard\n      command: ./missing-guard.sh\n" });
+    t.write("g.hooktest.yaml", "event: pre_tool_use\nexpect: {decision: block}\n");
+    const r = await runMain(["--trust", "test"], { cwd: t.dir, env: t.env });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/\n {4}decision: expected "block", got "none"\n {4}note: hook guard spawn error: command not found \(exit 127\)/);
+  });
+
   it("runs each fixture with real processes in the project, with the fixture's env", async () => {
     const t = sandbox({ config: "hooks:\n  stop:\n    - name: mark\n      command: echo $MARK > marked\n" });
     t.write("mark.hooktest.yaml", "event: stop\nenv: {MARK: from-fixture}\nexpect: {hooks_ran: [mark]}\n");

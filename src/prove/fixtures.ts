@@ -5,7 +5,8 @@ import type { ConfigPath, ParsedConfigText } from "../config/positions.js";
 import { displayPath } from "../config/schemaDiagnostics.js";
 import { type Diagnostic, UsageError } from "../errors.js";
 import { READ_LIMITS, readBoundedText } from "../fs/readBounded.js";
-import { rankedDecision } from "../hosts/resultText.js";
+import { failureLine, rankedDecision } from "../hosts/resultText.js";
+import { FAILURE_STATUSES } from "../runner/runHook.js";
 import type { TriggerResult } from "../runner/types.js";
 import { didYouMean } from "../text.js";
 import validateFixture from "./validateFixture.generated.js";
@@ -87,6 +88,8 @@ export interface FixtureOutcome {
   /** Why the fixture could not be read (FILE:LINE:COL) or run. */
   error?: string;
   actual?: Actual;
+  /** Hooks of the run that failed, one line each (a spawn error, a timeout): often why an expectation did not hold. */
+  hook_failures?: string[];
 }
 
 /**
@@ -350,5 +353,6 @@ export async function runFixture(fixture: Fixture, fire: (fixture: Fixture) => P
   const differences = compareFixture(fixture.expect, actual);
   // A run that did not happen passes only when the fixture expects exactly that (its exit code).
   if (fired.error !== undefined && (fixture.expect.exit_code === undefined || differences.length > 0)) return { ...head, status: "error", duration_ms, differences, error: fired.error, actual };
-  return { ...head, status: differences.length ? "fail" : "pass", duration_ms, differences, actual };
+  const failed = fired.result ? [...fired.result.hooks, ...fired.result.async_delivered].filter((h) => FAILURE_STATUSES.has(h.status)).map(failureLine) : [];
+  return { ...head, status: differences.length ? "fail" : "pass", duration_ms, differences, actual, ...(failed.length ? { hook_failures: failed } : {}) };
 }

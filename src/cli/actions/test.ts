@@ -196,6 +196,8 @@ function formatOutcome(o: FixtureOutcome, ctx: CliContext): string {
   // A run that did not happen differs in every field: its reason is the one line worth reading.
   if (o.error) lines.push(indent(`did not run: ${o.error}`));
   else for (const d of o.differences) lines.push(indent(terminalSafe(describeDifference(d))));
+  // Why an expectation may not have held: a hook that failed (it fails open).
+  if (o.status === "fail") for (const f of o.hook_failures ?? []) lines.push(indent(`note: ${f}`));
   return `${lines.join("\n")}\n`;
 }
 
@@ -215,7 +217,7 @@ function junitReport(outcomes: FixtureOutcome[], cwd: string): string {
     s.ms += o.duration_ms;
     const c: JunitCase = { name: o.name, classname: file, ms: o.duration_ms };
     if (o.status !== "pass") {
-      const detail = o.error ? `did not run: ${o.error}` : o.differences.map(describeDifference).join("\n");
+      const detail = o.error ? `did not run: ${o.error}` : [...o.differences.map(describeDifference), ...(o.hook_failures ?? []).map((f) => `note: ${f}`)].join("\n");
       c.failure = { message: detail.split("\n")[0], type: o.status === "error" ? "error" : "expectation", detail: `${file}:${o.line}\n${detail}` };
     }
     s.cases.push(c);
