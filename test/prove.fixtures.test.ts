@@ -28,6 +28,9 @@ const CONFIG = `hooks:
       command: |
         echo '{"additional_context": "on branch main"}'
   stop:
+    - name: note
+      async: true
+      command: echo "noted"
     - name: halt
       command: |
         echo '{"continue": false, "stop_reason": "enough for today"}'
@@ -60,7 +63,7 @@ const PASSING = `fixtures:
   - name: stop halts
     event: stop
     env: {HOOKS_DISABLED: nothing}
-    expect: {continue: false, exit_code: 0}
+    expect: {continue: false, exit_code: 0, hooks_ran: [halt], async_started: [note], messages: [noted]}
 `;
 
 /** The same runs, each with exactly one expectation the run does not meet. */
@@ -79,6 +82,7 @@ const FAILING: [field: string, event: string, context: string, expect: string, w
   ],
   ["continue", "stop", "{}", "{continue: true}", "continue: expected true, got false"],
   ["hooks_ran", "session_start", "{}", "{hooks_ran: [ctx, hello]}", 'hooks_ran: expected ["ctx","hello"], got ["hello","ctx"]'],
+  ["async_started", "stop", "{}", "{async_started: []}", 'async_started: expected [], got ["note"]'],
   ["exit_code", "pre_tool_use", `{tool_name: Bash, tool_input: {command: "rm -rf /"}}`, "{exit_code: 0}", "exit_code: expected 0, got 2"],
 ];
 

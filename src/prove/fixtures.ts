@@ -32,6 +32,7 @@ export interface FixtureExpect {
   updated_input?: unknown;
   continue?: boolean;
   hooks_ran?: string[];
+  async_started?: string[];
   exit_code?: number;
 }
 
@@ -66,6 +67,7 @@ export interface Actual {
   updated_input: unknown;
   continue: boolean;
   hooks_ran: string[];
+  async_started: string[];
   exit_code: number;
 }
 
@@ -132,7 +134,7 @@ interface SchemaError {
 }
 
 const FIXTURE_KEYS = ["$schema", "name", "description", "event", "host", "context", "context_file", "env", "expect"];
-const EXPECT_KEYS = ["decision", "reason", "messages", "additional_context", "updated_input", "continue", "hooks_ran", "exit_code"];
+const EXPECT_KEYS = ["decision", "reason", "messages", "additional_context", "updated_input", "continue", "hooks_ran", "async_started", "exit_code"];
 
 const TYPE_WORDS: Record<string, string> = { object: "a map", array: "a list", string: "a text", integer: "a whole number", boolean: "true or false", number: "a number" };
 
@@ -308,7 +310,8 @@ export function actualOf(fired: Fired): Actual {
       .join("\n\n"),
     updated_input: r?.updated_input ?? null,
     continue: r ? r.continue : true,
-    hooks_ran: r ? [...r.hooks.filter((h) => h.status !== "skipped" && h.status !== "cancelled").map((h) => h.name), ...r.async_started] : [],
+    hooks_ran: r ? r.hooks.filter((h) => h.status !== "skipped" && h.status !== "cancelled").map((h) => h.name) : [],
+    async_started: r ? r.async_started : [],
     exit_code: fired.exitCode,
   };
 }
@@ -331,6 +334,7 @@ export function compareFixture(expect: FixtureExpect, actual: Actual): Differenc
   if (expect.updated_input !== undefined) differ("updated_input", deepEqual(expect.updated_input, actual.updated_input));
   if (expect.continue !== undefined) differ("continue", expect.continue === actual.continue);
   if (expect.hooks_ran !== undefined) differ("hooks_ran", deepEqual(expect.hooks_ran, actual.hooks_ran));
+  if (expect.async_started !== undefined) differ("async_started", deepEqual(expect.async_started, actual.async_started));
   if (expect.exit_code !== undefined) differ("exit_code", expect.exit_code === actual.exit_code);
   return out;
 }

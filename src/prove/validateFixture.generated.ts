@@ -3,10 +3,10 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/hookrun/hookrun/schema/fixture.schema.json","title":"hookrun test fixture","type":"object","if":{"properties":{"fixtures":true},"required":["fixtures"]},"then":{"properties":{"$schema":{},"fixtures":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/fixture"}}},"additionalProperties":false},"else":{"$ref":"#/$defs/fixture"},"$defs":{"fixture":{"type":"object","required":["event"],"properties":{"$schema":{"type":"string"},"name":{"type":"string","minLength":1},"description":{"type":"string"},"event":{"type":"string","minLength":1},"host":{"enum":["claude","codex","gemini","copilot","qwen","cursor","droid","windsurf","cline"]},"context":{"type":"object"},"context_file":{"type":"string","minLength":1},"env":{"type":"object","additionalProperties":{"type":"string"}},"expect":{"$ref":"#/$defs/expect"}},"additionalProperties":false,"not":{"properties":{"context":true,"context_file":true},"required":["context","context_file"]}},"expect":{"type":"object","properties":{"decision":{"enum":["block","allow","ask","defer","none"]},"reason":{"$ref":"#/$defs/text"},"messages":{"type":"array","items":{"$ref":"#/$defs/text"}},"additional_context":{"$ref":"#/$defs/text"},"updated_input":{},"continue":{"type":"boolean"},"hooks_ran":{"type":"array","items":{"type":"string"}},"exit_code":{"type":"integer","minimum":0,"maximum":255}},"additionalProperties":false},"text":{"anyOf":[{"type":"string"},{"type":"object","required":["pattern"],"properties":{"pattern":{"type":"string"}},"additionalProperties":false}]}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/hookrun/hookrun/schema/fixture.schema.json","title":"hookrun test fixture","type":"object","if":{"properties":{"fixtures":true},"required":["fixtures"]},"then":{"properties":{"$schema":{},"fixtures":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/fixture"}}},"additionalProperties":false},"else":{"$ref":"#/$defs/fixture"},"$defs":{"fixture":{"type":"object","required":["event"],"properties":{"$schema":{"type":"string"},"name":{"type":"string","minLength":1},"description":{"type":"string"},"event":{"type":"string","minLength":1},"host":{"enum":["claude","codex","gemini","copilot","qwen","cursor","droid","windsurf","cline"]},"context":{"type":"object"},"context_file":{"type":"string","minLength":1},"env":{"type":"object","additionalProperties":{"type":"string"}},"expect":{"$ref":"#/$defs/expect"}},"additionalProperties":false,"not":{"properties":{"context":true,"context_file":true},"required":["context","context_file"]}},"expect":{"type":"object","properties":{"decision":{"enum":["block","allow","ask","defer","none"]},"reason":{"$ref":"#/$defs/text"},"messages":{"type":"array","items":{"$ref":"#/$defs/text"}},"additional_context":{"$ref":"#/$defs/text"},"updated_input":{},"continue":{"type":"boolean"},"hooks_ran":{"type":"array","items":{"type":"string"}},"async_started":{"type":"array","items":{"type":"string"}},"exit_code":{"type":"integer","minimum":0,"maximum":255}},"additionalProperties":false},"text":{"anyOf":[{"type":"string"},{"type":"object","required":["pattern"],"properties":{"pattern":{"type":"string"}},"additionalProperties":false}]}}};
 const schema32 = {"type":"object","required":["event"],"properties":{"$schema":{"type":"string"},"name":{"type":"string","minLength":1},"description":{"type":"string"},"event":{"type":"string","minLength":1},"host":{"enum":["claude","codex","gemini","copilot","qwen","cursor","droid","windsurf","cline"]},"context":{"type":"object"},"context_file":{"type":"string","minLength":1},"env":{"type":"object","additionalProperties":{"type":"string"}},"expect":{"$ref":"#/$defs/expect"}},"additionalProperties":false,"not":{"properties":{"context":true,"context_file":true},"required":["context","context_file"]}};
 const func1 = Object.prototype.hasOwnProperty;
-const schema33 = {"type":"object","properties":{"decision":{"enum":["block","allow","ask","defer","none"]},"reason":{"$ref":"#/$defs/text"},"messages":{"type":"array","items":{"$ref":"#/$defs/text"}},"additional_context":{"$ref":"#/$defs/text"},"updated_input":{},"continue":{"type":"boolean"},"hooks_ran":{"type":"array","items":{"type":"string"}},"exit_code":{"type":"integer","minimum":0,"maximum":255}},"additionalProperties":false};
+const schema33 = {"type":"object","properties":{"decision":{"enum":["block","allow","ask","defer","none"]},"reason":{"$ref":"#/$defs/text"},"messages":{"type":"array","items":{"$ref":"#/$defs/text"}},"additional_context":{"$ref":"#/$defs/text"},"updated_input":{},"continue":{"type":"boolean"},"hooks_ran":{"type":"array","items":{"type":"string"}},"async_started":{"type":"array","items":{"type":"string"}},"exit_code":{"type":"integer","minimum":0,"maximum":255}},"additionalProperties":false};
 const schema34 = {"anyOf":[{"type":"string"},{"type":"object","required":["pattern"],"properties":{"pattern":{"type":"string"}},"additionalProperties":false}]};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -21,7 +21,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!((((((((key0 === "decision") || (key0 === "reason")) || (key0 === "messages")) || (key0 === "additional_context")) || (key0 === "updated_input")) || (key0 === "continue")) || (key0 === "hooks_ran")) || (key0 === "exit_code"))){
+if(!(func1.call(schema33.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -365,10 +365,13 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data.exit_code !== undefined){
-let data11 = data.exit_code;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err24 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.async_started !== undefined){
+let data11 = data.async_started;
+if(Array.isArray(data11)){
+const len2 = data11.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data11[i2] !== "string"){
+const err24 = {instancePath:instancePath+"/async_started/" + i2,schemaPath:"#/properties/async_started/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -377,9 +380,10 @@ vErrors.push(err24);
 }
 errors++;
 }
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 > 255 || isNaN(data11)){
-const err25 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/async_started",schemaPath:"#/properties/async_started/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -388,8 +392,11 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data11 < 0 || isNaN(data11)){
-const err26 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.exit_code !== undefined){
+let data13 = data.exit_code;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err26 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -398,16 +405,37 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 > 255 || isNaN(data13)){
+const err27 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};
 if(vErrors === null){
 vErrors = [err27];
 }
 else {
 vErrors.push(err27);
+}
+errors++;
+}
+if(data13 < 0 || isNaN(data13)){
+const err28 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
 }
 errors++;
 }
