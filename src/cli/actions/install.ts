@@ -164,6 +164,8 @@ export async function installHosts(ctx: CliContext, names: string[], flags: Inst
     if (port !== null) warmPorts.add(port);
     const wanted = wantedEntries(ctx, config, host, Boolean(flags.user), port);
     const shown = displayFile(f.file, ctx.cwd);
+    for (const w of (await host.install!.warnings?.(config, { file: f.file, text: f.text, user: Boolean(flags.user), env: ctx.env })) ?? [])
+      ctx.stderr.write(`${terminalSafe(`hooks install: warning: ${host.title}: ${w}`)}\n`);
     if (flags.check) {
       const state = installState(host, f.text, f.file, wanted);
       if (state.stale.length) stale++;
