@@ -414,6 +414,19 @@ describe("hooks install / uninstall / --check / import agent-code (CLI)", () => 
     expect(readFileSync(p.path(".agent/settings.toml"), "utf8")).toBe(USER_FILE);
   });
 
+  it("hooks validate repeats the warnings once the entries are installed, and reports them stale when hooks.yaml changes", async () => {
+    const p = agentProject(GUARD_YAML);
+    expect((await runMain(["install", "agent-code"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect((await runMain(["validate"], { cwd: p.dir, env: p.env, input: "" })).stderr).not.toMatch(/agent-code/);
+    p.write(".agent/settings.local.toml", '[[hooks]]\nevent = "stop"\naction = { type = "shell", command = "./mine.sh" }\n');
+    p.write("hooks.yaml", `${GUARD_YAML}  pre_turn:\n    - {name: slow, command: "true", timeout: 29s}\n`);
+    const v = await runMain(["validate"], { cwd: p.dir, env: p.env, input: "" });
+    expect(v.code).toBe(0);
+    expect(v.stderr).toMatch(/agent-code: .*settings\.local\.toml has \[\[hooks\]\] of its own/);
+    expect(v.stderr).toMatch(/agent-code: pre_turn: its hooks can run 29 s in a row/);
+    expect(v.stderr).toMatch(/stale for pre_turn .*hooks install agent-code/);
+  });
+
   it("a file hookrun created is removed on uninstall; a bad TOML file is refused with nothing written", async () => {
     const p = agentProject(GUARD_YAML);
     await runMain(["install", "agent-code"], { cwd: p.dir, env: p.env });

@@ -39,6 +39,8 @@ export async function validateConfig(ctx: CliContext, opts: { json?: boolean }):
       const message = `hookrun's entries are stale for ${h.stale.join(", ")} (hooks.yaml changed since \`hooks install ${h.host}\`); run \`hooks install ${h.host}\``;
       config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message });
     }
+    // A host's own setup around installed entries (agent-code: a layer hiding them, hooks outlasting its timeout).
+    for (const h of await install.hostSetupWarnings(ctx, config)) config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message: h.message });
     // Warm mode with no server: the host refuses every guarded action until one answers.
     for (const h of await install.silentWarmServers(config)) {
       const message = `hookrun's entries call \`hooks serve\` on 127.0.0.1:${h.port} (warm mode) and nothing answers there: guarded actions are refused until \`hooks serve --port ${h.port}\` runs`;

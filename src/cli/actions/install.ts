@@ -334,6 +334,24 @@ export function staleHosts(ctx: CliContext, config: ResolvedConfig): { file: str
   return out;
 }
 
+/**
+ * What hosts whose entries are installed in the project warn about their setup (agent-code: a
+ * settings layer hiding the entries, hooks that can outlast its 30 s): for `hooks validate`.
+ */
+export async function hostSetupWarnings(ctx: CliContext, config: ResolvedConfig): Promise<{ file: string; message: string }[]> {
+  const out: { file: string; message: string }[] = [];
+  for (const host of installable().filter((h) => h.install?.warnings)) {
+    try {
+      const f = readHostFile(host, config.projectDir, false);
+      if (f.text === null || !installState(host, f.text, f.file, {}).installed) continue;
+      for (const w of await host.install!.warnings!(config, { file: f.file, text: f.text, user: false, env: ctx.env })) out.push({ file: f.file, message: `${host.title}: ${w}` });
+    } catch {
+      // an unreadable host file is install's to report
+    }
+  }
+  return out;
+}
+
 /** Hosts installed in warm mode in the project whose server does not answer now: for `hooks validate`. */
 export async function silentWarmServers(config: ResolvedConfig): Promise<{ file: string; host: string; port: number }[]> {
   const out: { file: string; host: string; port: number }[] = [];
