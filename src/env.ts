@@ -28,6 +28,9 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: "NO_COLOR", description: 'set (not ""): no colours (as --color=never); --color wins' },
   { name: "FORCE_COLOR", description: 'set (not ""): colours even when not a terminal; 0 or false: none; NO_COLOR and --color win' },
   { name: "CLAUDE_PROJECT_DIR", description: "passed through to hooks; set to the project dir when absent" },
+  { name: "AGENT_CODE_HOOK_TOOL", description: "under `--host agent-code`: the tool of pre_tool_use (agent-code sends only the tool's input on stdin)" },
+  { name: "AGENT_CODE_HOOK_EVENT", description: "under `--host agent-code`: agent-code's event name, kept as the context's host.event" },
+  { name: "AGENT_CODE_HOOK_CONTEXT_TRUNCATED", description: "under `--host agent-code`: 1 sets the context's host.context_truncated" },
 ];
 
 /** What every hook finds in its environment besides the runner's (SPEC §4). */
