@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { describe, expect, it } from "vitest";
@@ -437,6 +437,26 @@ describe("hooks install / uninstall / --check / import agent-code (CLI)", () => 
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/settings\.toml:1: .*it must be TOML/);
     expect(readFileSync(p.path(".agent/settings.toml"), "utf8")).toBe("[api\n");
+  });
+
+  it("writes through a symlinked settings.toml (the link stays), refuses a FIFO, and finds .agent/ when no host is named", async () => {
+    const p = agentProject(GUARD_YAML);
+    p.write("shared/settings.toml", USER_FILE);
+    mkdirSync(p.path(".agent"));
+    symlinkSync("../shared/settings.toml", p.path(".agent/settings.toml"));
+    const r = await runMain(["install"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/found .*agent-code/);
+    expect(lstatSync(p.path(".agent/settings.toml")).isSymbolicLink()).toBe(true);
+    expect(readFileSync(p.path("shared/settings.toml"), "utf8").startsWith(`${USER_FILE}\n[[hooks]]\n`)).toBe(true);
+    await runMain(["uninstall", "agent-code"], { cwd: p.dir, env: p.env });
+    expect(readFileSync(p.path("shared/settings.toml"), "utf8")).toBe(USER_FILE);
+    const q = agentProject(GUARD_YAML);
+    mkdirSync(q.path(".agent"));
+    expect(spawnSync("mkfifo", [q.path(".agent/settings.toml")]).status).toBe(0);
+    const fifo = await runMain(["install", "agent-code"], { cwd: q.dir, env: q.env });
+    expect(fifo.code).not.toBe(0);
+    expect(fifo.stderr).toMatch(/settings\.toml.*nothing was written/);
   });
 
   it("hooks import agent-code [FILE] prints the hooks, and --write adds them to hooks.yaml", async () => {
