@@ -459,6 +459,21 @@ describe("hooks install / uninstall / --check / import agent-code (CLI)", () => 
     expect(fifo.stderr).toMatch(/settings\.toml.*nothing was written/);
   });
 
+  it("--user writes ~/.config/agent-code/config.toml with this hookrun's absolute path, and warns when agent-code reads another file", async () => {
+    const p = agentProject(GUARD_YAML);
+    const file = path.join(p.env.HOME, ".config", "agent-code", "config.toml");
+    const noXdg = { ...p.env, XDG_CONFIG_HOME: undefined };
+    const r = await runMain(["install", "agent-code", "--user"], { cwd: p.dir, env: noXdg });
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toMatch(/reads its user settings from/);
+    const doc = parseToml(readFileSync(file, "utf8")) as { hooks: { action: { command: string } }[] };
+    expect(doc.hooks[0].action.command).toMatch(/^exec '?\/.*dist\/bin\/hooks\.js'? run session_end --host agent-code$/);
+    const xdg = await runMain(["install", "agent-code", "--user"], { cwd: p.dir, env: p.env });
+    expect(xdg.stderr).toMatch(new RegExp(`agent-code reads its user settings from ${p.env.XDG_CONFIG_HOME}/agent-code/config\\.toml here`));
+    expect((await runMain(["uninstall", "agent-code", "--user"], { cwd: p.dir, env: noXdg })).code).toBe(0);
+    expect(existsSync(file)).toBe(false);
+  });
+
   it("hooks import agent-code [FILE] prints the hooks, and --write adds them to hooks.yaml", async () => {
     const p = agentProject("hooks: {}\n");
     p.write(".agent/settings.toml", USER_FILE.replace('event = "session_start"', 'event = "pre_tool_use"\ntool_name = "Bash"'));

@@ -38,7 +38,9 @@ function hookTables(file: string): unknown[] | null {
 /** agent-code's user settings file: `$XDG_CONFIG_HOME/agent-code/config.toml`, else `~/.config/agent-code/config.toml` (config/mod.rs agent_config_dir). */
 export function agentCodeUserFile(env: Readonly<Record<string, string | undefined>>): string | null {
   if (env.XDG_CONFIG_HOME) return path.join(env.XDG_CONFIG_HOME, "agent-code", "config.toml");
-  return env.HOME ? path.join(env.HOME, ".config", "agent-code", "config.toml") : null;
+  if (!env.HOME) return null;
+  // dirs::config_dir(): ~/Library/Application Support on macOS, ~/.config on Linux.
+  return process.platform === "darwin" ? path.join(env.HOME, "Library", "Application Support", "agent-code", "config.toml") : path.join(env.HOME, ".config", "agent-code", "config.toml");
 }
 
 export async function agentCodeWarnings(
@@ -58,13 +60,16 @@ export async function agentCodeWarnings(
       // a file that is not TOML is refused by the install itself
     }
   }
+  const reads = agentCodeUserFile(at.env);
+  if (at.user && reads && path.resolve(reads) !== path.resolve(at.file))
+    out.push(`agent-code reads its user settings from ${reads} here ($XDG_CONFIG_HOME or the platform's config dir), not ${at.file}: move the [[hooks]] tables there`);
   if (!at.user) {
     const local = path.join(config.projectDir, ".agent", "settings.local.toml");
     if (hookTables(local)?.length)
       out.push(
         `${local} has [[hooks]] of its own: agent-code takes the hooks array of its last layer whole, so it never sees those of .agent/settings.toml, hookrun's included; move them into settings.toml (or hooks.yaml)`,
       );
-    const user = agentCodeUserFile(at.env);
+    const user = reads;
     const mine = user ? hookTables(user)?.filter((t) => !(isJsonObject(t) && ownsEntry(t))) : null;
     if (user && mine?.length)
       out.push(
