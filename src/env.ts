@@ -15,6 +15,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: "HOOKS_DISABLED", description: "comma-separated hook names to skip for this invocation" },
   { name: "HOOKS_CONFIG", description: "the project config file (as --config; no walk up)" },
   { name: "HOOKS_SESSION_ID", description: 'session_id when the context has none (default "default")' },
+  { name: "HOOKS_EXPLAIN", description: "1: `hooks run` prints, as JSON, which hooks would run and why not (as `hooks explain --json`) and runs none; `hooks doctor` sets it" },
   { name: "HOOKS_TRUST", description: "1: trust project and local config without review" },
   {
     name: "HOOKS_LOG_CONTEXT",

@@ -45,7 +45,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: "--output <format>", description: "text | json | junit | claude (= --host claude); default text, or the host's answer when the payload is a host's" },
       { flags: "--host <name>", description: "read the payload and answer as this agent: auto (from the payload) or claude, codex, gemini, … (hooks install writes it)" },
       { flags: "--json", description: "same as --output json" },
-      { flags: "--dry-run", description: "print the plan and the context; run nothing" },
+      { flags: "--dry-run", description: "print the plan, the hooks that would not run and why, and the context; run nothing" },
       {
         flags: "--record",
         description:
@@ -58,6 +58,21 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: "--max-parallel <n>", description: "concurrency cap for parallel events (default: CPUs × 2)" },
     ],
     action: async (ctx, [event], opts) => (await import("./actions/run.js")).runHooks(ctx, event, opts),
+  },
+  {
+    name: "explain",
+    args: [{ syntax: "<event>", description: "event name in any spelling, or the host's own (with --host)" }],
+    description: "say, for every hook of EVENT, whether it would run for this context and why not (disabled where, matcher, if, paths, HOOKS_DISABLED, trust); runs nothing",
+    example: `echo '{"tool_name": "Bash", "tool_input": {"command": "ls"}}' | hooks explain pre_tool_use`,
+    options: [
+      { flags: "--context <file>", description: "read the context JSON object from FILE (- for stdin)" },
+      { flags: "--set <key=value>", description: "set a context field (dotted keys; VALUE parsed as JSON when it parses); repeatable", many: "repeat" },
+      { flags: "--host <name>", description: "read the payload as this agent sends it: auto or claude, codex, gemini, …" },
+      { flags: "--only <names>", description: "as `hooks run --only`", many: "list" },
+      { flags: "--skip <names>", description: "as `hooks run --skip`", many: "list" },
+      JSON_OPTION,
+    ],
+    action: async (ctx, [event], opts) => (await import("./actions/run.js")).runHooks(ctx, event, { ...opts, explain: true }),
   },
   {
     name: "validate",

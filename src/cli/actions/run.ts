@@ -21,6 +21,7 @@ import { hooksDisabledByEnv, planHooks } from "../../runner/select.js";
 import type { HookEndEvent, HookResult, HookStartEvent, Runner, TriggerResult } from "../../runner/types.js";
 import { checkHookNames } from "../../runner/context.js";
 import { hookJson } from "../../report/json.js";
+import { explainHooks, formatExplanation } from "../../prove/explain.js";
 import type { CliOutput } from "../stdioWriter.js";
 import { terminalSafe } from "../../text.js";
 import type { CliContext } from "../context.js";
@@ -36,6 +37,8 @@ export interface RunFlags extends ContextFlags {
   json?: boolean;
   dryRun?: boolean;
   record?: boolean;
+  /** `hooks explain`: say for every hook of the event whether it would run and why not; run nothing. */
+  explain?: boolean;
   only?: string[];
   skip?: string[];
   wait?: boolean;
@@ -86,18 +89,24 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     if (!Number.isInteger(maxParallel) || maxParallel < 1) throw new UsageError(`--max-parallel ${flags.maxParallel}: expected a whole number ≥ 1`);
   }
   const payload = await readRunContext(ctx, flags);
+  // HOOKS_EXPLAIN=1 (set by `hooks doctor` when it fires a host's entry as the host would): the
+  // explanation as JSON instead of a run, so the probe reaches hookrun and starts no hook.
+  const explain = flags.explain || ctx.env.HOOKS_EXPLAIN === "1" ? (ctx.env.HOOKS_EXPLAIN === "1" || flags.json || asked === "json" ? "json" : "text") : null;
   // Without --output, the payload of a known host is answered in that host's contract (SPEC §13).
   const host: HostAdapter | null = asked !== undefined && asked !== "claude" ? null : resolveHost(hostFlag, payload);
   const output = host ? "host" : (asked ?? "text");
   const hostEvent = (arg: string): string | undefined => (host && Object.hasOwn(host.events, arg) ? host.events[arg] : undefined);
   // A host event fired for none of hookrun's events (Qwen's UserPromptSubmit on a continuation): nothing runs, nothing is said.
-  if (host?.route && host.route(payload, hostEvent(eventArg) ?? tryParseHookEvent(eventArg) ?? eventArg) === null) return EXIT.ok;
+  if (host?.route && host.route(payload, hostEvent(eventArg) ?? tryParseHookEvent(eventArg) ?? eventArg) === null) {
+    if (explain === "json") ctx.stdout.write(`${JSON.stringify({ event: eventArg, host: host.name, ignored: `${host.title} sends this event for no hookrun event: nothing runs` })}\n`);
+    return EXIT.ok;
+  }
   let config: Awaited<ReturnType<typeof loadConfig>>;
   try {
     config = await loadConfig({ cwd: ctx.cwd, configPath: ctx.configPath, userConfig: ctx.userConfig, env: ctx.env });
   } catch (error) {
     // Exit 78 would be a non-blocking error most hosts show no headless user: say it in the agent.
-    if (!host || !(error instanceof ConfigError)) throw error;
+    if (!host || explain || !(error instanceof ConfigError)) throw error;
     const d = error.diagnostics.find((x) => x.severity === "error") ?? error.diagnostics[0];
     const problem = d ? `${d.file}:${d.line}:${d.col}: ${d.message}` : error.message;
     ctx.stderr.write(`${terminalSafe(`hooks: ${error.message}${d ? `\n${problem}` : ""}`)}\n`);
@@ -108,7 +117,13 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   // Another host's entry fired by this host (Copilot CLI runs .claude/settings.json too): when this
   // host has hookrun entries of its own for the event, those run the hooks; this one stays quiet,
   // or every hook would run twice.
-  if (host && hostFlag !== undefined && hostFlag !== "auto" && host.name !== hostFlag && (await hasOwnEntries(host, config.projectDir, event))) return EXIT.ok;
+  if (host && hostFlag !== undefined && hostFlag !== "auto" && host.name !== hostFlag && (await hasOwnEntries(host, config.projectDir, event))) {
+    if (explain === "json")
+      ctx.stdout.write(
+        `${JSON.stringify({ event, host: host.name, ignored: `${host.title} has hookrun entries of its own for this event, which run the hooks; this ${hostFlag} entry stays quiet` })}\n`,
+      );
+    return EXIT.ok;
+  }
   const context = host ? host.read(payload, event) : payload;
   // After the host read: a host's payload is recognised by what it carries, and this is not its.
   if (context.session_id === undefined || context.session_id === "") context.session_id = ctx.env.HOOKS_SESSION_ID || "default";
@@ -119,17 +134,24 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   checkHookNames("--skip", flags.skip, names);
   if (config.files.length === 0) ctx.stderr.write(`hooks: no hooks.yaml found from ${ctx.cwd} up (nor a user config); nothing to run\n`);
 
-  if (flags.dryRun) {
+  if (explain || flags.dryRun) {
     if (transcriptWarning) ctx.stderr.write(`hooks: warning: ${transcriptWarning}\n`);
-    const plan = planHooks(config, event, context, { env: ctx.env, cwd: ctx.cwd, only: flags.only, skip: flags.skip });
+    const selectOptions = { env: ctx.env, cwd: ctx.cwd, only: flags.only, skip: flags.skip };
+    const why = explainHooks(config, event, context, { ...selectOptions, trust: ctx.trust, host: host?.name });
+    if (explain === "json") ctx.stdout.write(`${JSON.stringify(why, null, 2)}\n`);
+    else if (explain === "text") ctx.stdout.write(terminalSafe(formatExplanation(why, context), { keepNewlines: true }));
+    if (explain) return EXIT.ok;
+    const plan = planHooks(config, event, context, selectOptions);
     const stdinContext = buildContext(event, context, ctx.cwd, ctx.env);
     const hooks = plan.map((h) => hookJson(h, ctx.cwd, ctx.env));
-    if (output === "json") ctx.stdout.write(`${JSON.stringify({ event, dry_run: true, hooks, context: stdinContext }, null, 2)}\n`);
+    const notRun = why.hooks.filter((h) => !h.runs).map((h) => ({ name: h.name, reasons: h.reasons }));
+    if (output === "json") ctx.stdout.write(`${JSON.stringify({ event, dry_run: true, hooks, not_run: notRun, trusted: why.trusted, context: stdinContext }, null, 2)}\n`);
     else {
       const lines = [`${event}: ${hooks.length} hook${hooks.length === 1 ? "" : "s"} would run (dry run)`];
       for (const h of hooks) lines.push(`  ${h.name}  priority ${h.priority}${h.async ? "  async" : ""}  ${h.command ?? JSON.stringify(h.args)}  (${h.source.file}:${h.source.line})`);
+      for (const h of notRun) lines.push(`  not run: ${h.name}: ${h.reasons.join("; ")}`);
       lines.push("context:", JSON.stringify(stdinContext, null, 2));
-      ctx.stdout.write(`${lines.join("\n")}\n`);
+      ctx.stdout.write(`${terminalSafe(lines.join("\n"), { keepNewlines: true })}\n`);
     }
     return EXIT.ok;
   }
