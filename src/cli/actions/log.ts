@@ -111,7 +111,7 @@ function runLine(r: RunLogRecord, deliveredAt: Map<string, string>, withProject:
   const hooks = r.hooks.map((h) => `${h.name} ${h.status}${h.exit_code !== null && h.exit_code !== 0 ? `(${h.exit_code})` : ""}`).join(", ");
   const started = r.async_started?.length ? `  async started: ${r.async_started.join(", ")}` : "";
   const decision = r.decision ?? (r.blocked ? "block" : "-");
-  return `${id}  ${r.time}  ${r.event}  ${r.host ?? "-"}  session ${r.session_id}  ${decision === "block" ? "BLOCKED" : decision}  ${formatElapsed(r.duration_ms)}  ${hooks}${started}${project}`;
+  return `${id}  ${r.time}  ${r.event}  ${r.host ?? "-"}  session ${r.session_id}  ${decision === "block" ? "BLOCKED" : decision}  ${formatElapsed(r.duration_ms)}  ${hooks || "-"}${started}${project}`;
 }
 
 // An async run's line: it finished (status, exit code, duration), was delivered, or expired undelivered.
