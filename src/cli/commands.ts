@@ -126,7 +126,11 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: [
       { flags: "-n <count>", description: "how many runs (default 20; with --follow, 0)" },
       { flags: "-f, --follow", description: "then print each run as it is appended, from every agent and session, until Ctrl-C" },
-      { flags: "--fixture <id>", description: "print run ID as a `hooks test` fixture (YAML); needs its context recorded (log.context, HOOKS_LOG_CONTEXT=1 or hooks run --record)" },
+      {
+        flags: "--fixture <id>",
+        description:
+          "print run ID as a `hooks test` fixture (YAML); needs its context recorded, which is opt-in since contexts can hold prompts and secrets (log.context, HOOKS_LOG_CONTEXT=1 or hooks run --record)",
+      },
       { flags: "--session <id>", description: "only runs of this session" },
       { flags: "--event <event>", description: "only runs of this event (any spelling)" },
       { flags: "--host <name>", description: "only runs from this agent's payloads (claude, codex, …)" },
