@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI, type CliProcess, cliEnv, runMain, spawnCli, untilStderr } from "./helpers/cli.js";
@@ -139,6 +139,17 @@ describe("hooks log --follow", () => {
     const [line] = await untilLines(p, 1);
     expect(line).toBe("halfline0001  2026-11-24T00:00:00.000Z  stop  -  session s⟨ESC⟩[2J  -  1ms  -");
     expect(p.stdout()).not.toContain("\u001b");
+  });
+
+  it("a state dir others can write is refused with the fix, before following anything (exit 1)", async () => {
+    sb.current.write("hooks.yaml", CONFIG);
+    const dir = sb.current.env.HOOKS_STATE_DIR;
+    mkdirSync(dir, { recursive: true });
+    chmodSync(dir, 0o777);
+    const r = await runMain(["log", "--follow"], { cwd: sb.current.dir, env: sb.current.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`chmod 700 ${dir}`);
+    expect(r.stdout).toBe("");
   });
 
   it("ends when stdout is closed: `hooks log --follow | head -1` exits after the next run", async () => {

@@ -207,25 +207,34 @@ async function printFixture(ctx: CliContext, dir: string, id: string): Promise<n
  */
 async function follow(ctx: CliContext, dir: string, n: number, filter: Filter, flags: LogFlags): Promise<number> {
   const { followRunLog } = await import("../../runner/followRunLog.js");
-  const { signal, dispose } = untilSignal();
   let closed!: () => void;
   const stdoutGone = new Promise<void>((resolve) => (closed = resolve));
+  const listed = new Set<string>();
+  let deliveredAt = new Map<string, string>();
+  const print = (r: RunLogRecord): void => {
+    if (r.async === "delivered") {
+      // Kept for the "delivered TIME" of finished lines; bounded, as a follow may run for days.
+      if (deliveredAt.size >= 10_000) deliveredAt.delete(deliveredAt.keys().next().value as string);
+      deliveredAt.set(asyncKey(r), r.time);
+    }
+    const line = flags.json ? JSON.stringify(r) : terminalSafe(runLine(r, deliveredAt, flags.allProjects === true));
+    // A false write on a pipe is a reader gone (stdioWriter drops what follows): time to stop.
+    if (!ctx.stdout.write(`${line}\n`) && !ctx.stdout.isTTY) closed();
+  };
+  const { signal, dispose } = untilSignal();
   // Started before the list is read: a run appended in between is then in both, and shown once.
   const follower = followRunLog(dir, {
     onRecord: (r) => {
       if (filter(r) && !(r.id !== undefined && listed.has(r.id))) print(r);
     },
   });
-  const { records: first, deliveredAt } = recentRuns(ctx, dir, n, filter);
-  const listed = new Set(first.map((r) => r.id).filter((id) => id !== undefined));
-  const print = (r: RunLogRecord): void => {
-    if (r.async === "delivered") deliveredAt.set(asyncKey(r), r.time);
-    const line = flags.json ? JSON.stringify(r) : terminalSafe(runLine(r, deliveredAt, flags.allProjects === true));
-    // A false write on a pipe is a reader gone (stdioWriter drops what follows): time to stop.
-    if (!ctx.stdout.write(`${line}\n`) && !ctx.stdout.isTTY) closed();
-  };
   try {
-    for (const r of first) print(r);
+    const recent = recentRuns(ctx, dir, n, filter);
+    deliveredAt = recent.deliveredAt;
+    for (const r of recent.records) {
+      if (r.id !== undefined) listed.add(r.id);
+      print(r);
+    }
     ctx.stderr.write(`hooks log: following ${runLogFile(dir)}${flags.allProjects ? "" : " (this project's runs)"}; Ctrl-C to stop\n`);
     await Promise.race([signal, stdoutGone]);
     return EXIT.ok;
