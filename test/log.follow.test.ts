@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { appendFileSync, chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLI, type CliProcess, cliEnv, runMain, spawnCli, untilStderr } from "./helpers/cli.js";
+import { CLI, type CliProcess, cliEnv, runCli, runMain, spawnCli, untilStderr } from "./helpers/cli.js";
 import { alive, useSandbox } from "./helpers/sandbox.js";
 import { sleep, waitFor } from "./helpers/waitFor.js";
 
@@ -50,8 +50,9 @@ const claude = (command: string) =>
 describe("hooks log --follow", () => {
   it("--json: one record per line for each run other processes append; SIGINT ends it with exit 0 and no process left", async () => {
     const p = await start(["--json"]);
-    await fire(["PreToolUse", "--host", "claude"], claude("rm -rf /"));
-    await fire(["stop", "--session-id", "s2"]);
+    // Two real `hooks run` processes, as two agents' entries would start them.
+    await runCli(["--trust", "run", "PreToolUse", "--host", "claude"], { cwd: sb.current.dir, env: sb.current.env, input: claude("rm -rf /") });
+    await runCli(["--trust", "run", "stop", "--session-id", "s2"], { cwd: sb.current.dir, env: sb.current.env });
     const got = (await untilLines(p, 2)).map((l) => JSON.parse(l));
     expect(got.map((r) => [r.event, r.host, r.session_id, r.decision])).toEqual([
       ["pre_tool_use", "claude", "s-c", "block"],
