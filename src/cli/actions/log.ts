@@ -76,8 +76,7 @@ function recentRuns(ctx: CliContext, dir: string, n: number, filter: Filter): { 
 function runFilter(ctx: CliContext, flags: LogFlags): Filter {
   const tests: Filter[] = [];
   if (!flags.allProjects) {
-    const project = findProjectFile({ cwd: ctx.cwd, configPath: ctx.configPath, env: ctx.env });
-    const projectDir = project ? path.dirname(project) : ctx.cwd;
+    const projectDir = projectDirOf(ctx);
     tests.push((r) => r.project_dir === projectDir);
   }
   if (flags.session !== undefined) tests.push((r) => r.session_id === flags.session);
@@ -101,6 +100,17 @@ function runFilter(ctx: CliContext, flags: LogFlags): Filter {
     tests.push((r) => wanted.some((w) => w(r)));
   }
   return (r) => tests.every((t) => t(r));
+}
+
+/** The project dir runs of this project are logged under: where its hooks.yaml is (as the runner says), else the cwd. */
+function projectDirOf(ctx: CliContext): string {
+  try {
+    const project = findProjectFile({ cwd: ctx.cwd, configPath: ctx.configPath, env: ctx.env });
+    return project ? path.dirname(project) : ctx.cwd;
+  } catch {
+    // A --config or HOOKS_CONFIG that names no file: the log is still readable, for the cwd.
+    return ctx.cwd;
+  }
 }
 
 /** A run in one line: id, time, event, host, session, decision, duration, hooks (and project with --all-projects). */
