@@ -36,6 +36,7 @@ export interface RunFlags extends ContextFlags {
   host?: string;
   json?: boolean;
   dryRun?: boolean;
+  record?: boolean;
   /** `hooks explain`: say for every hook of the event whether it would run and why not; run nothing. */
   explain?: boolean;
   only?: string[];
@@ -190,7 +191,9 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     // hooks would run (elsewhere trust is checked only when something would run, as always).
     // (Not under HOOKS=0: nothing would run anyway, and the user knows why.)
     if (host && NOT_RUN_CONTEXT_EVENTS.has(event) && !hooksDisabledByEnv(ctx.env)) assertTrusted(config, { env: ctx.env, trust: ctx.trust });
-    result = await runner.trigger(event, context, { only: flags.only, skip: flags.skip, wait });
+    // With a host, the run log records the payload as the host sent it: `hooks log --fixture` replays it through the same adapter.
+    const log = { ...(host ? { host: host.name, payload } : {}), ...(flags.record ? { record: true } : {}) };
+    result = await runner.trigger(event, context, { only: flags.only, skip: flags.skip, wait, log });
   } catch (error) {
     // Exit 77 would be a non-blocking error most hosts show no headless user: say it in the agent.
     if (!host || !(error instanceof TrustError)) throw error;
