@@ -204,6 +204,25 @@ describe("hooks test: hosts", () => {
   });
 });
 
+describe("hooks test: a recorded run replays", () => {
+  it("hooks log --fixture ID writes a fixture that hooks test passes (an async hook started too)", async () => {
+    const t = sandbox({
+      config:
+        "hooks:\n  pre_tool_use:\n    - name: guard\n      matcher: Bash\n      command: if grep -q 'rm -rf'; then echo 'no rm -rf' >&2; exit 2; fi\n    - name: audit\n      async: true\n      command: 'true'\n",
+    });
+    const payload = JSON.stringify({ session_id: "s1", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "rm -rf /" }, cwd: t.dir });
+    expect((await runMain(["--trust", "run", "PreToolUse", "--host", "claude", "--record"], { cwd: t.dir, env: t.env, input: payload })).code).toBe(0);
+    const runs = JSON.parse((await runMain(["log", "--json"], { cwd: t.dir, env: t.env })).stdout) as { id: string; async?: string }[];
+    const id = runs.filter((r) => !r.async).at(-1)?.id ?? "";
+    const fixture = await runMain(["log", "--fixture", id], { cwd: t.dir, env: t.env });
+    expect(fixture.code).toBe(0);
+    t.write("recorded.hooktest.yaml", fixture.stdout);
+    const { code, report } = await testJson(t, ["--trust"]);
+    expect(report.fixtures.map((f) => [f.status, f.differences])).toEqual([["pass", []]]);
+    expect(code).toBe(0);
+  });
+});
+
 describe("hooks test: fixtures that cannot be read", () => {
   it("reports schema errors at FILE:LINE:COL, a missing context_file, both context and context_file; the other fixtures still run", async () => {
     const t = sandbox({ config: CONFIG });
@@ -225,7 +244,7 @@ describe("hooks test: fixtures that cannot be read", () => {
     expect(errors["badre.hooktest.yaml"]).toMatch(/^badre\.hooktest\.yaml:3:21: error: expect\.reason\.pattern is not a valid regular expression: /);
     expect(errors["syntax.hooktest.yaml"]).toMatch(/^syntax\.hooktest\.yaml:\d+:\d+: error: /);
     expect(errors["wrongtype.hooktest.yaml"].split("\n")).toEqual([
-      'wrongtype.hooktest.yaml:2:7: error: host: "claud" is not one of claude, codex, gemini, copilot, qwen, cursor, droid, windsurf, cline',
+      'wrongtype.hooktest.yaml:2:7: error: host: "claud" is not one of claude, codex, gemini, copilot, qwen, cursor, droid, windsurf, cline, agent-code',
       "wrongtype.hooktest.yaml:3:21: error: expect.exit_code: expected a whole number",
       "wrongtype.hooktest.yaml:3:37: error: expect.messages[0]: expected a text (a substring) or {pattern: REGEX}",
     ]);
