@@ -57,6 +57,23 @@ const records = (sb: Sandbox) =>
 const last = (sb: Sandbox) => records(sb).at(-1);
 
 describe("run log records (SPEC §10)", () => {
+  it("an agent's event that matched no hook is logged too (the CLI's runs), so --follow shows it reached hookrun; the library's is not", async () => {
+    const sb = setup();
+    const r = await hooks(sb, ["run", "PreToolUse", "--host", "claude"], JSON.stringify({ ...claudePayload("ls"), tool_name: "Read", tool_input: { file_path: "a" } }));
+    expect(r.code).toBe(0);
+    const rec = last(sb);
+    expect(rec).toMatchObject({ event: "pre_tool_use", host: "claude", hooks: [{ name: "audit" }], decision: "none" });
+    const none = await hooks(sb, ["run", "session_start", "--host", "claude"], JSON.stringify({ ...claudePayload("ls"), hook_event_name: "SessionStart", source: "startup" }));
+    expect(none.code).toBe(0);
+    expect(last(sb)).toMatchObject({ event: "session_start", host: "claude", hooks: [], decision: "none" });
+    const before = records(sb).length;
+    const { createRunner } = await import("../src/runner/createRunner.js");
+    const runner = createRunner(await sb.load(), { env: sb.processEnv, cwd: sb.dir, trust: "all" });
+    await runner.trigger("session_start", { session_id: "lib" });
+    await runner.close();
+    expect(records(sb).length).toBe(before);
+  });
+
   it("every record has a unique, sortable, printable id, and the run's host, decision and reason", async () => {
     const sb = setup();
     for (let i = 0; i < 6; i++) await hooks(sb, ["run", "pre_tool_use", "--set", "tool_name=Read"]);

@@ -112,7 +112,7 @@ export async function answerHostEvent(runner: Runner, hostName: string, hostAdap
   const transcriptWarning = deriveLastMessage(context, config.projectDir);
   try {
     // The run log names the host and, when recording is on, keeps the payload as the host sent it (as `hooks run --host` does).
-    const result = await runner.trigger(event, context, { ...options, log: { ...options.log, host: hostAdapter.name, payload } });
+    const result = await runner.trigger(event, context, { ...options, log: { ...options.log, always: true, host: hostAdapter.name, payload } });
     if (transcriptWarning) result.warnings.unshift(transcriptWarning);
     return { status: 200, body: warm.render(result) };
   } catch (error) {

@@ -151,7 +151,7 @@ class HookRunner implements Runner {
     }
     for (const e of taken.expired) this.logAsync(e, "expired");
     if (taken.warnings.length > 0) result.warnings.push(...taken.warnings);
-    if (selected.length === 0) return this.finishEarly(result, started, this.logExtras(context, options));
+    if (selected.length === 0) return this.finishEarly(result, started, this.logExtras(context, options), options.log?.always === true);
     // Built only once something will run: a matcher miss stays on the no-match fast path.
     const base = buildContext(event, context, this.cwd, this.env);
     // The one place async hooks leave the sync path: all start at once, before the sync hooks.
@@ -321,10 +321,10 @@ class HookRunner implements Runner {
   }
 
   // A trigger that ran no sync hook: async deliveries still get their messages and a run-log line.
-  private finishEarly(result: TriggerResult, started: number, extras: RunLogExtras): TriggerResult {
+  private finishEarly(result: TriggerResult, started: number, extras: RunLogExtras, always = false): TriggerResult {
     result.messages = asyncMessages(result.async_delivered);
     result.duration_ms = Date.now() - started;
-    if (this.runLog && (result.async_started.length > 0 || result.async_delivered.length > 0)) {
+    if (this.runLog && (always || result.async_started.length > 0 || result.async_delivered.length > 0)) {
       try {
         appendRunLog(this.stateDir, runLogRecord(result, this.config.projectDir, started, extras));
       } catch (error) {

@@ -139,6 +139,13 @@ export interface TriggerLogOptions {
   record?: boolean;
   /** With `host`: the payload as the host sent it, recorded instead of the context it was read into. */
   payload?: unknown;
+  /**
+   * Log the trigger even when it runs nothing (no hook matched, nothing async): the CLI and a
+   * host's warm route do, so `hooks log --follow` shows that an agent's event reached hookrun
+   * when the answer to "why did my hook not fire" is "it matched nothing". The library leaves
+   * a no-match trigger off the disk (SPEC §14).
+   */
+  always?: boolean;
 }
 
 export type RunnerEvent = "hook:start" | "hook:end";

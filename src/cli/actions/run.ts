@@ -196,7 +196,8 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     // (Not under HOOKS=0: nothing would run anyway, and the user knows why.)
     if (host && NOT_RUN_CONTEXT_EVENTS.has(event) && !hooksDisabledByEnv(ctx.env)) assertTrusted(config, { env: ctx.env, trust: ctx.trust });
     // With a host, the run log records the payload as the host sent it: `hooks log --fixture` replays it through the same adapter.
-    const log = { ...(host ? { host: host.name, payload } : {}), ...(flags.record ? { record: true } : {}) };
+    // `always`: an event that matched no hook is logged too, so `hooks log --follow` shows it reached hookrun.
+    const log = { always: true, ...(host ? { host: host.name, payload } : {}), ...(flags.record ? { record: true } : {}) };
     result = await runner.trigger(event, context, { only: flags.only, skip: flags.skip, wait, log });
   } catch (error) {
     // Exit 77 would be a non-blocking error most hosts show no headless user: say it in the agent.
