@@ -31,7 +31,7 @@ interface Finding {
 interface Report {
   ok: boolean;
   installed: number;
-  events: { host: string; event: string; canonical: string; reaches: boolean; runs: string[]; filtered: { name: string; reasons: string[] }[] }[];
+  events: { host: string; layer: string; event: string; canonical: string; reaches: boolean; runs: string[]; filtered: { name: string; reasons: string[] }[] }[];
   findings: Finding[];
 }
 
@@ -151,13 +151,18 @@ describe("hooks doctor", () => {
     ]);
   });
 
-  it("a FIFO in place of the settings file is refused at once, never read", async () => {
+  it("a FIFO or a symlink loop in place of the settings file is refused at once, never read", async () => {
     const sb = await project(["claude"]);
     unlinkSync(sb.path(".claude/settings.json"));
     execFileSync("mkfifo", [sb.path(".claude/settings.json")]);
     const { code, report } = await doctor(sb, "claude");
     expect(code).toBe(1);
     expect(errors(report)[0].what).toMatch(/is a FIFO, not a regular file/);
+    unlinkSync(sb.path(".claude/settings.json"));
+    symlinkSync("settings.json", sb.path(".claude/settings.json"));
+    const loop = await doctor(sb, "claude");
+    expect(loop.code).toBe(1);
+    expect(errors(loop.report)[0].what).toMatch(/cannot read Claude Code config .*\(ELOOP\)/);
   });
 
   it("untrusted hooks.yaml: nothing would run under any host", async () => {
@@ -217,6 +222,34 @@ describe("hooks doctor", () => {
     const dup = report.findings.filter((f) => /would run twice/.test(f.what));
     expect(dup).toEqual([expect.objectContaining({ host: "claude", event: "PreToolUse", level: "warning", where: expect.stringMatching(/^\.claude\/settings\.json:\d+$/) })]);
     expect(dup[0].fix).toMatch(/hooks\.yaml's guard at hooks\.yaml:3/);
+  });
+
+  it("every host with hooks install: each entry reaches hookrun run as that host runs it", async () => {
+    const all = HOSTS.filter((h) => h.install || h.scripts).map((h) => h.name);
+    const sb = await project(all);
+    const { code, report, text } = await doctor(sb);
+    expect(code, text).toBe(0);
+    expect(new Set(report.events.map((e) => e.host))).toEqual(new Set(all));
+    for (const e of report.events) expect(e.reaches, `${e.host} ${e.event}`).toBe(true);
+    for (const host of all) {
+      const ran = report.events.filter((e) => e.host === host).flatMap((e) => e.runs);
+      expect(ran, host).toContain("guard");
+      expect(ran, host).toContain("tests");
+    }
+  });
+
+  it("the user layer: its file is checked when it holds hookrun's entries, and fired too", async () => {
+    const sb = await project(["claude"]);
+    expect((await hooks(sb, "install", "claude", "--user")).code).toBe(0);
+    const { code, report } = await doctor(sb);
+    expect(code).toBe(0);
+    expect(report.events.filter((e) => e.layer === "user").map((e) => `${e.event} ${e.runs}`)).toEqual(["PreToolUse guard", "Stop tests"]);
+    editJson(sb, `${sb.env.HOME}/.claude/settings.json`, (v) => {
+      v.hooks.Stop = [];
+    });
+    const stale = await doctor(sb);
+    expect(stale.code).toBe(1);
+    expect(errors(stale.report)).toEqual([expect.objectContaining({ layer: "user", event: "Stop", fix: "hooks install claude --user" })]);
   });
 
   it("no hooks.yaml: exit 78; no host installed: says how, exit 1", async () => {

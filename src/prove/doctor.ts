@@ -371,6 +371,7 @@ class Doctor {
       if (state.stale.length === 0) this.add({ ...base, level: "ok", what: `${where}: hookrun's entries are current with hooks.yaml (${Object.keys(owned).join(", ")})`, where });
     } else this.add({ ...base, level: "warning", what: `${where}: not compared with hooks.yaml (run the installed \`hooks\` binary to compare user entries)`, where });
     if (layer === "project") this.unfired(host);
+    this.assumed(host, layer);
     for (const [event, list] of Object.entries(owned)) {
       for (const entry of list) {
         const { commands, urls } = entryCommands(entry);
@@ -380,6 +381,11 @@ class Doctor {
       }
     }
     if (layer === "project" && map?.type === "object") this.duplicates(host, text, file, map);
+  }
+
+  /** What the probe assumes of a host no source describes fully, said once. */
+  private assumed(host: HostAdapter, layer: Layer): void {
+    if (host.probe?.assumed) this.add({ host: host.name, layer, level: "ok", what: `fired as ${host.title} is assumed to run hooks: ${host.probe.assumed} (no source states it)` });
   }
 
   /** hooks.yaml events this host never fires: their hooks never run under it. */
@@ -425,11 +431,10 @@ class Doctor {
       return;
     }
     const filtered = summary.filtered.map((h) => `${h.name} (${h.reasons.join("; ")})`);
-    const assumed = host.probe.assumed ? ` [assumed: ${host.probe.assumed}]` : "";
     this.add({
       ...base,
       level: "ok",
-      what: `${event} → ${a.event}: ${summary.runs.length ? `runs ${summary.runs.join(", ")}` : "runs no hook"}${filtered.length ? `; filtered out: ${filtered.join(", ")}` : ""}${assumed}`,
+      what: `${event} → ${a.event}: ${summary.runs.length ? `runs ${summary.runs.join(", ")}` : "runs no hook"}${filtered.length ? `; filtered out: ${filtered.join(", ")}` : ""}`,
     });
   }
 
@@ -499,6 +504,7 @@ class Doctor {
       if (stale.length === 0) this.add({ ...base, level: "ok", what: `${where}: hookrun's hook files are current with hooks.yaml`, where });
       this.unfired(host);
     }
+    this.assumed(host, layer);
     for (const file of owned) {
       try {
         accessSync(file, constants.X_OK);
