@@ -31,6 +31,7 @@ interface Finding {
 interface Report {
   ok: boolean;
   installed: number;
+  hosts: { host: string; layer: string; errors: number; warnings: number; events: string[] }[];
   events: { host: string; layer: string; event: string; canonical: string; reaches: boolean; runs: string[]; filtered: { name: string; reasons: string[] }[] }[];
   findings: Finding[];
 }
@@ -72,6 +73,11 @@ describe("hooks doctor", () => {
     expect(report.ok).toBe(true);
     expect(errors(report)).toEqual([]);
     expect(report.installed).toBe(3);
+    expect(report.hosts.map((h) => `${h.host} ${h.layer} ${h.errors} ${h.events}`)).toEqual([
+      "claude project 0 PreToolUse,Stop",
+      "codex project 0 PreToolUse,Stop",
+      "gemini project 0 BeforeTool,AfterAgent",
+    ]);
     const ev = (host: string, event: string) => report.events.find((e) => e.host === host && e.event === event)!;
     for (const [host, pre, stop] of [
       ["claude", "PreToolUse", "Stop"],
@@ -115,6 +121,10 @@ describe("hooks doctor", () => {
     editJson(sb, ".claude/settings.json", (v) => {
       v.hooks.PreTooluse = [{ matcher: "Bash", hooks: [{ type: "command", command: "./lint.sh" }] }];
     });
+    editJson(sb, ".gemini/settings.json", (v) => {
+      v.hooks.disabled = ["some-hook"];
+    });
+    expect((await doctor(sb, "gemini")).report.findings.filter((f) => f.level !== "ok")).toEqual([]);
     const { code, report } = await doctor(sb, "claude");
     expect(code).toBe(1);
     expect(errors(report)).toEqual([

@@ -307,7 +307,8 @@ class Doctor {
     for (const prop of map.children ?? []) {
       const key = prop.children![0].value as string;
       const list = prop.children![1];
-      if (!isList(list)) continue;
+      // A list of plain values is a setting (Gemini's `hooks.disabled: [names]`), not an event's entries.
+      if (!isList(list) || (list.children?.length && !list.children.some((c) => c.type === "object"))) continue;
       const at = this.shown(file, lineOf(text, prop.offset));
       if (!Object.hasOwn(host.events, key)) {
         const near = closestEvent(key, known);

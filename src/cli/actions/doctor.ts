@@ -62,7 +62,14 @@ export async function doctorCommand(ctx: CliContext, names: string[], opts: { us
   const noHost = report.installed === 0 && names.length === 0;
   const failed = noHost || report.findings.some((f) => f.level === "error");
   if (opts.json) {
-    const body = { ok: !failed, installed: report.installed, checked: report.checked, events: report.events, findings: report.findings };
+    const count = (c: (typeof report.checked)[number], level: Finding["level"]) => report.findings.filter((f) => f.host === c.host && f.layer === c.layer && f.level === level).length;
+    const hosts = report.checked.map((c) => ({
+      ...c,
+      errors: count(c, "error"),
+      warnings: count(c, "warning"),
+      events: report.events.filter((e) => e.host === c.host && e.layer === c.layer).map((e) => e.event),
+    }));
+    const body = { ok: !failed, installed: report.installed, hosts, events: report.events, findings: report.findings };
     ctx.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
   } else {
     if (report.findings.length) ctx.stdout.write(terminalSafe(formatReport(report), { keepNewlines: true }));
