@@ -270,6 +270,12 @@ describe("hooks doctor", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/no agent in this project has hookrun's entries.*run `hooks install`/);
     expect((await hooks(sb, "doctor", "nosuchhost")).code).toBe(64);
+    sb.write(".claude/settings.json", JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "echo mine" }] }] } }));
+    const native = await doctor(sb);
+    expect(native.code).toBe(1);
+    expect(native.report.findings).toContainEqual(
+      expect.objectContaining({ host: "claude", level: "warning", what: expect.stringMatching(/holds hooks, none of them hookrun's/), fix: "hooks install claude" }),
+    );
   });
 });
 

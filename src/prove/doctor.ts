@@ -272,16 +272,22 @@ class Doctor {
     const map = nodeAt(root, install.hooksPath);
     const owned = installedEntries(host, text, file);
     const hasHooks = map?.type === "object" && (map.children ?? []).some((p) => isList(p.children?.[1]) && (p.children?.[1].children?.length ?? 0) > 0);
-    if (Object.keys(owned).length === 0 && (layer === "user" ? !this.options.user && !named : !hasHooks && !named)) return false;
+    // Without hookrun's entries a file is reported when its host is named, or when it holds hooks of its own
+    // (the user's only with --user): hooks.yaml does not run under that host.
+    if (Object.keys(owned).length === 0 && !named && (!hasHooks || (layer === "user" && !this.options.user))) return false;
     this.checked.push({ ...base, file });
     if (Object.keys(owned).length === 0) {
       if (named) return notInstalled();
+      if (layer === "user") {
+        this.add({ ...base, level: "ok", what: `${where} holds hooks of its own, none of hookrun's (the project's entries are what run hooks.yaml)`, where });
+        return false;
+      }
       this.add({
         ...base,
         level: "warning",
         what: `${where} holds hooks, none of them hookrun's: hooks.yaml's hooks do not run under ${host.title}`,
         where,
-        fix: `hooks install ${host.name}${layer === "user" ? " --user" : ""}`,
+        fix: `hooks install ${host.name}`,
       });
       return false;
     }
@@ -537,7 +543,8 @@ export async function doctor(config: ResolvedConfig, options: DoctorOptions): Pr
   const hosts = HOSTS.filter((h) => (h.install || h.scripts) && (named.size === 0 || named.has(h.name)));
   for (const host of hosts) {
     for (const layer of ["project", "user"] as const) {
-      const mustReport = named.has(host.name) && (layer === "project" || options.user === true);
+      // The user layer without hookrun's entries is the usual case (the project's entries run the hooks): never an error.
+      const mustReport = named.has(host.name) && layer === "project";
       if (host.install) await d.hostFile(host, layer, mustReport);
       else await d.hostScripts(host, layer, mustReport);
     }
