@@ -5,7 +5,7 @@ import { EVENT_BY_NAME } from "../events/catalog.js";
 import { type ExistingHook, importClaudeSettings } from "../interop/claudeImport.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
 import type { HookContext, HookResult, TriggerResult } from "../runner/types.js";
-import { configEvents, DISPATCH_COMMAND, dispatchCommand, dispatchTimeoutMs, matchedValues } from "./install.js";
+import { configEvents, DISPATCH_COMMAND, dispatchCommand, dispatchTimeoutMs, matchedValues, walkUpDispatchCommand } from "./install.js";
 import { baseRead, sampleFields } from "./payload.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
 import { failureLine, tail, texts } from "./resultText.js";
@@ -223,13 +223,7 @@ function notRun(event: string, forUser: string, forModel: string): HostAnswer {
  * and `exec`s it there, so the process Codex kills on its timeout is hookrun itself.
  */
 export function codexDispatchCommand(event: string): string {
-  return [
-    'd="$PWD"',
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansions, not a template
-    'while [ ! -x "$d/node_modules/.bin/hooks" ] && [ "$d" != / ]; do d="${d%/*}"; d="${d:-/}"; done',
-    `[ -x "$d/node_modules/.bin/hooks" ] || { echo "hookrun: no node_modules/.bin/hooks in $PWD or above (run npm install)" >&2; exit 1; }`,
-    `exec "$d/node_modules/.bin/hooks" -C "$d" run ${event} --host codex`,
-  ].join("; ");
+  return walkUpDispatchCommand("codex", event);
 }
 
 /**

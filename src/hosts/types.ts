@@ -31,6 +31,11 @@ export interface HostAnswer {
 export type HostEntry = Record<string, unknown>;
 
 export interface HostInstall {
+  /**
+   * The config file's format: JSON (default; src/hosts/hostFile.ts edits it) or TOML (agent-code:
+   * hookrun's `[[hooks]]` tables appended and removed textually, src/hosts/tomlFile.ts).
+   */
+  readonly format?: "json" | "toml";
   /** The project's config file of this host, relative to the project root (`.gemini/settings.json`). */
   readonly projectFile: string;
   /** The user's config file, relative to the home directory (`.gemini/settings.json`). */
@@ -56,6 +61,12 @@ export interface HostInstall {
    * dispatch command line for a canonical event.
    */
   entries(config: ResolvedConfig, command: (event: string) => string): Record<string, HostEntry[]>;
+  /**
+   * What `hooks install` (and `--check`) must warn about in this host's setup besides the entries:
+   * another layer of the host's config that hides them, a file the host would rewrite, hooks whose
+   * run can outlast the host's fixed timeout. `file`/`text`: the file being written (text null: new).
+   */
+  warnings?(config: ResolvedConfig, at: { file: string; text: string | null; user: boolean; env: Readonly<Record<string, string | undefined>> }): Promise<string[]>;
 }
 
 /**
@@ -102,8 +113,10 @@ export interface HostAdapter {
   /**
    * The payload as hookrun's context: canonical field names and tool names; the host's own
    * names and values kept under `host` (`{name, event, tool_name, …}`) for hooks that need them.
+   * `env`: the dispatch's environment, for a host that passes part of an event in variables
+   * (agent-code names the tool of pre_tool_use only in `AGENT_CODE_HOOK_TOOL`).
    */
-  read(payload: Payload, event: string): HookContext;
+  read(payload: Payload, event: string, env?: Readonly<Record<string, string | undefined>>): HookContext;
   /**
    * The canonical event a payload of the host event `event` maps to really is, when the host fires
    * one of its events for more than one thing (Qwen Code's UserPromptSubmit also fires on each

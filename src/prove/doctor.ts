@@ -258,6 +258,7 @@ class Doctor {
       this.add({ ...base, level: "error", what: `${error.message.replace(/; replace it with a regular file$/, "")}: ${host.title} cannot read it either`, where, fix: "make it a regular JSON file" });
       return true;
     }
+    if (install.format === "toml") return this.tomlFile(host, layer, text, file, named, notInstalled);
     const errors: ParseError[] = [];
     const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
     if (errors.length > 0 || root?.type !== "object") {
@@ -294,6 +295,28 @@ class Doctor {
     this.installed++;
     this.fileShape(host, layer, text, root, map, file);
     await this.entries(host, layer, text, file, owned, map);
+    return true;
+  }
+
+  /**
+   * A host whose file is TOML (agent-code): parsed as `hooks install` parses it, hookrun's entries
+   * current and fired; the JSON checks of the file's shape do not apply.
+   */
+  private async tomlFile(host: HostAdapter, layer: Layer, text: string, file: string, named: boolean, notInstalled: () => false): Promise<boolean> {
+    const base = { host: host.name, layer };
+    let owned: Record<string, HostEntry[]>;
+    try {
+      owned = installedEntries(host, text, file);
+    } catch (error) {
+      if (layer === "user" && !named && !this.options.user) return false;
+      this.checked.push({ ...base, file });
+      this.add({ ...base, level: "error", what: `${(error as Error).message.replace(/; nothing was written$/, "")}: ${host.title} cannot read it either`, where: this.shown(file), fix: "fix the TOML" });
+      return true;
+    }
+    if (Object.keys(owned).length === 0) return named ? notInstalled() : false;
+    this.checked.push({ ...base, file });
+    this.installed++;
+    await this.entries(host, layer, text, file, owned, undefined);
     return true;
   }
 
@@ -378,6 +401,8 @@ class Doctor {
       if (state.stale.length === 0) this.add({ ...base, level: "ok", what: `${where}: hookrun's entries are current with hooks.yaml (${Object.keys(owned).join(", ")})`, where });
     } else this.add({ ...base, level: "warning", what: `${where}: not compared with hooks.yaml (run the installed \`hooks\` binary to compare user entries)`, where });
     if (layer === "project") this.unfired(host);
+    for (const w of (await host.install!.warnings?.(this.config, { file, text, user: layer === "user", env: this.options.env })) ?? [])
+      this.add({ ...base, level: "warning", what: w, where });
     this.assumed(host, layer);
     for (const [event, list] of Object.entries(owned)) {
       for (const entry of list) {

@@ -162,6 +162,8 @@ export async function installHosts(ctx: CliContext, names: string[], flags: Inst
     if (port !== null) warmPorts.add(port);
     const wanted = wantedEntries(ctx, config, host, Boolean(flags.user), port);
     const shown = displayFile(f.file, ctx.cwd);
+    for (const w of (await host.install!.warnings?.(config, { file: f.file, text: f.text, user: Boolean(flags.user), env: ctx.env })) ?? [])
+      ctx.stderr.write(`${terminalSafe(`hooks install: warning: ${host.title}: ${w}`)}\n`);
     if (flags.check) {
       const state = installState(host, f.text, f.file, wanted);
       if (state.stale.length) stale++;
@@ -326,6 +328,24 @@ export function staleHosts(ctx: CliContext, config: ResolvedConfig): { file: str
       continue;
     }
     if (state.installed && state.stale.length) out.push({ file: f.file, host: host.name, stale: state.stale });
+  }
+  return out;
+}
+
+/**
+ * What hosts whose entries are installed in the project warn about their setup (agent-code: a
+ * settings layer hiding the entries, hooks that can outlast its 30 s): for `hooks validate`.
+ */
+export async function hostSetupWarnings(ctx: CliContext, config: ResolvedConfig): Promise<{ file: string; message: string }[]> {
+  const out: { file: string; message: string }[] = [];
+  for (const host of installable().filter((h) => h.install?.warnings)) {
+    try {
+      const f = readHostFile(host, config.projectDir, false);
+      if (f.text === null || !installState(host, f.text, f.file, {}).installed) continue;
+      for (const w of await host.install!.warnings!(config, { file: f.file, text: f.text, user: false, env: ctx.env })) out.push({ file: f.file, message: `${host.title}: ${w}` });
+    } catch {
+      // an unreadable host file is install's to report
+    }
   }
   return out;
 }

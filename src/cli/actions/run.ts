@@ -36,6 +36,7 @@ export interface RunFlags extends ContextFlags {
   host?: string;
   json?: boolean;
   dryRun?: boolean;
+  record?: boolean;
   /** `hooks explain`: say for every hook of the event whether it would run and why not; run nothing. */
   explain?: boolean;
   only?: string[];
@@ -108,8 +109,10 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     if (!host || explain || !(error instanceof ConfigError)) throw error;
     const d = error.diagnostics.find((x) => x.severity === "error") ?? error.diagnostics[0];
     const problem = d ? `${d.file}:${d.line}:${d.col}: ${d.message}` : error.message;
+    // The host's answer first: a host that reads stderr's first line (agent-code) reads it, not this diagnostic.
+    const code = answer(ctx, host.notRun(hostEvent(eventArg) ?? tryParseHookEvent(eventArg) ?? eventArg, ...invalidConfigWords(problem)));
     ctx.stderr.write(`${terminalSafe(`hooks: ${error.message}${d ? `\n${problem}` : ""}`)}\n`);
-    return answer(ctx, host.notRun(hostEvent(eventArg) ?? tryParseHookEvent(eventArg) ?? eventArg, ...invalidConfigWords(problem)));
+    return code;
   }
   const custom = Object.keys(config.events).filter((e) => config.events[e].custom);
   const event = hostEvent(eventArg) ?? parseHookEvent(eventArg, custom);
@@ -123,7 +126,7 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
       );
     return EXIT.ok;
   }
-  const context = host ? host.read(payload, event) : payload;
+  const context = host ? host.read(payload, event, ctx.env) : payload;
   // After the host read: a host's payload is recognised by what it carries, and this is not its.
   if (context.session_id === undefined || context.session_id === "") context.session_id = ctx.env.HOOKS_SESSION_ID || "default";
   // A transcript that cannot be read (a FIFO, a device, too large) never fails the run.
@@ -188,12 +191,16 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     // hooks would run (elsewhere trust is checked only when something would run, as always).
     // (Not under HOOKS=0: nothing would run anyway, and the user knows why.)
     if (host && NOT_RUN_CONTEXT_EVENTS.has(event) && !hooksDisabledByEnv(ctx.env)) assertTrusted(config, { env: ctx.env, trust: ctx.trust });
-    result = await runner.trigger(event, context, { only: flags.only, skip: flags.skip, wait });
+    // With a host, the run log records the payload as the host sent it: `hooks log --fixture` replays it through the same adapter.
+    // `always`: an event that matched no hook is logged too, so `hooks log --follow` shows it reached hookrun.
+    const log = { always: true, ...(host ? { host: host.name, payload } : {}), ...(flags.record ? { record: true } : {}) };
+    result = await runner.trigger(event, context, { only: flags.only, skip: flags.skip, wait, log });
   } catch (error) {
     // Exit 77 would be a non-blocking error most hosts show no headless user: say it in the agent.
     if (!host || !(error instanceof TrustError)) throw error;
+    const code = answer(ctx, host.notRun(event, ...notTrustedWords(error.files, trustCommand(ctx, config.projectDir))));
     ctx.stderr.write(`${terminalSafe(`hooks: ${error.message}`)}\n`);
-    return answer(ctx, host.notRun(event, ...notTrustedWords(error.files, trustCommand(ctx, config.projectDir))));
+    return code;
   } finally {
     progress?.stop();
     // Background jobs of claude-dialect hooks may finish after this process, within their timeout.
