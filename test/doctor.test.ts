@@ -288,7 +288,7 @@ describe("each host's probe payload", () => {
         // `--host copilot` is answered as Gemini there, the explanation is the same.
         const shared = host.name === "copilot" && (hostEvent === "SessionEnd" || hostEvent === "Notification");
         expect(resolveHost(host.name, payload)?.name, `${host.name} ${hostEvent}`).toBe(shared ? "gemini" : host.name);
-        const context = host.read(payload, canonical);
+        const context = host.read(payload, canonical, host.probe!.env("/tmp/p", hostEvent));
         const field = EVENT_BY_NAME.get(canonical)?.matchField;
         if (field === "tool_name" && !/MCP|ReadFile|FileEdit|read_code|write_code|mcp_tool/.test(hostEvent)) expect(context.tool_name, `${host.name} ${hostEvent}`).toBe("Bash");
       }

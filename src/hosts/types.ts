@@ -80,8 +80,8 @@ export interface HostProbe {
    * host runs in (Codex runs `$SHELL -lc`). Empty: the command is a file run directly (Cline's scripts).
    */
   shell(env: NodeJS.ProcessEnv): string[];
-  /** Variables the host adds to a hook's environment (`CLAUDE_PROJECT_DIR`) for a project at `projectDir`. */
-  env(projectDir: string): Record<string, string>;
+  /** Variables the host adds to a hook's environment (`CLAUDE_PROJECT_DIR`) for a project at `projectDir`, firing `hostEvent`. */
+  env(projectDir: string, hostEvent: string): Record<string, string>;
   /** The command text as the host passes it to the shell: Gemini substitutes `$GEMINI_PROJECT_DIR` itself. Absent: unchanged. */
   expand?(command: string, projectDir: string): string;
   /** A payload shaped as the host sends it for `hostEvent`, a tool event's being a shell command `true`. */

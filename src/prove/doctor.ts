@@ -310,7 +310,13 @@ class Doctor {
     } catch (error) {
       if (layer === "user" && !named && !this.options.user) return false;
       this.checked.push({ ...base, file });
-      this.add({ ...base, level: "error", what: `${(error as Error).message.replace(/; nothing was written$/, "")}: ${host.title} cannot read it either`, where: this.shown(file), fix: "fix the TOML" });
+      this.add({
+        ...base,
+        level: "error",
+        what: `${(error as Error).message.replace(/; nothing was written$/, "")}: ${host.title} cannot read it either`,
+        where: this.shown(file),
+        fix: "fix the TOML",
+      });
       return true;
     }
     if (Object.keys(owned).length === 0) return named ? notInstalled() : false;
@@ -401,8 +407,7 @@ class Doctor {
       if (state.stale.length === 0) this.add({ ...base, level: "ok", what: `${where}: hookrun's entries are current with hooks.yaml (${Object.keys(owned).join(", ")})`, where });
     } else this.add({ ...base, level: "warning", what: `${where}: not compared with hooks.yaml (run the installed \`hooks\` binary to compare user entries)`, where });
     if (layer === "project") this.unfired(host);
-    for (const w of (await host.install!.warnings?.(this.config, { file, text, user: layer === "user", env: this.options.env })) ?? [])
-      this.add({ ...base, level: "warning", what: w, where });
+    for (const w of (await host.install!.warnings?.(this.config, { file, text, user: layer === "user", env: this.options.env })) ?? []) this.add({ ...base, level: "warning", what: w, where });
     this.assumed(host, layer);
     for (const [event, list] of Object.entries(owned)) {
       for (const entry of list) {

@@ -41,7 +41,7 @@ export async function fireEntry(host: HostAdapter, hostEvent: string, command: s
   const text = probe.expand ? probe.expand(command, projectDir) : command;
   const argv = [...probe.shell(env), text];
   const payload = `${JSON.stringify(probe.payload(hostEvent, projectDir))}\n`;
-  const runEnv = { ...env, ...probe.env(projectDir), HOOKS_EXPLAIN: "1" };
+  const runEnv = { ...env, ...probe.env(projectDir, hostEvent), HOOKS_EXPLAIN: "1" };
   const how = argv.length > 1 ? `\`${argv.slice(0, -1).join(" ")} COMMAND\`` : "the file itself";
   const bin = path.join(projectDir, "node_modules", ".bin", "hooks");
   const missingBin = /node_modules\/\.bin\/hooks/.test(command) && !existsSync(bin);
