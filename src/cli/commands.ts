@@ -75,6 +75,19 @@ export const COMMANDS: readonly CommandSpec[] = [
     action: async (ctx, [event], opts) => (await import("./actions/run.js")).runHooks(ctx, event, { ...opts, explain: true }),
   },
   {
+    name: "test",
+    args: [{ syntax: "[paths...]", description: "fixture files, or folders searched for *.hooktest.{yaml,yml,json}; none: those next to hooks.yaml and under hooks.tests/" }],
+    description:
+      "run the fixtures (an event, a context, optionally a host; what must come out) through the real hooks, as `hooks run` does, and report each as pass/fail with the difference (exit 1 on any failure)",
+    example: "hooks test hooks.tests/ --junit > hooks-junit.xml",
+    options: [
+      JSON_OPTION,
+      { flags: "--junit", description: "print a JUnit XML report (one testsuite per fixture file, one testcase per fixture)" },
+      { flags: "--filter <text>", description: "only fixtures whose name or file contains TEXT (case-insensitive)" },
+    ],
+    action: async (ctx, [paths], opts) => (await import("./actions/test.js")).testFixtures(ctx, paths ?? [], opts),
+  },
+  {
     name: "validate",
     description: "check every config layer and print all problems as FILE:LINE:COL (exit 78 when invalid or missing)",
     example: "hooks validate --json",

@@ -73,8 +73,12 @@ export function trustCommand(ctx: Pick<CliContext, "entry" | "configPath">, proj
   return `${bin} -C ${shellWord(projectDir)}${ctx.configPath ? ` -c ${shellWord(ctx.configPath)}` : ""} trust`;
 }
 
-/** `hooks run EVENT`: fire one event and print what the hooks said. */
-export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlags): Promise<number> {
+/**
+ * `hooks run EVENT`: fire one event and print what the hooks said. `observe` gets the merged
+ * result before it is printed or rendered for a host: `hooks test` runs each fixture through here
+ * and compares that result (and the exit code) with what the fixture expects.
+ */
+export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlags, observe?: (result: TriggerResult) => void): Promise<number> {
   const asked = flags.json ? "json" : flags.output;
   if (asked !== undefined && !OUTPUTS.includes(asked)) throw new UsageError(`--output ${asked} is not supported; use ${OUTPUTS.join(", ")}`);
   if (flags.host !== undefined && flags.host !== "auto" && !hostByName(flags.host))
@@ -209,6 +213,7 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     stopSignals();
   }
   if (transcriptWarning) result.warnings.unshift(transcriptWarning);
+  observe?.(result);
   let hostAnswer: HostAnswer | null = null;
   if (host) hostAnswer = host.render(result);
   else if (output === "json") ctx.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
