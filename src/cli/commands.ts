@@ -202,6 +202,14 @@ export const COMMANDS: readonly CommandSpec[] = [
     action: async (ctx, [hosts], opts) => (await import("./actions/install.js")).installHosts(ctx, hosts ?? [], opts),
   },
   {
+    name: "doctor",
+    args: [{ syntax: "[hosts...]", description: "the agents to check; none: every agent whose config in the project holds hooks (and the user's with hookrun entries)" }],
+    description: "check that each installed agent would run hooks.yaml's hooks: its config, its dispatch fired as it fires it, trust, commands; exit 1 when one would not",
+    example: "hooks doctor claude --json",
+    options: [{ flags: "--user", description: "check the user's config files (~/.claude/settings.json, …) too, with or without hookrun entries" }, JSON_OPTION],
+    action: async (ctx, [hosts], opts) => (await import("./actions/doctor.js")).doctorCommand(ctx, hosts ?? [], opts),
+  },
+  {
     name: "uninstall",
     args: [{ syntax: "[hosts...]", description: "the hosts to remove hookrun's entries from; none: every host that has them" }],
     description: "remove hookrun's dispatch entries from each agent's config file, leaving everything else as it was",

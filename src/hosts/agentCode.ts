@@ -4,7 +4,7 @@ import type { HookSpec } from "../config/types.js";
 import { type ExistingHook, hookNameFromCommand, uniqueName } from "../interop/claudeImport.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { configEvents, DISPATCH_COMMAND, dispatchCommand, matchedValues, walkUpDispatchCommand } from "./install.js";
-import { baseRead, canonicalTool } from "./payload.js";
+import { baseRead, canonicalTool, sampleFields } from "./payload.js";
 import { blockReason, rankedDecision, resultTexts } from "./resultText.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
 
@@ -266,6 +266,19 @@ export const agentCode: HostAdapter = {
     followup: "dropped: a stop block cannot continue the turn (agent-code ignores stop hooks' output and exit code)",
     stop: "pre_tool_use: a veto saying the hooks asked to stop the agent; elsewhere dropped (a hook cannot stop agent-code)",
     notice: "dropped (written to stderr, which agent-code discards); hook failures stay in hookrun's run log",
+  },
+  // docs/hosts/agent-code.md: `bash -c` in agent-code's cwd, no project-dir variable; the event and
+  // pre_tool_use's tool in AGENT_CODE_HOOK_*; stdin the context (pre_tool_use: the raw tool input).
+  probe: {
+    shell: () => ["bash", "-c"],
+    env: (_projectDir, hostEvent) => ({ AGENT_CODE_HOOK_EVENT: hostEvent, AGENT_CODE_HOOK_TOOL: hostEvent === "pre_tool_use" ? "Bash" : "" }),
+    payload: (hostEvent, projectDir) => {
+      const f = sampleFields(EVENTS[hostEvent] ?? hostEvent, "Bash", projectDir);
+      if (hostEvent === "pre_tool_use") return f.tool_input as Payload;
+      if (f.tool_name !== undefined) return { tool: "Bash", tool_input: f.tool_input, ...(hostEvent === "post_tool_use" && { tool_response: "" }) };
+      if (hostEvent === "user_prompt_submit") return { user_input: f.prompt, turn: 0 };
+      return { session_id: f.session_id, cwd: projectDir };
+    },
   },
   install: {
     format: "toml",

@@ -4,7 +4,7 @@ import type { HookResult, Message, TriggerResult } from "../runner/types.js";
 import { importClaudeSettings } from "../interop/claudeImport.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { cursor } from "./cursor.js";
-import { baseRead } from "./payload.js";
+import { baseRead, POSIX_SHELL, sampleFields } from "./payload.js";
 import type { HostAdapter, HostAnswer, HostEntry } from "./types.js";
 import { failureLine, rankedDecision, tail, texts } from "./resultText.js";
 
@@ -205,6 +205,12 @@ export const claudeHost: HostAdapter = {
     ask: "Claude Code's own ask; in `claude -p` it is a denial whose reason reaches the model",
     notice: "`systemMessage`: shown to the user, never the model",
     followup: "Stop's `additionalContext`: the turn goes on with it",
+  },
+  // Contract §6: `/bin/sh -c` on POSIX, cwd the session's, CLAUDE_PROJECT_DIR the project root.
+  probe: {
+    shell: POSIX_SHELL,
+    env: (projectDir) => ({ CLAUDE_PROJECT_DIR: projectDir }),
+    payload: (hostEvent, projectDir) => ({ ...sampleFields(CLAUDE_EVENTS[hostEvent] ?? hostEvent, "Bash", projectDir), transcript_path: "", hook_event_name: hostEvent, permission_mode: "default" }),
   },
   install: {
     projectFile: ".claude/settings.json",

@@ -6,7 +6,7 @@ import { type ExistingHook, importClaudeSettings } from "../interop/claudeImport
 import { FAILURE_STATUSES } from "../runner/runHook.js";
 import type { HookContext, HookResult, TriggerResult } from "../runner/types.js";
 import { configEvents, DISPATCH_COMMAND, dispatchCommand, dispatchTimeoutMs, matchedValues, walkUpDispatchCommand } from "./install.js";
-import { baseRead } from "./payload.js";
+import { baseRead, sampleFields } from "./payload.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
 import { failureLine, tail, texts } from "./resultText.js";
 
@@ -338,6 +338,24 @@ export const codex: HostAdapter = {
     followup: "Stop / SubagentStop decision block + reason: the turn goes on with it as a <hook_prompt> user message",
     stop: "continue: false + stopReason where Codex accepts it (SessionStart, UserPromptSubmit, Stop end the session or turn; on PostToolUse Codex only puts stopReason in place of the tool output and goes on); on PreToolUse a deny saying the hooks asked to stop; on PermissionRequest a deny",
     notice: "systemMessage (the TUI shows it; `codex exec` prints none)",
+  },
+  // command_runner.rs: `$SHELL -lc` (else /bin/sh), cwd the turn's; no project-dir variable.
+  probe: {
+    shell: (env) => [env.SHELL || "/bin/sh", "-lc"],
+    env: () => ({}),
+    payload: (hostEvent, projectDir) => ({
+      ...sampleFields(EVENTS[hostEvent] ?? hostEvent, "Bash", projectDir),
+      transcript_path: "",
+      hook_event_name: hostEvent,
+      model: "gpt-5.5",
+      permission_mode: "default",
+      ...(hostEvent !== "SessionStart" && { turn_id: "hooks-doctor" }),
+    }),
+    strict: {
+      rootKeys: ["description", "hooks"],
+      handlerKeys: ["type", "command", "commandWindows", "timeout", "timeoutSec", "async", "statusMessage", "additionalContextLimit"],
+      why: 'Codex refuses the whole file ("failed to parse hooks config"): none of its hooks runs',
+    },
   },
   install: {
     projectFile: ".codex/hooks.json",

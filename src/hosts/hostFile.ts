@@ -1,7 +1,9 @@
 import { applyEdits, type FormattingOptions, type Node, modify, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import { WriteError } from "../errors.js";
-import { ownsEntry } from "./install.js";
+import type { ResolvedConfig } from "../config/types.js";
+import { type DispatchTarget, dispatchCommand, ownsEntry } from "./install.js";
 import * as toml from "./tomlFile.js";
+import { warmEntries } from "./warm.js";
 import type { HostAdapter, HostEntry } from "./types.js";
 
 /**
@@ -195,4 +197,14 @@ export function installState(adapter: HostAdapter, text: string | null, file: st
   const have = text === null || text.trim() === "" ? {} : installedEntries(adapter, text, file);
   const events = [...new Set([...Object.keys(have), ...Object.keys(wanted)])];
   return { installed: Object.keys(have).length > 0, stale: events.filter((e) => !same(have[e] ?? [], wanted[e] ?? [])) };
+}
+
+/**
+ * The entries `hooks install` writes for `config`: command entries running hookrun at `target`,
+ * or warm mode's http entries on `port`. `hooks install --check` and `hooks doctor` hold a file
+ * against them.
+ */
+export function wantedEntries(adapter: HostAdapter, config: ResolvedConfig, target: DispatchTarget, port: number | null = null): Record<string, HostEntry[]> {
+  const command = (event: string) => dispatchCommand(adapter.name, event, target);
+  return port === null ? adapter.install!.entries(config, command) : warmEntries(adapter, config, command, port);
 }

@@ -69,6 +69,32 @@ export interface HostInstall {
   warnings?(config: ResolvedConfig, at: { file: string; text: string | null; user: boolean; env: Readonly<Record<string, string | undefined>> }): Promise<string[]>;
 }
 
+/**
+ * How the host runs a hook's command, for `hooks doctor`'s probe (src/prove/doctor.ts): fire the
+ * dispatch entry as the host would, with a synthetic payload, and see whether it reaches hookrun.
+ * Each fact comes from the host's contract notes (docs/hosts/<host>.md, /work/research/…).
+ */
+export interface HostProbe {
+  /**
+   * The argv the command text is appended to (`["/bin/sh", "-c"]`); `env` is the environment the
+   * host runs in (Codex runs `$SHELL -lc`). Empty: the command is a file run directly (Cline's scripts).
+   */
+  shell(env: NodeJS.ProcessEnv): string[];
+  /** Variables the host adds to a hook's environment (`CLAUDE_PROJECT_DIR`) for a project at `projectDir`, firing `hostEvent`. */
+  env(projectDir: string, hostEvent: string): Record<string, string>;
+  /** The command text as the host passes it to the shell: Gemini substitutes `$GEMINI_PROJECT_DIR` itself. Absent: unchanged. */
+  expand?(command: string, projectDir: string): string;
+  /** A payload shaped as the host sends it for `hostEvent`, a tool event's being a shell command `true`. */
+  payload(hostEvent: string, projectDir: string): Payload;
+  /**
+   * A host that refuses a whole file over one unknown key or a handler without `type` (Codex:
+   * deny_unknown_fields): the keys it takes at the top and in a handler, and what it does.
+   */
+  readonly strict?: { readonly rootKeys: readonly string[]; readonly handlerKeys: readonly string[]; readonly why: string };
+  /** What is assumed rather than checked (no contract says it), said in the doctor's report. */
+  readonly assumed?: string;
+}
+
 export interface HostAdapter {
   /** The name on the command line: `hooks run EVENT --host gemini`, `hooks install gemini`. */
   readonly name: string;
@@ -110,6 +136,8 @@ export interface HostAdapter {
    * generated answers): where the host lacks it, the degradation rule.
    */
   readonly degrade: Readonly<Partial<Record<"ask" | "defer" | "updated_input" | "context" | "feedback" | "followup" | "stop" | "notice", string>>>;
+  /** How the host runs a hook (`hooks doctor` fires its entries so); absent: the doctor does not fire them. */
+  readonly probe?: HostProbe;
   /** Dispatch entries in the host's config file; absent for a host without a config hookrun writes. */
   readonly install?: HostInstall;
   /**

@@ -8,9 +8,9 @@ import { displayFile, HookrunError, UsageError, WriteError } from "../../errors.
 import { FileReadError, READ_LIMITS, readBoundedText } from "../../fs/readBounded.js";
 import { writeFileAtomic } from "../../fs/writeFileAtomic.js";
 import { type DispatchTarget, dispatchCommand } from "../../hosts/install.js";
-import { installedEntries, installState, mergeEntries, uninstallText } from "../../hosts/hostFile.js";
+import { installedEntries, installState, mergeEntries, uninstallText, wantedEntries as hostEntries } from "../../hosts/hostFile.js";
 import { ownedScripts, planScripts } from "../../hosts/hostScripts.js";
-import { installedPort, TOKEN_VAR, warmCapable, warmEntries } from "../../hosts/warm.js";
+import { installedPort, TOKEN_VAR, warmCapable } from "../../hosts/warm.js";
 import { HOSTS, hostByName } from "../../hosts/table.js";
 import type { HostAdapter, HostEntry } from "../../hosts/types.js";
 import { terminalSafe } from "../../text.js";
@@ -82,9 +82,7 @@ function dispatchTarget(ctx: CliContext, host: HostAdapter, user: boolean): Disp
 
 /** The entries the config needs: command entries, or warm mode's http entries on `port`. */
 function wantedEntries(ctx: CliContext, config: ResolvedConfig, host: HostAdapter, user: boolean, port: number | null = null): Record<string, HostEntry[]> {
-  const target = dispatchTarget(ctx, host, user);
-  const command = (event: string) => dispatchCommand(host.name, event, target);
-  return port === null ? host.install!.entries(config, command) : warmEntries(host, config, command, port);
+  return hostEntries(host, config, dispatchTarget(ctx, host, user), port);
 }
 
 /** The warm port of the entries in a host's file (null: command mode, or nothing installed). */
