@@ -467,11 +467,15 @@ class Doctor {
       });
       return;
     }
-    const filtered = summary.filtered.map((h) => `${h.name} (${h.reasons.join("; ")})`);
+    // The probe is one call of the host's shell tool: a hook whose only reason is its tool matcher
+    // waits for other tools, which is no problem; any other reason filters it out for every call.
+    const otherTool = (h: { reasons: string[] }): boolean => h.reasons.length > 0 && h.reasons.every((r) => /^matcher .* (does not match tool_name|: the context has no tool_name)/.test(r));
+    const waiting = summary.filtered.filter(otherTool).map((h) => `${h.name} (${h.reasons.join("; ").replace(/ does not match tool_name .*$/, "")})`);
+    const filtered = summary.filtered.filter((h) => !otherTool(h)).map((h) => `${h.name} (${h.reasons.join("; ")})`);
     this.add({
       ...base,
       level: "ok",
-      what: `${event} → ${a.event}: ${summary.runs.length ? `runs ${summary.runs.join(", ")}` : "runs no hook"}${filtered.length ? `; filtered out: ${filtered.join(", ")}` : ""}`,
+      what: `${event} → ${a.event}: ${summary.runs.length ? `runs ${summary.runs.join(", ")}` : "runs no hook"}${waiting.length ? ` for a shell call; for other tools: ${waiting.join(", ")}` : ""}${filtered.length ? `; filtered out: ${filtered.join(", ")}` : ""}`,
     });
   }
 

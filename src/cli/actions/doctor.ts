@@ -38,7 +38,7 @@ function formatReport(r: DoctorReport): string {
   const warnings = r.findings.filter((f) => f.level === "warning").length;
   lines.push(
     errors
-      ? `${errors} problem${errors === 1 ? "" : "s"} keep hooks from running${warnings ? `, ${warnings} warning${warnings === 1 ? "" : "s"}` : ""}`
+      ? `${errors} ${errors === 1 ? "problem keeps" : "problems keep"} hooks from running${warnings ? `, ${warnings} warning${warnings === 1 ? "" : "s"}` : ""}`
       : `every installed entry reaches hookrun${warnings ? ` (${warnings} warning${warnings === 1 ? "" : "s"})` : ""}`,
   );
   return `${lines.join("\n")}\n`;
