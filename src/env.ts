@@ -15,7 +15,12 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: "HOOKS_DISABLED", description: "comma-separated hook names to skip for this invocation" },
   { name: "HOOKS_CONFIG", description: "the project config file (as --config; no walk up)" },
   { name: "HOOKS_SESSION_ID", description: 'session_id when the context has none (default "default")' },
+  { name: "HOOKS_EXPLAIN", description: "1: `hooks run` prints, as JSON, which hooks would run and why not (as `hooks explain --json`) and runs none; `hooks doctor` sets it" },
   { name: "HOOKS_TRUST", description: "1: trust project and local config without review" },
+  {
+    name: "HOOKS_LOG_CONTEXT",
+    description: "1: record each run's context (a host's payload as sent) in the run log, for hooks log --fixture; 0: never (over log.context). Contexts can hold prompts, file contents and secrets",
+  },
   { name: "HOOKS_STATE_DIR", description: "state dir: run log, trust store, async results, socket (default $XDG_STATE_HOME/hookrun)" },
   { name: "HOOKS_CODE_CACHE", description: "0: do not use or write the CLI's code cache in $XDG_CACHE_HOME/hookrun (V8 code cache on Node 20, Node's compile cache on 22.1+)" },
   { name: "HOME", description: "home dir for ~ and the XDG defaults" },
@@ -27,6 +32,9 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: "NO_COLOR", description: 'set (not ""): no colours (as --color=never); --color wins' },
   { name: "FORCE_COLOR", description: 'set (not ""): colours even when not a terminal; 0 or false: none; NO_COLOR and --color win' },
   { name: "CLAUDE_PROJECT_DIR", description: "passed through to hooks; set to the project dir when absent" },
+  { name: "AGENT_CODE_HOOK_TOOL", description: "under `--host agent-code`: the tool of pre_tool_use (agent-code sends only the tool's input on stdin)" },
+  { name: "AGENT_CODE_HOOK_EVENT", description: "under `--host agent-code`: agent-code's event name, kept as the context's host.event" },
+  { name: "AGENT_CODE_HOOK_CONTEXT_TRUNCATED", description: "under `--host agent-code`: 1 sets the context's host.context_truncated" },
 ];
 
 /** What every hook finds in its environment besides the runner's (SPEC §4). */

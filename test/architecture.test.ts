@@ -66,7 +66,7 @@ function cycles(graph: Map<string, string[]>): string[][] {
  */
 const LAYERS: string[][] = [
   ["index.ts", "bin", "cli", "server"],
-  ["watch", "edit", "interop", "report", "hosts"],
+  ["watch", "edit", "interop", "report", "hosts", "prove"],
   ["runner", "async", "dialects"],
   ["config", "events", "trust"],
   ["fs", "text.ts", "env.ts", "errors.ts", "version.ts"],

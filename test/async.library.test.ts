@@ -83,6 +83,25 @@ hooks:
     ]);
   });
 
+  it("delivers results in the order their hooks started, not the order they finished", async () => {
+    const { runner } = await setup(`
+hooks:
+  post_tool_use:
+    - { name: analyze, async: true, command: 'if [ "$HOOK_TOOL_NAME" = Write ]; then sleep 0.8; fi; echo "done $HOOK_TOOL_NAME"' }
+  stop:
+    - { name: slow, async: true, command: sleep 0.8; echo slow }
+    - { name: fast, async: true, command: echo fast }
+`);
+    // Across triggers: the first call's hook is the slower one.
+    await runner.trigger("post_tool_use", { session_id: "S", tool_name: "Write" });
+    await runner.trigger("post_tool_use", { session_id: "S", tool_name: "Edit" });
+    // Within one trigger: declaration order.
+    await runner.trigger("stop", { session_id: "T" });
+    await runner.drain();
+    expect((await runner.trigger("pre_tool_use", { session_id: "S" })).messages.map((m) => m.content)).toEqual(["done Write", "done Edit"]);
+    expect((await runner.trigger("pre_tool_use", { session_id: "T" })).messages.map((m) => m.content)).toEqual(["slow", "fast"]);
+  });
+
   it("delivers a failing and a timed-out async hook with their status", async () => {
     const { runner } = await setup(`
 hooks:

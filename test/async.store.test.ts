@@ -90,6 +90,16 @@ describe("async store delivery", () => {
     expect(fs.existsSync(dir)).toBe(false);
   });
 
+  it("delivers runs started in the same millisecond in the order they started (one process's ids strictly increase)", () => {
+    const ids = Array.from({ length: 200 }, () => newAsyncId());
+    expect([...ids].sort()).toEqual(ids);
+    const dir = asyncSessionDir(state, "/repo", "s1");
+    const sameMs = "2026-01-01T00:00:01.000Z";
+    const names = ["a", "b", "c", "d", "e", "f"];
+    for (const name of names) writeAsyncResult(dir, newAsyncId(), delivery(name, { started_at: sameMs }));
+    expect(collectAsyncResults(dir).delivered.map((d) => d.name)).toEqual(names);
+  });
+
   it("lists a started run as running and does not deliver it while its worker lives", () => {
     const dir = asyncSessionDir(state, "/repo", "s1");
     const id = newAsyncId();

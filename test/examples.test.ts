@@ -11,7 +11,8 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const EXAMPLES = [
   "hooks.example.yaml",
   ...readdirSync(path.join(ROOT, "examples"))
-    .filter((f) => /\.(ya?ml|json)$/.test(f) && f !== "github-actions.yml") // a workflow, tested in integrations.examples.test.ts
+    // github-actions.yml is a workflow (integrations.examples.test.ts), *.hooktest.yaml are fixtures (prove.fixtures.test.ts)
+    .filter((f) => /\.(ya?ml|json)$/.test(f) && f !== "github-actions.yml" && !f.includes(".hooktest."))
     .map((f) => `examples/${f}`),
 ];
 

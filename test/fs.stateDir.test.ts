@@ -127,7 +127,7 @@ describe("run log: hostile lines and size", () => {
     const dir = path.join(root, "cli");
     appendRunLog(dir, record({ session_id: "good" }));
     fs.appendFileSync(runLogFile(dir), "{}\n");
-    const r = await runMain(["log"], { env: { ...sb.current.env, HOOKS_STATE_DIR: dir } });
+    const r = await runMain(["log", "--all-projects"], { env: { ...sb.current.env, HOOKS_STATE_DIR: dir } });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/session good/);
     expect(r.stderr).toMatch(/skipped 1 malformed line in .*runs\.jsonl/);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatClaude } from "../src/hosts/claude.js";
-import { hookResult, triggerResult } from "./helpers/results.js";
+import { asyncDelivery, hookResult, triggerResult } from "./helpers/results.js";
 
 describe("formatClaude", () => {
   it("prints an empty object when nothing has anything to say (Claude Code proceeds as usual)", () => {
@@ -39,6 +39,28 @@ describe("formatClaude", () => {
       { blocked: true, blocked_by: "todo", reason: "TODO.md is not empty" },
     );
     expect(formatClaude(r)).toEqual({ decision: "block", reason: "TODO.md is not empty", systemMessage: "3 files changed" });
+  });
+
+  it("on Stop, gives the model what an async hook of a model-context event delivers there (additionalContext: the turn goes on once); a sync hook's message stays the user's", () => {
+    const delivered = asyncDelivery("analyze", { event: "post_tool_use", messages: [{ role: "system", content: "a.py: 1 finding" }] });
+    const r = triggerResult("stop", [hookResult("notes", { messages: [{ role: "system", content: "3 files changed" }] })], {
+      async_delivered: [delivered],
+      messages: [
+        { role: "system", content: "a.py: 1 finding", hook: "analyze", async: true },
+        { role: "system", content: "seen by the user", kind: "notice", hook: "analyze", async: true },
+        { role: "system", content: "3 files changed", hook: "notes" },
+      ],
+    });
+    expect(formatClaude(r)).toEqual({ hookSpecificOutput: { hookEventName: "Stop", additionalContext: "a.py: 1 finding" }, systemMessage: "3 files changed\nseen by the user" });
+    // An async hook of Stop itself (a notifier's chatter) stays the user's: it does not keep the agent going.
+    const chatter = asyncDelivery("notify", { event: "stop", messages: [{ role: "system", content: "notified" }] });
+    const fromStop = triggerResult("stop", [], { async_delivered: [chatter], messages: [{ role: "system", content: "notified", hook: "notify", async: true }] });
+    expect(formatClaude(fromStop)).toEqual({ systemMessage: "notified" });
+    // Where context reaches the model anyway, an async message is context like any other.
+    const pre = triggerResult("pre_tool_use", [], { async_delivered: [delivered], messages: [{ role: "system", content: "a.py: 1 finding", hook: "analyze", async: true }] });
+    expect(formatClaude(pre)).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "a.py: 1 finding" } });
+    // StopFailure takes no additionalContext: there it is the user's.
+    expect(formatClaude({ ...r, event: "stop_failure" }).hookSpecificOutput).toBeUndefined();
   });
 
   it("gives messages to the model as additionalContext where Claude Code supports it", () => {

@@ -251,7 +251,8 @@ describe("last_assistant_message from Claude Code's transcript", () => {
     // Padding before it: only the tail of a long transcript is read.
     writeFileSync(path.join(p.dir, "transcript.jsonl"), `${line("assistant", "x".repeat(2_000_000))}\n${transcript}`);
     expect((await run("stop", claudeInput("Stop"))).code).toBe(0);
-    expect(read()).toBe("All tests pass.\nDone.");
+    // Joined the agent-code way (SPEC §4, its last_assistant_text): no separator.
+    expect(read()).toBe("All tests pass.Done.");
   });
 
   it("leaves a message the input carries, and is null without a readable transcript", async () => {

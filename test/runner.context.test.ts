@@ -136,7 +136,7 @@ describe("lastAssistantText (SPEC §4)", () => {
         { role: "assistant", content: [{ type: "tool_use", id: "2" }] },
         { role: "assistant", content: null, tool_calls: [{}] },
       ]),
-    ).toBe("Part one.\nPart two.");
+    ).toBe("Part one.Part two.");
   });
   it("reads plain strings and Claude Code transcript lines; null when there is no text", () => {
     expect(

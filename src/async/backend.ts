@@ -11,6 +11,8 @@ interface Running {
   event: string;
   session_id: string;
   started_at: string;
+  /** Start order in this backend: results are delivered in it, whatever order they finish in. */
+  seq: number;
   controller: AbortController;
   done: Promise<AsyncDelivery>;
 }
@@ -25,6 +27,9 @@ const NOTHING: AsyncTake = Object.freeze({ delivered: [], expired: [], warnings:
 export class MemoryAsyncBackend implements AsyncBackend {
   private readonly running = new Set<Running>();
   private readonly finished = new Map<string, AsyncDelivery[]>();
+  /** Each queued result's start order (Running.seq), to queue it where it started, not where it finished. */
+  private readonly order = new WeakMap<AsyncDelivery, number>();
+  private started = 0;
   /** Finish time of the oldest queued result, so expiry costs nothing until one can be due. */
   private oldest = Infinity;
 
@@ -69,15 +74,21 @@ export class MemoryAsyncBackend implements AsyncBackend {
       event: start.event,
       session_id: start.sessionId,
       started_at: isoTime(started),
+      seq: this.started++,
       controller,
       done: undefined as unknown as Promise<AsyncDelivery>,
     };
     entry.done = runToDelivery(start.run, hook, controller.signal, entry).then((delivery) => {
       this.running.delete(entry);
       if (!start.wait) {
+        // Delivered in start order (as the CLI's records are): the order the triggers happened.
+        this.order.set(delivery, entry.seq);
         const queue = this.finished.get(entry.session_id);
-        if (queue) queue.push(delivery);
-        else this.finished.set(entry.session_id, [delivery]);
+        if (queue) {
+          let at = queue.length;
+          while (at > 0 && (this.order.get(queue[at - 1]) ?? 0) > entry.seq) at--;
+          queue.splice(at, 0, delivery);
+        } else this.finished.set(entry.session_id, [delivery]);
         this.oldest = Math.min(this.oldest, Date.parse(delivery.finished_at));
       }
       start.onFinish?.(delivery);

@@ -72,6 +72,8 @@ export function collectAsyncResults(dir: string, options: CollectOptions = {}): 
       if (removeIfOlder(file, now)) out.warnings.push(`removed ${file}: a process claimed this async result more than 24 h ago and never delivered it`);
     } else if (parsed.kind === "corrupt" || (parsed.kind === "worker" && !runs.has(parsed.id) && !results.has(parsed.id))) removeIfOlder(file, now);
   }
+  // Start order: the files were visited by id (start time, strictly increasing within one
+  // `hooks run`), and a stable sort by start keeps that order for runs started in the same ms.
   out.delivered.sort((a, b) => (a.started_at < b.started_at ? -1 : a.started_at > b.started_at ? 1 : 0));
   tryRemoveDir(dir);
   return out;

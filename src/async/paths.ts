@@ -54,9 +54,20 @@ export type AsyncFileKind = "started" | "publishing" | "worker" | "result" | "cl
 
 const PATTERN = /^([0-9a-z]+-[0-9a-f]+)\.(started|publishing|worker|result|claimed|orphan|corrupt)(?:\.[^/]*)?\.json$/;
 
-/** A new run id that sorts by start time (base-36 milliseconds, then random hex). */
-export function newAsyncId(now = Date.now()): string {
-  return `${now.toString(36).padStart(9, "0")}-${nodeCrypto().randomBytes(4).toString("hex")}`;
+let lastIdMs = 0;
+
+/**
+ * A new run id that sorts by start time (base-36 milliseconds, then random hex). Without `now`,
+ * the ids of one process strictly increase (a second id in the same millisecond takes the next
+ * one), so the async hooks one trigger starts sort, and are delivered, in the order they started.
+ */
+export function newAsyncId(now?: number): string {
+  let ms = now;
+  if (ms === undefined) {
+    ms = Math.max(Date.now(), lastIdMs + 1);
+    lastIdMs = ms;
+  }
+  return `${ms.toString(36).padStart(9, "0")}-${nodeCrypto().randomBytes(4).toString("hex")}`;
 }
 
 /** A per-process name that makes a claim's rename target unique to its claimer. */

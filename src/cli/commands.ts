@@ -45,7 +45,12 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: "--output <format>", description: "text | json | junit | claude (= --host claude); default text, or the host's answer when the payload is a host's" },
       { flags: "--host <name>", description: "read the payload and answer as this agent: auto (from the payload) or claude, codex, gemini, … (hooks install writes it)" },
       { flags: "--json", description: "same as --output json" },
-      { flags: "--dry-run", description: "print the plan and the context; run nothing" },
+      { flags: "--dry-run", description: "print the plan, the hooks that would not run and why, and the context; run nothing" },
+      {
+        flags: "--record",
+        description:
+          "record this run's context (with a host, its payload) in the run log for hooks log --fixture; it can hold prompts, file contents and secrets (also: log.context in hooks.yaml, HOOKS_LOG_CONTEXT=1)",
+      },
       { flags: "--only <names>", description: "run only these hooks (comma-separated or repeated)", many: "list" },
       { flags: "--skip <names>", description: "do not run these hooks (comma-separated or repeated)", many: "list" },
       { flags: "--wait", description: "wait for async hooks and report them in this run (default when CI is set)" },
@@ -53,6 +58,34 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: "--max-parallel <n>", description: "concurrency cap for parallel events (default: CPUs × 2)" },
     ],
     action: async (ctx, [event], opts) => (await import("./actions/run.js")).runHooks(ctx, event, opts),
+  },
+  {
+    name: "explain",
+    args: [{ syntax: "<event>", description: "event name in any spelling, or the host's own (with --host)" }],
+    description: "say, for every hook of EVENT, whether it would run for this context and why not (disabled where, matcher, if, paths, HOOKS_DISABLED, trust); runs nothing",
+    example: `echo '{"tool_name": "Bash", "tool_input": {"command": "ls"}}' | hooks explain pre_tool_use`,
+    options: [
+      { flags: "--context <file>", description: "read the context JSON object from FILE (- for stdin)" },
+      { flags: "--set <key=value>", description: "set a context field (dotted keys; VALUE parsed as JSON when it parses); repeatable", many: "repeat" },
+      { flags: "--host <name>", description: "read the payload as this agent sends it: auto or claude, codex, gemini, …" },
+      { flags: "--only <names>", description: "as `hooks run --only`", many: "list" },
+      { flags: "--skip <names>", description: "as `hooks run --skip`", many: "list" },
+      JSON_OPTION,
+    ],
+    action: async (ctx, [event], opts) => (await import("./actions/run.js")).runHooks(ctx, event, { ...opts, explain: true }),
+  },
+  {
+    name: "test",
+    args: [{ syntax: "[paths...]", description: "fixture files, or folders searched for *.hooktest.{yaml,yml,json}; none: those next to hooks.yaml and under hooks.tests/" }],
+    description:
+      "run the fixtures (an event, a context, optionally a host; what must come out) through the real hooks, as `hooks run` does, and report each as pass/fail with the difference (exit 1 on any failure)",
+    example: "hooks test hooks.tests/ --junit > hooks-junit.xml",
+    options: [
+      JSON_OPTION,
+      { flags: "--junit", description: "print a JUnit XML report (one testsuite per fixture file, one testcase per fixture)" },
+      { flags: "--filter <text>", description: "only fixtures whose name or file contains TEXT (case-insensitive)" },
+    ],
+    action: async (ctx, [paths], opts) => (await import("./actions/test.js")).testFixtures(ctx, paths ?? [], opts),
   },
   {
     name: "validate",
@@ -100,15 +133,32 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: "log",
-    description: "show recent runs from the run log ($HOOKS_STATE_DIR/runs.jsonl)",
-    example: "hooks log -n 5 --session s1",
+    args: [{ syntax: "[id]", description: "show this run in full (a unique prefix of its id is enough)" }],
+    description: "show recent runs from the run log ($HOOKS_STATE_DIR/runs.jsonl) of this project, one run in full, or runs as they happen",
+    example: "hooks log --follow --status blocked,failed",
     options: [
-      { flags: "-n <count>", description: "how many runs (default 20)" },
+      { flags: "-n <count>", description: "how many runs (default 20; with --follow, 0)" },
+      { flags: "-f, --follow", description: "then print each run as it is appended, from every agent and session, until Ctrl-C" },
+      {
+        flags: "--fixture <id>",
+        description:
+          "print run ID as a `hooks test` fixture (YAML); needs its context recorded, which is opt-in since contexts can hold prompts and secrets (log.context, HOOKS_LOG_CONTEXT=1 or hooks run --record)",
+      },
       { flags: "--session <id>", description: "only runs of this session" },
-      { flags: "--json", description: "print a JSON array of the log records" },
+      { flags: "--event <event>", description: "only runs of this event (any spelling)" },
+      { flags: "--host <name>", description: "only runs from this agent's payloads (claude, codex, …)" },
+      { flags: "--hook <name>", description: "only runs in which this hook ran" },
+      {
+        flags: "--status <statuses>",
+        description:
+          "only runs that: ok (every hook ok), blocked, failed (a hook failed, timed out, could not start or gave invalid output), or had a hook with this status (timeout, skipped, …); comma-separated: any",
+        many: "list",
+      },
+      { flags: "--all-projects", description: "runs of every project, not only this one's" },
+      { flags: "--json", description: "print a JSON array of the log records (one record for ID; one JSON object per line with --follow)" },
       { flags: "--pending", description: "instead, the async results not delivered yet (and async hooks still running), per session, with their age" },
     ],
-    action: async (ctx, _args, opts) => (await import("./actions/inspect.js")).printLog(ctx, opts),
+    action: async (ctx, [id], opts) => (await import("./actions/log.js")).logCommand(ctx, id, opts),
   },
   {
     name: "init",
@@ -136,7 +186,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: "install",
-    args: [{ syntax: "[hosts...]", description: "claude, codex, gemini, qwen, copilot, cursor, droid, windsurf, cline; none: the hosts whose config folder the project has" }],
+    args: [{ syntax: "[hosts...]", description: "claude, codex, gemini, qwen, copilot, cursor, droid, windsurf, cline, agent-code; none: the hosts whose config folder the project has" }],
     description: "write hookrun's dispatch entries into each agent's own config file (merged with its other hooks; undo with uninstall)",
     example: "hooks install claude gemini",
     options: [
@@ -150,6 +200,14 @@ export const COMMANDS: readonly CommandSpec[] = [
       JSON_OPTION,
     ],
     action: async (ctx, [hosts], opts) => (await import("./actions/install.js")).installHosts(ctx, hosts ?? [], opts),
+  },
+  {
+    name: "doctor",
+    args: [{ syntax: "[hosts...]", description: "the agents to check; none: every agent whose config in the project holds hooks (and the user's with hookrun entries)" }],
+    description: "check that each installed agent would run hooks.yaml's hooks: its config, its dispatch fired as it fires it, trust, commands; exit 1 when one would not",
+    example: "hooks doctor claude --json",
+    options: [{ flags: "--user", description: "check the user's config files (~/.claude/settings.json, …) too, with or without hookrun entries" }, JSON_OPTION],
+    action: async (ctx, [hosts], opts) => (await import("./actions/doctor.js")).doctorCommand(ctx, hosts ?? [], opts),
   },
   {
     name: "uninstall",

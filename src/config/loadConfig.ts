@@ -89,8 +89,19 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Resol
     files,
     hooks: merged.hooks,
     events,
+    log: mergeLog(values),
     warnings: diagnostics,
   };
+}
+
+/** `log:` of every layer, key by key (a later layer wins: hooks.local.yaml can turn recording off). */
+function mergeLog(values: unknown[]): { context: boolean } {
+  const merged = { context: false };
+  for (const value of values) {
+    const log = (value as { log?: unknown } | undefined)?.log as Record<string, unknown> | null | undefined;
+    if (log && typeof log === "object" && typeof log.context === "boolean") merged.context = log.context;
+  }
+  return merged;
 }
 
 /**

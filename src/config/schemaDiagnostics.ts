@@ -12,7 +12,7 @@ interface SchemaError {
   params: Record<string, unknown>;
 }
 
-const TOP_KEYS = ["$schema", "version", "defaults", "events", "hooks"];
+const TOP_KEYS = ["$schema", "version", "defaults", "events", "hooks", "log"];
 export const HOOK_KEYS = ["name", "command", "args", "description", "priority", "async", "timeout", "enabled", "matcher", "if", "paths", "env", "cwd", "shell", "on_failure", "max_output", "dialect"];
 const DEFAULTS_KEYS = ["timeout", "shell", "env", "max_output"];
 const EVENT_SETTINGS_KEYS = ["parallel", "custom", "description", "gate"];
@@ -109,7 +109,7 @@ function describe(e: SchemaError, path: (string | number)[], root: unknown): { a
       const at = [...path, key];
       if (path.length === 0) {
         if (tryParseHookEvent(key)) return { at, target: "key", message: `\`${key}\` is an event, not a top-level key: move it under \`hooks:\`` };
-        return { at, target: "key", message: `unknown key \`${key}\` at the top level${didYouMean(key, TOP_KEYS) || "; allowed: version, defaults, events, hooks (and x-… for extensions)"}` };
+        return { at, target: "key", message: `unknown key \`${key}\` at the top level${didYouMean(key, TOP_KEYS) || "; allowed: version, defaults, events, hooks, log (and x-… for extensions)"}` };
       }
       if (path.length === 3 && path[0] === "hooks")
         return { at, target: "key", message: `unknown key \`${key}\`${hookLabel(root, at)}${didYouMean(key, HOOK_KEYS) || `; hook keys are ${HOOK_KEYS.join(", ")} (and x-… for extensions)`}` };
@@ -121,6 +121,7 @@ function describe(e: SchemaError, path: (string | number)[], root: unknown): { a
         };
       if (path.length === 1 && path[0] === "defaults")
         return { at, target: "key", message: `unknown key \`${key}\` in \`defaults\`${didYouMean(key, DEFAULTS_KEYS) || `; allowed: ${DEFAULTS_KEYS.join(", ")}`}` };
+      if (path.length === 1 && path[0] === "log") return { at, target: "key", message: `unknown key \`${key}\` in \`log\`${didYouMean(key, ["context"]) || "; allowed: context"}` };
       return { at, target: "key", message: `unknown key \`${key}\` in \`${name}\`` };
     }
     case "propertyNames":

@@ -57,6 +57,13 @@ export interface ConfigFileSpec {
   defaults?: DefaultsSpec;
   events?: Record<string, EventSettingsSpec>;
   hooks?: Record<string, HookSpec[]>;
+  log?: LogSpec;
+}
+
+/** `log:` of a config file: what the run log keeps (SPEC §10). */
+export interface LogSpec {
+  /** Record each run's context (or host payload) in the run log, for `hooks log --fixture`. Private data: off by default. */
+  context?: boolean;
 }
 
 export type Layer = "user" | "project" | "local";
@@ -128,6 +135,8 @@ export interface ResolvedConfig {
   files: ConfigFileInfo[];
   hooks: ResolvedHook[];
   events: Record<string, ResolvedEventSettings>;
+  /** `log:` merged over layers (later wins); absent in configs built by hand. */
+  log?: { context: boolean };
   /** Warnings found while loading (valid but likely wrong). */
   warnings: Diagnostic[];
 }

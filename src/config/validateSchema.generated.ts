@@ -3,7 +3,7 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/hookrun/hookrun/schema/hooks.schema.json","title":"hookrun config","type":"object","properties":{"$schema":{"type":"string"},"version":{"const":1},"defaults":{"type":["object","null"],"properties":{"timeout":{"$ref":"#/$defs/duration"},"shell":{"$ref":"#/$defs/shell"},"env":{"$ref":"#/$defs/env"},"max_output":{"$ref":"#/$defs/size"}},"patternProperties":{"^x-":{}},"additionalProperties":false},"events":{"type":["object","null"],"patternProperties":{"^x-":{}},"additionalProperties":{"$ref":"#/$defs/eventSettings"}},"hooks":{"type":["object","null"],"properties":{"session_start":{"$ref":"#/$defs/hookList"},"session_end":{"$ref":"#/$defs/hookList"},"setup":{"$ref":"#/$defs/hookList"},"user_prompt_submit":{"$ref":"#/$defs/hookList"},"user_prompt_expansion":{"$ref":"#/$defs/hookList"},"message_post_process":{"$ref":"#/$defs/hookList"},"message_transform":{"$ref":"#/$defs/hookList"},"pre_turn":{"$ref":"#/$defs/hookList"},"post_turn":{"$ref":"#/$defs/hookList"},"generation_pre":{"$ref":"#/$defs/hookList"},"generation_post":{"$ref":"#/$defs/hookList"},"generation_interrupt":{"$ref":"#/$defs/hookList"},"pre_tool_use":{"$ref":"#/$defs/hookList"},"post_tool_use":{"$ref":"#/$defs/hookList"},"post_tool_use_failure":{"$ref":"#/$defs/hookList"},"post_tool_batch":{"$ref":"#/$defs/hookList"},"tool_transform":{"$ref":"#/$defs/hookList"},"permission_request":{"$ref":"#/$defs/hookList"},"permission_denied":{"$ref":"#/$defs/hookList"},"file_pre_save":{"$ref":"#/$defs/hookList"},"file_post_save":{"$ref":"#/$defs/hookList"},"file_pre_patch":{"$ref":"#/$defs/hookList"},"file_post_patch":{"$ref":"#/$defs/hookList"},"stop":{"$ref":"#/$defs/hookList"},"stop_failure":{"$ref":"#/$defs/hookList"},"subagent_start":{"$ref":"#/$defs/hookList"},"subagent_stop":{"$ref":"#/$defs/hookList"},"teammate_idle":{"$ref":"#/$defs/hookList"},"task_created":{"$ref":"#/$defs/hookList"},"task_completed":{"$ref":"#/$defs/hookList"},"notification":{"$ref":"#/$defs/hookList"},"elicitation":{"$ref":"#/$defs/hookList"},"elicitation_result":{"$ref":"#/$defs/hookList"},"pre_compact":{"$ref":"#/$defs/hookList"},"post_compact":{"$ref":"#/$defs/hookList"},"pre_model_switch":{"$ref":"#/$defs/hookList"},"post_model_switch":{"$ref":"#/$defs/hookList"},"cwd_changed":{"$ref":"#/$defs/hookList"},"directory_added":{"$ref":"#/$defs/hookList"},"file_changed":{"$ref":"#/$defs/hookList"},"instructions_loaded":{"$ref":"#/$defs/hookList"},"config_change":{"$ref":"#/$defs/hookList"},"loop_continue":{"$ref":"#/$defs/hookList"},"error":{"$ref":"#/$defs/hookList"}},"patternProperties":{"^x-":{}},"additionalProperties":{"$ref":"#/$defs/hookList"}}},"patternProperties":{"^x-":{}},"additionalProperties":false,"$defs":{"duration":{"type":["number","string"],"exclusiveMinimum":0,"maximum":86400,"pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)?\\s*$"},"size":{"type":["integer","string"],"minimum":0,"pattern":"^\\s*\\d+(\\.\\d+)?\\s*([Bb]|[KkMmGg]([Ii]?[Bb])?)?\\s*$"},"env":{"type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string"}},"shell":{"type":"string","minLength":1},"hook":{"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"command":{"type":"string","minLength":1},"args":{"type":"array","minItems":1,"items":{"type":"string"}},"description":{"type":"string"},"priority":{"type":"integer"},"async":{"type":"boolean"},"timeout":{"$ref":"#/$defs/duration"},"enabled":{"type":"boolean"},"matcher":{"type":"string"},"if":{"type":"string","minLength":1},"paths":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"env":{"$ref":"#/$defs/env"},"cwd":{"type":"string","minLength":1},"shell":{"$ref":"#/$defs/shell"},"on_failure":{"enum":["continue","block"]},"dialect":{"enum":["native","claude"]},"max_output":{"$ref":"#/$defs/size"}},"patternProperties":{"^x-":{}},"additionalProperties":false},"hookList":{"type":["array","null"],"items":{"$ref":"#/$defs/hook"}},"eventSettings":{"type":["object","null"],"properties":{"parallel":{"type":"boolean"},"custom":{"type":"boolean"},"description":{"type":"string"},"gate":{"type":"boolean"}},"patternProperties":{"^x-":{}},"additionalProperties":false}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/hookrun/hookrun/schema/hooks.schema.json","title":"hookrun config","type":"object","properties":{"$schema":{"type":"string"},"version":{"const":1},"defaults":{"type":["object","null"],"properties":{"timeout":{"$ref":"#/$defs/duration"},"shell":{"$ref":"#/$defs/shell"},"env":{"$ref":"#/$defs/env"},"max_output":{"$ref":"#/$defs/size"}},"patternProperties":{"^x-":{}},"additionalProperties":false},"events":{"type":["object","null"],"patternProperties":{"^x-":{}},"additionalProperties":{"$ref":"#/$defs/eventSettings"}},"hooks":{"type":["object","null"],"properties":{"session_start":{"$ref":"#/$defs/hookList"},"session_end":{"$ref":"#/$defs/hookList"},"setup":{"$ref":"#/$defs/hookList"},"user_prompt_submit":{"$ref":"#/$defs/hookList"},"user_prompt_expansion":{"$ref":"#/$defs/hookList"},"message_post_process":{"$ref":"#/$defs/hookList"},"message_transform":{"$ref":"#/$defs/hookList"},"pre_turn":{"$ref":"#/$defs/hookList"},"post_turn":{"$ref":"#/$defs/hookList"},"generation_pre":{"$ref":"#/$defs/hookList"},"generation_post":{"$ref":"#/$defs/hookList"},"generation_interrupt":{"$ref":"#/$defs/hookList"},"pre_tool_use":{"$ref":"#/$defs/hookList"},"post_tool_use":{"$ref":"#/$defs/hookList"},"post_tool_use_failure":{"$ref":"#/$defs/hookList"},"post_tool_batch":{"$ref":"#/$defs/hookList"},"tool_transform":{"$ref":"#/$defs/hookList"},"permission_request":{"$ref":"#/$defs/hookList"},"permission_denied":{"$ref":"#/$defs/hookList"},"file_pre_save":{"$ref":"#/$defs/hookList"},"file_post_save":{"$ref":"#/$defs/hookList"},"file_pre_patch":{"$ref":"#/$defs/hookList"},"file_post_patch":{"$ref":"#/$defs/hookList"},"stop":{"$ref":"#/$defs/hookList"},"stop_failure":{"$ref":"#/$defs/hookList"},"subagent_start":{"$ref":"#/$defs/hookList"},"subagent_stop":{"$ref":"#/$defs/hookList"},"teammate_idle":{"$ref":"#/$defs/hookList"},"task_created":{"$ref":"#/$defs/hookList"},"task_completed":{"$ref":"#/$defs/hookList"},"notification":{"$ref":"#/$defs/hookList"},"elicitation":{"$ref":"#/$defs/hookList"},"elicitation_result":{"$ref":"#/$defs/hookList"},"pre_compact":{"$ref":"#/$defs/hookList"},"post_compact":{"$ref":"#/$defs/hookList"},"pre_model_switch":{"$ref":"#/$defs/hookList"},"post_model_switch":{"$ref":"#/$defs/hookList"},"cwd_changed":{"$ref":"#/$defs/hookList"},"directory_added":{"$ref":"#/$defs/hookList"},"file_changed":{"$ref":"#/$defs/hookList"},"instructions_loaded":{"$ref":"#/$defs/hookList"},"config_change":{"$ref":"#/$defs/hookList"},"loop_continue":{"$ref":"#/$defs/hookList"},"error":{"$ref":"#/$defs/hookList"}},"patternProperties":{"^x-":{}},"additionalProperties":{"$ref":"#/$defs/hookList"}},"log":{"type":["object","null"],"properties":{"context":{"type":"boolean"}},"patternProperties":{"^x-":{}},"additionalProperties":false}},"patternProperties":{"^x-":{}},"additionalProperties":false,"$defs":{"duration":{"type":["number","string"],"exclusiveMinimum":0,"maximum":86400,"pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)?\\s*$"},"size":{"type":["integer","string"],"minimum":0,"pattern":"^\\s*\\d+(\\.\\d+)?\\s*([Bb]|[KkMmGg]([Ii]?[Bb])?)?\\s*$"},"env":{"type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string"}},"shell":{"type":"string","minLength":1},"hook":{"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"command":{"type":"string","minLength":1},"args":{"type":"array","minItems":1,"items":{"type":"string"}},"description":{"type":"string"},"priority":{"type":"integer"},"async":{"type":"boolean"},"timeout":{"$ref":"#/$defs/duration"},"enabled":{"type":"boolean"},"matcher":{"type":"string"},"if":{"type":"string","minLength":1},"paths":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"env":{"$ref":"#/$defs/env"},"cwd":{"type":"string","minLength":1},"shell":{"$ref":"#/$defs/shell"},"on_failure":{"enum":["continue","block"]},"dialect":{"enum":["native","claude"]},"max_output":{"$ref":"#/$defs/size"}},"patternProperties":{"^x-":{}},"additionalProperties":false},"hookList":{"type":["array","null"],"items":{"$ref":"#/$defs/hook"}},"eventSettings":{"type":["object","null"],"properties":{"parallel":{"type":"boolean"},"custom":{"type":"boolean"},"description":{"type":"string"},"gate":{"type":"boolean"}},"patternProperties":{"^x-":{}},"additionalProperties":false}}};
 const schema32 = {"type":["number","string"],"exclusiveMinimum":0,"maximum":86400,"pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)?\\s*$"};
 const schema33 = {"type":"string","minLength":1};
 const schema34 = {"type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string"}};
@@ -554,7 +554,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!((((((key0 === "$schema") || (key0 === "version")) || (key0 === "defaults")) || (key0 === "events")) || (key0 === "hooks")) || (pattern4.test(key0)))){
+if(!(((((((key0 === "$schema") || (key0 === "version")) || (key0 === "defaults")) || (key0 === "events")) || (key0 === "hooks")) || (key0 === "log")) || (pattern4.test(key0)))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -1157,14 +1157,53 @@ errors = vErrors.length;
 }
 }
 }
-}
-else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.log !== undefined){
+let data60 = data.log;
+if((!(data60 && typeof data60 == "object" && !Array.isArray(data60))) && (data60 !== null)){
+const err26 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: schema31.properties.log.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
 else {
 vErrors.push(err26);
+}
+errors++;
+}
+if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
+for(const key7 in data60){
+if(!((key7 === "context") || (pattern4.test(key7)))){
+const err27 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data60.context !== undefined){
+if(typeof data60.context !== "boolean"){
+const err28 = {instancePath:instancePath+"/log/context",schemaPath:"#/properties/log/properties/context/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
 }
 errors++;
 }

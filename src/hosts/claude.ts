@@ -1,10 +1,10 @@
 import { EVENT_BY_NAME, EVENTS, pascalEventName } from "../events/catalog.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
-import type { HookResult, TriggerResult } from "../runner/types.js";
+import type { HookResult, Message, TriggerResult } from "../runner/types.js";
 import { importClaudeSettings } from "../interop/claudeImport.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { cursor } from "./cursor.js";
-import { baseRead } from "./payload.js";
+import { baseRead, POSIX_SHELL, sampleFields } from "./payload.js";
 import type { HostAdapter, HostAnswer, HostEntry } from "./types.js";
 import { failureLine, rankedDecision, tail, texts } from "./resultText.js";
 
@@ -31,7 +31,8 @@ export interface ClaudeHookResponse {
  * Messages for the model become additionalContext where Claude gives it to the model, else
  * systemMessage (shown to the user); notices and failures (hookrun fails open) go to
  * systemMessage; feedback on a post-tool event is Claude's `decision: "block"` + reason; follow-ups
- * on Stop are its additionalContext (the turn goes on); a block is expressed the way each event
+ * on Stop are its additionalContext (the turn goes on), and so is model context an async hook
+ * delivers there; a block is expressed the way each event
  * expects it.
  */
 export function formatClaude(result: TriggerResult): ClaudeHookResponse {
@@ -40,9 +41,16 @@ export function formatClaude(result: TriggerResult): ClaudeHookResponse {
   const rules = EVENT_BY_NAME.get(event)?.claude ?? null;
   const specific: NonNullable<ClaudeHookResponse["hookSpecificOutput"]> = { hookEventName: rules?.name ?? pascalEventName(event) };
   const shown = result.messages.filter((m) => !m.hide);
-  const context = texts(shown.filter((m) => m.kind === undefined));
+  // An async result delivered on Stop whose hook ran where Claude gives context to the model (a
+  // background analysis after a Write, say) would never reach the model as a systemMessage (it
+  // is delivered once): it is a follow-up there, the turn goes on with it once. One whose hook
+  // ran on Stop itself stays for the user, as it would have been had it run in the foreground.
+  const continues = rules?.block === "continue" && rules.additionalContext;
+  const modelOrigin = new Set(result.async_delivered.filter((d) => modelContextEvent(d.event)).map((d) => d.name));
+  const asyncFollowup = (m: Message) => continues && m.async === true && m.kind === undefined && modelOrigin.has(m.hook ?? "");
+  const context = texts(shown.filter((m) => m.kind === undefined && !asyncFollowup(m)));
   const notices = texts(shown.filter((m) => m.kind === "notice"));
-  const followups = texts(shown.filter((m) => m.kind === "followup"));
+  const followups = texts(shown.filter((m) => m.kind === "followup" || asyncFollowup(m)));
   const finished = [...result.async_delivered, ...result.hooks];
   // On post-tool events a native hook's exit 2 is feedback for the model (below), not a failure to show the user.
   const feedbackExit = (r: HookResult) => rules?.block === "feedback" && r.exit_code === 2 && r.status === "failed";
@@ -91,6 +99,12 @@ export function formatClaude(result: TriggerResult): ClaudeHookResponse {
   if (system.length) out.systemMessage = system.join("\n");
   if (Object.keys(specific).length > 1) out.hookSpecificOutput = specific;
   return out;
+}
+
+/** Whether Claude Code gives a hook's additionalContext on this event to the model without keeping the agent going. */
+function modelContextEvent(event: string): boolean {
+  const rules = EVENT_BY_NAME.get(event)?.claude;
+  return rules?.additionalContext === true && rules.block !== "continue";
 }
 
 /** What `hooks run EVENT --output claude` prints and exits with. */
@@ -191,6 +205,12 @@ export const claudeHost: HostAdapter = {
     ask: "Claude Code's own ask; in `claude -p` it is a denial whose reason reaches the model",
     notice: "`systemMessage`: shown to the user, never the model",
     followup: "Stop's `additionalContext`: the turn goes on with it",
+  },
+  // Contract §6: `/bin/sh -c` on POSIX, cwd the session's, CLAUDE_PROJECT_DIR the project root.
+  probe: {
+    shell: POSIX_SHELL,
+    env: (projectDir) => ({ CLAUDE_PROJECT_DIR: projectDir }),
+    payload: (hostEvent, projectDir) => ({ ...sampleFields(CLAUDE_EVENTS[hostEvent] ?? hostEvent, "Bash", projectDir), transcript_path: "", hook_event_name: hostEvent, permission_mode: "default" }),
   },
   install: {
     projectFile: ".claude/settings.json",

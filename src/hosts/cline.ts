@@ -4,6 +4,7 @@ import type { HookContext, TriggerResult } from "../runner/types.js";
 import { blockReason, parseJsonObject, rankedDecision, resultTexts, str } from "./resultText.js";
 import { configEvents } from "./install.js";
 import type { HostAdapter, HostAnswer, Payload } from "./types.js";
+import { sampleFields } from "./payload.js";
 
 /**
  * Cline (the VS Code extension and `cline` CLI): one executable per hook type, named after it, in
@@ -141,6 +142,16 @@ export const cline: HostAdapter = {
   read,
   render,
   notRun,
+  // Cline runs each hook file itself (its `#!` line picks the interpreter), in the workspace.
+  probe: {
+    shell: () => [],
+    env: () => ({}),
+    payload: (hostEvent, projectDir) => {
+      const f = sampleFields(EVENTS[hostEvent] ?? hostEvent, "execute_command", projectDir);
+      const specific = f.tool_name !== undefined ? { toolName: f.tool_name, parameters: f.tool_input } : f.prompt !== undefined ? { prompt: f.prompt, attachments: [] } : {};
+      return { clineVersion: "hooks-doctor", hookName: hostEvent, timestamp: String(Date.now()), taskId: "hooks-doctor", workspaceRoots: [projectDir], [specificKey(hostEvent)]: specific };
+    },
+  },
   scripts: { projectDir: ".clinerules/hooks", userDir: "Documents/Cline/Hooks", files: clineHookScripts },
   degrade: {
     ask: "a block (`cancel: true`) whose errorMessage says Cline cannot ask",

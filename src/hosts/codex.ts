@@ -5,8 +5,8 @@ import { EVENT_BY_NAME } from "../events/catalog.js";
 import { type ExistingHook, importClaudeSettings } from "../interop/claudeImport.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
 import type { HookContext, HookResult, TriggerResult } from "../runner/types.js";
-import { configEvents, DISPATCH_COMMAND, dispatchCommand, dispatchTimeoutMs, matchedValues } from "./install.js";
-import { baseRead } from "./payload.js";
+import { configEvents, DISPATCH_COMMAND, dispatchCommand, dispatchTimeoutMs, matchedValues, walkUpDispatchCommand } from "./install.js";
+import { baseRead, sampleFields } from "./payload.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
 import { failureLine, tail, texts } from "./resultText.js";
 
@@ -223,13 +223,7 @@ function notRun(event: string, forUser: string, forModel: string): HostAnswer {
  * and `exec`s it there, so the process Codex kills on its timeout is hookrun itself.
  */
 export function codexDispatchCommand(event: string): string {
-  return [
-    'd="$PWD"',
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansions, not a template
-    'while [ ! -x "$d/node_modules/.bin/hooks" ] && [ "$d" != / ]; do d="${d%/*}"; d="${d:-/}"; done',
-    `[ -x "$d/node_modules/.bin/hooks" ] || { echo "hookrun: no node_modules/.bin/hooks in $PWD or above (run npm install)" >&2; exit 1; }`,
-    `exec "$d/node_modules/.bin/hooks" -C "$d" run ${event} --host codex`,
-  ].join("; ");
+  return walkUpDispatchCommand("codex", event);
 }
 
 /**
@@ -344,6 +338,24 @@ export const codex: HostAdapter = {
     followup: "Stop / SubagentStop decision block + reason: the turn goes on with it as a <hook_prompt> user message",
     stop: "continue: false + stopReason where Codex accepts it (SessionStart, UserPromptSubmit, Stop end the session or turn; on PostToolUse Codex only puts stopReason in place of the tool output and goes on); on PreToolUse a deny saying the hooks asked to stop; on PermissionRequest a deny",
     notice: "systemMessage (the TUI shows it; `codex exec` prints none)",
+  },
+  // command_runner.rs: `$SHELL -lc` (else /bin/sh), cwd the turn's; no project-dir variable.
+  probe: {
+    shell: (env) => [env.SHELL || "/bin/sh", "-lc"],
+    env: () => ({}),
+    payload: (hostEvent, projectDir) => ({
+      ...sampleFields(EVENTS[hostEvent] ?? hostEvent, "Bash", projectDir),
+      transcript_path: "",
+      hook_event_name: hostEvent,
+      model: "gpt-5.5",
+      permission_mode: "default",
+      ...(hostEvent !== "SessionStart" && { turn_id: "hooks-doctor" }),
+    }),
+    strict: {
+      rootKeys: ["description", "hooks"],
+      handlerKeys: ["type", "command", "commandWindows", "timeout", "timeoutSec", "async", "statusMessage", "additionalContextLimit"],
+      why: 'Codex refuses the whole file ("failed to parse hooks config"): none of its hooks runs',
+    },
   },
   install: {
     projectFile: ".codex/hooks.json",

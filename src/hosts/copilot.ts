@@ -23,6 +23,7 @@ import { hookNameFromCommand, slug, uniqueName, type ExistingHook, type Imported
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
 import { failureLine, tail, texts } from "./resultText.js";
+import { sampleFields } from "./payload.js";
 
 /** The camelCase events (Copilot's own config spelling) → canonical; the dialect hookrun installs in. */
 const CAMEL_EVENTS: Readonly<Record<string, string>> = {
@@ -448,6 +449,32 @@ export const copilot: HostAdapter = {
     stop: "Copilot reads no `continue`/`stopReason`: on preToolUse the call is denied and on userPromptSubmitted the prompt is blocked, saying so; on agentStop the agent stops; elsewhere said on stderr",
     notice:
       "stderr, which Copilot does not show (no channel reaches the user in `-p`); the run log keeps it; a failed hook is also told to the model where it has a channel (additionalContext), so it can tell the user",
+  },
+  // Observed (copilot-contract): the entry's `bash` text under bash, cwd the project root, COPILOT_PROJECT_DIR and
+  // CLAUDE_PROJECT_DIR set; camelCase keys get camelCase payloads, PascalCase keys Claude's snake_case ones.
+  probe: {
+    shell: () => ["bash", "-c"],
+    env: (projectDir) => ({ CLAUDE_PROJECT_DIR: projectDir, COPILOT_PROJECT_DIR: projectDir, COPILOT_HOOK_DIR: `${projectDir}/.github/hooks`, COPILOT_CLI: "1" }),
+    payload: (hostEvent, projectDir) => {
+      if (Object.hasOwn(PASCAL_EVENTS, hostEvent))
+        return {
+          ...sampleFields(PASCAL_EVENTS[hostEvent], "Bash", projectDir),
+          hook_event_name: hostEvent,
+          timestamp: new Date().toISOString(),
+          tool_use_id: undefined,
+          ...(hostEvent === "SessionStart" && { source: "new", initial_prompt: "hooks doctor" }),
+        };
+      const f = sampleFields(CAMEL_EVENTS[hostEvent] ?? hostEvent, "bash", projectDir);
+      return {
+        sessionId: f.session_id,
+        timestamp: Date.now(),
+        cwd: projectDir,
+        ...(f.tool_name !== undefined && { toolName: f.tool_name, toolArgs: f.tool_input }),
+        ...(f.prompt !== undefined && { prompt: f.prompt }),
+        ...(f.source !== undefined && { source: "new" }),
+        ...(hostEvent === "agentStop" && { stopReason: "end_turn", stop_hook_active: false }),
+      };
+    },
   },
   install: {
     projectFile: ".github/hooks/hookrun.json",

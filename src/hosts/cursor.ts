@@ -7,6 +7,7 @@ import { blockReason, parseJsonObject, rankedDecision, resultTexts, str } from "
 import { type FlatConverted, type FlatEntry, importFlatHooks } from "./flatImport.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
+import { POSIX_SHELL, sampleFields } from "./payload.js";
 
 /**
  * Cursor (the IDE's agent and `cursor-agent`): `.cursor/hooks.json`, `{"version": 1, "hooks":
@@ -337,6 +338,21 @@ export const cursor: HostAdapter = {
     followup: "stop / subagentStop `followup_message`: Cursor submits it as the next user message, at most `loop_limit` times (default 5)",
     stop: "preToolUse: a deny saying so; beforeSubmitPrompt: `continue: false`; elsewhere a stderr line (Cursor cannot stop the agent there)",
     notice: "`user_message` on preToolUse and beforeSubmitPrompt; elsewhere stderr",
+  },
+  // Cursor's docs say only "spawned processes"; the shell, cwd and variables are assumed (cwd the workspace root,
+  // where `${CURSOR_PROJECT_DIR:-$PWD}` in the entries finds the project).
+  probe: {
+    shell: POSIX_SHELL,
+    env: () => ({}),
+    payload: (hostEvent, projectDir) => {
+      const f = sampleFields(EVENTS[hostEvent] ?? hostEvent, "Shell", projectDir);
+      const common = { conversation_id: "hooks-doctor", generation_id: "hooks-doctor", hook_event_name: hostEvent, cursor_version: "hooks-doctor", workspace_roots: [projectDir] };
+      if (hostEvent === "beforeShellExecution" || hostEvent === "afterShellExecution") return { ...common, command: "true", cwd: projectDir };
+      if (hostEvent === "beforeSubmitPrompt") return { ...common, prompt: f.prompt, attachments: [] };
+      if (f.tool_name !== undefined) return { ...common, tool_name: f.tool_name, tool_input: JSON.stringify(f.tool_input) };
+      return { ...common, ...(hostEvent === "stop" && { status: "completed", loop_count: 0 }) };
+    },
+    assumed: "the shell (`/bin/sh -c`), the working directory (the workspace root) and the environment",
   },
   install: {
     projectFile: ".cursor/hooks.json",

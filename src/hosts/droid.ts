@@ -7,6 +7,7 @@ import { renderClaude } from "./claude.js";
 import { str } from "./resultText.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
+import { POSIX_SHELL, sampleFields } from "./payload.js";
 
 /**
  * Factory Droid (`droid`, `droid exec`): Claude Code's hook contract (same settings shape, same
@@ -149,6 +150,18 @@ export const droid: HostAdapter = {
     notice: "`systemMessage`",
   },
   // Droid runs hooks from its current directory, which may change: the project root comes from FACTORY_PROJECT_DIR.
+  // Factory's docs: Claude's contract (so `/bin/sh -c`), FACTORY_PROJECT_DIR set, cwd Droid's own (the project here).
+  probe: {
+    shell: POSIX_SHELL,
+    env: (projectDir) => ({ FACTORY_PROJECT_DIR: projectDir }),
+    payload: (hostEvent, projectDir) => ({
+      ...sampleFields(EVENTS[hostEvent] ?? hostEvent, "Execute", projectDir),
+      transcript_path: `${projectDir}/.factory/sessions/hooks-doctor.jsonl`,
+      hook_event_name: hostEvent,
+      permission_mode: "default",
+    }),
+    assumed: "the shell (`/bin/sh -c`, as Claude Code, whose contract Droid follows)",
+  },
   install: { projectFile: ".factory/settings.json", userFile: ".factory/settings.json", hooksPath: ["hooks"], root: '"$FACTORY_PROJECT_DIR"', entries },
   import: importDroid,
 };

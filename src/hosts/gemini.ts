@@ -8,7 +8,7 @@ import { FAILURE_STATUSES } from "../runner/runHook.js";
 import { eventGate, orderHooks, runGroups } from "../runner/select.js";
 import type { HookContext, HookResult, TriggerResult } from "../runner/types.js";
 import { DISPATCH_MARGIN_MS, dispatchCommand } from "./install.js";
-import { baseRead } from "./payload.js";
+import { baseRead, sampleFields } from "./payload.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
 import { failureLine, tail, texts } from "./resultText.js";
 
@@ -272,6 +272,19 @@ export const gemini: HostAdapter = {
     followup: "AfterAgent decision block with the follow-up as reason: the model is prompted with it",
     stop: "continue: false + stopReason",
     notice: "systemMessage",
+  },
+  // executeCommandHook: `bash -c` (getShellConfiguration on POSIX), cwd the session's; $GEMINI_PROJECT_DIR is
+  // substituted into the command text, shell-quoted, before the shell sees it (expandCommand).
+  probe: {
+    shell: () => ["bash", "-c"],
+    env: (projectDir) => ({ GEMINI_PROJECT_DIR: projectDir, GEMINI_CWD: projectDir, CLAUDE_PROJECT_DIR: projectDir, GEMINI_SESSION_ID: "hooks-doctor" }),
+    expand: (command, projectDir) => command.replace(PLACEHOLDERS, (_m, name: string) => (name === "GEMINI_SESSION_ID" ? "hooks-doctor" : `'${projectDir.replaceAll("'", "'\\''")}'`)),
+    payload: (hostEvent, projectDir) => ({
+      ...sampleFields(EVENTS[hostEvent] ?? hostEvent, "run_shell_command", projectDir),
+      transcript_path: "",
+      hook_event_name: hostEvent,
+      timestamp: new Date().toISOString(),
+    }),
   },
   install: {
     projectFile: ".gemini/settings.json",

@@ -1,13 +1,19 @@
 import { applyEdits, type FormattingOptions, type Node, modify, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import { WriteError } from "../errors.js";
-import { ownsEntry } from "./install.js";
+import type { ResolvedConfig } from "../config/types.js";
+import { type DispatchTarget, dispatchCommand, ownsEntry } from "./install.js";
+import * as toml from "./tomlFile.js";
+import { warmEntries } from "./warm.js";
 import type { HostAdapter, HostEntry } from "./types.js";
 
 /**
  * hookrun's entries in a host's JSON config file (`hooks install` / `uninstall` / `--check`,
  * `hooks validate`'s staleness check): merged with the user's own entries, edited in place (every
- * byte outside hookrun's entries kept), idempotent and exactly reversible (decision 0009).
+ * byte outside hookrun's entries kept), idempotent and exactly reversible (decision 0009). A host
+ * whose file is TOML (`install.format: "toml"`, agent-code) is edited by src/hosts/tomlFile.ts.
  */
+
+const isToml = (adapter: HostAdapter): boolean => adapter.install?.format === "toml";
 
 interface Parsed {
   root: Node | undefined;
@@ -47,6 +53,7 @@ const jsonValue = (node: Node | undefined): unknown => {
 
 /** hookrun's entries now in the file's text: host event → entries, in file order. */
 export function installedEntries(adapter: HostAdapter, text: string, file: string): Record<string, HostEntry[]> {
+  if (isToml(adapter)) return toml.installedEntries(adapter, text, file);
   const { root } = parse(text, file);
   const map = nodeAt(root, adapter.install!.hooksPath);
   const out: Record<string, HostEntry[]> = {};
@@ -116,6 +123,7 @@ function removeChild(text: string, container: Node, index: number): string {
  * event's list, the user's entries and formatting untouched. `text` null: a new file.
  */
 export function mergeEntries(adapter: HostAdapter, text: string | null, file: string, wanted: Record<string, HostEntry[]>): string {
+  if (isToml(adapter)) return toml.mergeEntries(adapter, text, file, wanted);
   const install = adapter.install!;
   if (text !== null && text.trim() !== "" && same(installedEntries(adapter, text, file), wanted)) return text;
   let out = text === null || text.trim() === "" ? `${JSON.stringify({ ...install.skeleton }, null, 2)}\n` : removeEntries(adapter, text, file);
@@ -169,6 +177,7 @@ function appendToArray(text: string, list: Node, entry: unknown, fmt: Formatting
  * file (only what hookrun would have created), so the file can be removed.
  */
 export function uninstallText(adapter: HostAdapter, text: string, file: string): string | null {
+  if (isToml(adapter)) return toml.uninstallText(adapter, text, file);
   const out = removeEntries(adapter, text, file);
   const { root } = parse(out, file);
   const value = jsonValue(root) ?? {};
@@ -188,4 +197,14 @@ export function installState(adapter: HostAdapter, text: string | null, file: st
   const have = text === null || text.trim() === "" ? {} : installedEntries(adapter, text, file);
   const events = [...new Set([...Object.keys(have), ...Object.keys(wanted)])];
   return { installed: Object.keys(have).length > 0, stale: events.filter((e) => !same(have[e] ?? [], wanted[e] ?? [])) };
+}
+
+/**
+ * The entries `hooks install` writes for `config`: command entries running hookrun at `target`,
+ * or warm mode's http entries on `port`. `hooks install --check` and `hooks doctor` hold a file
+ * against them.
+ */
+export function wantedEntries(adapter: HostAdapter, config: ResolvedConfig, target: DispatchTarget, port: number | null = null): Record<string, HostEntry[]> {
+  const command = (event: string) => dispatchCommand(adapter.name, event, target);
+  return port === null ? adapter.install!.entries(config, command) : warmEntries(adapter, config, command, port);
 }

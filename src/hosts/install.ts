@@ -45,6 +45,23 @@ export function dispatchCommand(host: string, event: string, target: DispatchTar
 }
 
 /**
+ * The dispatch command of a project install for a host that runs hooks in the session's cwd (a
+ * subdirectory, possibly) and names no project directory (Codex, agent-code): walk up from $PWD
+ * to the nearest directory with an executable node_modules/.bin/hooks (every teammate's
+ * `npm install` leaves it there; never npx) and `exec` it there, so the process the host kills on
+ * its timeout is hookrun itself. No hookrun found: exit 1 with the reason on stderr.
+ */
+export function walkUpDispatchCommand(host: string, event: string): string {
+  return [
+    'd="$PWD"',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansions, not a template
+    'while [ ! -x "$d/node_modules/.bin/hooks" ] && [ "$d" != / ]; do d="${d%/*}"; d="${d:-/}"; done',
+    `[ -x "$d/node_modules/.bin/hooks" ] || { echo "hookrun: no node_modules/.bin/hooks in $PWD or above (run npm install)" >&2; exit 1; }`,
+    `exec "$d/node_modules/.bin/hooks" -C "$d" run ${event} --host ${host}`,
+  ].join("; ");
+}
+
+/**
  * Milliseconds a dispatch of `event` may take: over the event's run groups (hooks that run
  * together), the sum of each group's longest timeout, async hooks left out (they never hold the
  * dispatch), plus DISPATCH_MARGIN_MS.

@@ -1,4 +1,5 @@
 import type { HookContext } from "../runner/types.js";
+import { EVENT_BY_NAME } from "../events/catalog.js";
 import type { HostAdapter, Payload } from "./types.js";
 
 /** The canonical name of a host's tool (Claude's vocabulary); a name the host table lacks passes unchanged. */
@@ -42,3 +43,27 @@ export function baseRead(adapter: Pick<HostAdapter, "name" | "tools">, payload: 
   context.host = host;
   return context;
 }
+
+/** Plausible values of the match fields other than tool_name, for a synthetic payload. */
+const SAMPLE_VALUES: Readonly<Record<string, string>> = Object.freeze({ source: "startup", reason: "other", trigger: "manual", notification_type: "idle_prompt", agent_type: "general-purpose" });
+
+/**
+ * The fields of a synthetic payload of canonical `event` in Claude's snake_case shape, as
+ * `hooks doctor` fires through a host's entry: a tool event's call is `tool` running the shell
+ * command `true`, a prompt is "hooks doctor", a Stop is a first stop. Each host's probe wraps it
+ * in its own shape (src/hosts/<host>.ts, `probe.payload`).
+ */
+export function sampleFields(event: string, tool: string, projectDir: string): Payload {
+  const out: Payload = { session_id: "hooks-doctor", cwd: projectDir };
+  const info = EVENT_BY_NAME.get(event);
+  if (info?.matchField === "tool_name") Object.assign(out, { tool_name: tool, tool_input: { command: "true" }, tool_use_id: "hooks-doctor-1" });
+  else if (info?.matchField && Object.hasOwn(SAMPLE_VALUES, info.matchField)) out[info.matchField] = SAMPLE_VALUES[info.matchField];
+  if (event === "post_tool_use") out.tool_response = "";
+  if (event === "user_prompt_submit") out.prompt = "hooks doctor";
+  if (event === "stop" || event === "subagent_stop") out.stop_hook_active = false;
+  if (event === "notification") out.message = "hooks doctor";
+  return out;
+}
+
+/** `/bin/sh -c COMMAND`: how Claude Code (and the hosts built on its contract) run a command hook on POSIX. */
+export const POSIX_SHELL = (): string[] => ["/bin/sh", "-c"];

@@ -6,7 +6,7 @@ import { HOOK_NAME_PATTERN, importClaudeSettings } from "../interop/claudeImport
 import { isJsonObject } from "../config/scanJson.js";
 import type { TriggerResult } from "../runner/types.js";
 import { configEvents, DISPATCH_COMMAND, dispatchTimeoutMs, matchedValues } from "./install.js";
-import { baseRead } from "./payload.js";
+import { baseRead, sampleFields } from "./payload.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
 import type { ExistingHook } from "../interop/claudeImport.js";
 
@@ -290,6 +290,19 @@ export const qwenHost: HostAdapter = {
     followup: "Stop's `decision: block` with the follow-up as reason (Qwen drops Stop's `additionalContext`)",
     context: "`additionalContext`; user_prompt_submit runs for the prompt and a Stop-block send (prompt: the reason), not for Qwen's tool-result sends",
     notice: "`systemMessage`: shown to the user in the TUI; `qwen -p` prints only Stop's (on stderr)",
+  },
+  // Observed: cwd the project dir, QWEN_PROJECT_DIR / CLAUDE_PROJECT_DIR / GEMINI_PROJECT_DIR set; a Gemini CLI fork, so `bash -c`.
+  probe: {
+    shell: () => ["bash", "-c"],
+    env: (projectDir) => ({ QWEN_PROJECT_DIR: projectDir, CLAUDE_PROJECT_DIR: projectDir, GEMINI_PROJECT_DIR: projectDir, QWEN_CODE_SESSION_ID: "hooks-doctor" }),
+    payload: (hostEvent, projectDir) => ({
+      ...sampleFields(QWEN_EVENTS[hostEvent] ?? hostEvent, "run_shell_command", projectDir),
+      transcript_path: "",
+      hook_event_name: hostEvent,
+      timestamp: new Date().toISOString(),
+      permission_mode: "default",
+    }),
+    assumed: "the shell (`bash -c`, as Gemini CLI, which Qwen Code forks)",
   },
   install: {
     projectFile: ".qwen/settings.json",

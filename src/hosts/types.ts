@@ -31,6 +31,11 @@ export interface HostAnswer {
 export type HostEntry = Record<string, unknown>;
 
 export interface HostInstall {
+  /**
+   * The config file's format: JSON (default; src/hosts/hostFile.ts edits it) or TOML (agent-code:
+   * hookrun's `[[hooks]]` tables appended and removed textually, src/hosts/tomlFile.ts).
+   */
+  readonly format?: "json" | "toml";
   /** The project's config file of this host, relative to the project root (`.gemini/settings.json`). */
   readonly projectFile: string;
   /** The user's config file, relative to the home directory (`.gemini/settings.json`). */
@@ -56,6 +61,38 @@ export interface HostInstall {
    * dispatch command line for a canonical event.
    */
   entries(config: ResolvedConfig, command: (event: string) => string): Record<string, HostEntry[]>;
+  /**
+   * What `hooks install` (and `--check`) must warn about in this host's setup besides the entries:
+   * another layer of the host's config that hides them, a file the host would rewrite, hooks whose
+   * run can outlast the host's fixed timeout. `file`/`text`: the file being written (text null: new).
+   */
+  warnings?(config: ResolvedConfig, at: { file: string; text: string | null; user: boolean; env: Readonly<Record<string, string | undefined>> }): Promise<string[]>;
+}
+
+/**
+ * How the host runs a hook's command, for `hooks doctor`'s probe (src/prove/doctor.ts): fire the
+ * dispatch entry as the host would, with a synthetic payload, and see whether it reaches hookrun.
+ * Each fact comes from the host's contract notes (docs/hosts/<host>.md, /work/research/…).
+ */
+export interface HostProbe {
+  /**
+   * The argv the command text is appended to (`["/bin/sh", "-c"]`); `env` is the environment the
+   * host runs in (Codex runs `$SHELL -lc`). Empty: the command is a file run directly (Cline's scripts).
+   */
+  shell(env: NodeJS.ProcessEnv): string[];
+  /** Variables the host adds to a hook's environment (`CLAUDE_PROJECT_DIR`) for a project at `projectDir`, firing `hostEvent`. */
+  env(projectDir: string, hostEvent: string): Record<string, string>;
+  /** The command text as the host passes it to the shell: Gemini substitutes `$GEMINI_PROJECT_DIR` itself. Absent: unchanged. */
+  expand?(command: string, projectDir: string): string;
+  /** A payload shaped as the host sends it for `hostEvent`, a tool event's being a shell command `true`. */
+  payload(hostEvent: string, projectDir: string): Payload;
+  /**
+   * A host that refuses a whole file over one unknown key or a handler without `type` (Codex:
+   * deny_unknown_fields): the keys it takes at the top and in a handler, and what it does.
+   */
+  readonly strict?: { readonly rootKeys: readonly string[]; readonly handlerKeys: readonly string[]; readonly why: string };
+  /** What is assumed rather than checked (no contract says it), said in the doctor's report. */
+  readonly assumed?: string;
 }
 
 export interface HostAdapter {
@@ -76,8 +113,10 @@ export interface HostAdapter {
   /**
    * The payload as hookrun's context: canonical field names and tool names; the host's own
    * names and values kept under `host` (`{name, event, tool_name, …}`) for hooks that need them.
+   * `env`: the dispatch's environment, for a host that passes part of an event in variables
+   * (agent-code names the tool of pre_tool_use only in `AGENT_CODE_HOOK_TOOL`).
    */
-  read(payload: Payload, event: string): HookContext;
+  read(payload: Payload, event: string, env?: Readonly<Record<string, string | undefined>>): HookContext;
   /**
    * The canonical event a payload of the host event `event` maps to really is, when the host fires
    * one of its events for more than one thing (Qwen Code's UserPromptSubmit also fires on each
@@ -97,6 +136,8 @@ export interface HostAdapter {
    * generated answers): where the host lacks it, the degradation rule.
    */
   readonly degrade: Readonly<Partial<Record<"ask" | "defer" | "updated_input" | "context" | "feedback" | "followup" | "stop" | "notice", string>>>;
+  /** How the host runs a hook (`hooks doctor` fires its entries so); absent: the doctor does not fire them. */
+  readonly probe?: HostProbe;
   /** Dispatch entries in the host's config file; absent for a host without a config hookrun writes. */
   readonly install?: HostInstall;
   /**

@@ -111,7 +111,8 @@ export async function answerHostEvent(runner: Runner, hostName: string, hostAdap
   const context = hostAdapter.read(payload, event);
   const transcriptWarning = deriveLastMessage(context, config.projectDir);
   try {
-    const result = await runner.trigger(event, context, options);
+    // The run log names the host and, when recording is on, keeps the payload as the host sent it (as `hooks run --host` does).
+    const result = await runner.trigger(event, context, { ...options, log: { ...options.log, always: true, host: hostAdapter.name, payload } });
     if (transcriptWarning) result.warnings.unshift(transcriptWarning);
     return { status: 200, body: warm.render(result) };
   } catch (error) {

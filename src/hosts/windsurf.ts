@@ -7,6 +7,7 @@ import { blockReason, parseJsonObject, rankedDecision, resultTexts, str } from "
 import { type FlatConverted, type FlatEntry, importFlatHooks } from "./flatImport.js";
 import { configEvents, matchedValues } from "./install.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
+import { POSIX_SHELL } from "./payload.js";
 
 /**
  * Windsurf Cascade (the IDE's agent): `.windsurf/hooks.json` (user: `~/.codeium/windsurf/hooks.json`),
@@ -216,6 +217,19 @@ export const windsurf: HostAdapter = {
     notice: "a line the user sees (stdout with exit 0, stderr with exit 2)",
   },
   // Windsurf's docs name no project-dir variable; workspace hooks are taken to run in the workspace root.
+  // Windsurf's docs say nothing of the shell, cwd or variables: assumed `/bin/sh -c` in the workspace root.
+  probe: {
+    shell: POSIX_SHELL,
+    env: () => ({}),
+    payload: (hostEvent, projectDir) => ({
+      agent_action_name: hostEvent,
+      trajectory_id: "hooks-doctor",
+      execution_id: "hooks-doctor",
+      timestamp: new Date().toISOString(),
+      tool_info: hostEvent.endsWith("run_command") ? { command_line: "true", cwd: projectDir } : hostEvent.endsWith("user_prompt") ? { user_prompt: "hooks doctor" } : {},
+    }),
+    assumed: "the shell (`/bin/sh -c`), the working directory (the workspace root) and the environment",
+  },
   install: { projectFile: ".windsurf/hooks.json", userFile: ".codeium/windsurf/hooks.json", hooksPath: ["hooks"], root: null, entries },
   import: importWindsurf,
 };

@@ -22,18 +22,32 @@ function failureMessage(r: HookResult): string {
   return r.error ? `${r.status.replace("_", " ")}: ${r.error}` : `${r.status.replace("_", " ")} (${code})`;
 }
 
-function testcase(r: HookResult, event: string): string {
-  const head = `    <testcase name="${xmlEscape(r.name)}" classname="${xmlEscape(event)}" time="${seconds(r.duration_ms)}"`;
+/** One testcase of a JUnit report: a hook of a run, or a fixture of `hooks test`. */
+export interface JunitCase {
+  name: string;
+  classname: string;
+  ms: number;
+  failure?: { message: string; type: string; detail: string };
+  skipped?: string;
+  out?: string;
+  err?: string;
+}
+
+function testcase(c: JunitCase): string {
+  const head = `    <testcase name="${xmlEscape(c.name)}" classname="${xmlEscape(c.classname)}" time="${seconds(c.ms)}"`;
   const body: string[] = [];
-  if (FAILED.has(r.status)) {
-    const detail = [failureMessage(r), tail(r.stderr)].filter(Boolean).join("\n");
-    body.push(`      <failure message="${xmlEscape(failureMessage(r))}" type="${r.status}">${xmlEscape(detail)}</failure>`);
-  } else if (SKIPPED.has(r.status)) {
-    body.push(`      <skipped message="${r.status}"/>`);
-  }
-  if (r.stdout.trim()) body.push(`      <system-out>${xmlEscape(r.stdout)}</system-out>`);
-  if (r.stderr.trim()) body.push(`      <system-err>${xmlEscape(r.stderr)}</system-err>`);
+  if (c.failure) body.push(`      <failure message="${xmlEscape(c.failure.message)}" type="${xmlEscape(c.failure.type)}">${xmlEscape(c.failure.detail)}</failure>`);
+  else if (c.skipped) body.push(`      <skipped message="${xmlEscape(c.skipped)}"/>`);
+  if (c.out?.trim()) body.push(`      <system-out>${xmlEscape(c.out)}</system-out>`);
+  if (c.err?.trim()) body.push(`      <system-err>${xmlEscape(c.err)}</system-err>`);
   return body.length ? `${head}>\n${body.join("\n")}\n    </testcase>` : `${head}/>`;
+}
+
+function hookCase(r: HookResult, event: string): JunitCase {
+  const c: JunitCase = { name: r.name, classname: event, ms: r.duration_ms, out: r.stdout, err: r.stderr };
+  if (FAILED.has(r.status)) c.failure = { message: failureMessage(r), type: r.status, detail: [failureMessage(r), tail(r.stderr)].filter(Boolean).join("\n") };
+  else if (SKIPPED.has(r.status)) c.skipped = r.status;
+  return c;
 }
 
 /**
@@ -42,7 +56,7 @@ function testcase(r: HookResult, event: string): string {
  * ones as skipped; counts and times add up across the runs of an event.
  */
 export function formatJunit(results: TriggerResult[], timestamp = new Date()): string {
-  const byEvent = new Map<string, { cases: { r: HookResult; event: string }[]; ms: number }>();
+  const byEvent = new Map<string, { cases: JunitCase[]; ms: number }>();
   const suite = (event: string) => {
     let s = byEvent.get(event);
     if (!s) byEvent.set(event, (s = { cases: [], ms: 0 }));
@@ -51,28 +65,36 @@ export function formatJunit(results: TriggerResult[], timestamp = new Date()): s
   for (const result of results) {
     const s = suite(result.event);
     s.ms += result.duration_ms;
-    for (const r of result.hooks) s.cases.push({ r, event: result.event });
-    for (const d of result.async_delivered) suite(d.event).cases.push({ r: d, event: d.event });
+    for (const r of result.hooks) s.cases.push(hookCase(r, result.event));
+    for (const d of result.async_delivered) suite(d.event).cases.push(hookCase(d, d.event));
   }
+  return junitXml(
+    [...byEvent].map(([name, s]) => ({ name, ...s })),
+    timestamp,
+  );
+}
+
+/** The JUnit XML document of `suites`: counts and times add up; a case with `failure` fails, one with `skipped` is skipped. */
+export function junitXml(suites: readonly { name: string; ms: number; cases: readonly JunitCase[] }[], timestamp = new Date()): string {
   let tests = 0;
   let failures = 0;
   let skipped = 0;
   let ms = 0;
-  const suites: string[] = [];
-  for (const [event, s] of byEvent) {
-    const f = s.cases.filter((c) => FAILED.has(c.r.status)).length;
-    const k = s.cases.filter((c) => SKIPPED.has(c.r.status)).length;
+  const out: string[] = [];
+  for (const s of suites) {
+    const f = s.cases.filter((c) => c.failure).length;
+    const k = s.cases.filter((c) => !c.failure && c.skipped).length;
     tests += s.cases.length;
     failures += f;
     skipped += k;
     ms += s.ms;
-    const attrs = `name="${xmlEscape(event)}" tests="${s.cases.length}" failures="${f}" errors="0" skipped="${k}" time="${seconds(s.ms)}" timestamp="${timestamp.toISOString().slice(0, 19)}"`;
-    suites.push(s.cases.length ? `  <testsuite ${attrs}>\n${s.cases.map((c) => testcase(c.r, c.event)).join("\n")}\n  </testsuite>` : `  <testsuite ${attrs}/>`);
+    const attrs = `name="${xmlEscape(s.name)}" tests="${s.cases.length}" failures="${f}" errors="0" skipped="${k}" time="${seconds(s.ms)}" timestamp="${timestamp.toISOString().slice(0, 19)}"`;
+    out.push(s.cases.length ? `  <testsuite ${attrs}>\n${s.cases.map(testcase).join("\n")}\n  </testsuite>` : `  <testsuite ${attrs}/>`);
   }
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<testsuites name="hookrun" tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(ms)}">`,
-    ...suites,
+    ...out,
     `</testsuites>`,
     "",
   ].join("\n");

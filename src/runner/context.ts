@@ -73,9 +73,11 @@ export interface HistoryEntry {
   [field: string]: unknown;
 }
 
-// The text of one assistant turn: a string, or the text blocks of a content list joined.
+// The text of one assistant turn, as agent-code's `last_assistant_text` (crates/lib/src/query/mod.rs,
+// avala-ai/agent-code c25b885f) reads it: a string, or the text blocks of a content list joined
+// with no separator; null only when that is empty (whitespace-only text is text, returned as is).
 function textOf(content: unknown): string | null {
-  if (typeof content === "string") return content.trim() === "" ? null : content;
+  if (typeof content === "string") return content === "" ? null : content;
   if (!Array.isArray(content)) return null;
   const parts: string[] = [];
   for (const block of content) {
@@ -85,13 +87,14 @@ function textOf(content: unknown): string | null {
       if (typeof text === "string") parts.push(text);
     }
   }
-  const joined = parts.join("\n");
-  return joined.trim() === "" ? null : joined;
+  const joined = parts.join("");
+  return joined === "" ? null : joined;
 }
 
 /**
  * `last_assistant_message` the agent-code way (SPEC §4): walk the history backwards, skip
- * assistant turns that are only tool calls, join the text blocks of the latest one with text.
+ * assistant turns that are only tool calls (no text), join the text blocks of the latest one
+ * with text with no separator, exactly as agent-code's `last_assistant_text` does.
  */
 export function lastAssistantText(history: readonly HistoryEntry[]): string | null {
   for (let i = history.length - 1; i >= 0; i--) {

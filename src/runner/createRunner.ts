@@ -9,7 +9,7 @@ import { assertTrusted } from "../trust/store.js";
 import { buildContext, sessionIdOf } from "./context.js";
 import { eventGate, orderHooks, runGroups, selectHooks } from "./select.js";
 import { notRunResult, runHook } from "./runHook.js";
-import { appendRunLog, runLogRecord } from "./runLog.js";
+import { appendRunLog, runLogRecord, type RunLogExtras } from "./runLog.js";
 import { checkContext } from "./context.js";
 import type { Leftover, SpawnedHook } from "./spawnHook.js";
 import { type AsyncBackend, MemoryAsyncBackend, asyncMessages, asyncRunLogRecord, type AsyncPhase } from "../async/backend.js";
@@ -151,7 +151,7 @@ class HookRunner implements Runner {
     }
     for (const e of taken.expired) this.logAsync(e, "expired");
     if (taken.warnings.length > 0) result.warnings.push(...taken.warnings);
-    if (selected.length === 0) return this.finishEarly(result, started);
+    if (selected.length === 0) return this.finishEarly(result, started, this.logExtras(context, options), options.log?.always === true);
     // Built only once something will run: a matcher miss stays on the no-match fast path.
     const base = buildContext(event, context, this.cwd, this.env);
     // The one place async hooks leave the sync path: all start at once, before the sync hooks.
@@ -184,7 +184,7 @@ class HookRunner implements Runner {
     }
     if (sync.length === 0) {
       if (waited) this.deliverWaited(result, await waited);
-      return this.finishEarly(result, started);
+      return this.finishEarly(result, started, this.logExtras(context, options));
     }
     const run: TriggerRun = { cancelled: false, active: new Set() };
     this.runs.add(run);
@@ -202,7 +202,7 @@ class HookRunner implements Runner {
     result.duration_ms = Date.now() - started;
     if (this.runLog) {
       try {
-        appendRunLog(this.stateDir, runLogRecord(result, this.config.projectDir, started));
+        appendRunLog(this.stateDir, runLogRecord(result, this.config.projectDir, started, this.logExtras(context, options)));
       } catch (error) {
         result.warnings.push(`run log not written: ${(error as Error).message}`);
       }
@@ -321,17 +321,31 @@ class HookRunner implements Runner {
   }
 
   // A trigger that ran no sync hook: async deliveries still get their messages and a run-log line.
-  private finishEarly(result: TriggerResult, started: number): TriggerResult {
+  private finishEarly(result: TriggerResult, started: number, extras: RunLogExtras, always = false): TriggerResult {
     result.messages = asyncMessages(result.async_delivered);
     result.duration_ms = Date.now() - started;
-    if (this.runLog && (result.async_started.length > 0 || result.async_delivered.length > 0)) {
+    if (this.runLog && (always || result.async_started.length > 0 || result.async_delivered.length > 0)) {
       try {
-        appendRunLog(this.stateDir, runLogRecord(result, this.config.projectDir, started));
+        appendRunLog(this.stateDir, runLogRecord(result, this.config.projectDir, started, extras));
       } catch (error) {
         result.warnings.push(`run log not written: ${(error as Error).message}`);
       }
     }
     return result;
+  }
+
+  /**
+   * The host and, when recording is on, what to record: the host's payload, else the context as
+   * the trigger got it. The trigger's `log.record` wins, then $HOOKS_LOG_CONTEXT, then the
+   * config's `log.context`: contexts hold prompts, file contents and commands, so it is opt-in.
+   */
+  private logExtras(context: HookContext, options: TriggerOptions): RunLogExtras {
+    const log = options.log ?? {};
+    const fromEnv = this.env.HOOKS_LOG_CONTEXT;
+    const record = log.record ?? (fromEnv === "1" ? true : fromEnv === "0" ? false : this.config.log?.context === true);
+    const host = log.host !== undefined ? { host: log.host } : {};
+    if (!record) return host;
+    return { ...host, context: log.host !== undefined && log.payload !== undefined ? log.payload : context };
   }
 
   // One run-log line per async run finishing, being delivered, or expiring (SPEC §10, `hooks log`).

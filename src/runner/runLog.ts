@@ -8,8 +8,19 @@ import { READ_LIMITS, readBoundedText } from "../fs/readBounded.js";
 /** Rotate runs.jsonl at this size, keeping one old file (SPEC §10). */
 export const RUN_LOG_MAX_BYTES = 10 * 1024 * 1024;
 
-/** One line of the run log: what ran, not what it printed. */
+/** A recorded context (or host payload) larger than this, as JSON, is left out (`context_omitted`). */
+export const RUN_LOG_CONTEXT_MAX_BYTES = 64 * 1024;
+
+/** A longer reason is cut to this many characters and ends with "…". */
+export const RUN_LOG_REASON_MAX = 2000;
+
+/** What a run decided: a block, the strongest permission decision of its hooks, or nothing. */
+export type RunDecision = "block" | "allow" | "ask" | "none";
+
+/** One line of the run log: what ran, not what it printed (its context only when recording is on). */
 export interface RunLogRecord {
+  /** Unique, sortable by time, printable (`hooks log ID`); absent on records of an older hookrun. */
+  id?: string;
   time: string;
   project_dir: string;
   event: string;
@@ -23,14 +34,76 @@ export interface RunLogRecord {
   async?: "finished" | "delivered" | "expired";
   /** On async lines: when the run started (with name and session, it identifies the run). */
   started_at?: string;
+  /** The agent whose payload this run came from (`hooks run --host`, the warm route of `hooks serve`). */
+  host?: string;
+  /** Absent on async lines and on records of an older hookrun. */
+  decision?: RunDecision;
+  /** Why, when the run blocked or a hook gave its decision a reason; at most RUN_LOG_REASON_MAX characters (+ "…"). */
+  reason?: string | null;
+  /** Recording on (SPEC §16): the host's payload as it was sent (with `host`), else the context. */
+  context?: Record<string, unknown>;
+  /** Recording on but the context was not kept, and why (too large). */
+  context_omitted?: string;
+}
+
+/** What a trigger adds to its run-log line besides the result. */
+export interface RunLogExtras {
+  host?: string;
+  /** The payload or context to record; undefined when recording is off. */
+  context?: unknown;
 }
 
 export function runLogFile(stateDir: string): string {
   return path.join(stateDir, "runs.jsonl");
 }
 
-export function runLogRecord(result: TriggerResult, projectDir: string, startedMs: number): RunLogRecord {
+/**
+ * A new record id: the time in base36 (8 characters until 2059, so ids sort by time as text)
+ * and 4 random base36 characters, so runs of the same millisecond in different processes differ.
+ * Math.random, not node:crypto: an id needs no secrecy, and loading node:crypto costs a cold
+ * `hooks run` milliseconds (SPEC §15).
+ */
+export function newRunId(now = Date.now()): string {
+  const random = Math.floor(Math.random() * 36 ** 4);
+  return `${now.toString(36).padStart(8, "0")}${random.toString(36).padStart(4, "0")}`;
+}
+
+/**
+ * The decision of a run: block when it blocked; else the strongest decision of its hooks in
+ * Claude's order (ask over allow; a `defer` leaves the call to the agent: none), with their
+ * reasons joined; else none.
+ */
+export function runDecision(result: Pick<TriggerResult, "blocked" | "reason" | "blocked_by" | "hooks">): { decision: RunDecision; reason: string | null } {
+  if (result.blocked) return { decision: "block", reason: result.reason ?? (result.blocked_by ? `blocked by ${result.blocked_by}` : null) };
+  if (result.hooks.some((h) => h.decision === "defer")) return { decision: "none", reason: null };
+  const ranked = (["ask", "allow"] as const).find((d) => result.hooks.some((h) => h.decision === d));
+  if (!ranked) return { decision: "none", reason: null };
+  const reasons = result.hooks.filter((h) => h.decision === ranked && h.reason).map((h) => h.reason as string);
+  return { decision: ranked, reason: reasons.length > 0 ? reasons.join("; ") : null };
+}
+
+function boundedReason(reason: string | null): string | null {
+  return reason !== null && reason.length > RUN_LOG_REASON_MAX ? `${reason.slice(0, RUN_LOG_REASON_MAX)}…` : reason;
+}
+
+// The context to keep, or why it was left out: a record stays one bounded line.
+function recordedContext(context: unknown): Pick<RunLogRecord, "context" | "context_omitted"> {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(context);
+  } catch {
+    return { context_omitted: "not serialisable as JSON" };
+  }
+  if (text === undefined || context === null || typeof context !== "object" || Array.isArray(context)) return { context_omitted: "not a JSON object" };
+  const bytes = Buffer.byteLength(text);
+  if (bytes > RUN_LOG_CONTEXT_MAX_BYTES) return { context_omitted: `too large: ${bytes} bytes of JSON, over the ${RUN_LOG_CONTEXT_MAX_BYTES}-byte limit` };
+  return { context: JSON.parse(text) as Record<string, unknown> };
+}
+
+export function runLogRecord(result: TriggerResult, projectDir: string, startedMs: number, extras: RunLogExtras = {}): RunLogRecord {
+  const { decision, reason } = runDecision(result);
   return {
+    id: newRunId(startedMs),
     time: isoTime(startedMs),
     project_dir: projectDir,
     event: result.event,
@@ -39,6 +112,10 @@ export function runLogRecord(result: TriggerResult, projectDir: string, startedM
     blocked: result.blocked,
     hooks: result.hooks.map((h) => ({ name: h.name, status: h.status, exit_code: h.exit_code, duration_ms: h.duration_ms })),
     ...(result.async_started.length > 0 ? { async_started: result.async_started } : {}),
+    ...(extras.host !== undefined ? { host: extras.host } : {}),
+    decision,
+    reason: boundedReason(reason),
+    ...(extras.context !== undefined ? recordedContext(extras.context) : {}),
   };
 }
 
@@ -50,7 +127,8 @@ export function runLogRecord(result: TriggerResult, projectDir: string, startedM
 export function appendRunLog(stateDir: string, record: RunLogRecord, maxBytes = RUN_LOG_MAX_BYTES): void {
   ensureStateDir(stateDir);
   const file = runLogFile(stateDir);
-  const line = `${JSON.stringify(record)}\n`;
+  // Every line gets an id, whoever built it (async lines are built by the workers too).
+  const line = `${JSON.stringify(record.id === undefined ? { id: newRunId(), ...record } : record)}\n`;
   let size = -1;
   try {
     const st = statSync(file);
@@ -109,8 +187,17 @@ export function readRunLog(stateDir: string): RunLogContents {
 }
 
 const PHASES = new Set(["finished", "delivered", "expired"]);
+const DECISIONS = new Set(["block", "allow", "ask", "none"]);
+/** What an id hookrun wrote looks like (a hostile one is refused, not printed). */
+export const RUN_ID = /^[0-9a-z]{1,32}$/;
+const HOST_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
-function isRunLogRecord(value: unknown): value is RunLogRecord {
+/**
+ * Whether a parsed line has the shape of a record (the log is read back from disk: a line of any
+ * other shape is skipped, never trusted). Fields of a newer hookrun's records are optional, so an
+ * older log still reads; when present, each must have its own type and bound.
+ */
+export function isRunLogRecord(value: unknown): value is RunLogRecord {
   if (!value || typeof value !== "object" || Array.isArray(value)) return false;
   const r = value as Record<string, unknown>;
   for (const key of ["time", "project_dir", "event", "session_id"]) if (typeof r[key] !== "string") return false;
@@ -124,5 +211,11 @@ function isRunLogRecord(value: unknown): value is RunLogRecord {
   if (r.async_started !== undefined && (!Array.isArray(r.async_started) || r.async_started.some((n) => typeof n !== "string"))) return false;
   if (r.async !== undefined && (typeof r.async !== "string" || !PHASES.has(r.async))) return false;
   if (r.started_at !== undefined && typeof r.started_at !== "string") return false;
+  if (r.id !== undefined && (typeof r.id !== "string" || !RUN_ID.test(r.id))) return false;
+  if (r.host !== undefined && (typeof r.host !== "string" || !HOST_NAME.test(r.host))) return false;
+  if (r.decision !== undefined && (typeof r.decision !== "string" || !DECISIONS.has(r.decision))) return false;
+  if (r.reason !== undefined && r.reason !== null && (typeof r.reason !== "string" || r.reason.length > RUN_LOG_REASON_MAX + 1)) return false;
+  if (r.context !== undefined && (!r.context || typeof r.context !== "object" || Array.isArray(r.context))) return false;
+  if (r.context_omitted !== undefined && (typeof r.context_omitted !== "string" || r.context_omitted.length > 200)) return false;
   return true;
 }

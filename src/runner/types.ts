@@ -124,6 +124,28 @@ export interface TriggerOptions {
   /** Wait for async hooks started by this trigger and report them in async_delivered. */
   wait?: boolean;
   signal?: AbortSignal;
+  /** What the run log keeps of this trigger besides its outcome (SPEC §10). */
+  log?: TriggerLogOptions;
+}
+
+/** The run-log side of a trigger: where it came from, and whether its context is recorded. */
+export interface TriggerLogOptions {
+  /** The agent whose payload this trigger came from (its adapter's name). */
+  host?: string;
+  /**
+   * Record the context in the run log: true or false for this trigger (`hooks run --record`);
+   * unset: $HOOKS_LOG_CONTEXT (1 or 0), else the config's `log.context` (default off).
+   */
+  record?: boolean;
+  /** With `host`: the payload as the host sent it, recorded instead of the context it was read into. */
+  payload?: unknown;
+  /**
+   * Log the trigger even when it runs nothing (no hook matched, nothing async): the CLI and a
+   * host's warm route do, so `hooks log --follow` shows that an agent's event reached hookrun
+   * when the answer to "why did my hook not fire" is "it matched nothing". The library leaves
+   * a no-match trigger off the disk (SPEC §14).
+   */
+  always?: boolean;
 }
 
 export type RunnerEvent = "hook:start" | "hook:end";

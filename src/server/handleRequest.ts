@@ -72,7 +72,9 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     const names = config.hooks.map((h) => h.name);
     checkHookNames("only", only, names);
     checkHookNames("skip", skip, names);
-    const options: TriggerOptions = { signal: abort.signal, wait: flag(url.searchParams.get("wait")), only, skip };
+    // ?record=1 records this trigger's context in the run log (as `hooks run --record`); ?record=0 never.
+    const record = url.searchParams.get("record");
+    const options: TriggerOptions = { signal: abort.signal, wait: flag(url.searchParams.get("wait")), only, skip, ...(record !== null ? { log: { record: flag(record) } } : {}) };
     const result = await runner.trigger(event, context, options);
     if (transcriptWarning) result.warnings.unshift(transcriptWarning);
     sendJson(res, 200, result);
@@ -98,7 +100,8 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
         // as in trigger
       }
     });
-    const answer = await answerHostEvent(runner, host, hostByName(host), eventArg, payload, { signal: abort.signal });
+    const record = url.searchParams.get("record");
+    const answer = await answerHostEvent(runner, host, hostByName(host), eventArg, payload, { signal: abort.signal, ...(record !== null ? { log: { record: flag(record) } } : {}) });
     sendJson(res, answer.status, answer.body);
   };
 

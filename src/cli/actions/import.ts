@@ -8,6 +8,7 @@ import { findClaudeSettings, claudeImportToSpec, renderClaudeImport } from "../.
 import { existingHooks, mergeClaudeImport, type ConfigFormat } from "../../interop/mergeClaudeImport.js";
 import type { ExistingHook } from "../../interop/claudeImport.js";
 import { dispatchCommand } from "../../hosts/install.js";
+import { parseTomlFile } from "../../hosts/tomlFile.js";
 import { FileReadError, READ_LIMITS, readBoundedText } from "../../fs/readBounded.js";
 import { writeFileAtomic } from "../../fs/writeFileAtomic.js";
 import type { CliContext } from "../context.js";
@@ -115,6 +116,13 @@ function readSettings(file: string, host: HostAdapter): unknown {
   } catch (error) {
     if (error instanceof FileReadError) throw new HookrunError(error.message, { code: "import", cause: error });
     throw error;
+  }
+  if (host.install?.format === "toml") {
+    try {
+      return parseTomlFile(text, file, `run \`hooks import ${host.name}\` again`);
+    } catch (error) {
+      throw new HookrunError(`cannot read ${(error as Error).message}`, { code: "import", cause: error });
+    }
   }
   // Comments and trailing commas are read as the hosts that allow them (Gemini CLI) read them.
   const errors: ParseError[] = [];

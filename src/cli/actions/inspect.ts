@@ -4,10 +4,9 @@ import { formatDuration as formatTimeout } from "../../config/units.js";
 import { loadConfig } from "../../config/loadConfig.js";
 import { sortHooks } from "../../config/layers.js";
 import type { ResolvedConfig, ResolvedHook, SourceLocation } from "../../config/types.js";
-import { ConfigError, UsageError } from "../../errors.js";
+import { ConfigError } from "../../errors.js";
 import { EVENTS } from "../../events/catalog.js";
 import { parseHookEvent } from "../../events/parseHookEvent.js";
-import { formatElapsed } from "../../report/formatText.js";
 import { configSummary, disabledByEnv, eventJson, hookJson, validationJson } from "../../report/json.js";
 import { readRunLog } from "../../runner/runLog.js";
 import { listUndeliveredAsync, type UndeliveredAsync } from "../../async/sweep.js";
@@ -39,6 +38,8 @@ export async function validateConfig(ctx: CliContext, opts: { json?: boolean }):
       const message = `hookrun's entries are stale for ${h.stale.join(", ")} (hooks.yaml changed since \`hooks install ${h.host}\`); run \`hooks install ${h.host}\``;
       config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message });
     }
+    // A host's own setup around installed entries (agent-code: a layer hiding them, hooks outlasting its timeout).
+    for (const h of await install.hostSetupWarnings(ctx, config)) config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message: h.message });
     // Warm mode with no server: the host refuses every guarded action until one answers.
     for (const h of await install.silentWarmServers(config)) {
       const message = `hookrun's entries call \`hooks serve\` on 127.0.0.1:${h.port} (warm mode) and nothing answers there: guarded actions are refused until \`hooks serve --port ${h.port}\` runs`;
@@ -148,60 +149,12 @@ export async function printEvents(ctx: CliContext, opts: { json?: boolean }): Pr
   return EXIT.ok;
 }
 
-/** `hooks log`: the last N runs (optionally of one session), as lines or a JSON array. */
-export async function printLog(ctx: CliContext, opts: { n?: string; session?: string; json?: boolean; pending?: boolean }): Promise<number> {
-  const n = opts.n === undefined ? 20 : Number(opts.n);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`-n ${opts.n}: expected a whole number ≥ 0`);
+/** `hooks log --pending` (the rest of `hooks log` is in log.ts). */
+export async function printLog(ctx: CliContext, opts: { session?: string; json?: boolean }): Promise<number> {
   const dir = stateDir(ctx.env);
   const log = readRunLog(dir);
-  let records = log.records;
-  // Malformed lines are not fatal: say how many were skipped, on stderr so --json stays parseable.
   if (log.skipped > 0) ctx.stderr.write(`hooks: skipped ${log.skipped} malformed line${log.skipped === 1 ? "" : "s"} in ${runLogFile(dir)}\n`);
-  if (opts.pending) return printPending(ctx, dir, records, opts);
-  const deliveredAt = asyncDeliveries(records);
-  if (opts.session !== undefined) records = records.filter((r) => r.session_id === opts.session);
-  records = n === 0 ? [] : records.slice(-n);
-  if (opts.json) {
-    ctx.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
-    return EXIT.ok;
-  }
-  if (records.length === 0) {
-    ctx.stderr.write(`hooks: no runs recorded${opts.session !== undefined ? ` for session ${opts.session}` : ""} in ${runLogFile(dir)}\n`);
-    return EXIT.ok;
-  }
-  const lines = records.map((r) => {
-    if (r.async) return asyncLine(r, deliveredAt);
-    const hooks = r.hooks.map((h) => `${h.name} ${h.status}${h.exit_code !== null && h.exit_code !== 0 ? `(${h.exit_code})` : ""}`).join(", ");
-    const started = r.async_started?.length ? `  async started: ${r.async_started.join(", ")}` : "";
-    return `${r.time}  ${r.event}  session ${r.session_id}  ${formatElapsed(r.duration_ms)}${r.blocked ? "  BLOCKED" : ""}  ${hooks}${started}  ${r.project_dir}`;
-  });
-  // Names, ids and paths in the log came from configs and callers: shown escaped, as hook output is.
-  ctx.stdout.write(`${lines.map((l) => terminalSafe(l)).join("\n")}\n`);
-  return EXIT.ok;
-}
-
-// An async run's line: it finished (status, exit code, duration), was delivered, or expired undelivered.
-function asyncLine(r: RunLogRecord, deliveredAt: Map<string, string>): string {
-  const h = r.hooks[0] ?? { name: "?", status: "?", exit_code: null, duration_ms: 0 };
-  const delivered = deliveredAt.get(asyncKey(r));
-  const what =
-    r.async === "finished"
-      ? `finished ${h.status}${h.exit_code !== null && h.exit_code !== 0 ? `(${h.exit_code})` : ""} in ${formatElapsed(h.duration_ms)}, ${delivered ? `delivered ${delivered}` : "not delivered yet"}`
-      : r.async === "delivered"
-        ? `delivered (${h.status})`
-        : "expired undelivered after 24 h";
-  return `${r.time}  ${r.event}  session ${r.session_id}  async ${h.name}: ${what}  (started ${r.started_at ?? "?"})  ${r.project_dir}`;
-}
-
-function asyncKey(r: RunLogRecord): string {
-  return `${r.project_dir}\0${r.session_id}\0${r.hooks[0]?.name}\0${r.started_at}`;
-}
-
-// When each async run's result was delivered, from the log's "delivered" lines.
-function asyncDeliveries(records: RunLogRecord[]): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const r of records) if (r.async === "delivered") out.set(asyncKey(r), r.time);
-  return out;
+  return printPending(ctx, dir, log.records, opts);
 }
 
 /**

@@ -8,9 +8,9 @@ import { displayFile, HookrunError, UsageError, WriteError } from "../../errors.
 import { FileReadError, READ_LIMITS, readBoundedText } from "../../fs/readBounded.js";
 import { writeFileAtomic } from "../../fs/writeFileAtomic.js";
 import { type DispatchTarget, dispatchCommand } from "../../hosts/install.js";
-import { installedEntries, installState, mergeEntries, uninstallText } from "../../hosts/hostFile.js";
+import { installedEntries, installState, mergeEntries, uninstallText, wantedEntries as hostEntries } from "../../hosts/hostFile.js";
 import { ownedScripts, planScripts } from "../../hosts/hostScripts.js";
-import { installedPort, TOKEN_VAR, warmCapable, warmEntries } from "../../hosts/warm.js";
+import { installedPort, TOKEN_VAR, warmCapable } from "../../hosts/warm.js";
 import { HOSTS, hostByName } from "../../hosts/table.js";
 import type { HostAdapter, HostEntry } from "../../hosts/types.js";
 import { terminalSafe } from "../../text.js";
@@ -82,9 +82,7 @@ function dispatchTarget(ctx: CliContext, host: HostAdapter, user: boolean): Disp
 
 /** The entries the config needs: command entries, or warm mode's http entries on `port`. */
 function wantedEntries(ctx: CliContext, config: ResolvedConfig, host: HostAdapter, user: boolean, port: number | null = null): Record<string, HostEntry[]> {
-  const target = dispatchTarget(ctx, host, user);
-  const command = (event: string) => dispatchCommand(host.name, event, target);
-  return port === null ? host.install!.entries(config, command) : warmEntries(host, config, command, port);
+  return hostEntries(host, config, dispatchTarget(ctx, host, user), port);
 }
 
 /** The warm port of the entries in a host's file (null: command mode, or nothing installed). */
@@ -164,6 +162,8 @@ export async function installHosts(ctx: CliContext, names: string[], flags: Inst
     if (port !== null) warmPorts.add(port);
     const wanted = wantedEntries(ctx, config, host, Boolean(flags.user), port);
     const shown = displayFile(f.file, ctx.cwd);
+    for (const w of (await host.install!.warnings?.(config, { file: f.file, text: f.text, user: Boolean(flags.user), env: ctx.env })) ?? [])
+      ctx.stderr.write(`${terminalSafe(`hooks install: warning: ${host.title}: ${w}`)}\n`);
     if (flags.check) {
       const state = installState(host, f.text, f.file, wanted);
       if (state.stale.length) stale++;
@@ -328,6 +328,24 @@ export function staleHosts(ctx: CliContext, config: ResolvedConfig): { file: str
       continue;
     }
     if (state.installed && state.stale.length) out.push({ file: f.file, host: host.name, stale: state.stale });
+  }
+  return out;
+}
+
+/**
+ * What hosts whose entries are installed in the project warn about their setup (agent-code: a
+ * settings layer hiding the entries, hooks that can outlast its 30 s): for `hooks validate`.
+ */
+export async function hostSetupWarnings(ctx: CliContext, config: ResolvedConfig): Promise<{ file: string; message: string }[]> {
+  const out: { file: string; message: string }[] = [];
+  for (const host of installable().filter((h) => h.install?.warnings)) {
+    try {
+      const f = readHostFile(host, config.projectDir, false);
+      if (f.text === null || !installState(host, f.text, f.file, {}).installed) continue;
+      for (const w of await host.install!.warnings!(config, { file: f.file, text: f.text, user: false, env: ctx.env })) out.push({ file: f.file, message: `${host.title}: ${w}` });
+    } catch {
+      // an unreadable host file is install's to report
+    }
   }
   return out;
 }

@@ -21,6 +21,7 @@ import { hooksDisabledByEnv, planHooks } from "../../runner/select.js";
 import type { HookEndEvent, HookResult, HookStartEvent, Runner, TriggerResult } from "../../runner/types.js";
 import { checkHookNames } from "../../runner/context.js";
 import { hookJson } from "../../report/json.js";
+import { explainHooks, formatExplanation } from "../../prove/explain.js";
 import type { CliOutput } from "../stdioWriter.js";
 import { terminalSafe } from "../../text.js";
 import type { CliContext } from "../context.js";
@@ -35,6 +36,9 @@ export interface RunFlags extends ContextFlags {
   host?: string;
   json?: boolean;
   dryRun?: boolean;
+  record?: boolean;
+  /** `hooks explain`: say for every hook of the event whether it would run and why not; run nothing. */
+  explain?: boolean;
   only?: string[];
   skip?: string[];
   wait?: boolean;
@@ -69,8 +73,12 @@ export function trustCommand(ctx: Pick<CliContext, "entry" | "configPath">, proj
   return `${bin} -C ${shellWord(projectDir)}${ctx.configPath ? ` -c ${shellWord(ctx.configPath)}` : ""} trust`;
 }
 
-/** `hooks run EVENT`: fire one event and print what the hooks said. */
-export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlags): Promise<number> {
+/**
+ * `hooks run EVENT`: fire one event and print what the hooks said. `observe` gets the merged
+ * result before it is printed or rendered for a host: `hooks test` runs each fixture through here
+ * and compares that result (and the exit code) with what the fixture expects.
+ */
+export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlags, observe?: (result: TriggerResult) => void): Promise<number> {
   const asked = flags.json ? "json" : flags.output;
   if (asked !== undefined && !OUTPUTS.includes(asked)) throw new UsageError(`--output ${asked} is not supported; use ${OUTPUTS.join(", ")}`);
   if (flags.host !== undefined && flags.host !== "auto" && !hostByName(flags.host))
@@ -85,30 +93,44 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     if (!Number.isInteger(maxParallel) || maxParallel < 1) throw new UsageError(`--max-parallel ${flags.maxParallel}: expected a whole number ≥ 1`);
   }
   const payload = await readRunContext(ctx, flags);
+  // HOOKS_EXPLAIN=1 (set by `hooks doctor` when it fires a host's entry as the host would): the
+  // explanation as JSON instead of a run, so the probe reaches hookrun and starts no hook.
+  const explain = flags.explain || ctx.env.HOOKS_EXPLAIN === "1" ? (ctx.env.HOOKS_EXPLAIN === "1" || flags.json || asked === "json" ? "json" : "text") : null;
   // Without --output, the payload of a known host is answered in that host's contract (SPEC §13).
   const host: HostAdapter | null = asked !== undefined && asked !== "claude" ? null : resolveHost(hostFlag, payload);
   const output = host ? "host" : (asked ?? "text");
   const hostEvent = (arg: string): string | undefined => (host && Object.hasOwn(host.events, arg) ? host.events[arg] : undefined);
   // A host event fired for none of hookrun's events (Qwen's UserPromptSubmit on a continuation): nothing runs, nothing is said.
-  if (host?.route && host.route(payload, hostEvent(eventArg) ?? tryParseHookEvent(eventArg) ?? eventArg) === null) return EXIT.ok;
+  if (host?.route && host.route(payload, hostEvent(eventArg) ?? tryParseHookEvent(eventArg) ?? eventArg) === null) {
+    if (explain === "json") ctx.stdout.write(`${JSON.stringify({ event: eventArg, host: host.name, ignored: `${host.title} sends this event for no hookrun event: nothing runs` })}\n`);
+    return EXIT.ok;
+  }
   let config: Awaited<ReturnType<typeof loadConfig>>;
   try {
     config = await loadConfig({ cwd: ctx.cwd, configPath: ctx.configPath, userConfig: ctx.userConfig, env: ctx.env });
   } catch (error) {
     // Exit 78 would be a non-blocking error most hosts show no headless user: say it in the agent.
-    if (!host || !(error instanceof ConfigError)) throw error;
+    if (!host || explain || !(error instanceof ConfigError)) throw error;
     const d = error.diagnostics.find((x) => x.severity === "error") ?? error.diagnostics[0];
     const problem = d ? `${d.file}:${d.line}:${d.col}: ${d.message}` : error.message;
+    // The host's answer first: a host that reads stderr's first line (agent-code) reads it, not this diagnostic.
+    const code = answer(ctx, host.notRun(hostEvent(eventArg) ?? tryParseHookEvent(eventArg) ?? eventArg, ...invalidConfigWords(problem)));
     ctx.stderr.write(`${terminalSafe(`hooks: ${error.message}${d ? `\n${problem}` : ""}`)}\n`);
-    return answer(ctx, host.notRun(hostEvent(eventArg) ?? tryParseHookEvent(eventArg) ?? eventArg, ...invalidConfigWords(problem)));
+    return code;
   }
   const custom = Object.keys(config.events).filter((e) => config.events[e].custom);
   const event = hostEvent(eventArg) ?? parseHookEvent(eventArg, custom);
   // Another host's entry fired by this host (Copilot CLI runs .claude/settings.json too): when this
   // host has hookrun entries of its own for the event, those run the hooks; this one stays quiet,
   // or every hook would run twice.
-  if (host && hostFlag !== undefined && hostFlag !== "auto" && host.name !== hostFlag && (await hasOwnEntries(host, config.projectDir, event))) return EXIT.ok;
-  const context = host ? host.read(payload, event) : payload;
+  if (host && hostFlag !== undefined && hostFlag !== "auto" && host.name !== hostFlag && (await hasOwnEntries(host, config.projectDir, event))) {
+    if (explain === "json")
+      ctx.stdout.write(
+        `${JSON.stringify({ event, host: host.name, ignored: `${host.title} has hookrun entries of its own for this event, which run the hooks; this ${hostFlag} entry stays quiet` })}\n`,
+      );
+    return EXIT.ok;
+  }
+  const context = host ? host.read(payload, event, ctx.env) : payload;
   // After the host read: a host's payload is recognised by what it carries, and this is not its.
   if (context.session_id === undefined || context.session_id === "") context.session_id = ctx.env.HOOKS_SESSION_ID || "default";
   // A transcript that cannot be read (a FIFO, a device, too large) never fails the run.
@@ -118,17 +140,24 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   checkHookNames("--skip", flags.skip, names);
   if (config.files.length === 0) ctx.stderr.write(`hooks: no hooks.yaml found from ${ctx.cwd} up (nor a user config); nothing to run\n`);
 
-  if (flags.dryRun) {
+  if (explain || flags.dryRun) {
     if (transcriptWarning) ctx.stderr.write(`hooks: warning: ${transcriptWarning}\n`);
-    const plan = planHooks(config, event, context, { env: ctx.env, cwd: ctx.cwd, only: flags.only, skip: flags.skip });
+    const selectOptions = { env: ctx.env, cwd: ctx.cwd, only: flags.only, skip: flags.skip };
+    const why = explainHooks(config, event, context, { ...selectOptions, trust: ctx.trust, host: host?.name });
+    if (explain === "json") ctx.stdout.write(`${JSON.stringify(why, null, 2)}\n`);
+    else if (explain === "text") ctx.stdout.write(terminalSafe(formatExplanation(why, context), { keepNewlines: true }));
+    if (explain) return EXIT.ok;
+    const plan = planHooks(config, event, context, selectOptions);
     const stdinContext = buildContext(event, context, ctx.cwd, ctx.env);
     const hooks = plan.map((h) => hookJson(h, ctx.cwd, ctx.env));
-    if (output === "json") ctx.stdout.write(`${JSON.stringify({ event, dry_run: true, hooks, context: stdinContext }, null, 2)}\n`);
+    const notRun = why.hooks.filter((h) => !h.runs).map((h) => ({ name: h.name, reasons: h.reasons }));
+    if (output === "json") ctx.stdout.write(`${JSON.stringify({ event, dry_run: true, hooks, not_run: notRun, trusted: why.trusted, context: stdinContext }, null, 2)}\n`);
     else {
       const lines = [`${event}: ${hooks.length} hook${hooks.length === 1 ? "" : "s"} would run (dry run)`];
       for (const h of hooks) lines.push(`  ${h.name}  priority ${h.priority}${h.async ? "  async" : ""}  ${h.command ?? JSON.stringify(h.args)}  (${h.source.file}:${h.source.line})`);
+      for (const h of notRun) lines.push(`  not run: ${h.name}: ${h.reasons.join("; ")}`);
       lines.push("context:", JSON.stringify(stdinContext, null, 2));
-      ctx.stdout.write(`${lines.join("\n")}\n`);
+      ctx.stdout.write(`${terminalSafe(lines.join("\n"), { keepNewlines: true })}\n`);
     }
     return EXIT.ok;
   }
@@ -166,12 +195,16 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     // hooks would run (elsewhere trust is checked only when something would run, as always).
     // (Not under HOOKS=0: nothing would run anyway, and the user knows why.)
     if (host && NOT_RUN_CONTEXT_EVENTS.has(event) && !hooksDisabledByEnv(ctx.env)) assertTrusted(config, { env: ctx.env, trust: ctx.trust });
-    result = await runner.trigger(event, context, { only: flags.only, skip: flags.skip, wait });
+    // With a host, the run log records the payload as the host sent it: `hooks log --fixture` replays it through the same adapter.
+    // `always`: an event that matched no hook is logged too, so `hooks log --follow` shows it reached hookrun.
+    const log = { always: true, ...(host ? { host: host.name, payload } : {}), ...(flags.record ? { record: true } : {}) };
+    result = await runner.trigger(event, context, { only: flags.only, skip: flags.skip, wait, log });
   } catch (error) {
     // Exit 77 would be a non-blocking error most hosts show no headless user: say it in the agent.
     if (!host || !(error instanceof TrustError)) throw error;
+    const code = answer(ctx, host.notRun(event, ...notTrustedWords(error.files, trustCommand(ctx, config.projectDir))));
     ctx.stderr.write(`${terminalSafe(`hooks: ${error.message}`)}\n`);
-    return answer(ctx, host.notRun(event, ...notTrustedWords(error.files, trustCommand(ctx, config.projectDir))));
+    return code;
   } finally {
     progress?.stop();
     // Background jobs of claude-dialect hooks may finish after this process, within their timeout.
@@ -180,6 +213,7 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     stopSignals();
   }
   if (transcriptWarning) result.warnings.unshift(transcriptWarning);
+  observe?.(result);
   let hostAnswer: HostAnswer | null = null;
   if (host) hostAnswer = host.render(result);
   else if (output === "json") ctx.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -1,0 +1,205 @@
+import { parse, TomlError } from "smol-toml";
+import { isJsonObject } from "../config/scanJson.js";
+import { WriteError } from "../errors.js";
+import { ownsEntry } from "./install.js";
+import type { HostAdapter, HostEntry } from "./types.js";
+
+/**
+ * hookrun's entries in a host's TOML config file (agent-code's `.agent/settings.toml`): an array
+ * of tables `[[hooks]]`, each with its `event`. hookrun appends its own tables at the end of the
+ * file and removes exactly those bytes again (every byte of the user's kept, comments included);
+ * the file is parsed (smol-toml) before and after each edit, and an edit whose result is not the
+ * same document plus or minus hookrun's tables is refused with nothing written. The entry map is
+ * the JSON engine's (`{event: [entry]}`, entry = the table without `event`), so `installState`
+ * and the CLI serve both formats.
+ */
+
+/** The line `hooks install` puts at the top of a file agent-code would otherwise rewrite on load. */
+export const SCHEMA_STAMP = "schema_version = 2 # hooks install agent-code: agent-code rewrites a settings file without it, dropping its comments\n";
+
+/** The TOML document of a config file's text, or a WriteError naming FILE:LINE. */
+export function parseTomlFile(text: string, file: string, what = "run the command again; nothing was written"): Record<string, unknown> {
+  try {
+    return plain(parse(text)) as Record<string, unknown>;
+  } catch (error) {
+    if (error instanceof TomlError) throw new WriteError(`${file}:${error.line}: ${error.message.split("\n")[0]}; fix the file (it must be TOML) and ${what}`, file, { cause: error });
+    throw error;
+  }
+}
+
+// Plain objects (smol-toml's have no prototype; dates become their ISO text), keys sorted, so
+// two documents compare by JSON text.
+function plain(v: unknown): unknown {
+  if (v instanceof Date) return v.toISOString();
+  if (Array.isArray(v)) return v.map(plain);
+  if (v !== null && typeof v === "object") {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v).sort()) out[k] = plain((v as Record<string, unknown>)[k]);
+    return out;
+  }
+  return v;
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(plain(a)) === JSON.stringify(plain(b));
+
+function hookTables(doc: Record<string, unknown>, file: string): unknown[] {
+  if (doc.hooks === undefined) return [];
+  if (!Array.isArray(doc.hooks)) throw new WriteError(`${file}: \`hooks\` is not an array of [[hooks]] tables; fix it and run the command again; nothing was written`, file);
+  return doc.hooks;
+}
+
+/** A `[[hooks]]` table as [event, entry]: the entry is the table without `event`, keys sorted. */
+function split(table: unknown): [string, HostEntry] {
+  const { event, ...entry } = table as Record<string, unknown>;
+  return [String(event), plain(entry) as HostEntry];
+}
+
+/** hookrun's entries now in the file's text: host event → entries, in file order. */
+export function installedEntries(_adapter: HostAdapter, text: string, file: string): Record<string, HostEntry[]> {
+  const out: Record<string, HostEntry[]> = {};
+  for (const table of hookTables(parseTomlFile(text, file), file)) {
+    if (!isJsonObject(table) || !ownsEntry(table)) continue;
+    const [event, entry] = split(table);
+    (out[event] ??= []).push(entry);
+  }
+  return out;
+}
+
+/** Where each `[[hooks]]` table's text is: from its header line to the end of its last key line. */
+interface Block {
+  start: number;
+  end: number;
+}
+
+// A table header alone on its line: `[name]` or `[[name]]`, dotted or quoted keys, a comment after.
+const HEADER = /^[ \t]*(\[\[?)[ \t]*([A-Za-z0-9_\-."' \t]+?)[ \t]*\]\]?[ \t]*(#.*)?$/;
+
+/**
+ * The `[[hooks]]` tables of a TOML text, in order: each runs from its header through the sub-tables
+ * that belong to it (`[hooks.action]`) to its last line that is neither blank nor a comment. Lines
+ * inside multi-line strings are not headers. (What this finds is checked by parsing the result.)
+ */
+function hookBlocks(text: string): Block[] {
+  const blocks: Block[] = [];
+  let open: Block | null = null;
+  let inString: string | null = null;
+  let offset = 0;
+  for (const raw of text.split("\n")) {
+    const lineStart = offset;
+    offset += raw.length + 1;
+    const lineEnd = Math.min(offset, text.length);
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (inString) {
+      if (line.split(inString).length % 2 === 0) inString = null;
+      if (open) open.end = lineEnd;
+      continue;
+    }
+    const header = inString === null ? HEADER.exec(line) : null;
+    if (header) {
+      const name = header[2].replace(/[\s"']/g, "");
+      if (header[1] === "[[" && name === "hooks") {
+        open = { start: lineStart, end: lineEnd };
+        blocks.push(open);
+      } else if (!(open && name.startsWith("hooks."))) open = null;
+      else open.end = lineEnd;
+      continue;
+    }
+    const trimmed = line.trim();
+    if (trimmed === "" || trimmed.startsWith("#")) continue;
+    if (open) open.end = lineEnd;
+    for (const q of ['"""', "'''"]) if (line.split(q).length % 2 === 0) inString = q;
+  }
+  return blocks;
+}
+
+/** The text without hookrun's `[[hooks]]` tables (each with the one blank line that preceded it). */
+function removeOwned(text: string, file: string): string {
+  const tables = hookTables(parseTomlFile(text, file), file);
+  const owned = tables.map((t) => isJsonObject(t) && ownsEntry(t));
+  if (!owned.includes(true)) return text;
+  const blocks = hookBlocks(text);
+  if (blocks.length !== tables.length)
+    throw new WriteError(
+      `${file}: hookrun's hooks are not each a [[hooks]] table of their own (an inline \`hooks = [...]\` array?), so it cannot remove exactly them; remove the entries that run \`hooks run … --host agent-code\` yourself; nothing was written`,
+      file,
+    );
+  let out = text;
+  for (let k = blocks.length - 1; k >= 0; k--) {
+    if (!owned[k]) continue;
+    let { start } = blocks[k];
+    if (out.slice(start - 4, start) === "\r\n\r\n") start -= 2;
+    else if (out.slice(start - 2, start) === "\n\n") start -= 1;
+    out = out.slice(0, start) + out.slice(blocks[k].end);
+  }
+  return out;
+}
+
+const basic = (s: string): string => JSON.stringify(s).replaceAll("\u007f", "\\u007f");
+
+/** One `[[hooks]]` table's text for an entry of `event`. */
+function tableText(event: string, entry: HostEntry, eol: string): string {
+  const lines = ["[[hooks]]", `event = ${basic(event)}`];
+  if (typeof entry.tool_name === "string") lines.push(`tool_name = ${basic(entry.tool_name)}`);
+  const action = entry.action as Record<string, unknown>;
+  lines.push(`action = { type = ${basic(String(action.type))}, command = ${basic(String(action.command))} }`);
+  return lines.join(eol) + eol;
+}
+
+/** Whether agent-code would rewrite the file on load (no `schema_version = 2`), and whether stamping it is safe. */
+export function schemaState(doc: Record<string, unknown>): "current" | "stampable" | "migrates" {
+  if (doc.schema_version === 2) return "current";
+  // Its only migrations: 0 → 1 stamps the version; 1 → 2 renames api.token to api.api_key.
+  const token = isJsonObject(doc.api) && doc.api.token !== undefined;
+  return doc.schema_version === undefined && !token ? "stampable" : "migrates";
+}
+
+/**
+ * The file's text with exactly `wanted` as hookrun's tables: unchanged when they are already there
+ * (idempotent); else hookrun's old tables removed and the wanted ones appended at the end, each
+ * after one blank line. A new file starts with `schema_version = 2`; an existing one agent-code
+ * would rewrite on load (no schema_version, nothing to migrate) gets SCHEMA_STAMP on top.
+ */
+export function mergeEntries(adapter: HostAdapter, text: string | null, file: string, wanted: Record<string, HostEntry[]>): string {
+  const fresh = text === null || text.trim() === "";
+  if (!fresh && same(installedEntries(adapter, text, file), wanted)) return text;
+  const eol = !fresh && text.includes("\r\n") ? "\r\n" : "\n";
+  let out = fresh ? `schema_version = 2${eol}` : removeOwned(text, file);
+  if (!fresh && schemaState(parseTomlFile(text, file)) === "stampable") out = SCHEMA_STAMP.replace("\n", eol) + out;
+  for (const [event, entries] of Object.entries(wanted)) {
+    for (const entry of entries) {
+      if (out !== "" && !out.endsWith("\n")) out += eol;
+      out += (out === "" ? "" : eol) + tableText(event, entry, eol);
+    }
+  }
+  verify(text ?? "", out, file, wanted);
+  return out;
+}
+
+/**
+ * The text after `hooks uninstall`: hookrun's tables (and its schema stamp) gone; null when nothing
+ * else is left but the `schema_version = 2` a new file starts with, so the file can be removed.
+ */
+export function uninstallText(_adapter: HostAdapter, text: string, file: string): string | null {
+  let out = removeOwned(text, file);
+  for (const stamp of [SCHEMA_STAMP, SCHEMA_STAMP.replace("\n", "\r\n")]) if (out !== text && out.startsWith(stamp)) out = out.slice(stamp.length);
+  if (out !== text) verify(text, out, file, {});
+  return out.replace(/^schema_version = 2\r?\n/, "").trim() === "" ? null : out;
+}
+
+/** The edit kept the document: the same keys and the user's tables; only hookrun's tables (and the stamp) differ. */
+function verify(before: string, after: string, file: string, wanted: Record<string, HostEntry[]>): void {
+  const b = parseTomlFile(before, file);
+  let a: Record<string, unknown>;
+  try {
+    a = parseTomlFile(after, file);
+  } catch (error) {
+    throw new WriteError(`${file}: hookrun's edit would not be TOML (${(error as Error).message}); edit the file by hand; nothing was written`, file, { cause: error });
+  }
+  const rest = (d: Record<string, unknown>) => Object.fromEntries(Object.entries(d).filter(([k]) => k !== "hooks" && k !== "schema_version"));
+  const users = hookTables(b, file).filter((t) => !(isJsonObject(t) && ownsEntry(t)));
+  const ours = Object.entries(wanted).flatMap(([event, list]) => list.map((e) => ({ event, ...e })));
+  const version =
+    a.schema_version === b.schema_version || (b.schema_version === undefined && a.schema_version === 2) || (a.schema_version === undefined && before.includes("schema_version = 2 # hooks install"));
+  if (!same(rest(a), rest(b)) || !same(hookTables(a, file), [...users, ...ours]) || !version)
+    throw new WriteError(`${file}: hookrun could not edit its [[hooks]] tables without touching the rest (an unusual layout?); edit the file by hand; nothing was written`, file);
+}

@@ -1,0 +1,588 @@
+import { accessSync, constants, existsSync, lstatSync, statSync } from "node:fs";
+import path from "node:path";
+import { type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
+import type { ResolvedConfig } from "../config/types.js";
+import { displayFile } from "../errors.js";
+import { FileReadError, READ_LIMITS, readBoundedText } from "../fs/readBounded.js";
+import { ensureStateDir, StateDirError, stateDir } from "../fs/stateDir.js";
+import { installedEntries, installState, wantedEntries } from "../hosts/hostFile.js";
+import { ownedScripts, planScripts } from "../hosts/hostScripts.js";
+import { configEvents, type DispatchTarget, dispatchCommand, ownsEntry } from "../hosts/install.js";
+import { HOSTS } from "../hosts/table.js";
+import type { HostAdapter, HostEntry } from "../hosts/types.js";
+import { installedPort } from "../hosts/warm.js";
+import { untrustedFiles } from "../trust/store.js";
+import { fireEntry, PROBE_TIMEOUT_MS } from "./fireEntry.js";
+import { judgeCommand, sameCommand } from "./hookCommands.js";
+
+// `hooks doctor`: for every agent installed in the project (and the user's layer), whether a hook
+// of hooks.yaml would run, checked along the whole path the agent takes: its config file (parsed
+// as the agent parses it, hookrun's entries current), its dispatch command fired as the agent
+// fires it (src/prove/fireEntry.ts), then trust, the state dir and each hook's command. Returns
+// findings; printing is the CLI's (src/cli/actions/doctor.ts). docs/doctor.md has every check.
+
+export type Level = "error" | "warning" | "ok";
+export type Layer = "project" | "user";
+
+export interface Finding {
+  /** The host's name, or "*" for what every host shares (hooks.yaml's trust, the state dir, the hooks' commands). */
+  host: string;
+  layer: Layer;
+  /** The host's event name (or, for "*", hooks.yaml's) when the finding is about one event. */
+  event?: string;
+  level: Level;
+  what: string;
+  /** FILE:LINE when known, else FILE. */
+  where?: string;
+  /** What to do. */
+  fix?: string;
+}
+
+/** Whether one host event reaches hookrun, and which hooks would run for the synthetic payload. */
+export interface EventSummary {
+  host: string;
+  layer: Layer;
+  /** The host's event name (the key in its config file, or Cline's file name). */
+  event: string;
+  /** hooks.yaml's event. */
+  canonical: string;
+  /** The dispatch reached hookrun and explained itself. */
+  reaches: boolean;
+  /** Hooks that would run for the probe's payload. */
+  runs: string[];
+  /** Hooks of the event that would not, with why. */
+  filtered: { name: string; reasons: string[] }[];
+}
+
+export interface DoctorReport {
+  findings: Finding[];
+  events: EventSummary[];
+  /** The host config files (or folders) checked. */
+  checked: { host: string; layer: Layer; file: string }[];
+  /** How many of them hold hookrun's entries: 0, and no hook of hooks.yaml runs under any agent. */
+  installed: number;
+}
+
+export interface DoctorOptions {
+  /** Only these hosts (names); empty: every host installed. */
+  hosts?: readonly string[];
+  /** Check the user layer's files even without hookrun entries. */
+  user?: boolean;
+  env: NodeJS.ProcessEnv;
+  /** For FILE:LINE in findings (relative to it). */
+  cwd: string;
+  /** The home directory (the user layer's base). */
+  home: string;
+  /** The absolute path of the running hookrun, which `hooks install --user` writes into the user's entries; null: unknown. */
+  selfBin: string | null;
+  timeoutMs?: number;
+}
+
+/** Host-side keys that are not events (Gemini's `hooks.enabled`, `disabled`, `notifications`): a non-array value is never an event list. */
+const isList = (n: Node | undefined): n is Node => n?.type === "array";
+
+const lineOf = (text: string, offset: number): number => text.slice(0, offset).split("\n").length;
+
+const nodeAt = (root: Node | undefined, keys: readonly string[]): Node | undefined => {
+  let node = root;
+  for (const key of keys) node = node?.type === "object" ? node.children?.find((p) => p.children?.[0].value === key)?.children?.[1] : undefined;
+  return node;
+};
+
+const jsonValue = (node: Node | undefined): unknown => {
+  if (!node) return undefined;
+  if (node.type === "object") return Object.fromEntries((node.children ?? []).map((p) => [p.children![0].value as string, jsonValue(p.children![1])]));
+  if (node.type === "array") return (node.children ?? []).map(jsonValue);
+  return node.value;
+};
+
+/** Edit distance, to tell a misspelled event name from one hookrun does not know. */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const next = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = next;
+    }
+  }
+  return row[b.length];
+}
+
+function closestEvent(key: string, events: readonly string[]): string | null {
+  const lower = key.toLowerCase();
+  let best: [string, number] | null = null;
+  for (const e of events) {
+    const d = e.toLowerCase() === lower ? 0.5 : distance(lower, e.toLowerCase());
+    if (d <= Math.max(2, Math.floor(e.length / 5)) && (!best || d < best[1])) best = [e, d];
+  }
+  return best?.[0] ?? null;
+}
+
+/** The commands (and URLs) of one host entry, flat or a matcher group. */
+function entryCommands(entry: unknown): { commands: string[]; urls: string[] } {
+  const commands: string[] = [];
+  const urls: string[] = [];
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 4 || v === null || typeof v !== "object") return;
+    for (const [k, x] of Object.entries(v)) {
+      if ((k === "command" || k === "bash") && typeof x === "string") commands.push(x);
+      else if (k === "url" && typeof x === "string") urls.push(x);
+      else walk(x, depth + 1);
+    }
+  };
+  walk(entry, 0);
+  return { commands, urls };
+}
+
+/** Handler keys the hosts read (Claude, Codex, Gemini, Qwen, Copilot, Cursor, Droid, Windsurf); `probe.strict` hosts narrow it. */
+const HANDLER_KINDS = ["command", "bash", "powershell", "url", "prompt", "mcp_tool", "agent"];
+
+class Doctor {
+  readonly findings: Finding[] = [];
+  readonly events: EventSummary[] = [];
+  readonly checked: DoctorReport["checked"] = [];
+  /** Host files (or folders) that hold hookrun's entries. */
+  installed = 0;
+  constructor(
+    readonly config: ResolvedConfig,
+    readonly options: DoctorOptions,
+  ) {}
+
+  private shown(file: string, line?: number): string {
+    const f = displayFile(file, this.options.cwd);
+    return line === undefined ? f : `${f}:${line}`;
+  }
+
+  add(f: Finding): void {
+    this.findings.push(f);
+  }
+
+  /** The project-wide checks: trust, state dir, every hook's command. */
+  shared(): void {
+    const base = { host: "*", layer: "project" as const };
+    const untrusted = untrustedFiles(this.config, { env: this.options.env });
+    for (const f of untrusted)
+      this.add({
+        ...base,
+        level: "error",
+        what: `${this.shown(f.path)} is not trusted (new, or changed since it was reviewed): no hook of the project runs under any agent`,
+        where: this.shown(f.path),
+        fix: "review its commands and trust it: `hooks trust` (in a terminal; never let the agent do it)",
+      });
+    if (untrusted.length === 0 && this.config.files.some((f) => f.layer !== "user")) this.add({ ...base, level: "ok", what: "hooks.yaml is trusted as it is now" });
+    this.stateDir(base);
+    for (const hook of this.config.hooks) {
+      if (!hook.enabled) continue;
+      const v = judgeCommand(hook, this.config.projectDir, this.options.env);
+      const where = this.shown(hook.source.file, hook.source.line);
+      const head = `hook ${hook.name}`;
+      if (v.kind === "ok") continue;
+      if (v.kind === "unjudged") this.add({ ...base, event: hook.event, level: "ok", what: `${head}: command not checked (${v.detail})`, where });
+      else if (v.kind === "not-executable")
+        this.add({
+          ...base,
+          event: hook.event,
+          level: "error",
+          what: `${head}: ${this.shown(v.file)} exists but is not executable: the hook fails (exit 126)`,
+          where,
+          fix: `chmod +x ${this.shown(v.file)}`,
+        });
+      else if (v.kind === "missing")
+        this.add({
+          ...base,
+          event: hook.event,
+          level: "error",
+          what: `${head}: ${this.shown(v.file)} does not exist: the hook fails (exit 127)`,
+          where,
+          fix: `create it, or fix the command at ${where}`,
+        });
+      else this.add({ ...base, event: hook.event, level: "error", what: `${head}: ${v.detail}: the hook fails (exit 127)`, where, fix: `install \`${v.file}\`, or name it by its path at ${where}` });
+    }
+  }
+
+  private stateDir(base: Pick<Finding, "host" | "layer">): void {
+    const dir = stateDir(this.options.env);
+    const shown = this.shown(dir);
+    try {
+      ensureStateDir(dir, { create: false });
+    } catch (error) {
+      if (!(error instanceof StateDirError)) throw error;
+      this.add({
+        ...base,
+        level: "error",
+        what: `${error.message.split(";")[0]}: hookrun refuses it, so no run is recorded, no async hook runs and nothing is trusted`,
+        where: shown,
+        fix: error.message.split(": ").pop(),
+      });
+      return;
+    }
+    // The nearest directory that exists must let hookrun write (it creates the rest, 0700).
+    let probe = dir;
+    while (!existsSync(probe) && path.dirname(probe) !== probe) probe = path.dirname(probe);
+    try {
+      if (!statSync(probe).isDirectory()) throw new Error("not a directory");
+      accessSync(probe, constants.W_OK | constants.X_OK);
+      this.add({ ...base, level: "ok", what: `state dir ${shown}: ${probe === dir ? "private and writable" : "not there yet; hookrun creates it (0700) on the first run"}` });
+    } catch {
+      this.add({ ...base, level: "error", what: `state dir ${shown}: ${this.shown(probe)} is not a writable directory`, where: shown, fix: "set HOOKS_STATE_DIR to a directory of your own" });
+    }
+  }
+
+  /** One host's JSON config file in one layer; false when the host is not installed there. */
+  async hostFile(host: HostAdapter, layer: Layer, named: boolean): Promise<boolean> {
+    const install = host.install!;
+    const file = path.join(layer === "user" ? this.options.home : this.config.projectDir, layer === "user" ? install.userFile : install.projectFile);
+    const base = { host: host.name, layer };
+    const where = this.shown(file);
+    const notInstalled = (): false => {
+      if (named)
+        this.add({
+          ...base,
+          level: "error",
+          what: `${host.title} has no hookrun entries in ${where}: no hook of hooks.yaml runs under it`,
+          where,
+          fix: `hooks install ${host.name}${layer === "user" ? " --user" : ""}`,
+        });
+      return false;
+    };
+    let text: string;
+    try {
+      if (!lstatSync(file, { throwIfNoEntry: false })) return notInstalled();
+      text = readBoundedText(file, READ_LIMITS.config, { what: `${host.title} config` });
+    } catch (error) {
+      if (!(error instanceof FileReadError)) throw error;
+      this.checked.push({ ...base, file });
+      this.add({ ...base, level: "error", what: `${error.message.replace(/; replace it with a regular file$/, "")}: ${host.title} cannot read it either`, where, fix: "make it a regular JSON file" });
+      return true;
+    }
+    if (install.format === "toml") return this.tomlFile(host, layer, text, file, named, notInstalled);
+    const errors: ParseError[] = [];
+    const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+    if (errors.length > 0 || root?.type !== "object") {
+      const line = errors.length ? lineOf(text, errors[0].offset) : 1;
+      const why = errors.length ? printParseErrorCode(errors[0].error) : "not a JSON object";
+      // A file that does not parse cannot say whether it holds hookrun's entries: named, --user or the project's, report it.
+      if (layer === "user" && !named && !this.options.user) return false;
+      this.checked.push({ ...base, file });
+      this.add({ ...base, level: "error", what: `${where} is not valid JSON (${why}): ${host.title} drops the whole file, every hook in it`, where: this.shown(file, line), fix: "fix the JSON" });
+      return true;
+    }
+    const map = nodeAt(root, install.hooksPath);
+    const owned = installedEntries(host, text, file);
+    const hasHooks = map?.type === "object" && (map.children ?? []).some((p) => isList(p.children?.[1]) && (p.children?.[1].children?.length ?? 0) > 0);
+    // Without hookrun's entries a file is reported when its host is named, or when it holds hooks of its own
+    // (the user's only with --user): hooks.yaml does not run under that host.
+    if (Object.keys(owned).length === 0 && !named && (!hasHooks || (layer === "user" && !this.options.user))) return false;
+    this.checked.push({ ...base, file });
+    if (Object.keys(owned).length === 0) {
+      if (named) return notInstalled();
+      if (layer === "user") {
+        this.add({ ...base, level: "ok", what: `${where} holds hooks of its own, none of hookrun's (the project's entries are what run hooks.yaml)`, where });
+        return false;
+      }
+      this.add({
+        ...base,
+        level: "warning",
+        what: `${where} holds hooks, none of them hookrun's: hooks.yaml's hooks do not run under ${host.title}`,
+        where,
+        fix: `hooks install ${host.name}`,
+      });
+      return false;
+    }
+    this.installed++;
+    this.fileShape(host, layer, text, root, map, file);
+    await this.entries(host, layer, text, file, owned, map);
+    return true;
+  }
+
+  /**
+   * A host whose file is TOML (agent-code): parsed as `hooks install` parses it, hookrun's entries
+   * current and fired; the JSON checks of the file's shape do not apply.
+   */
+  private async tomlFile(host: HostAdapter, layer: Layer, text: string, file: string, named: boolean, notInstalled: () => false): Promise<boolean> {
+    const base = { host: host.name, layer };
+    let owned: Record<string, HostEntry[]>;
+    try {
+      owned = installedEntries(host, text, file);
+    } catch (error) {
+      if (layer === "user" && !named && !this.options.user) return false;
+      this.checked.push({ ...base, file });
+      this.add({
+        ...base,
+        level: "error",
+        what: `${(error as Error).message.replace(/; nothing was written$/, "")}: ${host.title} cannot read it either`,
+        where: this.shown(file),
+        fix: "fix the TOML",
+      });
+      return true;
+    }
+    if (Object.keys(owned).length === 0) return named ? notInstalled() : false;
+    this.checked.push({ ...base, file });
+    this.installed++;
+    await this.entries(host, layer, text, file, owned, undefined);
+    return true;
+  }
+
+  /** What the host would skip in its file: unknown or misspelled event keys, entries without a command, keys a strict host refuses. */
+  private fileShape(host: HostAdapter, layer: Layer, text: string, root: Node, map: Node | undefined, file: string): void {
+    const base = { host: host.name, layer };
+    const strict = host.probe?.strict;
+    if (strict) {
+      for (const p of root.children ?? []) {
+        const key = p.children![0].value as string;
+        if (!strict.rootKeys.includes(key))
+          this.add({ ...base, level: "error", what: `top-level key "${key}": ${strict.why}`, where: this.shown(file, lineOf(text, p.offset)), fix: `remove "${key}"` });
+      }
+    }
+    if (map?.type !== "object") return;
+    const known = Object.keys(host.events);
+    for (const prop of map.children ?? []) {
+      const key = prop.children![0].value as string;
+      const list = prop.children![1];
+      // A list of plain values is a setting (Gemini's `hooks.disabled: [names]`), not an event's entries.
+      if (!isList(list) || (list.children?.length && !list.children.some((c) => c.type === "object"))) continue;
+      const at = this.shown(file, lineOf(text, prop.offset));
+      if (!Object.hasOwn(host.events, key)) {
+        const near = closestEvent(key, known);
+        const ours = (list.children ?? []).some((n) => ownsEntry(jsonValue(n)));
+        this.add({
+          ...base,
+          event: key,
+          level: near || ours ? "error" : "warning",
+          what: near
+            ? `"${key}" is not a ${host.title} event (did you mean "${near}"?): ${host.title} skips its ${list.children?.length ?? 0} entr${list.children?.length === 1 ? "y" : "ies"}`
+            : `"${key}" is not an event hookrun knows for ${host.title}: unless ${host.title} knows it, it skips its entries`,
+          where: at,
+          fix: near ? `rename the key to "${near}"${ours ? ` (or run \`hooks install ${host.name}\`)` : ""}` : `check the name against docs/hosts/${host.name}.md`,
+        });
+      }
+      for (const entry of list.children ?? []) this.entryShape(host, layer, text, file, key, entry);
+    }
+  }
+
+  private entryShape(host: HostAdapter, layer: Layer, text: string, file: string, event: string, entry: Node): void {
+    const base = { host: host.name, layer, event };
+    const strict = host.probe?.strict;
+    const at = this.shown(file, lineOf(text, entry.offset));
+    const bad = (what: string, fix: string) => this.add({ ...base, level: strict ? "error" : "warning", what: strict ? `${what}; ${strict.why}` : `${what}: ${host.title} skips it`, where: at, fix });
+    if (entry.type !== "object") {
+      bad("an entry that is not an object", "remove it");
+      return;
+    }
+    const value = jsonValue(entry) as Record<string, unknown>;
+    const handlers = Array.isArray(value.hooks) ? value.hooks : [value];
+    for (const h of handlers) {
+      if (h === null || typeof h !== "object" || Array.isArray(h)) {
+        bad("a handler that is not an object", "remove it");
+        continue;
+      }
+      const handler = h as Record<string, unknown>;
+      if (!HANDLER_KINDS.some((k) => typeof handler[k] === "string")) bad("an entry with no `command`", "give it a command, or remove it");
+      else if (Array.isArray(value.hooks) && typeof handler.type !== "string") bad('a handler with no `type` (`"type": "command"`)', 'add `"type": "command"`');
+      if (strict) for (const k of Object.keys(handler)) if (!strict.handlerKeys.includes(k)) bad(`handler key "${k}"`, `remove "${k}"`);
+    }
+  }
+
+  /** hookrun's entries: current with hooks.yaml, each fired as the host fires it; the host's own entries that duplicate a hook. */
+  private async entries(host: HostAdapter, layer: Layer, text: string, file: string, owned: Record<string, HostEntry[]>, map: Node | undefined): Promise<void> {
+    const base = { host: host.name, layer };
+    const where = this.shown(file);
+    const target: DispatchTarget | null =
+      layer === "user" ? (this.options.selfBin ? { root: null, bin: this.options.selfBin, exec: host.install!.exec } : null) : { root: host.install!.root, bin: null, exec: host.install!.exec };
+    if (target) {
+      const wanted = wantedEntries(host, this.config, target, installedPort(owned));
+      const state = installState(host, text, file, wanted);
+      for (const e of state.stale) {
+        const canonical = host.events[e] ?? e;
+        const what = !owned[e]
+          ? `hooks.yaml has hooks for ${canonical} but ${where} has no hookrun entry for ${e}: they never run under ${host.title}`
+          : !wanted[e]
+            ? `hookrun's entry for ${e} is left over: hooks.yaml has no hook for ${canonical} any more`
+            : `hookrun's entry for ${e} is stale: hooks.yaml changed since \`hooks install\` (matcher or timeout differ), so some hooks may not fire or be cut short`;
+        this.add({ ...base, event: e, level: wanted[e] ? "error" : "warning", what, where, fix: `hooks install ${host.name}${layer === "user" ? " --user" : ""}` });
+      }
+      if (state.stale.length === 0) this.add({ ...base, level: "ok", what: `${where}: hookrun's entries are current with hooks.yaml (${Object.keys(owned).join(", ")})`, where });
+    } else this.add({ ...base, level: "warning", what: `${where}: not compared with hooks.yaml (run the installed \`hooks\` binary to compare user entries)`, where });
+    if (layer === "project") this.unfired(host);
+    for (const w of (await host.install!.warnings?.(this.config, { file, text, user: layer === "user", env: this.options.env })) ?? []) this.add({ ...base, level: "warning", what: w, where });
+    this.assumed(host, layer);
+    for (const [event, list] of Object.entries(owned)) {
+      for (const entry of list) {
+        const { commands, urls } = entryCommands(entry);
+        if (urls.length)
+          this.add({ ...base, event, level: "ok", what: `warm mode: ${host.title} POSTs ${event} to ${urls[0]}; not fired (\`hooks install --check\` says whether the server answers)` });
+        for (const command of commands) await this.fire(host, layer, event, command);
+      }
+    }
+    if (layer === "project" && map?.type === "object") this.duplicates(host, text, file, map);
+  }
+
+  /** What the probe assumes of a host no source describes fully, said once. */
+  private assumed(host: HostAdapter, layer: Layer): void {
+    if (host.probe?.assumed) this.add({ host: host.name, layer, level: "ok", what: `fired as ${host.title} is assumed to run hooks: ${host.probe.assumed} (no source states it)` });
+  }
+
+  /** hooks.yaml events this host never fires: their hooks never run under it. */
+  private unfired(host: HostAdapter): void {
+    const fired = new Set(Object.values(host.events));
+    for (const event of configEvents(this.config))
+      if (!fired.has(event))
+        this.add({ host: host.name, layer: "project", event, level: "warning", what: `${host.title} has no event hookrun reads as ${event}: hooks.yaml's ${event} hooks never run under it` });
+  }
+
+  private async fire(host: HostAdapter, layer: Layer, event: string, command: string): Promise<void> {
+    const base = { host: host.name, layer, event };
+    const canonical = host.events[event] ?? event;
+    const summary: EventSummary = { host: host.name, layer, event, canonical, reaches: false, runs: [], filtered: [] };
+    this.events.push(summary);
+    if (!host.probe) {
+      this.add({ ...base, level: "warning", what: `${host.title}: not fired (hookrun does not know how ${host.title} runs a command)` });
+      return;
+    }
+    const outcome = await fireEntry(host, event, command, this.config.projectDir, this.options.env, this.options.timeoutMs ?? PROBE_TIMEOUT_MS);
+    if (!outcome.ok) {
+      this.add({ ...base, level: "error", what: `${event} never reaches hookrun: ${outcome.problem}`, fix: outcome.fix });
+      return;
+    }
+    summary.reaches = true;
+    const a = outcome.answer;
+    if (a.ignored) {
+      this.add({ ...base, level: "ok", what: `${event} reaches hookrun, which runs nothing for it: ${a.ignored}` });
+      return;
+    }
+    summary.canonical = a.event;
+    for (const h of a.hooks ?? []) {
+      if (h.runs) summary.runs.push(h.name);
+      else summary.filtered.push({ name: h.name, reasons: h.reasons });
+    }
+    if (a.trusted === false) {
+      this.add({
+        ...base,
+        level: "error",
+        what: `${event} → ${a.event}: reaches hookrun, which runs none of its ${a.hooks?.length ?? 0} hook${a.hooks?.length === 1 ? "" : "s"}: ${(a.untrusted ?? []).join(", ") || "the config"} not trusted`,
+        fix: "`hooks trust` (in a terminal)",
+      });
+      return;
+    }
+    // The probe is one call of the host's shell tool: a hook whose only reason is its tool matcher
+    // waits for other tools, which is no problem; any other reason filters it out for every call.
+    const otherTool = (h: { reasons: string[] }): boolean => h.reasons.length > 0 && h.reasons.every((r) => /^matcher .* (does not match tool_name|: the context has no tool_name)/.test(r));
+    const waiting = summary.filtered.filter(otherTool).map((h) => `${h.name} (${h.reasons.join("; ").replace(/ does not match tool_name .*$/, "")})`);
+    const filtered = summary.filtered.filter((h) => !otherTool(h)).map((h) => `${h.name} (${h.reasons.join("; ")})`);
+    this.add({
+      ...base,
+      level: "ok",
+      what: `${event} → ${a.event}: ${summary.runs.length ? `runs ${summary.runs.join(", ")}` : "runs no hook"}${waiting.length ? ` for a shell call; for other tools: ${waiting.join(", ")}` : ""}${filtered.length ? `; filtered out: ${filtered.join(", ")}` : ""}`,
+    });
+  }
+
+  /** The host's own entries that run what a hook of hooks.yaml runs for the same event: it would run twice. */
+  private duplicates(host: HostAdapter, text: string, file: string, map: Node): void {
+    for (const prop of map.children ?? []) {
+      const key = prop.children![0].value as string;
+      const list = prop.children![1];
+      const canonical = host.events[key];
+      if (!canonical || !isList(list)) continue;
+      for (const node of list.children ?? []) {
+        const entry = jsonValue(node);
+        if (ownsEntry(entry)) continue;
+        for (const command of entryCommands(entry).commands) {
+          const hook = this.config.hooks.find((h) => h.event === canonical && h.enabled && sameCommand(command, h, this.config.projectDir));
+          if (hook)
+            this.add({
+              host: host.name,
+              layer: "project",
+              event: key,
+              level: "warning",
+              what: `${host.title}'s own ${key} entry runs \`${command}\`, as hooks.yaml's hook ${hook.name} does: it would run twice`,
+              where: this.shown(file, lineOf(text, node.offset)),
+              fix: `remove the entry from ${this.shown(file)} (hooks.yaml's ${hook.name} at ${this.shown(hook.source.file, hook.source.line)} runs it)`,
+            });
+        }
+      }
+    }
+  }
+
+  /** A host that runs one file per hook (Cline): hookrun's files current, each run as the host runs it. */
+  async hostScripts(host: HostAdapter, layer: Layer, named: boolean): Promise<boolean> {
+    const scripts = host.scripts!;
+    const dir = path.join(layer === "user" ? this.options.home : this.config.projectDir, layer === "user" ? scripts.userDir : scripts.projectDir);
+    const base = { host: host.name, layer };
+    const where = this.shown(dir);
+    let owned: string[];
+    try {
+      owned = ownedScripts(dir);
+    } catch (error) {
+      this.checked.push({ ...base, file: dir });
+      this.add({ ...base, level: "error", what: `${where}: ${(error as Error).message}`, where, fix: "make each hook file a regular file" });
+      return true;
+    }
+    if (owned.length === 0) {
+      if (named) this.add({ ...base, level: "error", what: `${host.title} has no hookrun hook files in ${where}: no hook of hooks.yaml runs under it`, where, fix: `hooks install ${host.name}` });
+      return named;
+    }
+    this.checked.push({ ...base, file: dir });
+    this.installed++;
+    if (layer === "project") {
+      const target: DispatchTarget = { root: null, bin: null };
+      const plan = planScripts(
+        dir,
+        scripts.files(this.config, (event) => dispatchCommand(host.name, event, target)),
+      );
+      const stale = [...plan.write.map((w) => path.basename(w.file)), ...plan.remove.map((f) => path.basename(f))];
+      for (const name of stale)
+        this.add({
+          ...base,
+          event: name,
+          level: "error",
+          what: `hookrun's ${name} is missing, stale or left over against hooks.yaml`,
+          where: this.shown(path.join(dir, name)),
+          fix: `hooks install ${host.name}`,
+        });
+      if (stale.length === 0) this.add({ ...base, level: "ok", what: `${where}: hookrun's hook files are current with hooks.yaml`, where });
+      this.unfired(host);
+    }
+    this.assumed(host, layer);
+    for (const file of owned) {
+      try {
+        accessSync(file, constants.X_OK);
+      } catch {
+        this.add({
+          ...base,
+          event: path.basename(file),
+          level: "error",
+          what: `${this.shown(file)} is not executable: ${host.title} cannot run it`,
+          where: this.shown(file),
+          fix: `chmod +x ${this.shown(file)}`,
+        });
+        continue;
+      }
+      await this.fire(host, layer, path.basename(file), file);
+    }
+    return true;
+  }
+}
+
+/**
+ * Every check of `hooks doctor` for the project of `config`. Hosts: the named ones, else every
+ * host with a config file holding hooks in the project, plus the user layer's files that hold
+ * hookrun entries (every user file with `user`).
+ */
+export async function doctor(config: ResolvedConfig, options: DoctorOptions): Promise<DoctorReport> {
+  const d = new Doctor(config, options);
+  const named = new Set(options.hosts ?? []);
+  const hosts = HOSTS.filter((h) => (h.install || h.scripts) && (named.size === 0 || named.has(h.name)));
+  for (const host of hosts) {
+    for (const layer of ["project", "user"] as const) {
+      // The user layer without hookrun's entries is the usual case (the project's entries run the hooks): never an error.
+      const mustReport = named.has(host.name) && layer === "project";
+      if (host.install) await d.hostFile(host, layer, mustReport);
+      else await d.hostScripts(host, layer, mustReport);
+    }
+  }
+  if (d.checked.length > 0) d.shared();
+  return { findings: d.findings, events: d.events, checked: d.checked, installed: d.installed };
+}

@@ -1,0 +1,298 @@
+import { execFileSync } from "node:child_process";
+import { chmodSync, readFileSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { HOSTS, resolveHost } from "../src/hosts/table.js";
+import { EVENT_BY_NAME } from "../src/events/catalog.js";
+import { CLI, runMain } from "./helpers/cli.js";
+import { type Sandbox, sandbox } from "./helpers/sandbox.js";
+
+// `hooks doctor` against the real config files `hooks install` writes for Claude Code, Gemini CLI
+// and Codex CLI; each entry is fired as the host fires it (its shell, cwd, variables, payload)
+// through the project's node_modules/.bin/hooks, a link to this checkout's dist/bin/hooks.js
+// (`npm run build` first). Each failure case is one check: it passes only when that check reports.
+
+const CONFIG = `hooks:
+  pre_tool_use:
+    - {name: guard, command: ./guard.sh, matcher: Bash}
+    - {name: writes, command: echo wrote, matcher: Write}
+  stop:
+    - {name: tests, command: echo done}
+`;
+
+interface Finding {
+  host: string;
+  layer: string;
+  event?: string;
+  level: "error" | "warning" | "ok";
+  what: string;
+  where?: string;
+  fix?: string;
+}
+interface Report {
+  ok: boolean;
+  installed: number;
+  hosts: { host: string; layer: string; errors: number; warnings: number; events: string[] }[];
+  events: { host: string; layer: string; event: string; canonical: string; reaches: boolean; runs: string[]; filtered: { name: string; reasons: string[] }[] }[];
+  findings: Finding[];
+}
+
+const hooks = (sb: Sandbox, ...args: string[]) => runMain(args, { cwd: sb.dir, env: sb.env });
+
+async function doctor(sb: Sandbox, ...args: string[]): Promise<{ code: number | null; report: Report; text: string }> {
+  const r = await hooks(sb, "doctor", "--json", ...args);
+  const text = await hooks(sb, "doctor", ...args);
+  expect(text.code).toBe(r.code);
+  return { code: r.code, report: JSON.parse(r.stdout) as Report, text: text.stdout };
+}
+
+const errors = (r: Report) => r.findings.filter((f) => f.level === "error");
+
+/** A project with hooks.yaml, guard.sh, hookrun linked as node_modules/.bin/hooks, installed for `hosts` and trusted. */
+async function project(hosts = ["claude", "gemini", "codex"], config = CONFIG): Promise<Sandbox> {
+  const sb = sandbox({ config, prefix: "hookrun-doctor-" });
+  sb.write("guard.sh", "#!/bin/sh\nexit 0\n");
+  chmodSync(sb.path("guard.sh"), 0o755);
+  sb.write("node_modules/.bin/.keep", "");
+  symlinkSync(CLI, sb.path("node_modules/.bin/hooks"));
+  expect((await hooks(sb, "install", ...hosts)).code).toBe(0);
+  expect((await hooks(sb, "trust", "--yes")).code).toBe(0);
+  return sb;
+}
+
+const editJson = (sb: Sandbox, rel: string, change: (v: Record<string, Record<string, unknown[]>>) => void) => {
+  const v = JSON.parse(readFileSync(sb.path(rel), "utf8"));
+  change(v);
+  writeFileSync(sb.path(rel), `${JSON.stringify(v, null, 2)}\n`);
+};
+
+describe("hooks doctor", () => {
+  it("a healthy project: exit 0, and per host and event the hooks that would run, and the ones the matcher filters out with why", async () => {
+    const sb = await project();
+    const { code, report, text } = await doctor(sb);
+    expect(code, text).toBe(0);
+    expect(report.ok).toBe(true);
+    expect(errors(report)).toEqual([]);
+    expect(report.installed).toBe(3);
+    expect(report.hosts.map((h) => `${h.host} ${h.layer} ${h.errors} ${h.events}`)).toEqual([
+      "claude project 0 PreToolUse,Stop",
+      "codex project 0 PreToolUse,Stop",
+      "gemini project 0 BeforeTool,AfterAgent",
+    ]);
+    const ev = (host: string, event: string) => report.events.find((e) => e.host === host && e.event === event)!;
+    for (const [host, pre, stop] of [
+      ["claude", "PreToolUse", "Stop"],
+      ["gemini", "BeforeTool", "AfterAgent"],
+      ["codex", "PreToolUse", "Stop"],
+    ]) {
+      expect(ev(host, pre)).toMatchObject({ canonical: "pre_tool_use", reaches: true, runs: ["guard"] });
+      expect(ev(host, pre).filtered).toEqual([{ name: "writes", reasons: ['matcher "Write" does not match tool_name "Bash"'] }]);
+      expect(ev(host, stop)).toMatchObject({ canonical: "stop", reaches: true, runs: ["tests"], filtered: [] });
+    }
+    // The probe is a shell call: a hook for other tools is said to wait for them, not filtered out.
+    expect(text).toMatch(/Claude Code \(project\)\n[\s\S]*PreToolUse → pre_tool_use: runs guard for a shell call; for other tools: writes \(matcher "Write"\)\n/);
+    expect(text).toMatch(/BeforeTool → pre_tool_use: runs guard/);
+    expect(text).toMatch(/every installed entry reaches hookrun/);
+  });
+
+  it("HOST arguments check only those hosts; a named host without entries is an error", async () => {
+    const sb = await project(["claude"]);
+    const only = await doctor(sb, "claude");
+    expect(only.code).toBe(0);
+    expect(new Set(only.report.events.map((e) => e.host))).toEqual(new Set(["claude"]));
+    const gemini = await doctor(sb, "gemini");
+    expect(gemini.code).toBe(1);
+    expect(errors(gemini.report)[0]).toMatchObject({ host: "gemini", fix: "hooks install gemini" });
+  });
+
+  it("stale entries after hooks.yaml changed: an error per event, fixed by hooks install", async () => {
+    const sb = await project();
+    sb.write("hooks.yaml", `${CONFIG}    - {name: lint, command: echo lint, timeout: 5m}\n`);
+    await hooks(sb, "trust", "--yes");
+    const { code, report } = await doctor(sb);
+    expect(code).toBe(1);
+    const stale = errors(report).filter((f) => /stale/.test(f.what));
+    expect(stale.map((f) => `${f.host} ${f.event}`).sort()).toEqual(["claude Stop", "codex Stop", "gemini AfterAgent"]);
+    expect(stale.find((f) => f.host === "gemini")!.fix).toBe("hooks install gemini");
+    await hooks(sb, "install");
+    expect((await doctor(sb)).code).toBe(0);
+  });
+
+  it("a misspelled event key: the host skips its entries, and the doctor names the event meant", async () => {
+    const sb = await project();
+    editJson(sb, ".claude/settings.json", (v) => {
+      v.hooks.PreTooluse = [{ matcher: "Bash", hooks: [{ type: "command", command: "./lint.sh" }] }];
+    });
+    editJson(sb, ".gemini/settings.json", (v) => {
+      v.hooks.disabled = ["some-hook"];
+    });
+    expect((await doctor(sb, "gemini")).report.findings.filter((f) => f.level !== "ok")).toEqual([]);
+    const { code, report } = await doctor(sb, "claude");
+    expect(code).toBe(1);
+    expect(errors(report)).toEqual([
+      expect.objectContaining({
+        host: "claude",
+        event: "PreTooluse",
+        what: expect.stringMatching(/"PreTooluse" is not a Claude Code event \(did you mean "PreToolUse"\?\): Claude Code skips its 1 entry/),
+        where: expect.stringMatching(/^\.claude\/settings\.json:\d+$/),
+      }),
+    ]);
+  });
+
+  it("an entry without a command, or a Codex handler without type (Codex drops the whole file)", async () => {
+    const sb = await project(["claude", "codex"]);
+    editJson(sb, ".claude/settings.json", (v) => {
+      v.hooks.Stop.push({ hooks: [{ type: "command" }] });
+    });
+    editJson(sb, ".codex/hooks.json", (v) => {
+      v.hooks.Stop.push({ hooks: [{ command: "echo mine" }] });
+    });
+    const { code, report } = await doctor(sb);
+    expect(code).toBe(1);
+    expect(report.findings).toContainEqual(expect.objectContaining({ host: "claude", event: "Stop", level: "warning", what: "an entry with no `command`: Claude Code skips it" }));
+    expect(errors(report)).toEqual([expect.objectContaining({ host: "codex", event: "Stop", what: expect.stringMatching(/no `type`.*Codex refuses the whole file/) })]);
+  });
+
+  it("invalid JSON: the host drops the whole file (FILE:LINE)", async () => {
+    const sb = await project();
+    writeFileSync(sb.path(".gemini/settings.json"), '{\n  "hooks": {\n    "BeforeTool": [\n');
+    const { code, report } = await doctor(sb);
+    expect(code).toBe(1);
+    expect(errors(report)).toEqual([
+      expect.objectContaining({ host: "gemini", what: expect.stringMatching(/not valid JSON .*Gemini CLI drops the whole file/), where: expect.stringMatching(/^\.gemini\/settings\.json:\d+$/) }),
+    ]);
+  });
+
+  it("a FIFO or a symlink loop in place of the settings file is refused at once, never read", async () => {
+    const sb = await project(["claude"]);
+    unlinkSync(sb.path(".claude/settings.json"));
+    execFileSync("mkfifo", [sb.path(".claude/settings.json")]);
+    const { code, report } = await doctor(sb, "claude");
+    expect(code).toBe(1);
+    expect(errors(report)[0].what).toMatch(/is a FIFO, not a regular file/);
+    unlinkSync(sb.path(".claude/settings.json"));
+    symlinkSync("settings.json", sb.path(".claude/settings.json"));
+    const loop = await doctor(sb, "claude");
+    expect(loop.code).toBe(1);
+    expect(errors(loop.report)[0].what).toMatch(/cannot read Claude Code config .*\(ELOOP\)/);
+  });
+
+  it("untrusted hooks.yaml: nothing would run under any host", async () => {
+    const sb = await project();
+    await hooks(sb, "untrust");
+    const { code, report } = await doctor(sb);
+    expect(code).toBe(1);
+    expect(errors(report)).toContainEqual(expect.objectContaining({ host: "*", what: expect.stringMatching(/hooks\.yaml is not trusted/), fix: expect.stringMatching(/hooks trust/) }));
+    expect(
+      errors(report)
+        .filter((f) => /reaches hookrun, which runs none/.test(f.what))
+        .map((f) => f.host),
+    ).toEqual(["claude", "claude", "codex", "codex", "gemini", "gemini"]);
+  });
+
+  it("node_modules/.bin/hooks missing: each dispatch fails as its host would see it, and the fix is npm install", async () => {
+    const sb = await project();
+    renameSync(sb.path("node_modules/.bin/hooks"), sb.path("hooks.moved"));
+    const { code, report } = await doctor(sb);
+    expect(code).toBe(1);
+    const failed = errors(report).filter((f) => /never reaches hookrun/.test(f.what));
+    expect(failed).toHaveLength(6);
+    for (const f of failed) expect(f.fix).toMatch(/npm install --save-dev hookrun/);
+    expect(failed.find((f) => f.host === "claude")!.what).toMatch(/`\/bin\/sh -c COMMAND`\), it exits 127: command not found/);
+    expect(failed.find((f) => f.host === "codex")!.what).toMatch(/no node_modules\/\.bin\/hooks/);
+  });
+
+  it("a dispatch that is not hookrun's explanation (prints non-JSON) is an error", async () => {
+    const sb = await project(["claude"]);
+    unlinkSync(sb.path("node_modules/.bin/hooks"));
+    sb.write("node_modules/.bin/hooks", "#!/bin/sh\necho hello\n");
+    chmodSync(sb.path("node_modules/.bin/hooks"), 0o755);
+    const { code, report } = await doctor(sb);
+    expect(code).toBe(1);
+    expect(errors(report)[0].what).toMatch(/printed no explanation/);
+  });
+
+  it("a hook's script missing, or present but not executable, and a program not on PATH", async () => {
+    const sb = await project(["claude"], `${CONFIG}    - {name: ghost, command: ./scripts/ghost.sh}\n    - {name: prog, command: no-such-program-9f2 --fast}\n`);
+    chmodSync(sb.path("guard.sh"), 0o644);
+    const { code, report } = await doctor(sb);
+    expect(code).toBe(1);
+    const byHook = (name: string) => errors(report).find((f) => f.what.startsWith(`hook ${name}:`))!;
+    expect(byHook("guard")).toMatchObject({ where: "hooks.yaml:3", fix: "chmod +x guard.sh", what: expect.stringMatching(/exists but is not executable/) });
+    expect(byHook("ghost").what).toMatch(/scripts\/ghost\.sh does not exist/);
+    expect(byHook("prog").what).toMatch(/`no-such-program-9f2` is not on PATH/);
+  });
+
+  it("a native hook still in the host's config that duplicates a hook of hooks.yaml: a warning, it would run twice", async () => {
+    const sb = await project(["claude"]);
+    editJson(sb, ".claude/settings.json", (v) => {
+      v.hooks.PreToolUse.unshift({ matcher: "Bash", hooks: [{ type: "command", command: '"$CLAUDE_PROJECT_DIR"/guard.sh' }] });
+      v.hooks.Stop.unshift({ hooks: [{ type: "command", command: "echo other" }] });
+    });
+    const { code, report } = await doctor(sb);
+    expect(code).toBe(0);
+    const dup = report.findings.filter((f) => /would run twice/.test(f.what));
+    expect(dup).toEqual([expect.objectContaining({ host: "claude", event: "PreToolUse", level: "warning", where: expect.stringMatching(/^\.claude\/settings\.json:\d+$/) })]);
+    expect(dup[0].fix).toMatch(/hooks\.yaml's guard at hooks\.yaml:3/);
+  });
+
+  it("every host with hooks install: each entry reaches hookrun run as that host runs it", async () => {
+    const all = HOSTS.filter((h) => h.install || h.scripts).map((h) => h.name);
+    const sb = await project(all);
+    const { code, report, text } = await doctor(sb);
+    expect(code, text).toBe(0);
+    expect(new Set(report.events.map((e) => e.host))).toEqual(new Set(all));
+    for (const e of report.events) expect(e.reaches, `${e.host} ${e.event}`).toBe(true);
+    for (const host of all) {
+      const ran = report.events.filter((e) => e.host === host).flatMap((e) => e.runs);
+      expect(ran, host).toContain("guard");
+      expect(ran, host).toContain("tests");
+    }
+  });
+
+  it("the user layer: its file is checked when it holds hookrun's entries, and fired too", async () => {
+    const sb = await project(["claude"]);
+    expect((await hooks(sb, "install", "claude", "--user")).code).toBe(0);
+    const { code, report } = await doctor(sb);
+    expect(code).toBe(0);
+    expect(report.events.filter((e) => e.layer === "user").map((e) => `${e.event} ${e.runs}`)).toEqual(["PreToolUse guard", "Stop tests"]);
+    editJson(sb, `${sb.env.HOME}/.claude/settings.json`, (v) => {
+      v.hooks.Stop = [];
+    });
+    const stale = await doctor(sb);
+    expect(stale.code).toBe(1);
+    expect(errors(stale.report)).toEqual([expect.objectContaining({ layer: "user", event: "Stop", fix: "hooks install claude --user" })]);
+  });
+
+  it("no hooks.yaml: exit 78; no host installed: says how, exit 1", async () => {
+    const bare = sandbox();
+    expect((await hooks(bare, "doctor")).code).toBe(78);
+    const sb = sandbox({ config: CONFIG });
+    const r = await hooks(sb, "doctor");
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/no agent in this project has hookrun's entries.*run `hooks install`/);
+    expect((await hooks(sb, "doctor", "nosuchhost")).code).toBe(64);
+    sb.write(".claude/settings.json", JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "echo mine" }] }] } }));
+    const native = await doctor(sb);
+    expect(native.code).toBe(1);
+    expect(native.report.findings).toContainEqual(
+      expect.objectContaining({ host: "claude", level: "warning", what: expect.stringMatching(/holds hooks, none of them hookrun's/), fix: "hooks install claude" }),
+    );
+  });
+});
+
+describe("each host's probe payload", () => {
+  it("reads as that host's (never detected as another), a tool event's call as Bash", () => {
+    for (const host of HOSTS.filter((h) => h.probe)) {
+      for (const [hostEvent, canonical] of Object.entries(host.events)) {
+        const payload = JSON.parse(JSON.stringify(host.probe!.payload(hostEvent, "/tmp/p")));
+        // Copilot's PascalCase SessionEnd and Notification carry exactly Gemini's fields (both hosts send them so):
+        // `--host copilot` is answered as Gemini there, the explanation is the same.
+        const shared = host.name === "copilot" && (hostEvent === "SessionEnd" || hostEvent === "Notification");
+        expect(resolveHost(host.name, payload)?.name, `${host.name} ${hostEvent}`).toBe(shared ? "gemini" : host.name);
+        const context = host.read(payload, canonical, host.probe!.env("/tmp/p", hostEvent));
+        const field = EVENT_BY_NAME.get(canonical)?.matchField;
+        if (field === "tool_name" && !/MCP|ReadFile|FileEdit|read_code|write_code|mcp_tool/.test(hostEvent)) expect(context.tool_name, `${host.name} ${hostEvent}`).toBe("Bash");
+      }
+    }
+  });
+});
