@@ -1,5 +1,6 @@
 // `npm run demo`: fire a few events at hooks.example.yaml, as an agent would during one turn, and
-// show what the hooks said and decided. State goes to a temp dir that is removed afterwards, so
+// show what the hooks said and decided; then `hooks explain` and the fixtures of
+// hooks.example.hooktest.yaml (`hooks test`). State goes to a temp dir that is removed afterwards, so
 // the demo leaves nothing behind; --wait reports the async hook in the same run.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -35,6 +36,22 @@ try {
     console.log(`(exit ${code}: ${exitMeaning[code] ?? "error"})`);
     // A block is the demo working as intended; anything else non-zero is a real problem.
     if (code !== 0 && code !== 2) worst = code;
+  }
+  // Why a hook would or would not run, and the checked-in fixtures run through the real hooks.
+  const more = [
+    { args: ["explain", "pre_tool_use"], input: { tool_name: "Write", path: "README.md" } },
+    { args: ["test"], input: null },
+  ];
+  for (const { args, input } of more) {
+    const all = ["--no-user-config", "--trust", "-c", "hooks.example.yaml", ...args];
+    console.log(`\n$ ${input ? `echo '${JSON.stringify(input)}' | ` : ""}hooks ${all.join(" ")}`);
+    const run = spawnSync(process.execPath, [cli, ...all], {
+      cwd: root,
+      input: input ? JSON.stringify(input) : "",
+      stdio: ["pipe", "inherit", "inherit"],
+      env: { ...process.env, HOOKS_STATE_DIR: state, XDG_STATE_HOME: state, NO_COLOR: process.env.NO_COLOR ?? "" },
+    });
+    if (run.status !== 0) worst = run.status ?? 1;
   }
 } finally {
   rmSync(state, { recursive: true, force: true });

@@ -24,6 +24,8 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: "HOOKS_STATE_DIR", description: "state dir: run log, trust store, async results, socket (default $XDG_STATE_HOME/hookrun)" },
   { name: "HOOKS_CODE_CACHE", description: "0: do not use or write the CLI's code cache in $XDG_CACHE_HOME/hookrun (V8 code cache on Node 20, Node's compile cache on 22.1+)" },
   { name: "HOME", description: "home dir for ~ and the XDG defaults" },
+  { name: "PATH", description: "where `hooks doctor` looks up each hook's command (as the shell running the hook would)" },
+  { name: "SHELL", description: "the shell `hooks doctor` fires Codex's entries with (Codex runs hooks with `$SHELL -lc`)" },
   { name: "XDG_CONFIG_HOME", description: "user layer in $XDG_CONFIG_HOME/hookrun/ (default ~/.config)" },
   { name: "XDG_STATE_HOME", description: "default state dir parent (default ~/.local/state)" },
   { name: "XDG_CACHE_HOME", description: "code cache in $XDG_CACHE_HOME/hookrun/ (default ~/.cache)" },

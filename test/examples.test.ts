@@ -43,7 +43,7 @@ describe("shipped configs are valid, without warnings", () => {
     expect((await t.load()).warnings).toEqual([]);
   });
 
-  it("`npm run demo` fires real hooks of hooks.example.yaml: messages, a block, an async result", () => {
+  it("`npm run demo` fires real hooks of hooks.example.yaml: messages, a block, an async result, an explanation, its fixtures", () => {
     const t = sandbox();
     const r = spawnSync(process.execPath, [path.join(ROOT, "scripts/demo.mjs")], { cwd: ROOT, env: { ...t.env, NO_COLOR: "1" }, encoding: "utf8", timeout: 60_000 });
     expect(r.status).toBe(0);
@@ -52,6 +52,9 @@ describe("shipped configs are valid, without warnings", () => {
     expect(r.stdout).toContain("blocked by guard-shell: force push; push a new branch instead");
     expect(r.stdout).toContain("(exit 2: blocked)");
     expect(r.stdout).toMatch(/async delivered: 1/);
+    // Then why the guard would not run for a Write, and the example's fixtures, all passing.
+    expect(r.stdout).toContain('✗ guard-shell  priority 100  hooks.example.yaml:26\n      matcher "Bash|shell" does not match tool_name "Write"');
+    expect(r.stdout).toContain("3 fixtures: 3 passed, 0 failed");
   });
 
   it("hooks.example.yaml validates and lists with the built CLI", async () => {

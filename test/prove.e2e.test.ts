@@ -1,0 +1,168 @@
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { killClaudeRuns, requireClaude, runClaude } from "./helpers/claudeCode.js";
+import { CLI, runCli } from "./helpers/cli.js";
+import { killGeminiRuns, requireGemini, runGemini } from "./helpers/geminiCli.js";
+
+/**
+ * Issue 15 against real agents: in a project with `hooks install HOST`'s real entries, `hooks
+ * doctor HOST` proves every entry reaches hookrun; the real agent (Claude Code, Gemini CLI;
+ * headless, offline, scripted model) fires a guarded shell call through them with recording on;
+ * `hooks log --follow` saw it live; `hooks log --fixture ID` turns that event into a fixture, and
+ * `hooks test` passes on it, then fails once the guard is disabled: a real agent event became a
+ * regression test. What the model received is read from the model server's requests.
+ */
+
+const claude = requireClaude();
+const gemini = requireGemini();
+
+const REASON = "forbidden.txt is reserved";
+const HOOKS_YAML = `version: 1
+log: {context: true}
+hooks:
+  pre_tool_use:
+    - name: guard
+      matcher: Bash
+      command: 'if grep -q forbidden.txt; then echo "${REASON}" >&2; exit 2; fi'
+    - name: writes
+      matcher: Write|Edit
+      command: 'true'
+  stop:
+    - name: done
+      command: 'true'
+`;
+
+const dirs: string[] = [];
+afterAll(() => {
+  killClaudeRuns();
+  killGeminiRuns();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function makeProject(host: "claude" | "gemini"): { project: string; state: string } {
+  const agentDir = host === "claude" ? ".claude" : ".gemini";
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookrun-prove-e2e-")));
+  dirs.push(root);
+  const project = path.join(root, "project");
+  mkdirSync(path.join(project, agentDir), { recursive: true });
+  mkdirSync(path.join(project, "node_modules", ".bin"), { recursive: true });
+  symlinkSync(CLI, path.join(project, "node_modules", ".bin", "hooks"));
+  writeFileSync(path.join(project, "hooks.yaml"), HOOKS_YAML);
+  return { project, state: path.join(root, "state") };
+}
+
+/** `hooks …` as the user of the agent's machine (the agent's HOME and state dir). */
+const hooksAs =
+  (project: string, env: NodeJS.ProcessEnv) =>
+  (...args: string[]) =>
+    runCli(args, { cwd: project, env: { HOME: env.HOME, XDG_CONFIG_HOME: env.XDG_CONFIG_HOME, XDG_CACHE_HOME: env.XDG_CACHE_HOME, HOOKS_STATE_DIR: env.HOOKS_STATE_DIR } });
+
+interface Proof {
+  doctor: { code: number | null; report: { ok: boolean; events: { host: string; event: string; reaches: boolean; runs: string[] }[] } };
+  followed: string;
+  received: string;
+  project: string;
+  hooks: ReturnType<typeof hooksAs>;
+}
+
+/** Set up the project for `host`, prove it with the doctor, run the agent with `hooks log --follow` watching. */
+async function prove(host: "claude" | "gemini", run: (setup: (env: NodeJS.ProcessEnv) => Promise<void>, state: string, project: string) => Promise<string>): Promise<Proof> {
+  const { project, state } = makeProject(host);
+  let hooks!: ReturnType<typeof hooksAs>;
+  let doctor!: Proof["doctor"];
+  let follower: ChildProcess | undefined;
+  let followed = "";
+  const received = await run(
+    async (env) => {
+      hooks = hooksAs(project, env);
+      expect((await hooks("install", host)).code).toBe(0);
+      expect((await hooks("trust", "--yes")).code).toBe(0);
+      const d = await hooks("doctor", host, "--json");
+      doctor = { code: d.code, report: JSON.parse(d.stdout) };
+      follower = spawn(process.execPath, [CLI, "log", "--follow", "--json"], {
+        cwd: project,
+        env: { PATH: process.env.PATH, HOME: env.HOME, HOOKS_STATE_DIR: env.HOOKS_STATE_DIR },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      follower.stdout!.setEncoding("utf8").on("data", (c: string) => (followed += c));
+      await new Promise<void>((resolve) => follower!.stderr!.once("data", () => resolve()));
+    },
+    state,
+    project,
+  );
+  // Give the follower one poll to see the last lines, then end it.
+  await new Promise((r) => setTimeout(r, 600));
+  follower?.kill("SIGINT");
+  await new Promise((r) => follower?.once("close", r));
+  return { doctor, followed, received, project, hooks };
+}
+
+async function checkReplay(p: Proof, host: string, hostEvent: string) {
+  // The doctor proved the path before the agent ran.
+  expect(p.doctor.code, JSON.stringify(p.doctor.report, null, 2)).toBe(0);
+  const pre = p.doctor.report.events.find((e) => e.host === host && e.event === hostEvent);
+  expect(pre).toMatchObject({ reaches: true, runs: ["guard"] });
+  // The model got the guard's reason, and the command never ran.
+  expect(p.received).toContain(REASON);
+  expect(existsSync(path.join(p.project, "forbidden.txt"))).toBe(false);
+  // hooks log --follow saw the agent's blocked call live, with its host.
+  const live = p.followed
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+  const blocked = live.find((r) => r.event === "pre_tool_use" && r.decision === "block");
+  expect(blocked, p.followed).toMatchObject({ host, decision: "block", hooks: [{ name: "guard" }] });
+  // The recorded event becomes a fixture, which passes through the real hooks …
+  const fixture = await p.hooks("log", "--fixture", blocked.id);
+  expect(fixture.code, fixture.stderr).toBe(0);
+  expect(fixture.stdout).toContain(`host: ${host}`);
+  writeFileSync(path.join(p.project, "recorded.hooktest.yaml"), fixture.stdout);
+  const pass = await p.hooks("test", "--json");
+  expect(pass.code, pass.stdout + pass.stderr).toBe(0);
+  // … and fails once the guard is gone: the agent's event is now a regression test.
+  expect((await p.hooks("disable", "guard")).code).toBe(0);
+  expect((await p.hooks("trust", "--yes")).code).toBe(0);
+  const fail = await p.hooks("test");
+  expect(fail.code).toBe(1);
+  expect(fail.stdout).toMatch(/decision: expected "block", got "none"/);
+}
+
+describe.skipIf(!claude.path)(`proving hooks under the real Claude Code CLI${claude.path ? "" : ` (skipped: ${claude.reason})`}`, () => {
+  it("doctor → a real guarded call, seen live → its fixture passes, and fails without the guard", { timeout: 120_000 }, async () => {
+    const p = await prove("claude", async (setup, state, project) => {
+      const run = await runClaude({
+        project,
+        prompt: "Run the command.",
+        script: [{ tool: "Bash", input: { command: "touch forbidden.txt", description: "touch it" } }, { text: "Done." }],
+        env: { HOOKS_STATE_DIR: state },
+        timeoutMs: 60_000,
+        setup,
+      });
+      expect(run.exitCode, run.stderr).toBe(0);
+      return JSON.stringify(run.mainRequests.map((r) => r.body));
+    });
+    await checkReplay(p, "claude", "PreToolUse");
+  });
+});
+
+describe.skipIf(!gemini.path)(`proving hooks under the real Gemini CLI${gemini.path ? "" : ` (skipped: ${gemini.reason})`}`, () => {
+  it("doctor → a real guarded call, seen live → its fixture passes, and fails without the guard", { timeout: 120_000 }, async () => {
+    const p = await prove("gemini", async (setup, state, project) => {
+      const run = await runGemini({
+        project,
+        prompt: "Run the command.",
+        script: [{ tool: "run_shell_command", args: { command: "touch forbidden.txt" } }, { text: "Done." }],
+        env: { HOOKS_STATE_DIR: state },
+        timeoutMs: 90_000,
+        setup,
+      });
+      expect(run.exitCode, run.stderr).toBe(0);
+      return JSON.stringify(run.mainRequests.map((r) => r.body));
+    });
+    await checkReplay(p, "gemini", "BeforeTool");
+  });
+});
