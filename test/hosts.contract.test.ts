@@ -1,7 +1,8 @@
+import { EVENT_BY_NAME } from "../src/events/catalog.js";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { HOSTS, hostTableMarkdown } from "../src/hosts/table.js";
+import { HOSTS, hostTableMarkdown, INTEGRATIONS } from "../src/hosts/table.js";
 import { hostEventName } from "../src/hosts/payload.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import type { TriggerResult } from "../src/runner/types.js";
@@ -81,6 +82,14 @@ describe("docs/hosts.md: what every host is answered, generated from the adapter
 
   it("the README's host table is the table of hosts", () => {
     expect(readBlock(readFileSync(path.join(ROOT, "README.md"), "utf8"), "hosts")).toBe(hostTableMarkdown());
+  });
+
+  it("the gptme row counts the catalog events the plugin fires (read from its source)", () => {
+    const source = readFileSync(path.join(ROOT, "integrations/gptme/hookrun_gptme/bridge.py"), "utf8");
+    const fired = new Set([...source.matchAll(/\bfire\("(\w+)"/g), ...source.matchAll(/_manager_event\("[^"]+", "(\w+)"/g)].map((m) => m[1]));
+    for (const e of fired) expect(EVENT_BY_NAME.has(e), e).toBe(true);
+    expect(fired.size).toBeGreaterThan(10);
+    expect(INTEGRATIONS.find((i) => i.title === "gptme")!.events).toBe(fired.size);
   });
 
   it("every host names each of its events once and states its timeout unit", () => {

@@ -64,6 +64,21 @@ export function invalidConfigWords(problem: string): [forUser: string, forModel:
 }
 
 /** The README's host table (generated: scripts/update-readme-events.mjs; test/hosts.contract.test.ts checks it). */
+/**
+ * Agents hookrun serves through an integration of its own rather than a host adapter: the
+ * README's host table lists them after the adapters. `events` is checked against the plugin's
+ * source by test/hosts.contract.test.ts.
+ */
+export const INTEGRATIONS: readonly { title: string; setup: string; events: number; unit: string; verified: string }[] = [
+  {
+    title: "gptme",
+    setup: 'a plugin: `[plugins] paths = ["node_modules/hookrun/integrations/gptme"]` in `gptme.toml` ([docs](docs/hosts/gptme.md))',
+    events: 13,
+    unit: "seconds (the plugin's `HOOKRUN_GPTME_TIMEOUT`)",
+    verified: "a stand-in of its hook API shaped from its source (gptme/gptme d27f98d3, 0.33.0), driving the real hookrun (CLI and socket) in `npm test`; not the real gptme",
+  },
+];
+
 export function hostTableMarkdown(): string {
   const rows = HOSTS.map((h) => {
     const events = [...new Set(Object.values(h.events))].filter((e) => EVENT_BY_NAME.has(e)).length;
@@ -71,5 +86,6 @@ export function hostTableMarkdown(): string {
     const unit = h.timeout.unit === "ms" ? "milliseconds" : "seconds";
     return `| ${h.title} | ${install} | ${events} | ${h.import ? `\`hooks import ${h.name}\`` : "–"} | ${unit} | ${h.verified} |`;
   });
+  for (const i of INTEGRATIONS) rows.push(`| ${i.title} | ${i.setup} | ${i.events} | – | ${i.unit} | ${i.verified} |`);
   return ["| agent | dispatch entries | events read | import | host timeouts in | checked against |", "|---|---|---|---|---|---|", ...rows].join("\n");
 }
