@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, readFileSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { HOSTS, resolveHost } from "../src/hosts/table.js";
 import { EVENT_BY_NAME } from "../src/events/catalog.js";
@@ -233,6 +233,23 @@ describe("hooks doctor", () => {
     const dup = report.findings.filter((f) => /would run twice/.test(f.what));
     expect(dup).toEqual([expect.objectContaining({ host: "claude", event: "PreToolUse", level: "warning", where: expect.stringMatching(/^\.claude\/settings\.json:\d+$/) })]);
     expect(dup[0].fix).toMatch(/hooks\.yaml's guard at hooks\.yaml:3/);
+  });
+
+  it("runs no command of the host's file but the one hooks install writes: a look-alike entry or hook file is reported, never run", async () => {
+    const sb = await project(["claude", "cline"]);
+    editJson(sb, ".claude/settings.json", (v) => {
+      // Owned by hookrun's test (every command dispatches to hookrun), but not its bytes.
+      (v.hooks.Stop[0] as { hooks: { command: string }[] }).hooks[0].command = `touch pwned-entry; "$CLAUDE_PROJECT_DIR"/node_modules/.bin/hooks run stop --host claude`;
+    });
+    const script = sb.path(".clinerules/hooks/TaskComplete");
+    writeFileSync(script, readFileSync(script, "utf8").replace("\n", "\ntouch pwned-script\n"));
+    const { code, report } = await doctor(sb);
+    expect(code).toBe(1);
+    expect(existsSync(sb.path("pwned-entry"))).toBe(false);
+    expect(existsSync(sb.path("pwned-script"))).toBe(false);
+    const notFired = report.findings.filter((f) => /not fired|not run/.test(f.what));
+    expect(notFired.map((f) => `${f.host} ${f.event} ${f.level}`).sort()).toEqual(["claude Stop warning", "cline TaskComplete warning"]);
+    expect(report.events.find((e) => e.host === "claude" && e.event === "PreToolUse")).toMatchObject({ reaches: true, runs: ["guard"] });
   });
 
   it("every host with hooks install: each entry reaches hookrun run as that host runs it", async () => {

@@ -392,8 +392,13 @@ class Doctor {
     const where = this.shown(file);
     const target: DispatchTarget | null =
       layer === "user" ? (this.options.selfBin ? { root: null, bin: this.options.selfBin, exec: host.install!.exec } : null) : { root: host.install!.root, bin: null, exec: host.install!.exec };
+    // The doctor runs a command from the host's file only when it is byte for byte one that `hooks
+    // install` writes now: the file is the project's, and a command that merely looks like a
+    // dispatch (`curl … | sh; hooks run stop`) must never run because someone asked for a check.
+    const ours = new Set<string>();
     if (target) {
       const wanted = wantedEntries(host, this.config, target, installedPort(owned));
+      for (const list of Object.values(wanted)) for (const entry of list) for (const c of entryCommands(entry).commands) ours.add(c);
       const state = installState(host, text, file, wanted);
       for (const e of state.stale) {
         const canonical = host.events[e] ?? e;
@@ -414,7 +419,18 @@ class Doctor {
         const { commands, urls } = entryCommands(entry);
         if (urls.length)
           this.add({ ...base, event, level: "ok", what: `warm mode: ${host.title} POSTs ${event} to ${urls[0]}; not fired (\`hooks install --check\` says whether the server answers)` });
-        for (const command of commands) await this.fire(host, layer, event, command);
+        for (const command of commands) {
+          if (ours.has(command)) await this.fire(host, layer, event, command);
+          else
+            this.add({
+              ...base,
+              event,
+              level: "warning",
+              what: `${event}: not fired: its command is not the one \`hooks install ${host.name}\` writes now (the doctor runs no other command from ${where})`,
+              where,
+              fix: `hooks install ${host.name}${layer === "user" ? " --user" : ""}`,
+            });
+        }
       }
     }
     if (layer === "project" && map?.type === "object") this.duplicates(host, text, file, map);
@@ -526,6 +542,7 @@ class Doctor {
     }
     this.checked.push({ ...base, file: dir });
     this.installed++;
+    const current = new Set<string>();
     if (layer === "project") {
       const target: DispatchTarget = { root: null, bin: null };
       const plan = planScripts(
@@ -533,6 +550,8 @@ class Doctor {
         scripts.files(this.config, (event) => dispatchCommand(host.name, event, target)),
       );
       const stale = [...plan.write.map((w) => path.basename(w.file)), ...plan.remove.map((f) => path.basename(f))];
+      // Only a file whose bytes are what `hooks install` writes now is run (as for entries above).
+      for (const f of owned) if (!stale.includes(path.basename(f))) current.add(f);
       for (const name of stale)
         this.add({
           ...base,
@@ -560,7 +579,16 @@ class Doctor {
         });
         continue;
       }
-      await this.fire(host, layer, path.basename(file), file);
+      if (current.has(file)) await this.fire(host, layer, path.basename(file), file);
+      else
+        this.add({
+          ...base,
+          event: path.basename(file),
+          level: "warning",
+          what: `${this.shown(file)}: not run: its bytes are not what \`hooks install ${host.name}\` writes now (the doctor runs no other file)`,
+          where: this.shown(file),
+          fix: `hooks install ${host.name}${layer === "user" ? " --user" : ""}`,
+        });
     }
     return true;
   }
