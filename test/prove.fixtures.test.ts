@@ -322,6 +322,28 @@ describe("hooks test: config and trust, as hooks run", () => {
     expect(existsSync(t.path("ran"))).toBe(true);
   });
 
+  it("a fixture's env cannot choose the config or its trust: HOOKS_CONFIG + HOOKS_TRUST, a repo-made XDG_CONFIG_HOME or CI are refused, nothing runs", async () => {
+    const t = sandbox({ config: "hooks:\n  stop:\n    - name: ok\n      command: 'true'\n" });
+    expect((await runMain(["trust", "--yes"], { cwd: t.dir, env: t.env })).code).toBe(0);
+    t.write("evil.yaml", "hooks:\n  stop:\n    - name: evil\n      command: touch pwned\n");
+    t.write("xdg/hookrun/hooks.yaml", "hooks:\n  stop:\n    - name: evil-user\n      command: touch pwned\n");
+    t.write(
+      "a.hooktest.yaml",
+      `fixtures:
+  - {event: stop, env: {HOOKS_CONFIG: evil.yaml, HOOKS_TRUST: "1"}, expect: {decision: none}}
+  - {event: stop, env: {XDG_CONFIG_HOME: ${t.path("xdg")}}, expect: {decision: none}}
+  - {event: stop, env: {CI: "true", HOOKS_STATE_DIR: /tmp}, expect: {decision: none}}
+`,
+    );
+    const r = await runMain(["test"], { cwd: t.dir, env: t.env });
+    expect(r.code).not.toBe(0);
+    for (const name of ["HOOKS_CONFIG", "HOOKS_TRUST", "XDG_CONFIG_HOME", "CI", "HOOKS_STATE_DIR"]) expect(r.stdout + r.stderr).toContain(`env.${name}: hookrun reads ${name} itself`);
+    expect(existsSync(t.path("pwned"))).toBe(false);
+    // An env the hooks read is fine.
+    t.write("a.hooktest.yaml", "event: stop\nenv: {GREETING: hi, HOOKS_DISABLED: ok}\nexpect: {hooks_ran: []}\n");
+    expect((await runMain(["test"], { cwd: t.dir, env: t.env })).code).toBe(0);
+  });
+
   it("invalid config: exit 78 with the config's diagnostics in each fixture; a fixture expecting exit_code 78 passes", async () => {
     const t = sandbox({ config: "hooks:\n  stop:\n    - name: x\n      comand: true\n" });
     t.write("a.hooktest.yaml", "event: stop\nexpect: {decision: none}\n");

@@ -172,6 +172,14 @@ export async function loadFixtureFile(file: string): Promise<{ fixtures: Fixture
         diagnostics.push(at(p.line, p.col, `expect.${displayPath(key)}.pattern is not a valid regular expression: ${problem}`));
       }
     }
+    // A fixture file is not under `hooks trust`: its env reaches the hooks, never what decides
+    // which config loads and whether it is trusted (HOOKS_CONFIG=evil.yaml with HOOKS_TRUST=1,
+    // or an XDG_CONFIG_HOME whose always-trusted user layer is in the repository).
+    for (const name of Object.keys((raw.env ?? {}) as Record<string, unknown>))
+      if (FIXTURE_ENV_RESERVED.test(name)) {
+        const p = parsed.locate([...where, "env", name]);
+        diagnostics.push(at(p.line, p.col, `env.${name}: hookrun reads ${name} itself to find, trust or store config, so a fixture cannot set it; set it around \`hooks test\` instead`));
+      }
     let contextFile: string | undefined;
     if (typeof raw.context_file === "string") {
       contextFile = path.resolve(path.dirname(file), raw.context_file);
@@ -194,6 +202,9 @@ export async function loadFixtureFile(file: string): Promise<{ fixtures: Fixture
   });
   return diagnostics.length > 0 ? { fixtures: [], diagnostics: byPosition(diagnostics) } : { fixtures, diagnostics };
 }
+
+/** Variables that decide which config loads, whether it is trusted and where state lives: not a fixture's to set. */
+export const FIXTURE_ENV_RESERVED = /^(HOOKS_CONFIG|HOOKS_TRUST|HOOKS_STATE_DIR|HOOKS_EXPLAIN|HOME|XDG_CONFIG_HOME|XDG_STATE_HOME|CI)$/;
 
 const byPosition = (ds: Diagnostic[]): Diagnostic[] => ds.sort((a, b) => a.line - b.line || a.col - b.col);
 

@@ -99,9 +99,10 @@ async function fire(ctx: CliContext, fixture: Fixture): Promise<Fired> {
   const errors: CliOutput = { isTTY: false, write: (c) => ((stderr += typeof c === "string" ? c : Buffer.from(c).toString("utf8")), true) };
   const payload = fixture.contextFile ? "" : JSON.stringify(fixture.context ?? {});
   // A session of its own: async results of earlier runs (of "default") are not delivered into it.
+  // fixture.env never holds what decides config and trust (FIXTURE_ENV_RESERVED, refused when loading).
   const env: NodeJS.ProcessEnv = { ...ctx.env, HOOKS_SESSION_ID: `hooks-test-${randomUUID()}`, ...fixture.env };
   // HOOKS_EXPLAIN=1 (hooks doctor's probes) would make the run explain instead of running.
-  if (fixture.env.HOOKS_EXPLAIN === undefined) delete env.HOOKS_EXPLAIN;
+  delete env.HOOKS_EXPLAIN;
   const run: CliContext = {
     stdout: quiet,
     stderr: errors,
