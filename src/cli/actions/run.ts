@@ -21,7 +21,6 @@ import { hooksDisabledByEnv, planHooks } from "../../runner/select.js";
 import type { HookEndEvent, HookResult, HookStartEvent, Runner, TriggerResult } from "../../runner/types.js";
 import { checkHookNames } from "../../runner/context.js";
 import { hookJson } from "../../report/json.js";
-import { explainHooks, formatExplanation } from "../../prove/explain.js";
 import type { CliOutput } from "../stdioWriter.js";
 import { terminalSafe } from "../../text.js";
 import type { CliContext } from "../context.js";
@@ -142,6 +141,8 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
 
   if (explain || flags.dryRun) {
     if (transcriptWarning) ctx.stderr.write(`hooks: warning: ${transcriptWarning}\n`);
+    // Loaded only here: a plain `hooks run` never pays for it (SPEC §15).
+    const { explainHooks, formatExplanation } = await import("../../prove/explain.js");
     const selectOptions = { env: ctx.env, cwd: ctx.cwd, only: flags.only, skip: flags.skip };
     const why = explainHooks(config, event, context, { ...selectOptions, trust: ctx.trust, host: host?.name });
     if (explain === "json") ctx.stdout.write(`${JSON.stringify(why, null, 2)}\n`);
