@@ -4,9 +4,10 @@ import { describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs build script without types
 import { FIXTURE_SCHEMA_PATH, FIXTURE_VALIDATOR_PATH, generateValidatorSource } from "../scripts/generate-validator.mjs";
 import { HOSTS } from "../src/hosts/table.js";
-import { ROOT, runCli, runMain } from "./helpers/cli.js";
+import { ROOT, runCli, runMain, spawnCli } from "./helpers/cli.js";
 import { parseXml, type XmlElement } from "./helpers/parseXml.js";
-import { sandbox } from "./helpers/sandbox.js";
+import { sandbox, waitGone } from "./helpers/sandbox.js";
+import { waitFor } from "./helpers/waitFor.js";
 
 // `hooks test` (SPEC §16): fixtures fired through the real hooks, as `hooks run` fires them, each
 // reported pass/fail with its difference.
@@ -337,7 +338,14 @@ describe("hooks test: config and trust, as hooks run", () => {
     );
     const r = await runMain(["test"], { cwd: t.dir, env: t.env });
     expect(r.code).not.toBe(0);
-    for (const name of ["HOOKS_CONFIG", "HOOKS_TRUST", "XDG_CONFIG_HOME", "CI", "HOOKS_STATE_DIR"]) expect(r.stdout + r.stderr).toContain(`env.${name}: hookrun reads ${name} itself`);
+    for (const name of ["HOOKS_CONFIG", "HOOKS_TRUST", "XDG_CONFIG_HOME", "CI", "HOOKS_STATE_DIR"]) expect(r.stdout + r.stderr).toContain(`env.${name}: a fixture cannot set ${name}`);
+    expect(existsSync(t.path("pwned"))).toBe(false);
+    // Nor what makes a trusted command load other code.
+    t.write("evil.cjs", "require('fs').writeFileSync('pwned', '')\n");
+    t.write("a.hooktest.yaml", "fixtures:\n  - {event: stop, env: {NODE_OPTIONS: --require ./evil.cjs, PATH: bin, LD_PRELOAD: x.so, BASH_ENV: evil.sh, PYTHONPATH: .}}\n");
+    const code = await runMain(["test"], { cwd: t.dir, env: t.env });
+    expect(code.code).not.toBe(0);
+    for (const name of ["NODE_OPTIONS", "PATH", "LD_PRELOAD", "BASH_ENV", "PYTHONPATH"]) expect(code.stdout + code.stderr).toContain(`env.${name}: a fixture cannot set ${name}`);
     expect(existsSync(t.path("pwned"))).toBe(false);
     // An env the hooks read is fine.
     t.write("a.hooktest.yaml", "event: stop\nenv: {GREETING: hi, HOOKS_DISABLED: ok}\nexpect: {hooks_ran: []}\n");
@@ -352,6 +360,21 @@ describe("hooks test: config and trust, as hooks run", () => {
     expect(r.report.fixtures[0].error).toMatch(/hooks\.yaml:4:7: error: .*comand/);
     t.write("a.hooktest.yaml", "event: stop\nexpect: {exit_code: 78}\n");
     expect((await testJson(t, ["--trust"])).code).toBe(0);
+  });
+});
+
+describe("hooks test: interrupted", () => {
+  it("SIGINT mid-fixture: the fixture is an error, not a pass (its hooks were killed); exit 130; the hook is gone", async () => {
+    const t = sandbox({ config: "hooks:\n  stop:\n    - name: slow\n      timeout: 60s\n      command: 'echo $$ > slow.pid; sleep 47'\n" });
+    t.write("a.hooktest.yaml", "event: stop\nexpect: {decision: none}\n");
+    const p = spawnCli(["--trust", "test"], { cwd: t.dir, env: t.env });
+    const pid = await waitFor(() => (existsSync(t.path("slow.pid")) ? Number(readFileSync(t.path("slow.pid"), "utf8")) || null : null), { what: "the hook to start" });
+    p.child.kill("SIGINT");
+    const { code } = await p.closed;
+    expect(code).toBe(130);
+    expect(p.stdout()).toMatch(/✗ a .*\n {4}.*interrupted by SIGINT: its hooks were killed, so it was not judged/);
+    expect(p.stdout()).not.toContain("1 passed");
+    expect(await waitGone(pid)).toBe(true);
   });
 });
 

@@ -178,7 +178,9 @@ export async function loadFixtureFile(file: string): Promise<{ fixtures: Fixture
     for (const name of Object.keys((raw.env ?? {}) as Record<string, unknown>))
       if (FIXTURE_ENV_RESERVED.test(name)) {
         const p = parsed.locate([...where, "env", name]);
-        diagnostics.push(at(p.line, p.col, `env.${name}: hookrun reads ${name} itself to find, trust or store config, so a fixture cannot set it; set it around \`hooks test\` instead`));
+        diagnostics.push(
+          at(p.line, p.col, `env.${name}: a fixture cannot set ${name} (it decides which config runs, its trust or state, or what code a trusted command loads); set it around \`hooks test\` instead`),
+        );
       }
     let contextFile: string | undefined;
     if (typeof raw.context_file === "string") {
@@ -203,8 +205,14 @@ export async function loadFixtureFile(file: string): Promise<{ fixtures: Fixture
   return diagnostics.length > 0 ? { fixtures: [], diagnostics: byPosition(diagnostics) } : { fixtures, diagnostics };
 }
 
-/** Variables that decide which config loads, whether it is trusted and where state lives: not a fixture's to set. */
-export const FIXTURE_ENV_RESERVED = /^(HOOKS_CONFIG|HOOKS_TRUST|HOOKS_STATE_DIR|HOOKS_EXPLAIN|HOME|XDG_CONFIG_HOME|XDG_STATE_HOME|CI)$/;
+/**
+ * Variables a fixture may not set: those that decide which config loads, whether it is trusted and
+ * where state lives, and those that make a trusted command run other code (PATH, NODE_OPTIONS,
+ * LD_PRELOAD, BASH_ENV, PYTHONPATH, …). A deny-list narrows what an unreviewed fixture can do; it
+ * cannot make a repository you do not trust safe to test (docs/testing-hooks.md says so).
+ */
+export const FIXTURE_ENV_RESERVED =
+  /^(HOOKS_CONFIG|HOOKS_TRUST|HOOKS_STATE_DIR|HOOKS_EXPLAIN|HOME|XDG_[A-Z_]+|CI|PATH|SHELL|IFS|ENV|BASH_ENV|PS4|PROMPT_COMMAND|NODE_OPTIONS|NODE_PATH|LD_[A-Z_]+|DYLD_[A-Z_]+|PYTHON(PATH|HOME|STARTUP|SAFEPATH|INSPECT)|PERL5(LIB|OPT)|PERLLIB|RUBY(OPT|LIB)|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|GIT_[A-Z_]+)$/;
 
 const byPosition = (ds: Diagnostic[]): Diagnostic[] => ds.sort((a, b) => a.line - b.line || a.col - b.col);
 

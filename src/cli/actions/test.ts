@@ -69,6 +69,8 @@ export async function testFixtures(ctx: CliContext, paths: string[], flags: Test
     for (const fixture of fixtures) {
       if (interrupted) break;
       const outcome = await runFixture(fixture, (f) => fire(ctx, f));
+      // Its hooks were killed mid-run: what came out is not what the hooks say, so it is not judged.
+      if (interrupted) Object.assign(outcome, { status: "error", error: `interrupted by ${interrupted}: its hooks were killed, so it was not judged` });
       outcomes.push(outcome);
       if (!flags.json && !flags.junit) ctx.stdout.write(formatOutcome(outcome, ctx));
     }
