@@ -11,6 +11,7 @@ import contextvars
 import logging
 import os
 import re
+import unicodedata
 import sys
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
@@ -25,13 +26,16 @@ from .context import conversation_fields, edited_content, messages_of, tool_fiel
 logger = logging.getLogger(__name__)
 
 _session: "contextvars.ContextVar[Optional[str]]" = contextvars.ContextVar("hookrun_gptme_session", default=None)
-_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x9b]")
+# As hookrun's terminalSafe (src/text.ts): C0 but tab and newline, DEL and C1 (CSI, OSC), line and
+# paragraph separators, fillers that draw nothing, variation selectors; format characters (Cf:
+# bidi overrides, zero-width) and lone surrogates by category below.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u115f\u1160\u3164\uffa0\U000e0100-\U000e01ef]")
 _ROLES = ("system", "user", "assistant")
 
 
 def _safe(text: str) -> str:
     """Text for a terminal: no escape sequences from a hook's output."""
-    return _UNSAFE.sub("?", text)
+    return "".join("?" if unicodedata.category(c) in ("Cf", "Cs") else c for c in _UNSAFE.sub("?", text))
 
 
 class Bridge:

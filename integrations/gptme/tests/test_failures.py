@@ -128,5 +128,16 @@ class PluginBug(PluginTest):
         self.assertEqual(err.getvalue().count("boom"), 1, err.getvalue())
 
 
+
+class TerminalSafety(unittest.TestCase):
+    """What the plugin prints for the user goes through the same rule as hookrun's terminalSafe."""
+
+    def test_controls_c1_and_invisible_format_characters_are_replaced(self):
+        from hookrun_gptme.bridge import _safe
+
+        hostile = "a\x1b[2Jb\x9d8;;http://x\x07c\u202ed\u200be\U000e0101f\u2028g\tok\nok"
+        self.assertEqual(_safe(hostile), "a?[2Jb?8;;http://x?c?d?e?f?g\tok\nok")
+
+
 if __name__ == "__main__":
     unittest.main()
