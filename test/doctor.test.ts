@@ -201,11 +201,39 @@ describe("hooks doctor", () => {
     expect(failed.find((f) => f.host === "codex")!.what).toMatch(/no node_modules\/\.bin\/hooks/);
   });
 
-  it("a dispatch that is not hookrun's explanation (prints non-JSON) is an error", async () => {
+  it("a committed node_modules/.bin/hooks that is not hookrun is never run: an error per host, the fix is npm install", async () => {
+    const sb = await project(["claude", "codex", "cline"]);
+    unlinkSync(sb.path("node_modules/.bin/hooks"));
+    sb.write("node_modules/.bin/hooks", `#!/bin/sh\ntouch '${sb.path("pwned")}'\necho hello\n`);
+    chmodSync(sb.path("node_modules/.bin/hooks"), 0o755);
+    const { code, report, text } = await doctor(sb);
+    expect(code).toBe(1);
+    expect(existsSync(sb.path("pwned"))).toBe(false);
+    const refused = errors(report).filter((f) => /is not hookrun/.test(f.what));
+    expect(refused.map((f) => f.host).sort()).toEqual(["claude", "cline", "codex"]);
+    for (const f of refused) {
+      expect(f.what).toMatch(/^node_modules\/\.bin\/hooks is not hookrun \(it is a file of its own\): not fired/);
+      expect(f.fix).toBe("npm install --save-dev hookrun");
+    }
+    expect(report.events).toEqual([]);
+    expect(text).toMatch(/node_modules\/\.bin\/hooks is not hookrun/);
+    // A link to something else is named by what it resolves to.
+    unlinkSync(sb.path("node_modules/.bin/hooks"));
+    sb.write("tools/hooks", `#!/bin/sh\ntouch '${sb.path("pwned")}'\n`);
+    chmodSync(sb.path("tools/hooks"), 0o755);
+    symlinkSync("../../tools/hooks", sb.path("node_modules/.bin/hooks"));
+    const linked = await doctor(sb, "claude");
+    expect(linked.code).toBe(1);
+    expect(existsSync(sb.path("pwned"))).toBe(false);
+    expect(errors(linked.report)[0].what).toMatch(/^node_modules\/\.bin\/hooks is not hookrun \(it resolves to tools\/hooks\): not fired/);
+  });
+
+  it("an installed hookrun package that prints no explanation (not hookrun's JSON) is an error", async () => {
     const sb = await project(["claude"]);
     unlinkSync(sb.path("node_modules/.bin/hooks"));
-    sb.write("node_modules/.bin/hooks", "#!/bin/sh\necho hello\n");
-    chmodSync(sb.path("node_modules/.bin/hooks"), 0o755);
+    sb.write("node_modules/hookrun/dist/bin/hooks.js", "#!/bin/sh\necho hello\n");
+    chmodSync(sb.path("node_modules/hookrun/dist/bin/hooks.js"), 0o755);
+    symlinkSync("../hookrun/dist/bin/hooks.js", sb.path("node_modules/.bin/hooks"));
     const { code, report } = await doctor(sb);
     expect(code).toBe(1);
     expect(errors(report)[0].what).toMatch(/printed no explanation/);
