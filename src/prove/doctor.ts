@@ -81,6 +81,8 @@ export interface DoctorOptions {
    */
   selfBin: string | null;
   timeoutMs?: number;
+  /** Aborted (the CLI got SIGINT, SIGTERM…): the probe running is killed with its process group, and nothing more is fired. */
+  signal?: AbortSignal;
 }
 
 /** Whether `real` (a real path) is hookrun: the running CLI's entry, or a file of an installed hookrun package (inside node_modules/hookrun/). */
@@ -511,6 +513,7 @@ class Doctor {
   }
 
   private async fire(host: HostAdapter, layer: Layer, event: string, command: string, isFile = false): Promise<void> {
+    if (this.options.signal?.aborted) return;
     const base = { host: host.name, layer, event };
     const foreign = host.probe ? this.foreignBin(command, layer, isFile) : null;
     if (foreign) {
@@ -535,7 +538,8 @@ class Doctor {
       this.add({ ...base, level: "warning", what: `${host.title}: not fired (hookrun does not know how ${host.title} runs a command)` });
       return;
     }
-    const outcome = await fireEntry(host, event, command, this.config.projectDir, this.options.env, this.options.timeoutMs ?? PROBE_TIMEOUT_MS);
+    const outcome = await fireEntry(host, event, command, this.config.projectDir, this.options.env, this.options.timeoutMs ?? PROBE_TIMEOUT_MS, this.options.signal);
+    if (this.options.signal?.aborted) return;
     if (!outcome.ok) {
       this.add({ ...base, level: "error", what: `${event} never reaches hookrun: ${outcome.problem}`, fix: outcome.fix });
       return;
