@@ -1,10 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { HOSTS, resolveHost } from "../src/hosts/table.js";
 import { EVENT_BY_NAME } from "../src/events/catalog.js";
-import { CLI, runMain } from "./helpers/cli.js";
-import { type Sandbox, sandbox } from "./helpers/sandbox.js";
+import { CLI, runMain, spawnCli } from "./helpers/cli.js";
+import { alive, type Sandbox, sandbox, useSandbox, waitGone } from "./helpers/sandbox.js";
+import { waitFor } from "./helpers/waitFor.js";
 
 // `hooks doctor` against the real config files `hooks install` writes for Claude Code, Gemini CLI
 // and Codex CLI; each entry is fired as the host fires it (its shell, cwd, variables, payload)
@@ -201,11 +202,39 @@ describe("hooks doctor", () => {
     expect(failed.find((f) => f.host === "codex")!.what).toMatch(/no node_modules\/\.bin\/hooks/);
   });
 
-  it("a dispatch that is not hookrun's explanation (prints non-JSON) is an error", async () => {
+  it("a committed node_modules/.bin/hooks that is not hookrun is never run: an error per host, the fix is npm install", async () => {
+    const sb = await project(["claude", "codex", "cline"]);
+    unlinkSync(sb.path("node_modules/.bin/hooks"));
+    sb.write("node_modules/.bin/hooks", `#!/bin/sh\ntouch '${sb.path("pwned")}'\necho hello\n`);
+    chmodSync(sb.path("node_modules/.bin/hooks"), 0o755);
+    const { code, report, text } = await doctor(sb);
+    expect(code).toBe(1);
+    expect(existsSync(sb.path("pwned"))).toBe(false);
+    const refused = errors(report).filter((f) => /is not hookrun/.test(f.what));
+    expect(refused.map((f) => f.host).sort()).toEqual(["claude", "cline", "codex"]);
+    for (const f of refused) {
+      expect(f.what).toMatch(/^node_modules\/\.bin\/hooks is not hookrun \(it is a file of its own\): not fired/);
+      expect(f.fix).toBe("npm install --save-dev hookrun");
+    }
+    expect(report.events).toEqual([]);
+    expect(text).toMatch(/node_modules\/\.bin\/hooks is not hookrun/);
+    // A link to something else is named by what it resolves to.
+    unlinkSync(sb.path("node_modules/.bin/hooks"));
+    sb.write("tools/hooks", `#!/bin/sh\ntouch '${sb.path("pwned")}'\n`);
+    chmodSync(sb.path("tools/hooks"), 0o755);
+    symlinkSync("../../tools/hooks", sb.path("node_modules/.bin/hooks"));
+    const linked = await doctor(sb, "claude");
+    expect(linked.code).toBe(1);
+    expect(existsSync(sb.path("pwned"))).toBe(false);
+    expect(errors(linked.report)[0].what).toMatch(/^node_modules\/\.bin\/hooks is not hookrun \(it resolves to tools\/hooks\): not fired/);
+  });
+
+  it("an installed hookrun package that prints no explanation (not hookrun's JSON) is an error", async () => {
     const sb = await project(["claude"]);
     unlinkSync(sb.path("node_modules/.bin/hooks"));
-    sb.write("node_modules/.bin/hooks", "#!/bin/sh\necho hello\n");
-    chmodSync(sb.path("node_modules/.bin/hooks"), 0o755);
+    sb.write("node_modules/hookrun/dist/bin/hooks.js", "#!/bin/sh\necho hello\n");
+    chmodSync(sb.path("node_modules/hookrun/dist/bin/hooks.js"), 0o755);
+    symlinkSync("../hookrun/dist/bin/hooks.js", sb.path("node_modules/.bin/hooks"));
     const { code, report } = await doctor(sb);
     expect(code).toBe(1);
     expect(errors(report)[0].what).toMatch(/printed no explanation/);
@@ -294,6 +323,35 @@ describe("hooks doctor", () => {
     expect(native.report.findings).toContainEqual(
       expect.objectContaining({ host: "claude", level: "warning", what: expect.stringMatching(/holds hooks, none of them hookrun's/), fix: "hooks install claude" }),
     );
+  });
+});
+
+describe("hooks doctor interrupted", () => {
+  const sandboxes = useSandbox({ survivors: true });
+
+  it("SIGINT while a probe hangs: its process group is killed, nothing more is fired, exit 130", async () => {
+    const sb = await project(["claude"]);
+    const pids = sb.path("probe.pids");
+    // An installed hookrun package (so the doctor fires it) whose probe hangs: the shell and its sleep.
+    unlinkSync(sb.path("node_modules/.bin/hooks"));
+    sb.write("node_modules/hookrun/dist/bin/hooks.js", `#!/bin/sh\nsleep 37 &\necho "$$ $!" >> '${pids}'\nwait\n`);
+    chmodSync(sb.path("node_modules/hookrun/dist/bin/hooks.js"), 0o755);
+    symlinkSync("../hookrun/dist/bin/hooks.js", sb.path("node_modules/.bin/hooks"));
+    const started: number[] = [];
+    onTestFinished(() => {
+      for (const pid of started) if (alive(pid)) process.kill(pid, "SIGKILL");
+    });
+    const p = spawnCli(["doctor"], { cwd: sb.dir, env: sb.env });
+    await waitFor(() => existsSync(pids) && /\d+ \d+\n/.test(readFileSync(pids, "utf8")), { timeoutMs: 15_000, what: "the probe to start" });
+    started.push(...readFileSync(pids, "utf8").trim().split(/\s+/).map(Number));
+    p.child.kill("SIGINT");
+    expect(await p.closed).toEqual({ code: 130, signal: null });
+    for (const pid of started) expect(await waitGone(pid, 3000), `pid ${pid}`).toBe(true);
+    // The first probe only: the doctor fired nothing after the signal.
+    expect(readFileSync(pids, "utf8").trim().split("\n")).toHaveLength(1);
+    expect(p.stdout()).toBe("");
+    expect(p.stderr()).toMatch(/interrupted by SIGINT/);
+    expect(sandboxes.survivors()).toEqual([]);
   });
 });
 

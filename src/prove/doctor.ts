@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, lstatSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, lstatSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import type { ResolvedConfig } from "../config/types.js";
@@ -73,9 +73,37 @@ export interface DoctorOptions {
   cwd: string;
   /** The home directory (the user layer's base). */
   home: string;
-  /** The absolute path of the running hookrun, which `hooks install --user` writes into the user's entries; null: unknown. */
+  /**
+   * The real path of the running hookrun (the CLI's entry, dist/bin/hooks.js), which `hooks
+   * install --user` writes into the user's entries; null: unknown. The project's
+   * node_modules/.bin/hooks is fired only when it resolves to this file or into a
+   * node_modules/hookrun/ package (isHookrun).
+   */
   selfBin: string | null;
   timeoutMs?: number;
+  /** Aborted (the CLI got SIGINT, SIGTERM…): the probe running is killed with its process group, and nothing more is fired. */
+  signal?: AbortSignal;
+}
+
+/** Whether `real` (a real path) is hookrun: the running CLI's entry, or a file of an installed hookrun package (inside node_modules/hookrun/). */
+export function isHookrun(real: string, selfBin: string | null): boolean {
+  if (selfBin !== null && real === selfBin) return true;
+  const parts = real.split(path.sep);
+  return parts.some((p, i) => p === "node_modules" && parts[i + 1] === "hookrun" && i + 2 < parts.length);
+}
+
+/** The node_modules/.bin/hooks the walk-up dispatch (Codex, agent-code) execs from `start`: the nearest executable one, as `[ -x ]` finds it. */
+function walkUpBin(start: string): string | null {
+  for (let d = start; ; d = path.dirname(d)) {
+    const bin = path.join(d, "node_modules", ".bin", "hooks");
+    try {
+      accessSync(bin, constants.X_OK);
+      return bin;
+    } catch {
+      // not here: the parent
+    }
+    if (path.dirname(d) === d) return null;
+  }
 }
 
 /** Host-side keys that are not events (Gemini's `hooks.enabled`, `disabled`, `notifications`): a non-array value is never an event list. */
@@ -146,6 +174,8 @@ class Doctor {
   readonly checked: DoctorReport["checked"] = [];
   /** Host files (or folders) that hold hookrun's entries. */
   installed = 0;
+  /** Per host and layer, the project binary its dispatch runs was found not to be hookrun: reported once, nothing fired. */
+  private readonly refused = new Set<string>();
   constructor(
     readonly config: ResolvedConfig,
     readonly options: DoctorOptions,
@@ -449,8 +479,58 @@ class Doctor {
         this.add({ host: host.name, layer: "project", event, level: "warning", what: `${host.title} has no event hookrun reads as ${event}: hooks.yaml's ${event} hooks never run under it` });
   }
 
-  private async fire(host: HostAdapter, layer: Layer, event: string, command: string): Promise<void> {
+  /**
+   * The project's node_modules/.bin/hooks that `command` (a dispatch entry, or a Cline hook file,
+   * both exactly as `hooks install` writes them for the project: every one runs it) would run, when one is there and is not hookrun:
+   * what it resolves to. A cloned repository can commit any executable there; the agent would run
+   * it, the doctor must not. Missing (or nothing found by the walk-up), the dispatch fails as the
+   * agent would see it, running nothing: it is fired.
+   */
+  private foreignBin(command: string, layer: Layer, isFile: boolean): { bin: string; real: string } | null {
+    // The user layer's entries run the running hookrun by its absolute path (selfBin).
+    if (layer !== "project") return null;
+    const dir = this.config.projectDir;
+    const bins = new Set<string>();
+    if (!isFile && command.includes('"$d/node_modules/.bin/hooks"')) {
+      // The walk-up starts at the shell's $PWD: the project dir as given, or its real path.
+      for (const start of new Set([path.resolve(dir), realpathSync(dir)])) {
+        const found = walkUpBin(start);
+        if (found) bins.add(found);
+      }
+    } else bins.add(path.join(dir, "node_modules", ".bin", "hooks"));
+    for (const bin of bins) {
+      if (!lstatSync(bin, { throwIfNoEntry: false })) continue;
+      let real: string;
+      try {
+        real = realpathSync(bin);
+      } catch {
+        // a dangling link: the shell cannot run it either
+        continue;
+      }
+      if (!isHookrun(real, this.options.selfBin)) return { bin, real };
+    }
+    return null;
+  }
+
+  private async fire(host: HostAdapter, layer: Layer, event: string, command: string, isFile = false): Promise<void> {
+    if (this.options.signal?.aborted) return;
     const base = { host: host.name, layer, event };
+    const foreign = host.probe ? this.foreignBin(command, layer, isFile) : null;
+    if (foreign) {
+      const key = `${host.name} ${layer}`;
+      if (this.refused.has(key)) return;
+      this.refused.add(key);
+      const bin = this.shown(foreign.bin);
+      this.add({
+        host: host.name,
+        layer,
+        level: "error",
+        what: `${bin} is not hookrun (${foreign.real === foreign.bin ? "it is a file of its own" : `it resolves to ${this.shown(foreign.real)}`}): not fired; ${host.title} would run it for each of hookrun's entries`,
+        where: bin,
+        fix: "npm install --save-dev hookrun",
+      });
+      return;
+    }
     const canonical = host.events[event] ?? event;
     const summary: EventSummary = { host: host.name, layer, event, canonical, reaches: false, runs: [], filtered: [] };
     this.events.push(summary);
@@ -458,7 +538,8 @@ class Doctor {
       this.add({ ...base, level: "warning", what: `${host.title}: not fired (hookrun does not know how ${host.title} runs a command)` });
       return;
     }
-    const outcome = await fireEntry(host, event, command, this.config.projectDir, this.options.env, this.options.timeoutMs ?? PROBE_TIMEOUT_MS);
+    const outcome = await fireEntry(host, event, command, this.config.projectDir, this.options.env, this.options.timeoutMs ?? PROBE_TIMEOUT_MS, this.options.signal);
+    if (this.options.signal?.aborted) return;
     if (!outcome.ok) {
       this.add({ ...base, level: "error", what: `${event} never reaches hookrun: ${outcome.problem}`, fix: outcome.fix });
       return;
@@ -579,7 +660,7 @@ class Doctor {
         });
         continue;
       }
-      if (current.has(file)) await this.fire(host, layer, path.basename(file), file);
+      if (current.has(file)) await this.fire(host, layer, path.basename(file), file, true);
       else
         this.add({
           ...base,

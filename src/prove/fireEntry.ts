@@ -35,8 +35,18 @@ const tailOf = (text: string): string => {
 /**
  * Run `command` (the text of a dispatch entry, or a hook file for a host that runs files) as
  * `host` would for `hostEvent` in `projectDir`, and read hookrun's explanation from its stdout.
+ * `signal` aborted (the doctor interrupted): the probe's process group is SIGKILLed at once, and
+ * none is started once it is.
  */
-export async function fireEntry(host: HostAdapter, hostEvent: string, command: string, projectDir: string, env: NodeJS.ProcessEnv, timeoutMs = PROBE_TIMEOUT_MS): Promise<ProbeOutcome> {
+export async function fireEntry(
+  host: HostAdapter,
+  hostEvent: string,
+  command: string,
+  projectDir: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs = PROBE_TIMEOUT_MS,
+  signal?: AbortSignal,
+): Promise<ProbeOutcome> {
   const probe = host.probe!;
   const text = probe.expand ? probe.expand(command, projectDir) : command;
   const argv = [...probe.shell(env), text];
@@ -49,6 +59,8 @@ export async function fireEntry(host: HostAdapter, hostEvent: string, command: s
     ? `add hookrun to the project: \`npm install --save-dev hookrun\` (or \`npm install\` when package.json lists it); ${path.relative(projectDir, bin)} is missing`
     : `run \`hooks install ${host.name}\` to rewrite the entry, then \`hooks doctor ${host.name}\` again`;
 
+  const interrupted: ProbeOutcome = { ok: false, problem: "not fired: the doctor was interrupted", fix: "run `hooks doctor` again" };
+  if (signal?.aborted) return interrupted;
   return new Promise<ProbeOutcome>((resolve) => {
     let stdout = "";
     let stderr = "";
@@ -64,6 +76,12 @@ export async function fireEntry(host: HostAdapter, hostEvent: string, command: s
       timedOut = true;
       if (child.pid !== undefined) signalGroup(child.pid, "SIGKILL");
     }, timeoutMs);
+    // The probe leads a group of its own (detached): a signal to the doctor never reaches it, so
+    // an interrupted doctor kills the group it started here, by its pid, before it exits.
+    const abort = (): void => {
+      if (child.pid !== undefined) signalGroup(child.pid, "SIGKILL");
+    };
+    signal?.addEventListener("abort", abort, { once: true });
     child.stdout!.on("data", (d: Buffer) => {
       if (stdout.length < MAX_OUTPUT) stdout += d.toString("utf8");
     });
@@ -76,19 +94,25 @@ export async function fireEntry(host: HostAdapter, hostEvent: string, command: s
     child.stdin!.end(payload);
     child.on("error", (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
+      signal?.removeEventListener("abort", abort);
       const fix = error.code === "EACCES" ? `make it executable: \`chmod +x ${command}\`` : installFix;
       resolve({ ok: false, problem: `${host.title} could not start it (${error.code ?? error.message})`, fix });
     });
-    child.on("close", (code, signal) => {
+    child.on("close", (code, killedBy) => {
       clearTimeout(timer);
+      signal?.removeEventListener("abort", abort);
       if (child.pid !== undefined) signalGroup(child.pid, "SIGKILL");
+      if (signal?.aborted) {
+        resolve(interrupted);
+        return;
+      }
       if (timedOut) {
         resolve({ ok: false, problem: `run as ${host.title} runs it (${how}), it did not answer within ${timeoutMs / 1000} s`, fix: installFix });
         return;
       }
       const said = tailOf(stderr) || tailOf(stdout);
       if (code !== 0) {
-        const why = signal ? `was killed by ${signal}` : code === 127 ? "exits 127: command not found" : code === 126 ? "exits 126: not executable" : `exits ${code}`;
+        const why = killedBy ? `was killed by ${killedBy}` : code === 127 ? "exits 127: command not found" : code === 126 ? "exits 126: not executable" : `exits ${code}`;
         const fix = code === 78 ? "fix hooks.yaml: `hooks validate` lists every problem" : installFix;
         resolve({ ok: false, problem: `run as ${host.title} runs it (${how}), it ${why}${said ? `: ${said}` : ""}`, fix });
         return;

@@ -7,7 +7,8 @@ import { hostByName, HOSTS } from "../../hosts/table.js";
 import { type DoctorReport, doctor, type Finding } from "../../prove/doctor.js";
 import { terminalSafe } from "../../text.js";
 import type { CliContext } from "../context.js";
-import { EXIT } from "../exitCodes.js";
+import { EXIT, signalExitCode } from "../exitCodes.js";
+import { onTerminatingSignal } from "../signals.js";
 
 const MARK: Record<Finding["level"], string> = { error: "✗", warning: "!", ok: "✓" };
 
@@ -58,7 +59,25 @@ export async function doctorCommand(ctx: CliContext, names: string[], opts: { us
   const config = await loadConfig({ cwd: ctx.cwd, configPath: ctx.configPath, userConfig: ctx.userConfig, env: ctx.env });
   assertConfigFound(config, ctx.cwd);
   const selfBin = ctx.entry && existsSync(ctx.entry) ? realpathSync(ctx.entry) : null;
-  const report = await doctor(config, { hosts: names, user: opts.user, env: ctx.env, cwd: ctx.cwd, home: ctx.env.HOME || os.homedir(), selfBin });
+  // SIGINT, SIGTERM, SIGHUP…: each probe leads a process group of its own, out of reach of a
+  // terminal's Ctrl-C; abort kills the running probe's group, fires nothing more, and the doctor
+  // exits 128+n without a report (it would be partial).
+  const abort = new AbortController();
+  let interrupted: NodeJS.Signals | null = null;
+  const stopSignals = onTerminatingSignal((signal) => {
+    interrupted ??= signal;
+    abort.abort();
+  });
+  let report: DoctorReport;
+  try {
+    report = await doctor(config, { hosts: names, user: opts.user, env: ctx.env, cwd: ctx.cwd, home: ctx.env.HOME || os.homedir(), selfBin, signal: abort.signal });
+  } finally {
+    stopSignals();
+  }
+  if (interrupted) {
+    ctx.stderr.write(`hooks: doctor interrupted by ${interrupted}: its probes were killed, no report\n`);
+    return signalExitCode(interrupted);
+  }
   const noHost = report.installed === 0 && names.length === 0;
   const failed = noHost || report.findings.some((f) => f.level === "error");
   if (opts.json) {
