@@ -5,6 +5,8 @@ import { parse as parseYaml } from "yaml";
 import { type CliProcess, runMain, spawnCli } from "./helpers/cli.js";
 import { sandbox, type Sandbox } from "./helpers/sandbox.js";
 import { request, untilListening } from "./helpers/server.js";
+import { asyncRunLogRecord } from "../src/async/backend.js";
+import { appendRunLog } from "../src/runner/runLog.js";
 
 /**
  * The run log as a record a user can follow and replay (issue 15 §3): ids, host, decision and
@@ -342,6 +344,32 @@ describe("hooks log: filters (the same for the list and --follow)", () => {
     expect(bad.stderr).toMatch(/--status broken: use ok, blocked, failed, timeout/);
     const text = await hooks(sb, ["log", "--host", "claude"]);
     expect(text.stdout).toMatch(/^[0-9a-z]{12} {2}\S+Z {2}pre_tool_use {2}claude {2}session s-claude {2}BLOCKED {2}\d+ms {2}guard blocked\(2\), audit skipped\n$/);
+  });
+
+  it("--status expired is every async run that expired undelivered, whatever status its result had; those lines match no other status", async () => {
+    const sb = setup();
+    await hooks(sb, ["run", "pre_tool_use", "--session-id", "plain", "--set", "tool_name=Read"]);
+    // The lines as asyncRunLogRecord writes them: the library's and hooks serve's in-memory backend
+    // keeps the result's own status on an expired line; the CLI's sweep has no result, so "expired".
+    const run = { event: "stop", started_at: "2026-01-01T00:00:00.000Z", duration_ms: 7, exit_code: 0, finished_at: "2026-01-01T00:00:01.000Z" };
+    const lines = [
+      asyncRunLogRecord({ ...run, name: "notify", session_id: "finished-ok", status: "ok" }, sb.dir, "finished"),
+      asyncRunLogRecord({ ...run, name: "notify", session_id: "finished-failed", status: "failed", exit_code: 1 }, sb.dir, "finished"),
+      asyncRunLogRecord({ ...run, name: "notify", session_id: "memory-ok", status: "ok" }, sb.dir, "expired"),
+      asyncRunLogRecord({ ...run, name: "notify", session_id: "memory-failed", status: "failed", exit_code: 1 }, sb.dir, "expired"),
+      asyncRunLogRecord({ name: "notify", event: "stop", session_id: "swept", started_at: run.started_at }, sb.dir, "expired"),
+    ];
+    for (const line of lines) appendRunLog(sb.env.HOOKS_STATE_DIR, line);
+    const sessions = async (...args: string[]) => {
+      const r = await hooks(sb, ["log", "--json", ...args]);
+      expect(r).toMatchObject({ code: 0, stderr: "" });
+      return JSON.parse(r.stdout).map((x: { session_id: string }) => x.session_id);
+    };
+    expect(await sessions("--status", "expired")).toEqual(["memory-ok", "memory-failed", "swept"]);
+    expect(await sessions("--status", "ok")).toEqual(["plain", "finished-ok"]);
+    expect(await sessions("--status", "failed")).toEqual(["finished-failed"]);
+    expect(await sessions("--status", "failed,expired")).toEqual(["finished-failed", "memory-ok", "memory-failed", "swept"]);
+    expect((await hooks(sb, ["log", "--status", "expired"])).stdout.split("\n").filter(Boolean)).toHaveLength(3);
   });
 });
 
