@@ -293,6 +293,39 @@ describe("hooks log --fixture ID: a recorded run replays to the same decision an
     expect(again.out.stdout).toBe(original.stdout);
   });
 
+  it("an agent-code pre_tool_use (the tool only in AGENT_CODE_HOOK_TOOL): the fixture keeps the variables its adapter read as env, and hooks test replays the block", async () => {
+    const sb = setup();
+    const payload = { command: "rm -rf /" };
+    const agentEnv = { AGENT_CODE_HOOK_TOOL: "Bash", AGENT_CODE_HOOK_EVENT: "pre_tool_use", AGENT_CODE_HOOK_CONTEXT: "not read by the adapter", UNRELATED_SECRET: "sk-123" };
+    // Recording off: neither the payload nor the variables are kept.
+    await hooks(sb, ["run", "pre_tool_use", "--host", "agent-code"], JSON.stringify(payload), agentEnv);
+    expect(last(sb).context).toBeUndefined();
+    expect(last(sb).env).toBeUndefined();
+    const original = await hooks(sb, ["run", "pre_tool_use", "--host", "agent-code", "--record"], JSON.stringify(payload), agentEnv);
+    expect(original).toMatchObject({ code: 2, stderr: "rm -rf is not allowed here\n" });
+    const rec = last(sb);
+    // Only the variables the adapter reads (HostAdapter.readEnv), only those set.
+    expect(rec).toMatchObject({ host: "agent-code", decision: "block", context: payload, env: { AGENT_CODE_HOOK_TOOL: "Bash", AGENT_CODE_HOOK_EVENT: "pre_tool_use" } });
+    expect(Object.keys(rec.env).sort()).toEqual(["AGENT_CODE_HOOK_EVENT", "AGENT_CODE_HOOK_TOOL"]);
+    expect((await hooks(sb, ["log", rec.id])).stdout).toContain("env (read by agent-code's adapter):\n  AGENT_CODE_HOOK_TOOL=Bash\n  AGENT_CODE_HOOK_EVENT=pre_tool_use\n");
+    const out = await hooks(sb, ["log", "--fixture", rec.id]);
+    expect(out).toMatchObject({ code: 0, stderr: "" });
+    const fixture = parseYaml(out.stdout);
+    expect(fixture).toEqual({
+      name: `pre_tool_use from agent-code at ${rec.time}`,
+      event: "pre_tool_use",
+      host: "agent-code",
+      env: { AGENT_CODE_HOOK_TOOL: "Bash", AGENT_CODE_HOOK_EVENT: "pre_tool_use" },
+      context: payload,
+      expect: { decision: "block", reason: "rm -rf is not allowed here", hooks_ran: ["guard"] },
+    });
+    // hooks test, in an environment without the agent's variables: the fixture's env gives them.
+    writeFileSync(sb.path("rec.hooktest.yaml"), out.stdout);
+    const test = await hooks(sb, ["test", "rec.hooktest.yaml", "--json"]);
+    expect(test.code).toBe(0);
+    expect(JSON.parse(test.stdout)).toMatchObject({ passed: 1, failed: 0, errors: 0 });
+  });
+
   it("a run without a host: the fixture has the context; replayed, the same hooks run", async () => {
     const sb = setup();
     await hooks(sb, ["run", "stop", "--record", "--session-id", "nohost"]);
@@ -388,6 +421,8 @@ describe("hostile records in the state dir", () => {
       { ...base, reason: "r".repeat(5000) },
       { ...base, context: ["not", "an", "object"] },
       { ...base, context_omitted: 1 },
+      { ...base, context: {}, env: { "BAD NAME\u001b": "x" } },
+      { ...base, context: {}, env: { AGENT_CODE_HOOK_TOOL: 1 } },
       { ...base, hooks: [{ name: "a", status: "ok", exit_code: "0", duration_ms: 1 }] },
     ].map((r) => JSON.stringify(r));
     const escaped = { ...base, id: "zzzzzzzzzzzz", session_id: "s\u001b[2J", reason: "bad\u0007", decision: "block", blocked: true, context: { prompt: "\u001b]0;owned\u0007" } };
@@ -395,7 +430,7 @@ describe("hostile records in the state dir", () => {
     writeFileSync(logFile(sb), text);
     const list = await hooks(sb, ["log"]);
     expect(list.code).toBe(0);
-    expect(list.stderr).toBe(`hooks: skipped 11 malformed lines in ${logFile(sb)}\n`);
+    expect(list.stderr).toBe(`hooks: skipped 13 malformed lines in ${logFile(sb)}\n`);
     expect(list.stdout.split("\n").filter(Boolean)).toHaveLength(2);
     expect(list.stdout).toContain("session s⟨ESC⟩[2J");
     expect(list.stdout).not.toContain("\u001b");

@@ -32,6 +32,8 @@ export function fixtureFromRun(record: RunLogRecord): string {
     name: `${record.event}${record.host ? ` from ${record.host}` : ""} at ${record.time}`,
     event: record.event,
     ...(record.host ? { host: record.host } : {}),
+    // The variables the host's adapter read with the payload: the replay reads the same context.
+    ...(record.env && Object.keys(record.env).length > 0 ? { env: record.env } : {}),
     context: record.context,
     expect,
   };

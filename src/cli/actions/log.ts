@@ -199,6 +199,10 @@ function showRun(ctx: CliContext, dir: string, id: string, flags: LogFlags): num
         .split("\n")
         .map((l) => terminalSafe(`  ${l}`)),
     );
+    if (r.env && Object.keys(r.env).length > 0) {
+      lines.push(terminalSafe(`env (read by ${r.host ?? "the host"}'s adapter):`));
+      for (const [name, value] of Object.entries(r.env)) lines.push(terminalSafe(`  ${name}=${value}`));
+    }
   } else if (r.context_omitted) lines.push(terminalSafe(`context: not kept (${r.context_omitted})`));
   else lines.push("context: not recorded (opt-in: log.context in hooks.yaml, HOOKS_LOG_CONTEXT=1 or hooks run --record)");
   ctx.stdout.write(`${lines.join("\n")}\n`);
