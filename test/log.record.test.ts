@@ -449,6 +449,28 @@ describe("hostile records in the state dir", () => {
     expect(parseYaml(out.stdout).context.prompt).toBe("\u001b[2Jhi");
   });
 
+  it("a recorded key `<<` is written quoted: the fixture reads back the context as recorded, never merged (nor refused)", async () => {
+    const sb = setup();
+    const context = {
+      session_id: "merge",
+      tool_name: "Bash",
+      tool_input: { "<<": { command: "rm -rf /" }, other: 1 },
+      note: { "<<": "text" },
+      list: [{ "<<": [{ a: 1 }] }],
+    };
+    await hooks(sb, ["run", "pre_tool_use", "--record"], JSON.stringify(context));
+    const rec = last(sb);
+    expect(rec.context).toEqual(context);
+    const out = await hooks(sb, ["log", "--fixture", rec.id]);
+    expect(out.stdout).toContain('"<<":');
+    writeFileSync(sb.path("merge.hooktest.yaml"), out.stdout);
+    // hooks test reads the file as it reads every fixture; its run records the context it read.
+    const test = await hooks(sb, ["test", "merge.hooktest.yaml", "--json"], "", { HOOKS_LOG_CONTEXT: "1" });
+    expect(test).toMatchObject({ code: 0, stderr: "" });
+    expect(JSON.parse(test.stdout)).toMatchObject({ passed: 1, failed: 0, errors: 0 });
+    expect(last(sb).context).toEqual(context);
+  });
+
   it("a runs.jsonl that is not a file is not a log", async () => {
     const sb = setup();
     mkdirSync(logFile(sb), { recursive: true });
