@@ -5,6 +5,8 @@ import { parse as parseYaml } from "yaml";
 import { type CliProcess, runMain, spawnCli } from "./helpers/cli.js";
 import { sandbox, type Sandbox } from "./helpers/sandbox.js";
 import { request, untilListening } from "./helpers/server.js";
+import { asyncRunLogRecord } from "../src/async/backend.js";
+import { appendRunLog } from "../src/runner/runLog.js";
 
 /**
  * The run log as a record a user can follow and replay (issue 15 §3): ids, host, decision and
@@ -291,6 +293,39 @@ describe("hooks log --fixture ID: a recorded run replays to the same decision an
     expect(again.out.stdout).toBe(original.stdout);
   });
 
+  it("an agent-code pre_tool_use (the tool only in AGENT_CODE_HOOK_TOOL): the fixture keeps the variables its adapter read as env, and hooks test replays the block", async () => {
+    const sb = setup();
+    const payload = { command: "rm -rf /" };
+    const agentEnv = { AGENT_CODE_HOOK_TOOL: "Bash", AGENT_CODE_HOOK_EVENT: "pre_tool_use", AGENT_CODE_HOOK_CONTEXT: "not read by the adapter", UNRELATED_SECRET: "sk-123" };
+    // Recording off: neither the payload nor the variables are kept.
+    await hooks(sb, ["run", "pre_tool_use", "--host", "agent-code"], JSON.stringify(payload), agentEnv);
+    expect(last(sb).context).toBeUndefined();
+    expect(last(sb).env).toBeUndefined();
+    const original = await hooks(sb, ["run", "pre_tool_use", "--host", "agent-code", "--record"], JSON.stringify(payload), agentEnv);
+    expect(original).toMatchObject({ code: 2, stderr: "rm -rf is not allowed here\n" });
+    const rec = last(sb);
+    // Only the variables the adapter reads (HostAdapter.readEnv), only those set.
+    expect(rec).toMatchObject({ host: "agent-code", decision: "block", context: payload, env: { AGENT_CODE_HOOK_TOOL: "Bash", AGENT_CODE_HOOK_EVENT: "pre_tool_use" } });
+    expect(Object.keys(rec.env).sort()).toEqual(["AGENT_CODE_HOOK_EVENT", "AGENT_CODE_HOOK_TOOL"]);
+    expect((await hooks(sb, ["log", rec.id])).stdout).toContain("env (read by agent-code's adapter):\n  AGENT_CODE_HOOK_TOOL=Bash\n  AGENT_CODE_HOOK_EVENT=pre_tool_use\n");
+    const out = await hooks(sb, ["log", "--fixture", rec.id]);
+    expect(out).toMatchObject({ code: 0, stderr: "" });
+    const fixture = parseYaml(out.stdout);
+    expect(fixture).toEqual({
+      name: `pre_tool_use from agent-code at ${rec.time}`,
+      event: "pre_tool_use",
+      host: "agent-code",
+      env: { AGENT_CODE_HOOK_TOOL: "Bash", AGENT_CODE_HOOK_EVENT: "pre_tool_use" },
+      context: payload,
+      expect: { decision: "block", reason: "rm -rf is not allowed here", hooks_ran: ["guard"] },
+    });
+    // hooks test, in an environment without the agent's variables: the fixture's env gives them.
+    writeFileSync(sb.path("rec.hooktest.yaml"), out.stdout);
+    const test = await hooks(sb, ["test", "rec.hooktest.yaml", "--json"]);
+    expect(test.code).toBe(0);
+    expect(JSON.parse(test.stdout)).toMatchObject({ passed: 1, failed: 0, errors: 0 });
+  });
+
   it("a run without a host: the fixture has the context; replayed, the same hooks run", async () => {
     const sb = setup();
     await hooks(sb, ["run", "stop", "--record", "--session-id", "nohost"]);
@@ -343,6 +378,32 @@ describe("hooks log: filters (the same for the list and --follow)", () => {
     const text = await hooks(sb, ["log", "--host", "claude"]);
     expect(text.stdout).toMatch(/^[0-9a-z]{12} {2}\S+Z {2}pre_tool_use {2}claude {2}session s-claude {2}BLOCKED {2}\d+ms {2}guard blocked\(2\), audit skipped\n$/);
   });
+
+  it("--status expired is every async run that expired undelivered, whatever status its result had; those lines match no other status", async () => {
+    const sb = setup();
+    await hooks(sb, ["run", "pre_tool_use", "--session-id", "plain", "--set", "tool_name=Read"]);
+    // The lines as asyncRunLogRecord writes them: the library's and hooks serve's in-memory backend
+    // keeps the result's own status on an expired line; the CLI's sweep has no result, so "expired".
+    const run = { event: "stop", started_at: "2026-01-01T00:00:00.000Z", duration_ms: 7, exit_code: 0, finished_at: "2026-01-01T00:00:01.000Z" };
+    const lines = [
+      asyncRunLogRecord({ ...run, name: "notify", session_id: "finished-ok", status: "ok" }, sb.dir, "finished"),
+      asyncRunLogRecord({ ...run, name: "notify", session_id: "finished-failed", status: "failed", exit_code: 1 }, sb.dir, "finished"),
+      asyncRunLogRecord({ ...run, name: "notify", session_id: "memory-ok", status: "ok" }, sb.dir, "expired"),
+      asyncRunLogRecord({ ...run, name: "notify", session_id: "memory-failed", status: "failed", exit_code: 1 }, sb.dir, "expired"),
+      asyncRunLogRecord({ name: "notify", event: "stop", session_id: "swept", started_at: run.started_at }, sb.dir, "expired"),
+    ];
+    for (const line of lines) appendRunLog(sb.env.HOOKS_STATE_DIR, line);
+    const sessions = async (...args: string[]) => {
+      const r = await hooks(sb, ["log", "--json", ...args]);
+      expect(r).toMatchObject({ code: 0, stderr: "" });
+      return JSON.parse(r.stdout).map((x: { session_id: string }) => x.session_id);
+    };
+    expect(await sessions("--status", "expired")).toEqual(["memory-ok", "memory-failed", "swept"]);
+    expect(await sessions("--status", "ok")).toEqual(["plain", "finished-ok"]);
+    expect(await sessions("--status", "failed")).toEqual(["finished-failed"]);
+    expect(await sessions("--status", "failed,expired")).toEqual(["finished-failed", "memory-ok", "memory-failed", "swept"]);
+    expect((await hooks(sb, ["log", "--status", "expired"])).stdout.split("\n").filter(Boolean)).toHaveLength(3);
+  });
 });
 
 describe("hostile records in the state dir", () => {
@@ -360,6 +421,8 @@ describe("hostile records in the state dir", () => {
       { ...base, reason: "r".repeat(5000) },
       { ...base, context: ["not", "an", "object"] },
       { ...base, context_omitted: 1 },
+      { ...base, context: {}, env: { "BAD NAME\u001b": "x" } },
+      { ...base, context: {}, env: { AGENT_CODE_HOOK_TOOL: 1 } },
       { ...base, hooks: [{ name: "a", status: "ok", exit_code: "0", duration_ms: 1 }] },
     ].map((r) => JSON.stringify(r));
     const escaped = { ...base, id: "zzzzzzzzzzzz", session_id: "s\u001b[2J", reason: "bad\u0007", decision: "block", blocked: true, context: { prompt: "\u001b]0;owned\u0007" } };
@@ -367,7 +430,7 @@ describe("hostile records in the state dir", () => {
     writeFileSync(logFile(sb), text);
     const list = await hooks(sb, ["log"]);
     expect(list.code).toBe(0);
-    expect(list.stderr).toBe(`hooks: skipped 11 malformed lines in ${logFile(sb)}\n`);
+    expect(list.stderr).toBe(`hooks: skipped 13 malformed lines in ${logFile(sb)}\n`);
     expect(list.stdout.split("\n").filter(Boolean)).toHaveLength(2);
     expect(list.stdout).toContain("session s⟨ESC⟩[2J");
     expect(list.stdout).not.toContain("\u001b");
@@ -384,6 +447,28 @@ describe("hostile records in the state dir", () => {
     const out = await hooks(sb, ["log", "--fixture", last(sb).id]);
     expect(out.stdout).not.toContain("\u001b");
     expect(parseYaml(out.stdout).context.prompt).toBe("\u001b[2Jhi");
+  });
+
+  it("a recorded key `<<` is written quoted: the fixture reads back the context as recorded, never merged (nor refused)", async () => {
+    const sb = setup();
+    const context = {
+      session_id: "merge",
+      tool_name: "Bash",
+      tool_input: { "<<": { command: "rm -rf /" }, other: 1 },
+      note: { "<<": "text" },
+      list: [{ "<<": [{ a: 1 }] }],
+    };
+    await hooks(sb, ["run", "pre_tool_use", "--record"], JSON.stringify(context));
+    const rec = last(sb);
+    expect(rec.context).toEqual(context);
+    const out = await hooks(sb, ["log", "--fixture", rec.id]);
+    expect(out.stdout).toContain('"<<":');
+    writeFileSync(sb.path("merge.hooktest.yaml"), out.stdout);
+    // hooks test reads the file as it reads every fixture; its run records the context it read.
+    const test = await hooks(sb, ["test", "merge.hooktest.yaml", "--json"], "", { HOOKS_LOG_CONTEXT: "1" });
+    expect(test).toMatchObject({ code: 0, stderr: "" });
+    expect(JSON.parse(test.stdout)).toMatchObject({ passed: 1, failed: 0, errors: 0 });
+    expect(last(sb).context).toEqual(context);
   });
 
   it("a runs.jsonl that is not a file is not a log", async () => {

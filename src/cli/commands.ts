@@ -151,7 +151,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       {
         flags: "--status <statuses>",
         description:
-          "only runs that: ok (every hook ok), blocked, failed (a hook failed, timed out, could not start or gave invalid output), or had a hook with this status (timeout, skipped, …); comma-separated: any",
+          "only runs that: ok (every hook ok), blocked, failed (a hook failed, timed out, could not start or gave invalid output), had a hook with this status (timeout, skipped, …), or expired (async results dropped undelivered: only those lines, whatever their result); comma-separated: any",
         many: "list",
       },
       { flags: "--all-projects", description: "runs of every project, not only this one's" },

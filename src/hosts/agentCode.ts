@@ -255,6 +255,7 @@ export const agentCode: HostAdapter = {
   // No envelope to recognise (pre_tool_use's stdin is the bare tool input): only `--host agent-code`.
   detect: () => false,
   read,
+  readEnv: ["AGENT_CODE_HOOK_TOOL", "AGENT_CODE_HOOK_EVENT", "AGENT_CODE_HOOK_CONTEXT_TRUNCATED"],
   render,
   notRun,
   degrade: {

@@ -118,6 +118,13 @@ export interface HostAdapter {
    */
   read(payload: Payload, event: string, env?: Readonly<Record<string, string | undefined>>): HookContext;
   /**
+   * The variables of `env` that `read` uses (agent-code's `AGENT_CODE_HOOK_TOOL`, …), for a host
+   * that passes part of an event in its environment. The run log records those set, with the
+   * payload, when recording is on, and `hooks log --fixture` writes them as the fixture's `env`:
+   * a replay reads the same context. Absent: `read` uses the payload alone.
+   */
+  readonly readEnv?: readonly string[];
+  /**
    * The canonical event a payload of the host event `event` maps to really is, when the host fires
    * one of its events for more than one thing (Qwen Code's UserPromptSubmit also fires on each
    * tool-result continuation), or null: none of hookrun's events, nothing runs and the answer is

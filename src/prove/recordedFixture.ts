@@ -1,4 +1,4 @@
-import { Document } from "yaml";
+import { Document, isScalar, Scalar, visit } from "yaml";
 import { HookrunError } from "../errors.js";
 import { RUN_LOG_REASON_MAX, type RunLogRecord } from "../runner/runLog.js";
 
@@ -32,6 +32,8 @@ export function fixtureFromRun(record: RunLogRecord): string {
     name: `${record.event}${record.host ? ` from ${record.host}` : ""} at ${record.time}`,
     event: record.event,
     ...(record.host ? { host: record.host } : {}),
+    // The variables the host's adapter read with the payload: the replay reads the same context.
+    ...(record.env && Object.keys(record.env).length > 0 ? { env: record.env } : {}),
     context: record.context,
     expect,
   };
@@ -39,5 +41,13 @@ export function fixtureFromRun(record: RunLogRecord): string {
   doc.commentBefore = ` recorded run ${id} of ${record.project_dir} (hooks log --fixture ${id})`;
   const ran = doc.getIn(["expect", "hooks_ran"], true) as { flow?: boolean } | undefined;
   if (ran) ran.flow = true;
+  // Fixtures are read as hooks.yaml is, with YAML merge keys: a plain `<<:` would merge its value
+  // into the map (or be refused when it is no map). A recorded key "<<" is a key: written quoted,
+  // it reads back as itself.
+  visit(doc, {
+    Pair(_, pair) {
+      if (isScalar(pair.key) && pair.key.value === "<<") pair.key.type = Scalar.QUOTE_DOUBLE;
+    },
+  });
   return doc.toString({ lineWidth: 0 });
 }

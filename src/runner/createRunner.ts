@@ -345,7 +345,8 @@ class HookRunner implements Runner {
     const record = log.record ?? (fromEnv === "1" ? true : fromEnv === "0" ? false : this.config.log?.context === true);
     const host = log.host !== undefined ? { host: log.host } : {};
     if (!record) return host;
-    return { ...host, context: log.host !== undefined && log.payload !== undefined ? log.payload : context };
+    if (log.host === undefined || log.payload === undefined) return { ...host, context };
+    return { ...host, context: log.payload, ...(log.env && Object.keys(log.env).length > 0 ? { env: { ...log.env } } : {}) };
   }
 
   // One run-log line per async run finishing, being delivered, or expiring (SPEC §10, `hooks log`).

@@ -42,6 +42,8 @@ export interface RunLogRecord {
   reason?: string | null;
   /** Recording on (SPEC §16): the host's payload as it was sent (with `host`), else the context. */
   context?: Record<string, unknown>;
+  /** With a recorded payload: the variables of the agent's environment the host's adapter read (HostAdapter.readEnv). */
+  env?: Record<string, string>;
   /** Recording on but the context was not kept, and why (too large). */
   context_omitted?: string;
 }
@@ -51,6 +53,8 @@ export interface RunLogExtras {
   host?: string;
   /** The payload or context to record; undefined when recording is off. */
   context?: unknown;
+  /** With a host's payload: the variables its adapter read, recorded with it. */
+  env?: Record<string, string>;
 }
 
 export function runLogFile(stateDir: string): string {
@@ -86,8 +90,8 @@ function boundedReason(reason: string | null): string | null {
   return reason !== null && reason.length > RUN_LOG_REASON_MAX ? `${reason.slice(0, RUN_LOG_REASON_MAX)}…` : reason;
 }
 
-// The context to keep, or why it was left out: a record stays one bounded line.
-function recordedContext(context: unknown): Pick<RunLogRecord, "context" | "context_omitted"> {
+// The context (and the variables read with it) to keep, or why it was left out: a record stays one bounded line.
+function recordedContext(context: unknown, env: Record<string, string> | undefined): Pick<RunLogRecord, "context" | "env" | "context_omitted"> {
   let text: string | undefined;
   try {
     text = JSON.stringify(context);
@@ -95,9 +99,10 @@ function recordedContext(context: unknown): Pick<RunLogRecord, "context" | "cont
     return { context_omitted: "not serialisable as JSON" };
   }
   if (text === undefined || context === null || typeof context !== "object" || Array.isArray(context)) return { context_omitted: "not a JSON object" };
-  const bytes = Buffer.byteLength(text);
+  const envText = env === undefined ? undefined : JSON.stringify(env);
+  const bytes = Buffer.byteLength(text) + (envText === undefined ? 0 : Buffer.byteLength(envText));
   if (bytes > RUN_LOG_CONTEXT_MAX_BYTES) return { context_omitted: `too large: ${bytes} bytes of JSON, over the ${RUN_LOG_CONTEXT_MAX_BYTES}-byte limit` };
-  return { context: JSON.parse(text) as Record<string, unknown> };
+  return { context: JSON.parse(text) as Record<string, unknown>, ...(envText !== undefined ? { env: JSON.parse(envText) as Record<string, string> } : {}) };
 }
 
 export function runLogRecord(result: TriggerResult, projectDir: string, startedMs: number, extras: RunLogExtras = {}): RunLogRecord {
@@ -115,7 +120,7 @@ export function runLogRecord(result: TriggerResult, projectDir: string, startedM
     ...(extras.host !== undefined ? { host: extras.host } : {}),
     decision,
     reason: boundedReason(reason),
-    ...(extras.context !== undefined ? recordedContext(extras.context) : {}),
+    ...(extras.context !== undefined ? recordedContext(extras.context, extras.env) : {}),
   };
 }
 
@@ -191,6 +196,8 @@ const DECISIONS = new Set(["block", "allow", "ask", "none"]);
 /** What an id hookrun wrote looks like (a hostile one is refused, not printed). */
 export const RUN_ID = /^[0-9a-z]{1,32}$/;
 const HOST_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+/** A recorded variable's name: what a host adapter reads (`AGENT_CODE_HOOK_TOOL`); a hostile one is refused. */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 
 /**
  * Whether a parsed line has the shape of a record (the log is read back from disk: a line of any
@@ -216,6 +223,11 @@ export function isRunLogRecord(value: unknown): value is RunLogRecord {
   if (r.decision !== undefined && (typeof r.decision !== "string" || !DECISIONS.has(r.decision))) return false;
   if (r.reason !== undefined && r.reason !== null && (typeof r.reason !== "string" || r.reason.length > RUN_LOG_REASON_MAX + 1)) return false;
   if (r.context !== undefined && (!r.context || typeof r.context !== "object" || Array.isArray(r.context))) return false;
+  if (r.env !== undefined) {
+    if (!r.env || typeof r.env !== "object" || Array.isArray(r.env)) return false;
+    const vars = Object.entries(r.env);
+    if (vars.length > 32 || vars.some(([k, v]) => !ENV_NAME.test(k) || typeof v !== "string")) return false;
+  }
   if (r.context_omitted !== undefined && (typeof r.context_omitted !== "string" || r.context_omitted.length > 200)) return false;
   return true;
 }

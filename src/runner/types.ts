@@ -140,6 +140,11 @@ export interface TriggerLogOptions {
   /** With `host`: the payload as the host sent it, recorded instead of the context it was read into. */
   payload?: unknown;
   /**
+   * With `host` and `payload`: the variables of the dispatch's environment the host's adapter read
+   * (HostAdapter.readEnv, those set), recorded with the payload.
+   */
+  env?: Readonly<Record<string, string>>;
+  /**
    * Log the trigger even when it runs nothing (no hook matched, nothing async): the CLI and a
    * host's warm route do, so `hooks log --follow` shows that an agent's event reached hookrun
    * when the answer to "why did my hook not fire" is "it matched nothing". The library leaves

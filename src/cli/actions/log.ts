@@ -32,7 +32,10 @@ export interface LogFlags {
 
 /**
  * What `--status` accepts: a run's outcome (ok: every hook ran ok; blocked: the run blocked;
- * failed: a hook failed, timed out, could not start or gave invalid output) or any hook status.
+ * failed: a hook failed, timed out, could not start or gave invalid output), any hook status, or
+ * expired: an async run whose result expired undelivered. An expired line matches only `expired`:
+ * it may carry its result's own status (the library's and `hooks serve`'s in-memory backend keeps
+ * it), but that outcome is the run's `finished` line, which the other statuses match.
  */
 const STATUS_WORDS = ["ok", "blocked", "failed", "timeout", "timed_out", "spawn_error", "invalid_output", "skipped", "cancelled", "expired"];
 
@@ -90,14 +93,16 @@ function runFilter(ctx: CliContext, flags: LogFlags): Filter {
   if (flags.status !== undefined) {
     const bad = flags.status.find((s) => !STATUS_WORDS.includes(s));
     if (bad !== undefined) throw new UsageError(`--status ${bad}: use ${STATUS_WORDS.join(", ")} (comma-separated or repeated: any of them)`);
+    const expired = flags.status.includes("expired");
     const wanted = flags.status.map((s): Filter => {
+      if (s === "expired") return () => false;
       if (s === "ok") return (r) => !r.blocked && r.hooks.length > 0 && r.hooks.every((h) => h.status === "ok");
       if (s === "blocked") return (r) => r.blocked;
       if (s === "failed") return (r) => r.hooks.some((h) => FAILURE_STATUSES.has(h.status as never));
       const status = s === "timeout" ? "timed_out" : s;
       return (r) => r.hooks.some((h) => h.status === status);
     });
-    tests.push((r) => wanted.some((w) => w(r)));
+    tests.push((r) => (r.async === "expired" ? expired : wanted.some((w) => w(r))));
   }
   return (r) => tests.every((t) => t(r));
 }
@@ -194,6 +199,10 @@ function showRun(ctx: CliContext, dir: string, id: string, flags: LogFlags): num
         .split("\n")
         .map((l) => terminalSafe(`  ${l}`)),
     );
+    if (r.env && Object.keys(r.env).length > 0) {
+      lines.push(terminalSafe(`env (read by ${r.host ?? "the host"}'s adapter):`));
+      for (const [name, value] of Object.entries(r.env)) lines.push(terminalSafe(`  ${name}=${value}`));
+    }
   } else if (r.context_omitted) lines.push(terminalSafe(`context: not kept (${r.context_omitted})`));
   else lines.push("context: not recorded (opt-in: log.context in hooks.yaml, HOOKS_LOG_CONTEXT=1 or hooks run --record)");
   ctx.stdout.write(`${lines.join("\n")}\n`);

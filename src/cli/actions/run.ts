@@ -59,6 +59,16 @@ export function exitCodeForResult(result: TriggerResult, waited = false): number
 
 const OUTPUTS = ["text", "json", "junit", "claude"];
 
+/** The variables of `env` a host's adapter reads (HostAdapter.readEnv), those set. */
+function readEnvOf(host: HostAdapter, env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of host.readEnv ?? []) {
+    const value = env[name];
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
 const shellWord = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
 
 /**
@@ -198,7 +208,8 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     if (host && NOT_RUN_CONTEXT_EVENTS.has(event) && !hooksDisabledByEnv(ctx.env)) assertTrusted(config, { env: ctx.env, trust: ctx.trust });
     // With a host, the run log records the payload as the host sent it: `hooks log --fixture` replays it through the same adapter.
     // `always`: an event that matched no hook is logged too, so `hooks log --follow` shows it reached hookrun.
-    const log = { always: true, ...(host ? { host: host.name, payload } : {}), ...(flags.record ? { record: true } : {}) };
+    // So do the variables its adapter read (agent-code's tool is only in AGENT_CODE_HOOK_TOOL), for the same replay.
+    const log = { always: true, ...(host ? { host: host.name, payload, env: readEnvOf(host, ctx.env) } : {}), ...(flags.record ? { record: true } : {}) };
     result = await runner.trigger(event, context, { only: flags.only, skip: flags.skip, wait, log });
   } catch (error) {
     // Exit 77 would be a non-blocking error most hosts show no headless user: say it in the agent.
