@@ -43,8 +43,8 @@ export function schemaDiagnostics(parsed: ParsedConfigText): Diagnostic[] {
   return out;
 }
 
-// JSON pointer → segments, numbers where the data holds a list.
-function toConfigPath(value: unknown, pointer: string): (string | number)[] {
+/** JSON pointer → segments, numbers where the data holds a list. */
+export function toConfigPath(value: unknown, pointer: string): (string | number)[] {
   if (!pointer) return [];
   const out: (string | number)[] = [];
   let node: unknown = value;
@@ -61,7 +61,8 @@ function toConfigPath(value: unknown, pointer: string): (string | number)[] {
   return out;
 }
 
-function valueAt(value: unknown, path: ConfigPath): unknown {
+/** The value at `path` in `value` (undefined when the path leaves it). */
+export function valueAt(value: unknown, path: ConfigPath): unknown {
   let node = value;
   for (const seg of path) node = node && typeof node === "object" ? (node as Record<string | number, unknown>)[seg] : undefined;
   return node;

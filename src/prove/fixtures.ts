@@ -2,7 +2,7 @@ import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseConfigText } from "../config/parseConfigText.js";
 import type { ConfigPath, ParsedConfigText } from "../config/positions.js";
-import { displayPath } from "../config/schemaDiagnostics.js";
+import { displayPath, toConfigPath, valueAt } from "../config/schemaDiagnostics.js";
 import { type Diagnostic, UsageError } from "../errors.js";
 import { READ_LIMITS, readBoundedText } from "../fs/readBounded.js";
 import { failureLine, rankedDecision } from "../hosts/resultText.js";
@@ -246,7 +246,7 @@ function schemaProblems(parsed: ParsedConfigText): Diagnostic[] {
   for (const e of errors) {
     if (e.keyword === "if") continue;
     if (e.keyword !== "anyOf" && anyOf.some((p) => e.instancePath === p || e.instancePath.startsWith(`${p}/`))) continue;
-    const segs = pointer(parsed.value, e.instancePath);
+    const segs = toConfigPath(parsed.value, e.instancePath);
     const where = displayPath(segs);
     let target: ConfigPath = segs;
     let kind: "key" | "value" = "value";
@@ -292,25 +292,6 @@ function schemaProblems(parsed: ParsedConfigText): Diagnostic[] {
     out.push({ file: parsed.file, ...parsed.locate(target, kind), severity: "error", message, path: e.instancePath || "/" });
   }
   return out;
-}
-
-// A JSON pointer as path segments (numbers for list indexes).
-function pointer(value: unknown, ptr: string): (string | number)[] {
-  if (!ptr) return [];
-  const out: (string | number)[] = [];
-  let node = value;
-  for (const raw of ptr.slice(1).split("/")) {
-    const seg = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    out.push(Array.isArray(node) ? Number(seg) : seg);
-    node = node && typeof node === "object" ? (node as Record<string, unknown>)[seg] : undefined;
-  }
-  return out;
-}
-
-function valueAt(value: unknown, segs: ConfigPath): unknown {
-  let node = value;
-  for (const s of segs) node = node && typeof node === "object" ? (node as Record<string | number, unknown>)[s] : undefined;
-  return node;
 }
 
 /** A run's result in the terms of `expect` (see schema/fixture.schema.json for each field's meaning). */
