@@ -101,6 +101,12 @@ export function matchedValues(config: ResolvedConfig, event: string, adapter?: P
  * hookrun, and so does every URL (warm mode's http hooks).
  */
 export function ownsEntry(entry: unknown): boolean {
+  const { commands, urls } = entryCommands(entry);
+  return commands.length + urls.length > 0 && commands.every((c) => DISPATCH_COMMAND.test(c)) && urls.every((u) => DISPATCH_URL.test(u));
+}
+
+/** The commands (`command`, Cursor's `bash`) and URLs of one host entry, flat or a matcher group. */
+export function entryCommands(entry: unknown): { commands: string[]; urls: string[] } {
   const commands: string[] = [];
   const urls: string[] = [];
   const walk = (v: unknown, depth: number): void => {
@@ -112,5 +118,5 @@ export function ownsEntry(entry: unknown): boolean {
     }
   };
   walk(entry, 0);
-  return commands.length + urls.length > 0 && commands.every((c) => DISPATCH_COMMAND.test(c)) && urls.every((u) => DISPATCH_URL.test(u));
+  return { commands, urls };
 }

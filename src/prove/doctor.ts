@@ -1,19 +1,20 @@
 import { accessSync, constants, existsSync, lstatSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
+import { getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import type { ResolvedConfig } from "../config/types.js";
 import { displayFile } from "../errors.js";
 import { FileReadError, READ_LIMITS, readBoundedText } from "../fs/readBounded.js";
 import { ensureStateDir, StateDirError, stateDir } from "../fs/stateDir.js";
 import { installedEntries, installState, wantedEntries } from "../hosts/hostFile.js";
 import { ownedScripts, planScripts } from "../hosts/hostScripts.js";
-import { configEvents, type DispatchTarget, dispatchCommand, ownsEntry } from "../hosts/install.js";
+import { configEvents, type DispatchTarget, dispatchCommand, entryCommands, ownsEntry } from "../hosts/install.js";
 import { HOSTS } from "../hosts/table.js";
 import type { HostAdapter, HostEntry } from "../hosts/types.js";
 import { installedPort } from "../hosts/warm.js";
 import { untrustedFiles } from "../trust/store.js";
 import { fireEntry, PROBE_TIMEOUT_MS } from "./fireEntry.js";
 import { judgeCommand, sameCommand } from "./hookCommands.js";
+import { editDistance } from "../text.js";
 
 // `hooks doctor`: for every agent installed in the project (and the user's layer), whether a hook
 // of hooks.yaml would run, checked along the whole path the agent takes: its config file (parsed
@@ -117,52 +118,14 @@ const nodeAt = (root: Node | undefined, keys: readonly string[]): Node | undefin
   return node;
 };
 
-const jsonValue = (node: Node | undefined): unknown => {
-  if (!node) return undefined;
-  if (node.type === "object") return Object.fromEntries((node.children ?? []).map((p) => [p.children![0].value as string, jsonValue(p.children![1])]));
-  if (node.type === "array") return (node.children ?? []).map(jsonValue);
-  return node.value;
-};
-
-/** Edit distance, to tell a misspelled event name from one hookrun does not know. */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const next = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = next;
-    }
-  }
-  return row[b.length];
-}
-
 function closestEvent(key: string, events: readonly string[]): string | null {
   const lower = key.toLowerCase();
   let best: [string, number] | null = null;
   for (const e of events) {
-    const d = e.toLowerCase() === lower ? 0.5 : distance(lower, e.toLowerCase());
+    const d = e.toLowerCase() === lower ? 0.5 : editDistance(lower, e.toLowerCase());
     if (d <= Math.max(2, Math.floor(e.length / 5)) && (!best || d < best[1])) best = [e, d];
   }
   return best?.[0] ?? null;
-}
-
-/** The commands (and URLs) of one host entry, flat or a matcher group. */
-function entryCommands(entry: unknown): { commands: string[]; urls: string[] } {
-  const commands: string[] = [];
-  const urls: string[] = [];
-  const walk = (v: unknown, depth: number): void => {
-    if (depth > 4 || v === null || typeof v !== "object") return;
-    for (const [k, x] of Object.entries(v)) {
-      if ((k === "command" || k === "bash") && typeof x === "string") commands.push(x);
-      else if (k === "url" && typeof x === "string") urls.push(x);
-      else walk(x, depth + 1);
-    }
-  };
-  walk(entry, 0);
-  return { commands, urls };
 }
 
 /** Handler keys the hosts read (Claude, Codex, Gemini, Qwen, Copilot, Cursor, Droid, Windsurf); `probe.strict` hosts narrow it. */
@@ -377,7 +340,7 @@ class Doctor {
       const at = this.shown(file, lineOf(text, prop.offset));
       if (!Object.hasOwn(host.events, key)) {
         const near = closestEvent(key, known);
-        const ours = (list.children ?? []).some((n) => ownsEntry(jsonValue(n)));
+        const ours = (list.children ?? []).some((n) => ownsEntry(getNodeValue(n)));
         this.add({
           ...base,
           event: key,
@@ -402,7 +365,7 @@ class Doctor {
       bad("an entry that is not an object", "remove it");
       return;
     }
-    const value = jsonValue(entry) as Record<string, unknown>;
+    const value = getNodeValue(entry) as Record<string, unknown>;
     const handlers = Array.isArray(value.hooks) ? value.hooks : [value];
     for (const h of handlers) {
       if (h === null || typeof h !== "object" || Array.isArray(h)) {
@@ -584,7 +547,7 @@ class Doctor {
       const canonical = host.events[key];
       if (!canonical || !isList(list)) continue;
       for (const node of list.children ?? []) {
-        const entry = jsonValue(node);
+        const entry = getNodeValue(node);
         if (ownsEntry(entry)) continue;
         for (const command of entryCommands(entry).commands) {
           const hook = this.config.hooks.find((h) => h.event === canonical && h.enabled && sameCommand(command, h, this.config.projectDir));
