@@ -29,6 +29,9 @@ export interface CommandSpec {
 }
 
 const JSON_OPTION: OptionSpec = { flags: "--json", description: 'print JSON (errors too, as {"error": …} on stdout)' };
+// How `hooks run` and `hooks explain` take their context.
+const CONTEXT_OPTION: OptionSpec = { flags: "--context <file>", description: "read the context JSON object from FILE (- for stdin)" };
+const SET_OPTION: OptionSpec = { flags: "--set <key=value>", description: "set a context field (dotted keys; VALUE parsed as JSON when it parses); repeatable", many: "repeat" };
 
 export const COMMANDS: readonly CommandSpec[] = [
   {
@@ -37,11 +40,11 @@ export const COMMANDS: readonly CommandSpec[] = [
     description: "fire EVENT: read the context, run the matching hooks, print their results",
     example: `echo '{"session_id": "s1"}' | hooks run stop --json`,
     options: [
-      { flags: "--context <file>", description: "read the context JSON object from FILE (- for stdin)" },
+      CONTEXT_OPTION,
       { flags: "--session-id <id>", description: 'session_id (default $HOOKS_SESSION_ID, else "default")' },
       { flags: "--turn-count <n>", description: "turn_count (default 0)" },
       { flags: "--last-message <text>", description: "last_assistant_message" },
-      { flags: "--set <key=value>", description: "set a context field (dotted keys; VALUE parsed as JSON when it parses); repeatable", many: "repeat" },
+      SET_OPTION,
       { flags: "--output <format>", description: "text | json | junit | claude (= --host claude); default text, or the host's answer when the payload is a host's" },
       { flags: "--host <name>", description: "read the payload and answer as this agent: auto (from the payload) or claude, codex, gemini, … (hooks install writes it)" },
       { flags: "--json", description: "same as --output json" },
@@ -65,8 +68,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     description: "say, for every hook of EVENT, whether it would run for this context and why not (disabled where, matcher, if, paths, HOOKS_DISABLED, trust); runs nothing",
     example: `echo '{"tool_name": "Bash", "tool_input": {"command": "ls"}}' | hooks explain pre_tool_use`,
     options: [
-      { flags: "--context <file>", description: "read the context JSON object from FILE (- for stdin)" },
-      { flags: "--set <key=value>", description: "set a context field (dotted keys; VALUE parsed as JSON when it parses); repeatable", many: "repeat" },
+      CONTEXT_OPTION,
+      SET_OPTION,
       { flags: "--host <name>", description: "read the payload as this agent sends it: auto or claude, codex, gemini, …" },
       { flags: "--only <names>", description: "as `hooks run --only`", many: "list" },
       { flags: "--skip <names>", description: "as `hooks run --skip`", many: "list" },
