@@ -72,10 +72,10 @@ export function invalidConfigWords(problem: string): [forUser: string, forModel:
 export const INTEGRATIONS: readonly { title: string; setup: string; events: number; unit: string; verified: string }[] = [
   {
     title: "gptme",
-    setup: 'a plugin: `[plugins] paths = ["node_modules/hookrun/integrations/gptme"]` in `gptme.toml` ([docs](docs/hosts/gptme.md))',
+    setup: "the plugin in `integrations/gptme`: one line in `gptme.toml`",
     events: 13,
-    unit: "seconds (the plugin's `HOOKRUN_GPTME_TIMEOUT`)",
-    verified: "a stand-in of its hook API shaped from its source (gptme/gptme d27f98d3, 0.33.0), driving the real hookrun (CLI and socket) in `npm test`; not the real gptme",
+    unit: "seconds",
+    verified: "a stand-in of its hook API from its source (gptme d27f98d3), not the real gptme",
   },
 ];
 
