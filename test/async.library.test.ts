@@ -249,5 +249,7 @@ hooks:
     const next = await runner.trigger("pre_turn", { session_id: "D" });
     expect(next.messages).toEqual([{ role: "system", content: "detached-result", hook: "bg", async: true }]);
     expect(runner.pending()).toEqual([]);
+    // drain waits for the result, not for the worker's exit (it writes its code cache as it exits)
+    await waitFor(() => survivors().length === 0, { timeoutMs: 5000, what: "the detached worker to exit" });
   });
 });

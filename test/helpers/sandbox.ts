@@ -92,7 +92,7 @@ export function sandbox(options: { fixture?: string; prefix?: string /** written
       }
       throw new Error("expected loadConfig to throw ConfigError");
     },
-    cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }),
+    cleanup: () => removeTree(root),
   };
   if (options.config !== undefined) sb.write("hooks.yaml", options.config);
   try {
@@ -101,6 +101,24 @@ export function sandbox(options: { fixture?: string; prefix?: string /** written
     // not inside a test: the caller cleans up
   }
   return sb;
+}
+
+/**
+ * Remove a sandbox. Node's rmSync lists a directory's children once and then only retries the
+ * rmdir: a file created meanwhile (a detached async worker that has just published its result
+ * writes its code cache under $XDG_CACHE_HOME as it exits) fails it with ENOTEMPTY. So the whole
+ * walk is retried, for up to about 3 s.
+ */
+export function removeTree(root: string): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      rmSync(root, { recursive: true, force: true, maxRetries: 2, retryDelay: 50 });
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOTEMPTY" || attempt >= 10) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100 * attempt);
+    }
+  }
 }
 
 /**
