@@ -5,7 +5,8 @@ import { parse as parseToml } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import { agentCode } from "../src/hosts/agentCode.js";
 import { installedEntries, installState, mergeEntries, uninstallText } from "../src/hosts/hostFile.js";
-import { dispatchCommand, ownsEntry, walkUpDispatchCommand } from "../src/hosts/install.js";
+import { ownsEntry } from "../src/hosts/install.js";
+import { dispatchCommand, walkUpDispatchCommand } from "../src/hosts/dispatch.js";
 import { detectHost, hostByName, resolveHost } from "../src/hosts/table.js";
 import { SCHEMA_STAMP } from "../src/hosts/tomlFile.js";
 import { lastAssistantText } from "../src/runner/context.js";
@@ -274,7 +275,7 @@ describe("agentCode.import (parsed TOML → hooks.yaml)", () => {
     expect(notes).toMatch(/hooks\[3\]: `tool_name = "Bash"` on session_start, which agent-code fires without a tool name/);
     expect(notes).toMatch(/hooks\[4\]: skipped an action of type `http`/);
     expect(notes).toMatch(/hooks\[5\]: `sessionEnd` is not an agent-code event \(agent-code refuses the whole file over it\)/);
-    expect(notes).toMatch(/hooks\[6\]: hookrun's own dispatch entry/);
+    expect(notes).toMatch(/hooks\[6\] \(stop\): already hands this event to hookrun; skipped/);
     expect(notes).toMatch(/native dialect.*on_failure: block/);
     // A second import adds nothing twice.
     const again = agentCode.import!({ hooks: [{ event: "pre_tool_use", tool_name: "Bash", action: { type: "shell", command: "./guard.sh" } }] }, [

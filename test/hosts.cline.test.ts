@@ -2,7 +2,7 @@ import { chmodSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { cline, clineHookScripts } from "../src/hosts/cline.js";
-import { dispatchCommand } from "../src/hosts/install.js";
+import { dispatchCommand } from "../src/hosts/dispatch.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import { CLAUDE_PAYLOADS, hostFixtures, otherHostsFixtures } from "./helpers/hostFixtures.js";
 import { hookResult, triggerResult } from "./helpers/results.js";

@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { codex, codexDispatchCommand, formatCodex, patchFiles } from "../src/hosts/codex.js";
-import { dispatchCommand, ownsEntry } from "../src/hosts/install.js";
+import { ownsEntry } from "../src/hosts/install.js";
+import { dispatchCommand } from "../src/hosts/dispatch.js";
 import { detectHost, hostByName } from "../src/hosts/table.js";
 import { hookResult, triggerResult } from "./helpers/results.js";
 import { config, hook } from "./helpers/runnerConfig.js";
@@ -334,7 +335,7 @@ describe("codex.import", () => {
     expect(notes).toContain("hooks.Stop[0].hooks[2]: skipped an `async: true` handler");
     expect(notes).toContain("hooks.Stop[0].hooks[3]: `commandWindows` not carried");
     expect(notes).toContain("hooks.Stop[0].hooks[3]: `shell` is not a field of Codex's command hooks");
-    expect(notes).toContain("hooks.Stop[0].hooks[4]: hookrun's own dispatch entry (`…" + codexDispatchCommand("stop").slice(-60) + "`) already hands this event to hookrun; skipped");
+    expect(notes).toContain(`hooks.Stop[0].hooks[4]: \`…${codexDispatchCommand("stop").slice(-60)}\` already hands this event to hookrun; skipped`);
     expect(notes).toContain("hooks.SessionEnd: not an event of Codex");
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { copilot, copilotDialect, formatCopilot } from "../src/hosts/copilot.js";
-import { dispatchCommand } from "../src/hosts/install.js";
+import { dispatchCommand } from "../src/hosts/dispatch.js";
 import { detectHost, resolveHost } from "../src/hosts/table.js";
 import { config, hook } from "./helpers/runnerConfig.js";
 import { hookResult, triggerResult } from "./helpers/results.js";

@@ -3,9 +3,11 @@ import { existsSync, lstatSync, readFileSync, readlinkSync, symlinkSync } from "
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { claudeHost } from "../src/hosts/claude.js";
-import { dispatchCommand, dispatchTimeoutMs, matchedValues, ownsEntry } from "../src/hosts/install.js";
+import { dispatchTimeoutMs, matchedValues, ownsEntry } from "../src/hosts/install.js";
+import { dispatchCommand, isDispatchCommand, walkUpDispatchCommand } from "../src/hosts/dispatch.js";
 import { installedEntries, mergeEntries, uninstallText } from "../src/hosts/hostFile.js";
 import { resolveHost } from "../src/hosts/table.js";
+import { importClaudeSettings } from "../src/interop/claudeImport.js";
 import type { HostAdapter } from "../src/hosts/types.js";
 import { CLI, runMain } from "./helpers/cli.js";
 import { sandbox } from "./helpers/sandbox.js";
@@ -57,6 +59,38 @@ describe("the install engine: hookrun's entries in a host's JSON file", () => {
     expect(ownsEntry({ hooks: [{ command: entry("stop") }, { command: "./mine.sh" }] })).toBe(false);
     expect(ownsEntry({ hooks: [{ command: "./hooks run-all.sh" }] })).toBe(false);
     expect(ownsEntry({ matcher: "Bash" })).toBe(false);
+  });
+
+  it("a command with shell syntax around a dispatch is the user's: install and uninstall leave it, import says why it skips it", () => {
+    const lookAlikes = [
+      `touch pwned; ${entry("stop")}`,
+      `${entry("stop")} && ./notify.sh`,
+      `${entry("stop")} | tee -a log`,
+      `${entry("stop")}\n./notify.sh`,
+      `"$(./fetch-root.sh)"/node_modules/.bin/hooks run stop --host claude`,
+      "`./root.sh`/node_modules/.bin/hooks run stop --host claude",
+      `bash -c '${entry("stop")}'`,
+    ];
+    for (const command of lookAlikes) {
+      const user = { hooks: [{ type: "command", command }] };
+      expect(ownsEntry(user), command).toBe(false);
+      const text = `${JSON.stringify({ hooks: { Stop: [user] } }, null, 2)}\n`;
+      const after = mergeEntries(claudeHost, text, "s.json", wanted);
+      expect(JSON.parse(after).hooks.Stop, command).toEqual([user, ...wanted.Stop]);
+      expect(uninstallText(claudeHost, after, "s.json"), command).toBe(text);
+      // Imported, it would run hookrun from its own hook: left out, with the reason.
+      const imported = importClaudeSettings({ hooks: { Stop: [user] } });
+      expect(imported.hooks, command).toEqual([]);
+      expect(imported.notes.join("\n"), command).toMatch(/runs hookrun among other commands; skipped/);
+    }
+    expect(importClaudeSettings({ hooks: { Stop: wanted.Stop } }).notes.join("\n")).toMatch(/already hands this event to hookrun; skipped/);
+    // The walk-up form Codex and agent-code get is hookrun's; with more after it, it is not.
+    expect(isDispatchCommand(walkUpDispatchCommand("codex", "pre_tool_use"))).toBe(true);
+    expect(isDispatchCommand(`${walkUpDispatchCommand("codex", "pre_tool_use")}; ./mine.sh`)).toBe(false);
+    expect(isDispatchCommand("npx hooks run stop")).toBe(true);
+    expect(isDispatchCommand("node /opt/hookrun/dist/bin/hooks.js -C /p run pre_tool_use --host claude")).toBe(true);
+    expect(isDispatchCommand("'/home/a b/bin/hooks' run stop --host claude")).toBe(true);
+    expect(isDispatchCommand("hooks list")).toBe(false);
   });
 
   it("refuses a file that is not JSON, saying where, and writes nothing", () => {

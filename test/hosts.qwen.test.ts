@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dispatchCommand } from "../src/hosts/install.js";
+import { dispatchCommand } from "../src/hosts/dispatch.js";
 import { detectQwen, formatQwen, importQwenSettings, QWEN_OUTPUT_DIFFERENCES, qwenHost, qwenTimeout, renderQwen, routeQwen } from "../src/hosts/qwen.js";
 import { detectHost, hostByName, resolveHost } from "../src/hosts/table.js";
 import { createRunner } from "../src/runner/createRunner.js";

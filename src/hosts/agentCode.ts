@@ -3,7 +3,8 @@ import { isJsonObject } from "../config/scanJson.js";
 import type { HookSpec } from "../config/types.js";
 import { type ExistingHook, hookNameFromCommand, uniqueName } from "../interop/claudeImport.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
-import { configEvents, DISPATCH_COMMAND, dispatchCommand, matchedValues, walkUpDispatchCommand } from "./install.js";
+import { configEvents, matchedValues } from "./install.js";
+import { hookrunCallNote, dispatchCommand, walkUpDispatchCommand } from "./dispatch.js";
 import { baseRead, canonicalTool, sampleFields } from "./payload.js";
 import { blockReason, rankedDecision, resultTexts } from "./resultText.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
@@ -213,8 +214,9 @@ function importAgentCode(settings: unknown, existing: ExistingHook[]): HostImpor
       continue;
     }
     const command = action.command;
-    if (DISPATCH_COMMAND.test(command)) {
-      result.notes.push(`${at}: hookrun's own dispatch entry already hands ${hostEvent} to hookrun; skipped (importing it would run hookrun from itself)`);
+    const callsHookrun = hookrunCallNote(command);
+    if (callsHookrun) {
+      result.notes.push(`${at} (${hostEvent}): ${callsHookrun}`);
       continue;
     }
     for (const k of Object.keys(table)) if (!TABLE_KEYS.has(k)) result.notes.push(`${at}: \`${k}\` is not a field of agent-code's hooks (it ignores it); not carried`);

@@ -5,7 +5,8 @@ import { EVENT_BY_NAME } from "../events/catalog.js";
 import { type ExistingHook, importClaudeSettings } from "../interop/claudeImport.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
 import type { HookContext, HookResult, TriggerResult } from "../runner/types.js";
-import { configEvents, DISPATCH_COMMAND, dispatchCommand, dispatchTimeoutMs, matchedValues, walkUpDispatchCommand } from "./install.js";
+import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
+import { hookrunCallNote, dispatchCommand, walkUpDispatchCommand } from "./dispatch.js";
 import { baseRead, sampleFields } from "./payload.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
 import { failureLine, tail, texts } from "./resultText.js";
@@ -289,8 +290,9 @@ function importCodex(settings: unknown, existing: ExistingHook[]): HostImport {
           notes.push(`${at}: skipped a handler of type \`${String(h.type)}\`: hookrun runs only command hooks${h.type === "prompt" || h.type === "agent" ? " (Codex skips it too)" : ""}`);
           return [];
         }
-        if (typeof h.command === "string" && DISPATCH_COMMAND.test(h.command)) {
-          notes.push(`${at}: hookrun's own dispatch entry (\`…${h.command.slice(-60)}\`) already hands this event to hookrun; skipped (importing it would run hookrun from itself)`);
+        const callsHookrun = typeof h.command === "string" && hookrunCallNote(h.command);
+        if (callsHookrun) {
+          notes.push(`${at}: \`…${String(h.command).slice(-60)}\` ${callsHookrun}`);
           return [];
         }
         if (h.async === true) {

@@ -21,6 +21,7 @@ import { FAILURE_STATUSES } from "../runner/runHook.js";
 import type { HookContext, HookResult, TriggerResult } from "../runner/types.js";
 import { hookNameFromCommand, slug, uniqueName, type ExistingHook, type ImportedHook } from "../interop/claudeImport.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
+import { hookrunCallNote } from "./dispatch.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
 import { failureLine, tail, texts } from "./resultText.js";
 import { sampleFields } from "./payload.js";
@@ -273,8 +274,6 @@ function entries(config: ResolvedConfig, command: (event: string) => string): Re
   return out;
 }
 
-// A config entry that dispatches to hookrun itself: importing it would run hookrun from itself.
-const DELEGATES = /(^|[\s/])(hooks|hookrun)(\.js)?\s+(-\S+\s+("[^"]*"|\S+)\s+)*run\s/;
 const MAX_TIMEOUT_S = 24 * 60 * 60;
 
 /**
@@ -360,7 +359,8 @@ function convertEntry(entry: unknown, event: string, pascal: boolean, rawMatcher
     if (typeof entry.powershell === "string") return { skip: `${at}: only a \`powershell\` command; hookrun runs hooks with sh, bash or zsh; skipped` };
     return { skip: `${at}: no \`bash\` (or \`command\`); skipped` };
   }
-  if (DELEGATES.test(bash)) return { skip: `${at}: \`${bash}\` already hands this event to hookrun; skipped (importing it would run hookrun from itself)` };
+  const callsHookrun = hookrunCallNote(bash);
+  if (callsHookrun) return { skip: `${at}: \`${bash}\` ${callsHookrun}` };
   const hook: HookSpec = { name: "", command: bash };
   const notes: string[] = [];
   if (rawMatcher !== undefined && rawMatcher !== "" && rawMatcher !== "*") {

@@ -2,6 +2,7 @@ import type { HookSpec } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
 import { type ExistingHook, hookNameFromCommand, slug, uniqueName } from "../interop/claudeImport.js";
 import type { HostImport } from "./types.js";
+import { hookrunCallNote } from "./dispatch.js";
 
 /**
  * `hooks import` for hosts whose hooks.json lists flat entries per event (`{event: [{command, …}]}`:
@@ -30,9 +31,6 @@ export interface FlatImportRules {
   events: Readonly<Record<string, string>>;
   convert(e: FlatEntry): FlatConverted;
 }
-
-// An entry that already dispatches to hookrun: importing it would run hookrun from itself.
-const DELEGATES = /(^|[\s/])(hooks|hookrun)(\.js)?\s+(-\S+\s+("[^"]*"|\S+)\s+)*run\s/;
 
 /** The `hooks` object of a flat hooks.json → hookrun hooks (native dialect), one note per thing not carried. */
 export function importFlatHooks(hooks: unknown, existing: ExistingHook[], rules: FlatImportRules): HostImport {
@@ -72,8 +70,9 @@ export function importFlatHooks(hooks: unknown, existing: ExistingHook[], rules:
         skip("no `command`; skipped");
         continue;
       }
-      if (DELEGATES.test(command)) {
-        skip(`\`${command}\` already hands this event to hookrun; skipped (importing it would run hookrun from itself)`);
+      const callsHookrun = hookrunCallNote(command);
+      if (callsHookrun) {
+        skip(`\`${command}\` ${callsHookrun}`);
         continue;
       }
       const converted = rules.convert({ hostEvent, event, at, command, entry });

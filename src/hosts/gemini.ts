@@ -7,7 +7,8 @@ import { isJsonObject } from "../config/scanJson.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
 import { eventGate, orderHooks, runGroups } from "../runner/select.js";
 import type { HookContext, HookResult, TriggerResult } from "../runner/types.js";
-import { DISPATCH_MARGIN_MS, dispatchCommand } from "./install.js";
+import { DISPATCH_MARGIN_MS } from "./install.js";
+import { dispatchCommand, hookrunCallNote } from "./dispatch.js";
 import { baseRead, sampleFields } from "./payload.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
 import { failureLine, tail, texts } from "./resultText.js";
@@ -306,7 +307,6 @@ const LEFT_OUT: Readonly<Record<string, string>> = Object.freeze({
 });
 /** Settings keys of `hooks` that are not events (Gemini skips them too). */
 const NOT_EVENTS = new Set(["enabled", "disabled", "notifications"]);
-const DELEGATES = /(^|[\s/])(hooks|hookrun)(\.js)?\s+(-\S+\s+("[^"]*"|'[^']*'|\S+)\s+)*run\s/;
 /** Gemini's placeholders, replaced in the command text before `bash -c`; under hookrun the same values come from the environment. */
 const PLACEHOLDERS = /\$(GEMINI_PROJECT_DIR|GEMINI_CWD|CLAUDE_PROJECT_DIR|GEMINI_SESSION_ID|GEMINI_PLANS_DIR)/g;
 const ENV_FOR: Readonly<Record<string, string>> = {
@@ -471,7 +471,8 @@ function convertGeminiHook(entry: unknown, at: string, disabled: readonly string
     };
   if (typeof entry.command !== "string" || entry.command.trim() === "") return { skip: `${at}: no \`command\`; skipped` };
   const original = entry.command;
-  if (DELEGATES.test(original)) return { skip: `${at}: \`${original}\` already hands this event to hookrun; skipped (importing it would run hookrun from itself)` };
+  const callsHookrun = hookrunCallNote(original);
+  if (callsHookrun) return { skip: `${at}: \`${original}\` ${callsHookrun}` };
   const refuse = (why: string): Converted => ({ skip: `${at} (\`${original}\`): not imported: ${why}` });
   const hook: HookSpec = { name: "", command: rewritePlaceholders(original) };
   const notes: string[] = [];

@@ -1,7 +1,8 @@
 import { applyEdits, type FormattingOptions, type Node, modify, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import { WriteError } from "../errors.js";
 import type { ResolvedConfig } from "../config/types.js";
-import { type DispatchTarget, dispatchCommand, ownsEntry } from "./install.js";
+import { ownsEntry } from "./install.js";
+import { type DispatchTarget, dispatchCommand } from "./dispatch.js";
 import * as toml from "./tomlFile.js";
 import { warmEntries } from "./warm.js";
 import type { HostAdapter, HostEntry } from "./types.js";

@@ -3,63 +3,19 @@ import { matcherRule } from "../config/matcher.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
 import { eventGate, orderHooks, runGroups } from "../runner/select.js";
 import { hostToolNames } from "./payload.js";
+import { DISPATCH_URL, isDispatchCommand } from "./dispatch.js";
 import type { HostAdapter } from "./types.js";
 
 /**
- * What every host's dispatch entries are made of: the command line, the timeout covering an
- * event's run, the narrowed matcher values, and how hookrun recognises its own entries. Which
+ * What every host's dispatch entries are made of, beyond the command line (src/hosts/dispatch.ts):
+ * the timeout covering an event's run, the narrowed matcher values, and which entries are hookrun's. Which
  * entries a host needs is the host module's business (`install.entries`); writing them into the
  * host's file is src/hosts/hostFile.ts's (loaded only by the commands that edit files, so a cold
  * `hooks run` does not load a JSON editor).
  */
 
-/**
- * A command that dispatches to hookrun (`…/node_modules/.bin/hooks [-C DIR] run EVENT …`, an
- * absolute path to it, `exec` before it): hookrun owns the entries whose commands all look so.
- */
-export const DISPATCH_COMMAND = /(^|[\s/"'])(hooks|hookrun)(\.js)?["']?\s+(-\S+\s+("[^"]*"|'[^']*'|\S+)\s+)*run\s+\S+/;
-
-/** A URL that dispatches to hookrun: a loopback `hooks serve`'s host route (warm mode, src/hosts/warm.ts). */
-export const DISPATCH_URL = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/v1\/hosts\/[\w-]+\/[\w.-]+$/;
-
 /** Seconds a dispatch entry's timeout adds over its hooks' for hookrun itself (start-up, output). */
 export const DISPATCH_MARGIN_MS = 10_000;
-
-/** Where a dispatch finds hookrun: the project's install (default) or an absolute path (`--user`). */
-export interface DispatchTarget {
-  /** Shell text for the project root in the host's command (`"$CLAUDE_PROJECT_DIR"`), or null: the hook runs in the project root. */
-  root: string | null;
-  /** Absolute path of the `hooks` binary; null: `<root>/node_modules/.bin/hooks`. */
-  bin: string | null;
-  /** Prefix `exec` so the process the host kills on its timeout is hookrun itself, no shell between. */
-  exec?: boolean;
-}
-
-const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
-
-/** The dispatch command line of one canonical event for a host. */
-export function dispatchCommand(host: string, event: string, target: DispatchTarget): string {
-  const bin = target.bin ? shellQuote(target.bin) : target.root ? `${target.root}/node_modules/.bin/hooks` : "node_modules/.bin/hooks";
-  const cd = target.root ? ` -C ${target.root}` : "";
-  return `${target.exec ? "exec " : ""}${bin}${cd} run ${event} --host ${host}`;
-}
-
-/**
- * The dispatch command of a project install for a host that runs hooks in the session's cwd (a
- * subdirectory, possibly) and names no project directory (Codex, agent-code): walk up from $PWD
- * to the nearest directory with an executable node_modules/.bin/hooks (every teammate's
- * `npm install` leaves it there; never npx) and `exec` it there, so the process the host kills on
- * its timeout is hookrun itself. No hookrun found: exit 1 with the reason on stderr.
- */
-export function walkUpDispatchCommand(host: string, event: string): string {
-  return [
-    'd="$PWD"',
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansions, not a template
-    'while [ ! -x "$d/node_modules/.bin/hooks" ] && [ "$d" != / ]; do d="${d%/*}"; d="${d:-/}"; done',
-    `[ -x "$d/node_modules/.bin/hooks" ] || { echo "hookrun: no node_modules/.bin/hooks in $PWD or above (run npm install)" >&2; exit 1; }`,
-    `exec "$d/node_modules/.bin/hooks" -C "$d" run ${event} --host ${host}`,
-  ].join("; ");
-}
 
 /**
  * Milliseconds a dispatch of `event` may take: over the event's run groups (hooks that run
@@ -102,7 +58,7 @@ export function matchedValues(config: ResolvedConfig, event: string, adapter?: P
  */
 export function ownsEntry(entry: unknown): boolean {
   const { commands, urls } = entryCommands(entry);
-  return commands.length + urls.length > 0 && commands.every((c) => DISPATCH_COMMAND.test(c)) && urls.every((u) => DISPATCH_URL.test(u));
+  return commands.length + urls.length > 0 && commands.every(isDispatchCommand) && urls.every((u) => DISPATCH_URL.test(u));
 }
 
 /** The commands (`command`, Cursor's `bash`) and URLs of one host entry, flat or a matcher group. */

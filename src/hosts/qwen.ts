@@ -5,7 +5,8 @@ import { type ClaudeHookResponse, claudeHost, formatClaude } from "./claude.js";
 import { HOOK_NAME_PATTERN, importClaudeSettings } from "../interop/claudeImport.js";
 import { isJsonObject } from "../config/scanJson.js";
 import type { TriggerResult } from "../runner/types.js";
-import { configEvents, DISPATCH_COMMAND, dispatchTimeoutMs, matchedValues } from "./install.js";
+import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
+import { isDispatchCommand } from "./dispatch.js";
 import { baseRead, sampleFields } from "./payload.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
 import type { ExistingHook } from "../interop/claudeImport.js";
@@ -238,7 +239,7 @@ export function importQwenSettings(settings: unknown, existing: ExistingHook[] =
             notes.push(`${at}: timeout ${hook.timeout} is ≥ ${QWEN_MS_THRESHOLD}, which Qwen reads as milliseconds: ${hook.timeout / 1000} s`);
             hook.timeout = hook.timeout / 1000;
           }
-          if (typeof hook.command === "string" && !DISPATCH_COMMAND.test(hook.command) && hook.command.replace(PROJECT_DIR_VARS, "") !== hook.command) {
+          if (typeof hook.command === "string" && !isDispatchCommand(hook.command) && hook.command.replace(PROJECT_DIR_VARS, "") !== hook.command) {
             hook.command = hook.command.replace(PROJECT_DIR_VARS, (m) => m.replace(/QWEN_PROJECT_DIR|GEMINI_PROJECT_DIR/, "HOOK_PROJECT_DIR"));
             notes.push(`${at}: $QWEN_PROJECT_DIR / $GEMINI_PROJECT_DIR became $HOOK_PROJECT_DIR (hookrun sets it under every host; Qwen's are set only when Qwen runs the hook)`);
           }

@@ -5,6 +5,7 @@ import type { EventSettingsSpec, HookSpec, ConfigFileSpec } from "../config/type
 import { EVENT_BY_NAME, TOOL_CALL_EVENTS } from "../events/catalog.js";
 import { normalizeEventName, tryParseHookEvent } from "../events/parseHookEvent.js";
 import { isJsonObject } from "../config/scanJson.js";
+import { hookrunCallNote } from "../hosts/dispatch.js";
 
 /** One hook of the import, under its canonical (or custom) event. */
 export interface ImportedHook {
@@ -44,9 +45,6 @@ export const CLAUDE_EVENTS_LEFT_OUT: Readonly<Record<string, string>> = Object.f
   MessageDisplay: "it rewrites streamed text on the user's display line by line (hookSpecificOutput.displayContent), which hookrun's result cannot carry",
 });
 
-// A settings entry that dispatches to hookrun itself (`"$CLAUDE_PROJECT_DIR"/node_modules/.bin/hooks run stop
-// --output claude`, or an older `npx hooks run …` one): importing it would run hookrun from itself.
-const DELEGATES = /(^|[\s/])(hooks|hookrun)(\.js)?\s+(-\S+\s+("[^"]*"|\S+)\s+)*run\s/;
 const MAX_TIMEOUT_S = 24 * 60 * 60;
 const matchesAll = (m: string | undefined) => m === undefined || m === "" || m === "*";
 
@@ -158,7 +156,8 @@ function convertEntry(entry: unknown, event: string, matcher: string | undefined
   if (typeof entry.command !== "string" || entry.command.trim() === "") return { skip: `${at}: no \`command\`; skipped` };
   const command = entry.command;
   const refuse = (why: string): Converted => ({ skip: `${at} (\`${command}\`): not imported: ${why}` });
-  if (DELEGATES.test(command)) return { skip: `${at}: \`${command}\` already hands this event to hookrun; skipped (importing it would run hookrun from itself)` };
+  const callsHookrun = hookrunCallNote(command);
+  if (callsHookrun) return { skip: `${at}: \`${command}\` ${callsHookrun}` };
   const hook: HookSpec = { name: "" };
   const notes: string[] = [];
   const isAsync = entry.async === true;

@@ -7,7 +7,8 @@ import { FileReadError, READ_LIMITS, readBoundedText } from "../fs/readBounded.j
 import { ensureStateDir, StateDirError, stateDir } from "../fs/stateDir.js";
 import { installedEntries, installState, wantedEntries } from "../hosts/hostFile.js";
 import { ownedScripts, planScripts } from "../hosts/hostScripts.js";
-import { configEvents, type DispatchTarget, dispatchCommand, entryCommands, ownsEntry } from "../hosts/install.js";
+import { configEvents, entryCommands, ownsEntry } from "../hosts/install.js";
+import { type DispatchTarget, dispatchCommand } from "../hosts/dispatch.js";
 import { HOSTS } from "../hosts/table.js";
 import type { HostAdapter, HostEntry } from "../hosts/types.js";
 import { installedPort } from "../hosts/warm.js";

@@ -7,7 +7,7 @@ import { parse as parseJsonc, type ParseError, printParseErrorCode } from "jsonc
 import { findClaudeSettings, claudeImportToSpec, renderClaudeImport } from "../../interop/claudeImport.js";
 import { existingHooks, mergeClaudeImport, type ConfigFormat } from "../../interop/mergeClaudeImport.js";
 import type { ExistingHook } from "../../interop/claudeImport.js";
-import { dispatchCommand } from "../../hosts/install.js";
+import { dispatchCommand } from "../../hosts/dispatch.js";
 import { parseTomlFile } from "../../hosts/tomlFile.js";
 import { FileReadError, READ_LIMITS, readBoundedText } from "../../fs/readBounded.js";
 import { writeFileAtomic } from "../../fs/writeFileAtomic.js";

@@ -7,7 +7,7 @@ import type { ResolvedConfig } from "../../config/types.js";
 import { displayFile, HookrunError, UsageError, WriteError } from "../../errors.js";
 import { FileReadError, READ_LIMITS, readBoundedText } from "../../fs/readBounded.js";
 import { writeFileAtomic } from "../../fs/writeFileAtomic.js";
-import { type DispatchTarget, dispatchCommand } from "../../hosts/install.js";
+import { type DispatchTarget, dispatchCommand } from "../../hosts/dispatch.js";
 import { installedEntries, installState, mergeEntries, uninstallText, wantedEntries as hostEntries } from "../../hosts/hostFile.js";
 import { ownedScripts, planScripts } from "../../hosts/hostScripts.js";
 import { installedPort, TOKEN_VAR, warmCapable } from "../../hosts/warm.js";

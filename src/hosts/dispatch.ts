@@ -1,0 +1,93 @@
+/**
+ * The command line that hands a host's event to hookrun: the one `hooks install` writes
+ * (`dispatchCommand`, `walkUpDispatchCommand`), and how a command read from a host's file is
+ * recognised as one (`isDispatchCommand`: an entry hookrun owns) or as calling hookrun at all
+ * (`hookrunCallNote`: what import leaves out). Plain text functions, no imports: the importers
+ * of every host use them too.
+ */
+
+/** Where a dispatch finds hookrun: the project's install (default) or an absolute path (`--user`). */
+export interface DispatchTarget {
+  /** Shell text for the project root in the host's command (`"$CLAUDE_PROJECT_DIR"`), or null: the hook runs in the project root. */
+  root: string | null;
+  /** Absolute path of the `hooks` binary; null: `<root>/node_modules/.bin/hooks`. */
+  bin: string | null;
+  /** Prefix `exec` so the process the host kills on its timeout is hookrun itself, no shell between. */
+  exec?: boolean;
+}
+
+const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
+
+/** The dispatch command line of one canonical event for a host. */
+export function dispatchCommand(host: string, event: string, target: DispatchTarget): string {
+  const bin = target.bin ? shellQuote(target.bin) : target.root ? `${target.root}/node_modules/.bin/hooks` : "node_modules/.bin/hooks";
+  const cd = target.root ? ` -C ${target.root}` : "";
+  return `${target.exec ? "exec " : ""}${bin}${cd} run ${event} --host ${host}`;
+}
+
+/**
+ * The dispatch command of a project install for a host that runs hooks in the session's cwd (a
+ * subdirectory, possibly) and names no project directory (Codex, agent-code): walk up from $PWD
+ * to the nearest directory with an executable node_modules/.bin/hooks (every teammate's
+ * `npm install` leaves it there; never npx) and `exec` it there, so the process the host kills on
+ * its timeout is hookrun itself. No hookrun found: exit 1 with the reason on stderr.
+ */
+export function walkUpDispatchCommand(host: string, event: string): string {
+  return [
+    'd="$PWD"',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansions, not a template
+    'while [ ! -x "$d/node_modules/.bin/hooks" ] && [ "$d" != / ]; do d="${d%/*}"; d="${d:-/}"; done',
+    `[ -x "$d/node_modules/.bin/hooks" ] || { echo "hookrun: no node_modules/.bin/hooks in $PWD or above (run npm install)" >&2; exit 1; }`,
+    `exec "$d/node_modules/.bin/hooks" -C "$d" run ${event} --host ${host}`,
+  ].join("; ");
+}
+
+// One shell word: quoted parts and plain characters, no operator, redirection or substitution.
+const SHELL_WORD = /(?:"[^"`$]*(?:\$\{?\w+\}?[^"`$]*)*"|'[^']*'|[^\s"'`;&|<>()\\]+)+/g;
+// The walk-up form (walkUpDispatchCommand), with any event and host in it.
+const WALK_UP = new RegExp(
+  `^${walkUpDispatchCommand("HOST", "EVENT")
+    .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+    .replace(/EVENT --host HOST/, "[\\w.:-]+ --host [\\w-]+")}$`,
+);
+
+/**
+ * Whether a host entry's command dispatches to hookrun, and only that: `[exec|npx|node]
+ * …/hooks [OPTIONS] run EVENT [ARGS]` as one simple command (what `hooks install` writes, an
+ * absolute path to the bin, `hooks.js`), or the walk-up form Codex and agent-code get. Anything
+ * with shell syntax around it (`touch x; hooks run stop`, `$(…)`, a pipe) is not hookrun's, so
+ * install never replaces it and uninstall never removes it.
+ */
+export function isDispatchCommand(command: string): boolean {
+  if (WALK_UP.test(command)) return true;
+  // One line, and every character but the blanks between words belongs to a word: no shell syntax.
+  if (/[\r\n]/.test(command) || command.replace(SHELL_WORD, "").trim() !== "") return false;
+  const words = command.match(SHELL_WORD) ?? [];
+  let i = 0;
+  if (words[i] === "exec") i++;
+  if (words[i] === "npx") {
+    i++;
+    while (words[i]?.startsWith("-")) i++;
+  } else if (words[i] === "node") i++;
+  const bin = (words[i++] ?? "").replace(/["']/g, "");
+  if (!/(^|\/)(hooks|hookrun)(\.js)?$/.test(bin)) return false;
+  // Options before the command (`-C DIR`, `--config FILE`), each with its value.
+  while (words[i]?.startsWith("-") && words[i] !== "--") i += 2;
+  return words[i] === "run" && words[i + 1] !== undefined && /^[\w.:-]+$/.test(words[i + 1]);
+}
+
+/** A URL that dispatches to hookrun: a loopback `hooks serve`'s host route (warm mode, src/hosts/warm.ts). */
+export const DISPATCH_URL = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/v1\/hosts\/[\w-]+\/[\w.-]+$/;
+
+// hookrun's bin followed by `run`, anywhere in a command: a command that calls hookrun.
+const CALLS_HOOKRUN = /(^|[\s/"'])(hooks|hookrun)(\.js)?["']?\s+(-\S+\s+("[^"]*"|'[^']*'|\S+)\s+)*run\s/;
+
+/**
+ * Why `hooks import` leaves a host's command out because it runs hookrun (null: import it).
+ * Imported into hooks.yaml, such a command would run hookrun from its own hook, without end.
+ */
+export function hookrunCallNote(command: string): string | null {
+  if (isDispatchCommand(command)) return "already hands this event to hookrun; skipped (importing it would run hookrun from itself)";
+  if (CALLS_HOOKRUN.test(command)) return "runs hookrun among other commands; skipped (importing it would run hookrun from itself): move the other commands into hooks.yaml by hand";
+  return null;
+}
