@@ -37,17 +37,15 @@ interface Answer {
   code: number | null;
   stdout: string;
   stderr: string;
-  ms: number;
   json: Record<string, unknown> | null;
 }
 
 /** Run a command line with a JSON payload on stdin, as an agent runs a hook command: `sh -c`. */
 function shell(p: Sandbox, command: string, payload: Record<string, unknown>, env: Record<string, string> = {}): Promise<Answer> {
-  const started = Date.now();
   return new Promise((resolve) => {
     const child = execFile("sh", ["-c", command], { cwd: p.dir, env: cleanEnv({ ...p.env, CLAUDE_PROJECT_DIR: p.dir, ...env }), timeout: 60_000 }, (error, stdout, stderr) => {
       const code = error ? ((error as { code?: number }).code ?? null) : 0;
-      resolve({ code, stdout, stderr, ms: Date.now() - started, json: stdout.trim() ? (JSON.parse(stdout) as Record<string, unknown>) : null });
+      resolve({ code, stdout, stderr, json: stdout.trim() ? (JSON.parse(stdout) as Record<string, unknown>) : null });
     });
     child.stdin!.end(JSON.stringify(payload));
   });
@@ -94,16 +92,15 @@ describe("examples/background-analysis", () => {
     const p = await project();
     writeFileSync(p.path("area.py"), BAD_PY);
     const post = await claude(p, "PostToolUse", "S1", write("area.py", "t1"), { ANALYSIS_DELAY: "4" });
-    expect(post).toMatchObject({ code: 0, json: {} });
-    // The dispatch did not wait for the analysis: it sleeps 4 s before reading the file.
-    expect(post.ms).toBeLessThan(4000);
+    expect(post).toEqual(expect.objectContaining({ code: 0, json: {} }));
+    // The dispatch did not wait for the analysis (it sleeps 4 s before reading the file): no result yet.
     expect(finished(p, "S1")).toEqual([]);
     // The `hooks run` that started it has exited; the analysis finishes without it.
     await waitFor(() => finished(p, "S1").length === 1, { what: "the analysis to finish" });
 
     // Another session's tool call: the guard runs, nothing of S1 is delivered.
     const other = await claude(p, "PreToolUse", "S2", read("t2"));
-    expect(other).toMatchObject({ code: 0, json: {} });
+    expect(other).toEqual(expect.objectContaining({ code: 0, json: {} }));
     expect(finished(p, "S1")).toHaveLength(1);
 
     const next = await claude(p, "PreToolUse", "S1", read("t3"));
@@ -115,16 +112,16 @@ describe("examples/background-analysis", () => {
       },
     });
     // Exactly once: the next call, and the stop, have nothing more to say.
-    expect(await claude(p, "PreToolUse", "S1", read("t4"))).toMatchObject({ code: 0, json: {} });
-    expect(await claude(p, "Stop", "S1", { stop_hook_active: false })).toMatchObject({ code: 0, json: {} });
-    expect(await claude(p, "Stop", "S2", { stop_hook_active: false })).toMatchObject({ code: 0, json: {} });
+    expect(await claude(p, "PreToolUse", "S1", read("t4"))).toEqual(expect.objectContaining({ code: 0, json: {} }));
+    expect(await claude(p, "Stop", "S1", { stop_hook_active: false })).toEqual(expect.objectContaining({ code: 0, json: {} }));
+    expect(await claude(p, "Stop", "S2", { stop_hook_active: false })).toEqual(expect.objectContaining({ code: 0, json: {} }));
   }, 60_000);
 
   it("two analyses that finish out of order reach the model at Stop in the order of the tool calls, once", async () => {
     const p = await project();
     writeFileSync(p.path("area.py"), BAD_PY);
     writeFileSync(p.path("notes.txt"), BAD_TXT);
-    expect((await claude(p, "PostToolUse", "S1", write("area.py", "t1"), { ANALYSIS_DELAY: "2" })).json).toEqual({});
+    expect((await claude(p, "PostToolUse", "S1", write("area.py", "t1"), { ANALYSIS_DELAY: "4" })).json).toEqual({});
     expect((await claude(p, "PostToolUse", "S1", write(path.join(p.dir, "notes.txt"), "t2"), { ANALYSIS_DELAY: "0.1" })).json).toEqual({});
     await waitFor(() => finished(p, "S1").length === 2, { what: "both analyses to finish" });
     const [first] = finished(p, "S1").sort((a, b) => a.finished_at.localeCompare(b.finished_at));
@@ -139,7 +136,7 @@ describe("examples/background-analysis", () => {
         additionalContext: `background analysis of area.py (2 findings):\n- function area (line 1) has no docstring\n- line 2: return 3.14 * r * r  # TODO: math.pi\n\nbackground analysis of ${path.join(p.dir, "notes.txt")} (1 finding):\n- line 2: FIXME: say why`,
       },
     });
-    expect(await claude(p, "Stop", "S1", { stop_hook_active: true })).toMatchObject({ code: 0, json: {} });
+    expect(await claude(p, "Stop", "S1", { stop_hook_active: true })).toEqual(expect.objectContaining({ code: 0, json: {} }));
   }, 60_000);
 
   it("a clean file gives no finding, and a tool call while the analysis runs has nothing yet (it waits for a later one)", async () => {
@@ -147,10 +144,11 @@ describe("examples/background-analysis", () => {
     writeFileSync(p.path("ok.py"), 'def ok():\n    """Fine."""\n    return 1\n');
     writeFileSync(p.path("area.py"), BAD_PY);
     await claude(p, "PostToolUse", "S1", write("ok.py", "t1"), { ANALYSIS_DELAY: "0" });
-    await claude(p, "PostToolUse", "S1", write("area.py", "t2"), { ANALYSIS_DELAY: "4" });
+    // 12 s: well past the first analysis and the next tool call, even on a loaded machine.
+    await claude(p, "PostToolUse", "S1", write("area.py", "t2"), { ANALYSIS_DELAY: "12" });
     await waitFor(() => finished(p, "S1").length === 1, { what: "the first analysis to finish" });
-    expect(await claude(p, "PreToolUse", "S1", read("t3"))).toMatchObject({ code: 0, json: {} });
-    await waitFor(() => finished(p, "S1").length === 1, { what: "the second analysis to finish" });
+    expect(await claude(p, "PreToolUse", "S1", read("t3"))).toEqual(expect.objectContaining({ code: 0, json: {} }));
+    await waitFor(() => finished(p, "S1").length === 1, { what: "the second analysis to finish", timeoutMs: 30_000 });
     const later = await claude(p, "PreToolUse", "S1", read("t4"));
     expect(later.json).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: expect.stringMatching(/^background analysis of area\.py /) } });
   }, 60_000);
@@ -195,7 +193,7 @@ describe("the fasthooks-style guard (dialect: claude) runs unchanged", () => {
     // Allowed, and not by failing open: a guard that failed (exit 1 on a missing field) would
     // be named in Gemini's systemMessage.
     const ls = await shell(p, hooks, { ...gemini, tool_name: "run_shell_command", tool_input: { command: "ls" } });
-    expect(ls).toMatchObject({ code: 0, json: {} });
+    expect(ls).toEqual(expect.objectContaining({ code: 0, json: {} }));
     expect(ls.json).toEqual({});
     // The same guard without hookrun's Claude fields fails, and the dispatch says so (fails open).
     writeFileSync(p.path("hooks.yaml"), readFileSync(p.path("hooks.yaml"), "utf8").replace("dialect: claude", "dialect: native"));
