@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { HOSTS, resolveHost } from "../src/hosts/table.js";
 import { EVENT_BY_NAME } from "../src/events/catalog.js";
@@ -229,6 +230,54 @@ describe("hooks doctor", () => {
     expect(errors(linked.report)[0].what).toMatch(/^node_modules\/\.bin\/hooks is not hookrun \(it resolves to tools\/hooks\): not fired/);
   });
 
+  it("pnpm's node_modules/.bin/hooks (a cmd-shim script, as pnpm 8, 9 and 10 write it) is fired when it only runs hookrun", async () => {
+    const sb = await project(["claude", "codex"]);
+    // pnpm's layout: the package under .pnpm, linked as node_modules/hookrun; here the package is this repository.
+    sb.write("node_modules/.pnpm/hookrun@0.1.0/node_modules/.keep", "");
+    symlinkSync(path.resolve(CLI, "../../.."), sb.path("node_modules/.pnpm/hookrun@0.1.0/node_modules/hookrun"));
+    symlinkSync(".pnpm/hookrun@0.1.0/node_modules/hookrun", sb.path("node_modules/hookrun"));
+    const shim = (version: string, edit = (t: string) => t) => {
+      unlinkSync(sb.path("node_modules/.bin/hooks"));
+      const text = readFileSync(path.join(import.meta.dirname, "fixtures/pnpm-shims", `${version}.sh`), "utf8")
+        .replaceAll("@ROOT@", sb.dir)
+        .replaceAll("hookrun@file+hookrun-0.1.0.tgz", "hookrun@0.1.0")
+        .replaceAll("file+hookrun-0.1.0.tgz", "hookrun@0.1.0");
+      sb.write("node_modules/.bin/hooks", edit(text));
+      chmodSync(sb.path("node_modules/.bin/hooks"), 0o755);
+    };
+    for (const version of ["pnpm8", "pnpm9", "pnpm10"]) {
+      shim(version);
+      const { code, report, text } = await doctor(sb);
+      expect(code, `${version}: ${text}`).toBe(0);
+      expect(
+        report.events
+          .filter((e) => e.reaches)
+          .map((e) => e.host)
+          .sort(),
+        version,
+      ).toEqual(["claude", "claude", "codex", "codex"]);
+    }
+    // One line more than cmd-shim writes, a target outside a hookrun package, a node beside it: refused, nothing run.
+    const refusals: [string, () => void, RegExp][] = [
+      ["a line more", () => shim("pnpm9", (t) => t.replace("\nif [ -x", `\ntouch '${sb.path("pwned")}'\nif [ -x`)), /\(it is a file of its own\)/],
+      ["its own target", () => shim("pnpm9", (t) => t.replaceAll("../hookrun/dist/bin/hooks.js", "../../tools/evil.js")), /\(it is a pnpm script that runs tools\/evil\.js\)/],
+      ["a node beside it", () => shim("pnpm10"), /\(it is a pnpm script that would run node_modules\/\.bin\/node\)/],
+    ];
+    sb.write("tools/evil.js", `require("node:fs").writeFileSync(${JSON.stringify(sb.path("pwned"))}, "")\n`);
+    for (const [what, make, why] of refusals) {
+      make();
+      if (what === "a node beside it") {
+        sb.write("node_modules/.bin/node", `#!/bin/sh\ntouch '${sb.path("pwned")}'\n`);
+        chmodSync(sb.path("node_modules/.bin/node"), 0o755);
+      }
+      const { code, report } = await doctor(sb, "claude");
+      expect(code, what).toBe(1);
+      expect(errors(report)[0].what, what).toMatch(why);
+      expect(report.events, what).toEqual([]);
+      expect(existsSync(sb.path("pwned")), what).toBe(false);
+    }
+  });
+
   it("an installed hookrun package that prints no explanation (not hookrun's JSON) is an error", async () => {
     const sb = await project(["claude"]);
     unlinkSync(sb.path("node_modules/.bin/hooks"));
@@ -267,8 +316,10 @@ describe("hooks doctor", () => {
   it("runs no command of the host's file but the one hooks install writes: a look-alike entry or hook file is reported, never run", async () => {
     const sb = await project(["claude", "cline"]);
     editJson(sb, ".claude/settings.json", (v) => {
-      // Owned by hookrun's test (every command dispatches to hookrun), but not its bytes.
-      (v.hooks.Stop[0] as { hooks: { command: string }[] }).hooks[0].command = `touch pwned-entry; "$CLAUDE_PROJECT_DIR"/node_modules/.bin/hooks run stop --host claude`;
+      // hookrun's (a dispatch and nothing else), but not the bytes install writes.
+      (v.hooks.Stop[0] as { hooks: { command: string }[] }).hooks[0].command = `"$CLAUDE_PROJECT_DIR"/node_modules/.bin/hooks run stop --host claude --record`;
+      // The user's own (shell syntax around a dispatch): never fired by the doctor either.
+      v.hooks.Stop.push({ hooks: [{ type: "command", command: `touch pwned-entry; "$CLAUDE_PROJECT_DIR"/node_modules/.bin/hooks run stop --host claude` }] });
     });
     const script = sb.path(".clinerules/hooks/TaskComplete");
     writeFileSync(script, readFileSync(script, "utf8").replace("\n", "\ntouch pwned-script\n"));

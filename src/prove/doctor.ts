@@ -13,6 +13,7 @@ import { HOSTS } from "../hosts/table.js";
 import type { HostAdapter, HostEntry } from "../hosts/types.js";
 import { installedPort } from "../hosts/warm.js";
 import { untrustedFiles } from "../trust/store.js";
+import { cmdShimTarget } from "./binShim.js";
 import { fireEntry, PROBE_TIMEOUT_MS } from "./fireEntry.js";
 import { judgeCommand, sameCommand } from "./hookCommands.js";
 import { editDistance } from "../text.js";
@@ -450,7 +451,7 @@ class Doctor {
    * it, the doctor must not. Missing (or nothing found by the walk-up), the dispatch fails as the
    * agent would see it, running nothing: it is fired.
    */
-  private foreignBin(command: string, layer: Layer, isFile: boolean): { bin: string; real: string } | null {
+  private foreignBin(command: string, layer: Layer, isFile: boolean): { bin: string; why: string } | null {
     // The user layer's entries run the running hookrun by its absolute path (selfBin).
     if (layer !== "project") return null;
     const dir = this.config.projectDir;
@@ -463,7 +464,8 @@ class Doctor {
       }
     } else bins.add(path.join(dir, "node_modules", ".bin", "hooks"));
     for (const bin of bins) {
-      if (!lstatSync(bin, { throwIfNoEntry: false })) continue;
+      const stat = lstatSync(bin, { throwIfNoEntry: false });
+      if (!stat) continue;
       let real: string;
       try {
         real = realpathSync(bin);
@@ -471,9 +473,37 @@ class Doctor {
         // a dangling link: the shell cannot run it either
         continue;
       }
-      if (!isHookrun(real, this.options.selfBin)) return { bin, real };
+      if (isHookrun(real, this.options.selfBin)) continue;
+      if (stat.isSymbolicLink()) return { bin, why: `it resolves to ${this.shown(real)}` };
+      const why = this.shimRefusal(real);
+      if (why) return { bin, why };
     }
     return null;
+  }
+
+  /**
+   * Why a script at node_modules/.bin/hooks is not hookrun's (null: it is). pnpm's are scripts
+   * (cmd-shim) that only `exec node TARGET`: one is hookrun's when the target is, and no
+   * node_modules/.bin/node is there for it to run instead.
+   */
+  private shimRefusal(bin: string): string | null {
+    let text: string;
+    try {
+      text = readBoundedText(bin, 16 * 1024, { what: "node_modules/.bin/hooks" });
+    } catch {
+      return "it is a file of its own";
+    }
+    const target = cmdShimTarget(text);
+    if (target === null) return "it is a file of its own";
+    const node = path.join(path.dirname(bin), "node");
+    if (lstatSync(node, { throwIfNoEntry: false })) return `it is a pnpm script that would run ${this.shown(node)}`;
+    let real: string;
+    try {
+      real = realpathSync(path.resolve(path.dirname(bin), target));
+    } catch {
+      return `it is a pnpm script whose target ${this.shown(path.resolve(path.dirname(bin), target))} is missing`;
+    }
+    return isHookrun(real, this.options.selfBin) ? null : `it is a pnpm script that runs ${this.shown(real)}`;
   }
 
   private async fire(host: HostAdapter, layer: Layer, event: string, command: string, isFile = false): Promise<void> {
@@ -489,7 +519,7 @@ class Doctor {
         host: host.name,
         layer,
         level: "error",
-        what: `${bin} is not hookrun (${foreign.real === foreign.bin ? "it is a file of its own" : `it resolves to ${this.shown(foreign.real)}`}): not fired; ${host.title} would run it for each of hookrun's entries`,
+        what: `${bin} is not hookrun (${foreign.why}): not fired; ${host.title} would run it for each of hookrun's entries`,
         where: bin,
         fix: "npm install --save-dev hookrun",
       });
