@@ -133,7 +133,7 @@ describe("examples/claude-code", () => {
     const dotenv = await asClaudeCode(p.dir, env, "PreToolUse", { tool_name: "Write", tool_input: { file_path: ".env.local", content: "X=1" } });
     expect(dotenv.json).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: ".env.local holds secrets; edit it yourself" } });
     const ls = await asClaudeCode(p.dir, env, "PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } });
-    expect(ls).toMatchObject({ code: 0, json: {} });
+    expect(ls).toEqual(expect.objectContaining({ code: 0, json: {} }));
 
     const key = await asClaudeCode(p.dir, env, "UserPromptSubmit", { prompt: "use this: -----BEGIN RSA PRIVATE KEY-----" });
     expect(key.json).toEqual({ decision: "block", reason: "that prompt contains a private key; remove it and try again" });
@@ -145,7 +145,7 @@ describe("examples/claude-code", () => {
     const stop = await asClaudeCode(p.dir, env, "Stop", { stop_hook_active: false });
     expect(stop).toMatchObject({ code: 0, json: { decision: "block", reason: "TODO.md still has open items: finish them first." } });
     const stopAgain = await asClaudeCode(p.dir, env, "Stop", { stop_hook_active: true });
-    expect(stopAgain).toMatchObject({ code: 0, json: {} });
+    expect(stopAgain).toEqual(expect.objectContaining({ code: 0, json: {} }));
   }, 120_000);
 
   it("importing these settings does not make hookrun call itself", async () => {
