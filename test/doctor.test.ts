@@ -278,6 +278,67 @@ describe("hooks doctor", () => {
     }
   });
 
+  it("Claude Code's disableAllHooks in any settings layer, and allowManagedHooksOnly in managed settings: an error at FILE:LINE", async () => {
+    const sb = await project(["claude"]);
+    const offAt = async (env: Record<string, string> = {}) => {
+      const r = await runMain(["doctor", "--json", "claude"], { cwd: sb.dir, env: { ...sb.env, ...env } });
+      const report = JSON.parse(r.stdout) as Report;
+      return { code: r.code, off: errors(report).filter((f) => /disableAllHooks|allowManagedHooksOnly/.test(f.what)) };
+    };
+    expect((await offAt()).off).toEqual([]);
+    // The local layer (not the file install writes) turns every hook off.
+    sb.write(".claude/settings.local.json", '{\n  "model": "x",\n  "disableAllHooks": true\n}\n');
+    const local = await offAt();
+    expect(local.code).toBe(1);
+    expect(local.off).toEqual([
+      expect.objectContaining({ host: "claude", layer: "project", where: ".claude/settings.local.json:3", fix: expect.stringMatching(/^remove "disableAllHooks" from .*settings\.local\.json$/) }),
+    ]);
+    expect(local.off[0].what).toMatch(/Claude Code runs no hook at all/);
+    // false is no switch; the user layer, also where CLAUDE_CONFIG_DIR puts it.
+    sb.write(".claude/settings.local.json", '{"disableAllHooks": false}\n');
+    expect((await offAt()).off).toEqual([]);
+    sb.write("home/.claude/settings.json".replace("home/", "../home/"), '{"disableAllHooks": true}\n');
+    expect((await offAt()).off.map((f) => f.where)).toEqual([expect.stringMatching(/home\/\.claude\/settings\.json:1$/)]);
+    sb.write("../elsewhere/settings.json", '{"disableAllHooks": true}\n');
+    expect((await offAt({ CLAUDE_CONFIG_DIR: path.join(sb.root, "elsewhere") })).off.map((f) => f.where)).toEqual([expect.stringMatching(/elsewhere\/settings\.json:1$/)]);
+    // Managed settings (under /etc/claude-code; here a root of the test's own, through the library).
+    unlinkSync(path.join(sb.root, "home/.claude/settings.json"));
+    sb.write("../sys/etc/claude-code/managed-settings.json", '{\n  "allowManagedHooksOnly": true\n}\n');
+    const { doctor: runDoctor } = await import("../src/prove/doctor.js");
+    const report = await runDoctor(await sb.load(), { hosts: ["claude"], env: sb.env, cwd: sb.dir, home: sb.env.HOME, selfBin: CLI, root: path.join(sb.root, "sys") });
+    expect(report.findings.filter((f) => f.level === "error")).toEqual([
+      expect.objectContaining({
+        what: expect.stringMatching(/allowManagedHooksOnly: true` in managed settings: Claude Code ignores the hooks of user and project settings/),
+        where: expect.stringMatching(/sys\/etc\/claude-code\/managed-settings\.json:2$/),
+      }),
+    ]);
+  });
+
+  it("Gemini CLI's hooksConfig: enabled false in the file that wins, and disabled naming hookrun's entries: errors", async () => {
+    const sb = await project(["gemini"]);
+    const off = async (env: Record<string, string> = {}) => {
+      const r = await runMain(["doctor", "--json", "gemini"], { cwd: sb.dir, env: { ...sb.env, ...env } });
+      return errors(JSON.parse(r.stdout) as Report)
+        .filter((f) => /hooksConfig/.test(f.what))
+        .map((f) => `${f.where} ${f.what}`);
+    };
+    expect(await off()).toEqual([]);
+    // The user's false, overridden by the project's true: hooks run.
+    sb.write("../home/.gemini/settings.json", '{"hooksConfig": {"enabled": false}}\n');
+    const edit = (v: Record<string, unknown>) => editJson(sb, ".gemini/settings.json", (s) => Object.assign(s, v));
+    edit({ hooksConfig: { enabled: true } });
+    expect(await off()).toEqual([]);
+    edit({ hooksConfig: {} });
+    expect(await off()).toEqual([expect.stringMatching(/home\/\.gemini\/settings\.json:1 `hooksConfig\.enabled: false`: Gemini CLI runs no hook at all/)]);
+    // The system file (GEMINI_CLI_SYSTEM_SETTINGS_PATH) wins over the project's true.
+    edit({ hooksConfig: { enabled: true } });
+    sb.write("../sys.json", '{"hooksConfig": {"enabled": false}}\n');
+    expect(await off({ GEMINI_CLI_SYSTEM_SETTINGS_PATH: path.join(sb.root, "sys.json") })).toEqual([expect.stringMatching(/sys\.json:1 `hooksConfig\.enabled: false`/)]);
+    // `/hooks disable hookrun` writes the entries' name into hooksConfig.disabled.
+    sb.write("../home/.gemini/settings.json", '{\n  "hooksConfig": {\n    "disabled": [\n      "other",\n      "hookrun"\n    ]\n  }\n}\n');
+    expect(await off()).toEqual([expect.stringMatching(/home\/\.gemini\/settings\.json:5 `hooksConfig\.disabled` lists `hookrun`, the name of hookrun's entries: Gemini CLI skips them/)]);
+  });
+
   it("an installed hookrun package that prints no explanation (not hookrun's JSON) is an error", async () => {
     const sb = await project(["claude"]);
     unlinkSync(sb.path("node_modules/.bin/hooks"));

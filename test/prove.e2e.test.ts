@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { type ChildProcess, spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
@@ -164,5 +164,82 @@ describe.skipIf(!gemini.path)(`proving hooks under the real Gemini CLI${gemini.p
       return JSON.stringify(run.mainRequests.map((r) => r.body));
     });
     await checkReplay(p, "gemini", "BeforeTool");
+  });
+});
+
+/**
+ * The off switches `hooks doctor` reads in the files it does not install into: the real agent
+ * with hookrun's entries installed and the switch set runs no hook (the guarded command runs,
+ * the model never gets the guard's reason), and the doctor said so beforehand.
+ */
+async function switchedOff(host: "claude" | "gemini", turnOff: (project: string) => void, run: (setup: (env: NodeJS.ProcessEnv) => Promise<void>, state: string, project: string) => Promise<string>) {
+  const { project, state } = makeProject(host);
+  let doctor!: { code: number | null; what: string[] };
+  const received = await run(
+    async (env) => {
+      const hooks = hooksAs(project, env);
+      expect((await hooks("install", host)).code).toBe(0);
+      expect((await hooks("trust", "--yes")).code).toBe(0);
+      turnOff(project);
+      const d = await hooks("doctor", host, "--json");
+      doctor = {
+        code: d.code,
+        what: JSON.parse(d.stdout)
+          .findings.filter((f: { level: string }) => f.level === "error")
+          .map((f: { where: string; what: string }) => `${f.where} ${f.what}`),
+      };
+    },
+    state,
+    project,
+  );
+  return { doctor, received, ran: existsSync(path.join(project, "forbidden.txt")) };
+}
+
+describe.skipIf(!claude.path)(`an off switch under the real Claude Code CLI${claude.path ? "" : ` (skipped: ${claude.reason})`}`, () => {
+  it("disableAllHooks in .claude/settings.local.json: Claude Code runs none of hookrun's entries, and the doctor says so", { timeout: 120_000 }, async () => {
+    const turnOff = (project: string) => writeFileSync(path.join(project, ".claude/settings.local.json"), '{\n  "disableAllHooks": true\n}\n');
+    const r = await switchedOff("claude", turnOff, async (setup, state, project) => {
+      const run = await runClaude({
+        project,
+        prompt: "Run the command.",
+        script: [{ tool: "Bash", input: { command: "touch forbidden.txt", description: "touch it" } }, { text: "Done." }],
+        env: { HOOKS_STATE_DIR: state },
+        timeoutMs: 60_000,
+        setup,
+      });
+      expect(run.exitCode, run.stderr).toBe(0);
+      return JSON.stringify(run.mainRequests.map((x) => x.body));
+    });
+    expect(r.doctor.code).toBe(1);
+    expect(r.doctor.what).toEqual([expect.stringMatching(/^\.claude\/settings\.local\.json:2 `disableAllHooks: true`: Claude Code runs no hook at all/)]);
+    // Ground truth: the guard never ran.
+    expect(r.ran).toBe(true);
+    expect(r.received).not.toContain(REASON);
+  });
+});
+
+describe.skipIf(!gemini.path)(`an off switch under the real Gemini CLI${gemini.path ? "" : ` (skipped: ${gemini.reason})`}`, () => {
+  it("hooksConfig.disabled naming hookrun's entries: Gemini CLI skips them, and the doctor says so", { timeout: 120_000 }, async () => {
+    // What `/hooks disable hookrun` does: the entries' name in hooksConfig.disabled.
+    const turnOff = (project: string) => {
+      const file = path.join(project, ".gemini/settings.json");
+      writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, "utf8")), hooksConfig: { disabled: ["hookrun"] } }, null, 2));
+    };
+    const r = await switchedOff("gemini", turnOff, async (setup, state, project) => {
+      const run = await runGemini({
+        project,
+        prompt: "Run the command.",
+        script: [{ tool: "run_shell_command", args: { command: "touch forbidden.txt" } }, { text: "Done." }],
+        env: { HOOKS_STATE_DIR: state },
+        timeoutMs: 90_000,
+        setup,
+      });
+      expect(run.exitCode, run.stderr).toBe(0);
+      return JSON.stringify(run.mainRequests.map((x) => x.body));
+    });
+    expect(r.doctor.code).toBe(1);
+    expect(r.doctor.what).toEqual([expect.stringMatching(/^\.gemini\/settings\.json:\d+ `hooksConfig\.disabled` lists `hookrun`/)]);
+    expect(r.ran).toBe(true);
+    expect(r.received).not.toContain(REASON);
   });
 });

@@ -5,7 +5,7 @@ import { importClaudeSettings } from "../interop/claudeImport.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { cursor } from "./cursor.js";
 import { baseRead, POSIX_SHELL, sampleFields } from "./payload.js";
-import type { HostAdapter, HostAnswer, HostEntry } from "./types.js";
+import type { HostAdapter, HostAnswer, HostEntry, OffSwitch } from "./types.js";
 import { failureLine, rankedDecision, tail, texts } from "./resultText.js";
 
 /** One Claude Code hook response (the JSON a command hook prints on exit 0). */
@@ -211,6 +211,24 @@ export const claudeHost: HostAdapter = {
     shell: POSIX_SHELL,
     env: (projectDir) => ({ CLAUDE_PROJECT_DIR: projectDir }),
     payload: (hostEvent, projectDir) => ({ ...sampleFields(CLAUDE_EVENTS[hostEvent] ?? hostEvent, "Bash", projectDir), transcript_path: "", hook_event_name: hostEvent, permission_mode: "default" }),
+    // Claude Code 2.1.330's settings schema: `disableAllHooks` in any layer stops every hook;
+    // `allowManagedHooksOnly`, honoured from managed settings only, stops user and project hooks.
+    switches: ({ projectDir, home, env, root }, read) => {
+      const managed = `${root.replace(/\/$/, "")}/etc/claude-code/managed-settings.json`;
+      const user = `${env.CLAUDE_CONFIG_DIR || `${home}/.claude`}/settings.json`;
+      const out: OffSwitch[] = [];
+      for (const file of [managed, user, `${projectDir}/.claude/settings.json`, `${projectDir}/.claude/settings.local.json`])
+        if (read(file)?.disableAllHooks === true)
+          out.push({ file, key: ["disableAllHooks"], what: "`disableAllHooks: true`: Claude Code runs no hook at all, hookrun's entries included", fix: `remove "disableAllHooks" from ${file}` });
+      if (read(managed)?.allowManagedHooksOnly === true)
+        out.push({
+          file: managed,
+          key: ["allowManagedHooksOnly"],
+          what: "`allowManagedHooksOnly: true` in managed settings: Claude Code ignores the hooks of user and project settings, hookrun's entries included",
+          fix: "ask whoever manages this machine's Claude Code settings",
+        });
+      return out;
+    },
   },
   install: {
     projectFile: ".claude/settings.json",

@@ -10,7 +10,7 @@ import type { HookContext, HookResult, TriggerResult } from "../runner/types.js"
 import { DISPATCH_MARGIN_MS } from "./install.js";
 import { dispatchCommand, hookrunCallNote } from "./dispatch.js";
 import { baseRead, sampleFields } from "./payload.js";
-import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
+import type { HostAdapter, HostAnswer, HostEntry, HostImport, OffSwitch, Payload } from "./types.js";
 import { failureLine, tail, texts } from "./resultText.js";
 
 /**
@@ -286,6 +286,41 @@ export const gemini: HostAdapter = {
       hook_event_name: hostEvent,
       timestamp: new Date().toISOString(),
     }),
+    // Gemini CLI's settings schema (hooksConfig): `enabled: false` stops every hook, the value of
+    // the file that wins (system defaults < user < project < system); `disabled` (merged as a
+    // union) names hooks by their `name`, else their command.
+    switches: ({ projectDir, home, env, root }, read, names) => {
+      const etc = `${root.replace(/\/$/, "")}/etc/gemini-cli`;
+      const files = [
+        env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH || `${etc}/system-defaults.json`,
+        `${home}/.gemini/settings.json`,
+        `${projectDir}/.gemini/settings.json`,
+        env.GEMINI_CLI_SYSTEM_SETTINGS_PATH || `${etc}/settings.json`,
+      ];
+      const out: OffSwitch[] = [];
+      const config = files.map((file) => ({ file, hooks: read(file)?.hooksConfig }));
+      const enabled = config.filter((c) => isJsonObject(c.hooks) && typeof c.hooks.enabled === "boolean").at(-1);
+      if (enabled && (enabled.hooks as Record<string, unknown>).enabled === false)
+        out.push({
+          file: enabled.file,
+          key: ["hooksConfig", "enabled"],
+          what: "`hooksConfig.enabled: false`: Gemini CLI runs no hook at all, hookrun's entries included",
+          fix: `remove "enabled" from hooksConfig in ${enabled.file}`,
+        });
+      for (const { file, hooks } of config) {
+        const disabled = isJsonObject(hooks) && Array.isArray(hooks.disabled) ? hooks.disabled : [];
+        disabled.forEach((name, i) => {
+          if (typeof name === "string" && names.includes(name))
+            out.push({
+              file,
+              key: ["hooksConfig", "disabled", i],
+              what: `\`hooksConfig.disabled\` lists \`${name}\`, the name of hookrun's entries: Gemini CLI skips them`,
+              fix: `remove it from hooksConfig.disabled in ${file}`,
+            });
+        });
+      }
+      return out;
+    },
   },
   install: {
     projectFile: ".gemini/settings.json",

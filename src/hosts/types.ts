@@ -93,6 +93,30 @@ export interface HostProbe {
   readonly strict?: { readonly rootKeys: readonly string[]; readonly handlerKeys: readonly string[]; readonly why: string };
   /** What is assumed rather than checked (no contract says it), said in the doctor's report. */
   readonly assumed?: string;
+  /**
+   * The host's off switches: settings in any file the host layers (not only the one install
+   * writes) that keep hookrun's entries from running. `read` gives a file's parsed JSON object
+   * (null: absent or unreadable); `names` are what hookrun's entries in the host's files go by
+   * (each handler's `name`, else its command).
+   */
+  switches?(where: SwitchPlaces, read: (file: string) => Record<string, unknown> | null, names: readonly string[]): OffSwitch[];
+}
+
+/** Where a host's settings files are: the project, the home directory, the environment, and `root` for the system-wide ones (`/`). */
+export interface SwitchPlaces {
+  projectDir: string;
+  home: string;
+  env: Readonly<Record<string, string | undefined>>;
+  root: string;
+}
+
+/** A setting that keeps hookrun's entries from running, as `hooks doctor` reports it (an error). */
+export interface OffSwitch {
+  file: string;
+  /** The key's path in the file's JSON, for its line. */
+  key: (string | number)[];
+  what: string;
+  fix: string;
 }
 
 export interface HostAdapter {

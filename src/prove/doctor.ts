@@ -1,6 +1,7 @@
 import { accessSync, constants, existsSync, lstatSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
+import { findNodeAtLocation, getNodeValue, type Node, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
+import { isJsonObject } from "../config/scanJson.js";
 import type { ResolvedConfig } from "../config/types.js";
 import { displayFile } from "../errors.js";
 import { FileReadError, READ_LIMITS, readBoundedText } from "../fs/readBounded.js";
@@ -84,6 +85,8 @@ export interface DoctorOptions {
    */
   selfBin: string | null;
   timeoutMs?: number;
+  /** Where system-wide settings files are looked for (`/etc/claude-code/…` under it): "/" but in tests. */
+  root?: string;
   /** Aborted (the CLI got SIGINT, SIGTERM…): the probe running is killed with its process group, and nothing more is fired. */
   signal?: AbortSignal;
 }
@@ -141,6 +144,8 @@ class Doctor {
   installed = 0;
   /** Per host and layer, the project binary its dispatch runs was found not to be hookrun: reported once, nothing fired. */
   private readonly refused = new Set<string>();
+  /** Per host, what hookrun's entries in its files go by (a handler's `name`, else its command). */
+  private readonly entryNames = new Map<string, Set<string>>();
   constructor(
     readonly config: ResolvedConfig,
     readonly options: DoctorOptions,
@@ -288,6 +293,9 @@ class Doctor {
       return false;
     }
     this.installed++;
+    const names = this.entryNames.get(host.name) ?? new Set<string>();
+    for (const entry of Object.values(owned).flat()) for (const h of Array.isArray(entry.hooks) ? entry.hooks : [entry]) if (isJsonObject(h)) names.add(String(h.name ?? h.command ?? h.bash));
+    this.entryNames.set(host.name, names);
     this.fileShape(host, layer, text, root, map, file);
     await this.entries(host, layer, text, file, owned, map);
     return true;
@@ -597,6 +605,41 @@ class Doctor {
     }
   }
 
+  /**
+   * The host's off switches (HostProbe.switches): a setting in any file the host layers that
+   * keeps hookrun's entries from running, each an error at its FILE:LINE. Files are read as
+   * the host file is: bounded, regular files only; one that cannot be read says nothing here.
+   */
+  switches(host: HostAdapter): void {
+    const judge = host.probe?.switches;
+    // Only where hookrun's entries are: elsewhere there is nothing for a switch to stop.
+    if (!judge || !this.entryNames.has(host.name)) return;
+    const texts = new Map<string, string | null>();
+    const text = (file: string): string | null => {
+      if (!texts.has(file)) {
+        let t: string | null = null;
+        try {
+          if (lstatSync(file, { throwIfNoEntry: false })) t = readBoundedText(file, READ_LIMITS.config, { what: `${host.title} settings` });
+        } catch {
+          // a FIFO, a device, too big: the host file's own check reports the one install writes
+        }
+        texts.set(file, t);
+      }
+      return texts.get(file)!;
+    };
+    const read = (file: string): Record<string, unknown> | null => {
+      const t = text(file);
+      const v = t === null ? null : (parse(t, [], { allowTrailingComma: true }) as unknown);
+      return isJsonObject(v) ? v : null;
+    };
+    const places = { projectDir: this.config.projectDir, home: this.options.home, env: this.options.env, root: this.options.root ?? "/" };
+    for (const off of judge(places, read, [...(this.entryNames.get(host.name) ?? [])])) {
+      const node = findNodeAtLocation(parseTree(text(off.file) ?? "") ?? { type: "null", offset: 0, length: 0 }, off.key);
+      const where = this.shown(off.file, node ? lineOf(text(off.file)!, node.parent?.type === "property" ? node.parent.offset : node.offset) : undefined);
+      this.add({ host: host.name, layer: off.file.startsWith(this.config.projectDir + path.sep) ? "project" : "user", level: "error", what: off.what, where, fix: off.fix });
+    }
+  }
+
   /** A host that runs one file per hook (Cline): hookrun's files current, each run as the host runs it. */
   async hostScripts(host: HostAdapter, layer: Layer, named: boolean): Promise<boolean> {
     const scripts = host.scripts!;
@@ -685,6 +728,7 @@ export async function doctor(config: ResolvedConfig, options: DoctorOptions): Pr
       if (host.install) await d.hostFile(host, layer, mustReport);
       else await d.hostScripts(host, layer, mustReport);
     }
+    d.switches(host);
   }
   if (d.checked.length > 0) d.shared();
   return { findings: d.findings, events: d.events, checked: d.checked, installed: d.installed };
