@@ -230,7 +230,7 @@ describe("hooks doctor", () => {
     expect(errors(linked.report)[0].what).toMatch(/^node_modules\/\.bin\/hooks is not hookrun \(it resolves to tools\/hooks\): not fired/);
   });
 
-  it("pnpm's node_modules/.bin/hooks (a cmd-shim script, as pnpm 8, 9 and 10 write it) is fired when it only runs hookrun", async () => {
+  it("pnpm's node_modules/.bin/hooks (a cmd-shim script, byte for byte as pnpm 8, 9 and 10 write it) is fired when it only runs hookrun", async () => {
     const sb = await project(["claude", "codex"]);
     // pnpm's layout: the package under .pnpm, linked as node_modules/hookrun; here the package is this repository.
     sb.write("node_modules/.pnpm/hookrun@0.1.0/node_modules/.keep", "");
@@ -261,6 +261,11 @@ describe("hooks doctor", () => {
     const refusals: [string, () => void, RegExp][] = [
       ["a line more", () => shim("pnpm9", (t) => t.replace("\nif [ -x", `\ntouch '${sb.path("pwned")}'\nif [ -x`)), /\(it is a file of its own\)/],
       ["its own target", () => shim("pnpm9", (t) => t.replaceAll("../hookrun/dist/bin/hooks.js", "../../tools/evil.js")), /\(it is a pnpm script that runs tools\/evil\.js\)/],
+      // sh keeps a CR in $basedir (a committed `.bin\r/node` would run); JS's trim would not see it.
+      ["a CR after basedir", () => shim("pnpm9", (t) => t.replace("g')\")\n", "g')\")\r\n")), /\(it is a file of its own\)/],
+      // "$basedir//abs/…" runs a file under .bin; resolved as a path it would be /abs/….
+      ["an absolute target", () => shim("pnpm9", (t) => t.replaceAll('"$basedir/../hookrun/', `"$basedir/${sb.dir}/node_modules/hookrun/`)), /\(it is a file of its own\)/],
+      ["the exec before basedir is set", () => shim("pnpm9", (t) => t.replace("#!/bin/sh\n", '#!/bin/sh\nexec node  "$basedir/../hookrun/dist/bin/hooks.js" "$@"\n')), /\(it is a file of its own\)/],
       ["a node beside it", () => shim("pnpm10"), /\(it is a pnpm script that would run node_modules\/\.bin\/node\)/],
     ];
     sb.write("tools/evil.js", `require("node:fs").writeFileSync(${JSON.stringify(sb.path("pwned"))}, "")\n`);
@@ -278,7 +283,7 @@ describe("hooks doctor", () => {
     }
   });
 
-  it("Claude Code's disableAllHooks in any settings layer, and allowManagedHooksOnly in managed settings: an error at FILE:LINE", async () => {
+  it("Claude Code's disableAllHooks in the settings layer that wins, and allowManagedHooksOnly in managed settings: an error at FILE:LINE", async () => {
     const sb = await project(["claude"]);
     const offAt = async (env: Record<string, string> = {}) => {
       const r = await runMain(["doctor", "--json", "claude"], { cwd: sb.dir, env: { ...sb.env, ...env } });
@@ -294,10 +299,18 @@ describe("hooks doctor", () => {
       expect.objectContaining({ host: "claude", layer: "project", where: ".claude/settings.local.json:3", fix: expect.stringMatching(/^remove "disableAllHooks" from .*settings\.local\.json$/) }),
     ]);
     expect(local.off[0].what).toMatch(/Claude Code runs no hook at all/);
-    // false is no switch; the user layer, also where CLAUDE_CONFIG_DIR puts it.
+    // The layer that wins decides (user < project < local < managed): a local false over the
+    // project's true runs hooks, as the real CLI does (test/prove.e2e.test.ts).
     sb.write(".claude/settings.local.json", '{"disableAllHooks": false}\n');
+    editJson(sb, ".claude/settings.json", (v) => Object.assign(v, { disableAllHooks: true }));
     expect((await offAt()).off).toEqual([]);
-    sb.write("home/.claude/settings.json".replace("home/", "../home/"), '{"disableAllHooks": true}\n');
+    // A file that does not parse is dropped by Claude Code: it switches nothing.
+    sb.write(".claude/settings.local.json", '{"disableAllHooks": false, oops\n');
+    expect((await offAt()).off.map((f) => f.where)).toEqual([expect.stringMatching(/^\.claude\/settings\.json:\d+$/)]);
+    // The user layer, also where CLAUDE_CONFIG_DIR puts it.
+    unlinkSync(sb.path(".claude/settings.local.json"));
+    editJson(sb, ".claude/settings.json", (v) => delete (v as Record<string, unknown>).disableAllHooks);
+    sb.write("../home/.claude/settings.json", '{"disableAllHooks": true}\n');
     expect((await offAt()).off.map((f) => f.where)).toEqual([expect.stringMatching(/home\/\.claude\/settings\.json:1$/)]);
     sb.write("../elsewhere/settings.json", '{"disableAllHooks": true}\n');
     expect((await offAt({ CLAUDE_CONFIG_DIR: path.join(sb.root, "elsewhere") })).off.map((f) => f.where)).toEqual([expect.stringMatching(/elsewhere\/settings\.json:1$/)]);

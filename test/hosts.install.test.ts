@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { claudeHost } from "../src/hosts/claude.js";
 import { dispatchTimeoutMs, matchedValues, ownsEntry } from "../src/hosts/install.js";
 import { dispatchCommand, isDispatchCommand, walkUpDispatchCommand } from "../src/hosts/dispatch.js";
-import { installedEntries, mergeEntries, uninstallText } from "../src/hosts/hostFile.js";
-import { resolveHost } from "../src/hosts/table.js";
+import { installedEntries, mergeEntries, uninstallText, wantedEntries } from "../src/hosts/hostFile.js";
+import { HOSTS, resolveHost } from "../src/hosts/table.js";
 import { importClaudeSettings } from "../src/interop/claudeImport.js";
 import type { HostAdapter } from "../src/hosts/types.js";
 import { CLI, runMain } from "./helpers/cli.js";
@@ -61,6 +61,22 @@ describe("the install engine: hookrun's entries in a host's JSON file", () => {
     expect(ownsEntry({ matcher: "Bash" })).toBe(false);
   });
 
+  it("every entry `hooks install` writes, for every host, project and --user (a path with a space and an apostrophe), is hookrun's", async () => {
+    const p = sandbox({ config: GUARD });
+    const config = await p.load();
+    const hosts = HOSTS.filter((h) => h.install);
+    expect(hosts.length).toBeGreaterThan(8);
+    for (const host of hosts)
+      for (const target of [
+        { root: host.install!.root ?? null, bin: null, exec: host.install!.exec },
+        { root: null, bin: "/home/o'b/my tools/hookrun/dist/bin/hooks.js", exec: host.install!.exec },
+      ]) {
+        const entries = Object.values(wantedEntries(host, config, target)).flat();
+        expect(entries.length, host.name).toBeGreaterThan(0);
+        for (const e of entries) expect(ownsEntry(e), `${host.name}: ${JSON.stringify(e)}`).toBe(true);
+      }
+  });
+
   it("a command with shell syntax around a dispatch is the user's: install and uninstall leave it, import says why it skips it", () => {
     const lookAlikes = [
       `touch pwned; ${entry("stop")}`,
@@ -70,6 +86,15 @@ describe("the install engine: hookrun's entries in a host's JSON file", () => {
       `"$(./fetch-root.sh)"/node_modules/.bin/hooks run stop --host claude`,
       "`./root.sh`/node_modules/.bin/hooks run stop --host claude",
       `bash -c '${entry("stop")}'`,
+      // sh reads \" as a quote of its own: the middle runs unquoted.
+      `${entry("stop")} "\\" ";./fetch.sh|sh;" "\\"`,
+      // Only space and tab separate words: this runs a relative `exec<NBSP>node_modules/.bin/hooks`.
+      "exec\u00a0node_modules/.bin/hooks run stop --host claude",
+      // npx's flags load other code.
+      "npx --package=./tools hooks run stop",
+      // Expansions that assign or evaluate.
+      '"${y:=x}${y@P}"/node_modules/.bin/hooks run stop --host claude',
+      `${entry("stop")}\r`,
     ];
     for (const command of lookAlikes) {
       const user = { hooks: [{ type: "command", command }] };
@@ -90,6 +115,8 @@ describe("the install engine: hookrun's entries in a host's JSON file", () => {
     expect(isDispatchCommand("npx hooks run stop")).toBe(true);
     expect(isDispatchCommand("node /opt/hookrun/dist/bin/hooks.js -C /p run pre_tool_use --host claude")).toBe(true);
     expect(isDispatchCommand("'/home/a b/bin/hooks' run stop --host claude")).toBe(true);
+    // `hooks install --user` quotes a path with an apostrophe as shellQuote does.
+    expect(isDispatchCommand(dispatchCommand("claude", "stop", { root: null, bin: "/home/o'b/.bin/hooks" }))).toBe(true);
     expect(isDispatchCommand("hooks list")).toBe(false);
   });
 

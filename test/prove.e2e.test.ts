@@ -195,26 +195,40 @@ async function switchedOff(host: "claude" | "gemini", turnOff: (project: string)
   return { doctor, received, ran: existsSync(path.join(project, "forbidden.txt")) };
 }
 
+const claudeGuardedCall = async (setup: (env: NodeJS.ProcessEnv) => Promise<void>, state: string, project: string) => {
+  const run = await runClaude({
+    project,
+    prompt: "Run the command.",
+    script: [{ tool: "Bash", input: { command: "touch forbidden.txt", description: "touch it" } }, { text: "Done." }],
+    env: { HOOKS_STATE_DIR: state },
+    timeoutMs: 60_000,
+    setup,
+  });
+  expect(run.exitCode, run.stderr).toBe(0);
+  return JSON.stringify(run.mainRequests.map((x) => x.body));
+};
+
 describe.skipIf(!claude.path)(`an off switch under the real Claude Code CLI${claude.path ? "" : ` (skipped: ${claude.reason})`}`, () => {
   it("disableAllHooks in .claude/settings.local.json: Claude Code runs none of hookrun's entries, and the doctor says so", { timeout: 120_000 }, async () => {
     const turnOff = (project: string) => writeFileSync(path.join(project, ".claude/settings.local.json"), '{\n  "disableAllHooks": true\n}\n');
-    const r = await switchedOff("claude", turnOff, async (setup, state, project) => {
-      const run = await runClaude({
-        project,
-        prompt: "Run the command.",
-        script: [{ tool: "Bash", input: { command: "touch forbidden.txt", description: "touch it" } }, { text: "Done." }],
-        env: { HOOKS_STATE_DIR: state },
-        timeoutMs: 60_000,
-        setup,
-      });
-      expect(run.exitCode, run.stderr).toBe(0);
-      return JSON.stringify(run.mainRequests.map((x) => x.body));
-    });
+    const r = await switchedOff("claude", turnOff, claudeGuardedCall);
     expect(r.doctor.code).toBe(1);
     expect(r.doctor.what).toEqual([expect.stringMatching(/^\.claude\/settings\.local\.json:2 `disableAllHooks: true`: Claude Code runs no hook at all/)]);
     // Ground truth: the guard never ran.
     expect(r.ran).toBe(true);
     expect(r.received).not.toContain(REASON);
+  });
+
+  it("the layer that wins decides: the project's disableAllHooks under a local false runs the hooks, and the doctor finds no switch", { timeout: 120_000 }, async () => {
+    const turnOffThenOn = (project: string) => {
+      const file = path.join(project, ".claude/settings.json");
+      writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, "utf8")), disableAllHooks: true }, null, 2));
+      writeFileSync(path.join(project, ".claude/settings.local.json"), '{"disableAllHooks": false}\n');
+    };
+    const r = await switchedOff("claude", turnOffThenOn, claudeGuardedCall);
+    expect(r.doctor).toEqual({ code: 0, what: [] });
+    expect(r.ran).toBe(false);
+    expect(r.received).toContain(REASON);
   });
 });
 

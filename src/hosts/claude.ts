@@ -211,15 +211,22 @@ export const claudeHost: HostAdapter = {
     shell: POSIX_SHELL,
     env: (projectDir) => ({ CLAUDE_PROJECT_DIR: projectDir }),
     payload: (hostEvent, projectDir) => ({ ...sampleFields(CLAUDE_EVENTS[hostEvent] ?? hostEvent, "Bash", projectDir), transcript_path: "", hook_event_name: hostEvent, permission_mode: "default" }),
-    // Claude Code 2.1.330's settings schema: `disableAllHooks` in any layer stops every hook;
-    // `allowManagedHooksOnly`, honoured from managed settings only, stops user and project hooks.
+    // Claude Code 2.1.330's settings: `disableAllHooks: true` stops every hook, the value of the
+    // layer that wins (user < project < local < managed; test/prove.e2e.test.ts checks with the
+    // real CLI that the project's true under a local false runs hooks). `allowManagedHooksOnly`,
+    // honoured from managed settings only, stops user and project hooks.
     switches: ({ projectDir, home, env, root }, read) => {
       const managed = `${root.replace(/\/$/, "")}/etc/claude-code/managed-settings.json`;
-      const user = `${env.CLAUDE_CONFIG_DIR || `${home}/.claude`}/settings.json`;
+      const layers = [`${env.CLAUDE_CONFIG_DIR || `${home}/.claude`}/settings.json`, `${projectDir}/.claude/settings.json`, `${projectDir}/.claude/settings.local.json`, managed];
       const out: OffSwitch[] = [];
-      for (const file of [managed, user, `${projectDir}/.claude/settings.json`, `${projectDir}/.claude/settings.local.json`])
-        if (read(file)?.disableAllHooks === true)
-          out.push({ file, key: ["disableAllHooks"], what: "`disableAllHooks: true`: Claude Code runs no hook at all, hookrun's entries included", fix: `remove "disableAllHooks" from ${file}` });
+      const winner = layers.filter((file) => typeof read(file)?.disableAllHooks === "boolean").at(-1);
+      if (winner && read(winner)?.disableAllHooks === true)
+        out.push({
+          file: winner,
+          key: ["disableAllHooks"],
+          what: "`disableAllHooks: true`: Claude Code runs no hook at all, hookrun's entries included",
+          fix: `remove "disableAllHooks" from ${winner}`,
+        });
       if (read(managed)?.allowManagedHooksOnly === true)
         out.push({
           file: managed,

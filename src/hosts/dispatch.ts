@@ -43,7 +43,10 @@ export function walkUpDispatchCommand(host: string, event: string): string {
 }
 
 // One shell word: quoted parts and plain characters, no operator, redirection or substitution.
-const SHELL_WORD = /(?:"[^"`$]*(?:\$\{?\w+\}?[^"`$]*)*"|'[^']*'|[^\s"'`;&|<>()\\]+)+/g;
+// In double quotes a `$` only as `$NAME`, `${NAME}` or `${NAME:-$NAME}` (Cursor's root), and no backslash (it would escape the
+// closing quote in the shell's reading); outside quotes `\'` (shellQuote's apostrophe) only.
+// Blanks are space and tab: the shell splits on nothing else.
+const SHELL_WORD = /(?:"[^"`$\\]*(?:\$(?:\w+|\{\w+(?::-\$?\w*)?\})[^"`$\\]*)*"|'[^']*'|\\'|[^ \t"'`;&|<>()\\]+)+/g;
 // The walk-up form (walkUpDispatchCommand), with any event and host in it.
 const WALK_UP = new RegExp(
   `^${walkUpDispatchCommand("HOST", "EVENT")
@@ -60,16 +63,17 @@ const WALK_UP = new RegExp(
  */
 export function isDispatchCommand(command: string): boolean {
   if (WALK_UP.test(command)) return true;
-  // One line, and every character but the blanks between words belongs to a word: no shell syntax.
-  if (/[\r\n]/.test(command) || command.replace(SHELL_WORD, "").trim() !== "") return false;
+  // Printable text on one line (no control character, no blank but space and tab), every
+  // character but the blanks between words belonging to a word, and each `$` a plain variable,
+  // at most with a plain default (`${x:=…}`, `$(…)`, `${x@P}` run or change things): no shell syntax.
+  if (/[\x00-\x08\x0a-\x1f\x7f\u0080-\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]/.test(command)) return false;
+  if (command.replace(SHELL_WORD, "").replace(/[ \t]/g, "") !== "" || /\$(?!\w|\{\w+(?::-\$?\w*)?\})/.test(command)) return false;
   const words = command.match(SHELL_WORD) ?? [];
   let i = 0;
   if (words[i] === "exec") i++;
-  if (words[i] === "npx") {
-    i++;
-    while (words[i]?.startsWith("-")) i++;
-  } else if (words[i] === "node") i++;
-  const bin = (words[i++] ?? "").replace(/["']/g, "");
+  // `npx hooks` (older hand-written entries) without flags: npx's own can load other code.
+  if (words[i] === "npx" || words[i] === "node") i++;
+  const bin = (words[i++] ?? "").replace(/\\'|["']/g, "");
   if (!/(^|\/)(hooks|hookrun)(\.js)?$/.test(bin)) return false;
   // Options before the command (`-C DIR`, `--config FILE`), each with its value.
   while (words[i]?.startsWith("-") && words[i] !== "--") i += 2;

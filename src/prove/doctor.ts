@@ -294,7 +294,11 @@ class Doctor {
     }
     this.installed++;
     const names = this.entryNames.get(host.name) ?? new Set<string>();
-    for (const entry of Object.values(owned).flat()) for (const h of Array.isArray(entry.hooks) ? entry.hooks : [entry]) if (isJsonObject(h)) names.add(String(h.name ?? h.command ?? h.bash));
+    for (const entry of Object.values(owned).flat())
+      for (const h of Array.isArray(entry.hooks) ? entry.hooks : [entry]) {
+        const name = isJsonObject(h) ? (h.name ?? h.command ?? h.bash) : undefined;
+        if (typeof name === "string") names.add(name);
+      }
     this.entryNames.set(host.name, names);
     this.fileShape(host, layer, text, root, map, file);
     await this.entries(host, layer, text, file, owned, map);
@@ -627,10 +631,12 @@ class Doctor {
       }
       return texts.get(file)!;
     };
+    // A file that does not parse is dropped by the host: it switches nothing off.
     const read = (file: string): Record<string, unknown> | null => {
       const t = text(file);
-      const v = t === null ? null : (parse(t, [], { allowTrailingComma: true }) as unknown);
-      return isJsonObject(v) ? v : null;
+      const errors: ParseError[] = [];
+      const v = t === null ? null : (parse(t, errors, { allowTrailingComma: true }) as unknown);
+      return errors.length === 0 && isJsonObject(v) ? v : null;
     };
     const places = { projectDir: this.config.projectDir, home: this.options.home, env: this.options.env, root: this.options.root ?? "/" };
     for (const off of judge(places, read, [...(this.entryNames.get(host.name) ?? [])])) {
