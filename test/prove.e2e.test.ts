@@ -68,14 +68,44 @@ interface Proof {
   hooks: ReturnType<typeof hooksAs>;
 }
 
+/** The agent run by a test: the setup (install, trust, doctor…), then the scripted model's guarded shell call; returns what the model received. */
+type AgentRun = (setup: (env: NodeJS.ProcessEnv) => Promise<void>, state: string, project: string) => Promise<string>;
+
+const guardedCall: Record<"claude" | "gemini", AgentRun> = {
+  claude: async (setup, state, project) => {
+    const run = await runClaude({
+      project,
+      prompt: "Run the command.",
+      script: [{ tool: "Bash", input: { command: "touch forbidden.txt", description: "touch it" } }, { text: "Done." }],
+      env: { HOOKS_STATE_DIR: state },
+      timeoutMs: 60_000,
+      setup,
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    return JSON.stringify(run.mainRequests.map((r) => r.body));
+  },
+  gemini: async (setup, state, project) => {
+    const run = await runGemini({
+      project,
+      prompt: "Run the command.",
+      script: [{ tool: "run_shell_command", args: { command: "touch forbidden.txt" } }, { text: "Done." }],
+      env: { HOOKS_STATE_DIR: state },
+      timeoutMs: 90_000,
+      setup,
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    return JSON.stringify(run.mainRequests.map((r) => r.body));
+  },
+};
+
 /** Set up the project for `host`, prove it with the doctor, run the agent with `hooks log --follow` watching. */
-async function prove(host: "claude" | "gemini", run: (setup: (env: NodeJS.ProcessEnv) => Promise<void>, state: string, project: string) => Promise<string>): Promise<Proof> {
+async function prove(host: "claude" | "gemini"): Promise<Proof> {
   const { project, state } = makeProject(host);
   let hooks!: ReturnType<typeof hooksAs>;
   let doctor!: Proof["doctor"];
   let follower: ChildProcess | undefined;
   let followed = "";
-  const received = await run(
+  const received = await guardedCall[host](
     async (env) => {
       hooks = hooksAs(project, env);
       expect((await hooks("install", host)).code).toBe(0);
@@ -133,36 +163,14 @@ async function checkReplay(p: Proof, host: string, hostEvent: string) {
 
 describe.skipIf(!claude.path)(`proving hooks under the real Claude Code CLI${claude.path ? "" : ` (skipped: ${claude.reason})`}`, () => {
   it("doctor → a real guarded call, seen live → its fixture passes, and fails without the guard", { timeout: 120_000 }, async () => {
-    const p = await prove("claude", async (setup, state, project) => {
-      const run = await runClaude({
-        project,
-        prompt: "Run the command.",
-        script: [{ tool: "Bash", input: { command: "touch forbidden.txt", description: "touch it" } }, { text: "Done." }],
-        env: { HOOKS_STATE_DIR: state },
-        timeoutMs: 60_000,
-        setup,
-      });
-      expect(run.exitCode, run.stderr).toBe(0);
-      return JSON.stringify(run.mainRequests.map((r) => r.body));
-    });
+    const p = await prove("claude");
     await checkReplay(p, "claude", "PreToolUse");
   });
 });
 
 describe.skipIf(!gemini.path)(`proving hooks under the real Gemini CLI${gemini.path ? "" : ` (skipped: ${gemini.reason})`}`, () => {
   it("doctor → a real guarded call, seen live → its fixture passes, and fails without the guard", { timeout: 120_000 }, async () => {
-    const p = await prove("gemini", async (setup, state, project) => {
-      const run = await runGemini({
-        project,
-        prompt: "Run the command.",
-        script: [{ tool: "run_shell_command", args: { command: "touch forbidden.txt" } }, { text: "Done." }],
-        env: { HOOKS_STATE_DIR: state },
-        timeoutMs: 90_000,
-        setup,
-      });
-      expect(run.exitCode, run.stderr).toBe(0);
-      return JSON.stringify(run.mainRequests.map((r) => r.body));
-    });
+    const p = await prove("gemini");
     await checkReplay(p, "gemini", "BeforeTool");
   });
 });
@@ -172,10 +180,10 @@ describe.skipIf(!gemini.path)(`proving hooks under the real Gemini CLI${gemini.p
  * with hookrun's entries installed and the switch set runs no hook (the guarded command runs,
  * the model never gets the guard's reason), and the doctor said so beforehand.
  */
-async function switchedOff(host: "claude" | "gemini", turnOff: (project: string) => void, run: (setup: (env: NodeJS.ProcessEnv) => Promise<void>, state: string, project: string) => Promise<string>) {
+async function switchedOff(host: "claude" | "gemini", turnOff: (project: string) => void) {
   const { project, state } = makeProject(host);
   let doctor!: { code: number | null; what: string[] };
-  const received = await run(
+  const received = await guardedCall[host](
     async (env) => {
       const hooks = hooksAs(project, env);
       expect((await hooks("install", host)).code).toBe(0);
@@ -195,23 +203,10 @@ async function switchedOff(host: "claude" | "gemini", turnOff: (project: string)
   return { doctor, received, ran: existsSync(path.join(project, "forbidden.txt")) };
 }
 
-const claudeGuardedCall = async (setup: (env: NodeJS.ProcessEnv) => Promise<void>, state: string, project: string) => {
-  const run = await runClaude({
-    project,
-    prompt: "Run the command.",
-    script: [{ tool: "Bash", input: { command: "touch forbidden.txt", description: "touch it" } }, { text: "Done." }],
-    env: { HOOKS_STATE_DIR: state },
-    timeoutMs: 60_000,
-    setup,
-  });
-  expect(run.exitCode, run.stderr).toBe(0);
-  return JSON.stringify(run.mainRequests.map((x) => x.body));
-};
-
 describe.skipIf(!claude.path)(`an off switch under the real Claude Code CLI${claude.path ? "" : ` (skipped: ${claude.reason})`}`, () => {
   it("disableAllHooks in .claude/settings.local.json: Claude Code runs none of hookrun's entries, and the doctor says so", { timeout: 120_000 }, async () => {
     const turnOff = (project: string) => writeFileSync(path.join(project, ".claude/settings.local.json"), '{\n  "disableAllHooks": true\n}\n');
-    const r = await switchedOff("claude", turnOff, claudeGuardedCall);
+    const r = await switchedOff("claude", turnOff);
     expect(r.doctor.code).toBe(1);
     expect(r.doctor.what).toEqual([expect.stringMatching(/^\.claude\/settings\.local\.json:2 `disableAllHooks: true`: Claude Code runs no hook at all/)]);
     // Ground truth: the guard never ran.
@@ -225,7 +220,7 @@ describe.skipIf(!claude.path)(`an off switch under the real Claude Code CLI${cla
       writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, "utf8")), disableAllHooks: true }, null, 2));
       writeFileSync(path.join(project, ".claude/settings.local.json"), '{"disableAllHooks": false}\n');
     };
-    const r = await switchedOff("claude", turnOffThenOn, claudeGuardedCall);
+    const r = await switchedOff("claude", turnOffThenOn);
     expect(r.doctor).toEqual({ code: 0, what: [] });
     expect(r.ran).toBe(false);
     expect(r.received).toContain(REASON);
@@ -239,18 +234,7 @@ describe.skipIf(!gemini.path)(`an off switch under the real Gemini CLI${gemini.p
       const file = path.join(project, ".gemini/settings.json");
       writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, "utf8")), hooksConfig: { disabled: ["hookrun"] } }, null, 2));
     };
-    const r = await switchedOff("gemini", turnOff, async (setup, state, project) => {
-      const run = await runGemini({
-        project,
-        prompt: "Run the command.",
-        script: [{ tool: "run_shell_command", args: { command: "touch forbidden.txt" } }, { text: "Done." }],
-        env: { HOOKS_STATE_DIR: state },
-        timeoutMs: 90_000,
-        setup,
-      });
-      expect(run.exitCode, run.stderr).toBe(0);
-      return JSON.stringify(run.mainRequests.map((x) => x.body));
-    });
+    const r = await switchedOff("gemini", turnOff);
     expect(r.doctor.code).toBe(1);
     expect(r.doctor.what).toEqual([expect.stringMatching(/^\.gemini\/settings\.json:\d+ `hooksConfig\.disabled` lists `hookrun`/)]);
     expect(r.ran).toBe(true);

@@ -509,11 +509,12 @@ class Doctor {
     if (target === null) return "it is a file of its own";
     const node = path.join(path.dirname(bin), "node");
     if (lstatSync(node, { throwIfNoEntry: false })) return `it is a pnpm script that would run ${this.shown(node)}`;
+    const resolved = path.resolve(path.dirname(bin), target);
     let real: string;
     try {
-      real = realpathSync(path.resolve(path.dirname(bin), target));
+      real = realpathSync(resolved);
     } catch {
-      return `it is a pnpm script whose target ${this.shown(path.resolve(path.dirname(bin), target))} is missing`;
+      return `it is a pnpm script whose target ${this.shown(resolved)} is missing`;
     }
     return isHookrun(real, this.options.selfBin) ? null : `it is a pnpm script that runs ${this.shown(real)}`;
   }
@@ -618,30 +619,30 @@ class Doctor {
     const judge = host.probe?.switches;
     // Only where hookrun's entries are: elsewhere there is nothing for a switch to stop.
     if (!judge || !this.entryNames.has(host.name)) return;
-    const texts = new Map<string, string | null>();
-    const text = (file: string): string | null => {
-      if (!texts.has(file)) {
-        let t: string | null = null;
+    // Each file read and parsed once, however often the host asks; a file that does not parse
+    // is dropped by the host: it switches nothing off.
+    const files = new Map<string, { text: string; value: Record<string, unknown> | null } | null>();
+    const load = (file: string) => {
+      if (!files.has(file)) {
+        let text: string | null = null;
         try {
-          if (lstatSync(file, { throwIfNoEntry: false })) t = readBoundedText(file, READ_LIMITS.config, { what: `${host.title} settings` });
+          if (lstatSync(file, { throwIfNoEntry: false })) text = readBoundedText(file, READ_LIMITS.config, { what: `${host.title} settings` });
         } catch {
           // a FIFO, a device, too big: the host file's own check reports the one install writes
         }
-        texts.set(file, t);
+        const errors: ParseError[] = [];
+        const value = text === null ? null : (parse(text, errors, { allowTrailingComma: true }) as unknown);
+        files.set(file, text === null ? null : { text, value: errors.length === 0 && isJsonObject(value) ? value : null });
       }
-      return texts.get(file)!;
+      return files.get(file)!;
     };
-    // A file that does not parse is dropped by the host: it switches nothing off.
-    const read = (file: string): Record<string, unknown> | null => {
-      const t = text(file);
-      const errors: ParseError[] = [];
-      const v = t === null ? null : (parse(t, errors, { allowTrailingComma: true }) as unknown);
-      return errors.length === 0 && isJsonObject(v) ? v : null;
-    };
+    const read = (file: string): Record<string, unknown> | null => load(file)?.value ?? null;
     const places = { projectDir: this.config.projectDir, home: this.options.home, env: this.options.env, root: this.options.root ?? "/" };
     for (const off of judge(places, read, [...(this.entryNames.get(host.name) ?? [])])) {
-      const node = findNodeAtLocation(parseTree(text(off.file) ?? "") ?? { type: "null", offset: 0, length: 0 }, off.key);
-      const where = this.shown(off.file, node ? lineOf(text(off.file)!, node.parent?.type === "property" ? node.parent.offset : node.offset) : undefined);
+      const text = load(off.file)?.text ?? "";
+      const root = parseTree(text);
+      const node = root && findNodeAtLocation(root, off.key);
+      const where = this.shown(off.file, node ? lineOf(text, node.parent?.type === "property" ? node.parent.offset : node.offset) : undefined);
       this.add({ host: host.name, layer: off.file.startsWith(this.config.projectDir + path.sep) ? "project" : "user", level: "error", what: off.what, where, fix: off.fix });
     }
   }
