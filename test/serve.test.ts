@@ -266,6 +266,21 @@ describe("hooks serve: errors", () => {
     expect((await request(target, "POST", "/v1/trigger/stop", "{}")).status).toBe(200);
   });
 
+  it("a client still sending a refused body reads the 413, on a socket and over TCP (the server lingers, it does not reset)", async () => {
+    // Closing at once after the answer made the client's next write fail (EPIPE, or a TCP reset
+    // that drops the answer unread): 43 of 100 such requests over TCP, 4 of 100 on the socket.
+    const big = Buffer.alloc(11 * 1024 * 1024, 0x61);
+    const { target: socket } = await startServe();
+    const { target: tcp } = await startServe(["--port", "0"]);
+    const auth = { authorization: `Bearer ${readFileSync(path.join(state, "serve.token"), "utf8").trim()}` };
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      statuses.push((await request(socket, "POST", "/v1/trigger/stop", big)).status);
+      statuses.push((await request(tcp, "POST", "/v1/trigger/stop", big, auth)).status);
+    }
+    expect(statuses).toEqual(Array(20).fill(413));
+  });
+
   it("403 naming the file when the project config is not trusted (no --trust, no HOOKS_TRUST)", async () => {
     const p = spawnCli(["serve"], { cwd: repo, env: { ...env, HOOKS_TRUST: undefined } as Record<string, string | undefined> });
     servers.push(p);

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { ConfigError, ContextError, HookrunError, InterruptedError, TrustError, UnknownHookError, UsageError } from "../errors.js";
 import { errorJson } from "../report/json.js";
 import { parseContext } from "../runner/context.js";
@@ -81,6 +82,33 @@ export function checkBearer(req: IncomingMessage, token: string): void {
 /** SPEC §12: a context larger than this is refused with 413. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
+/**
+ * How long, after refusing a body the client is still sending, the server goes on reading (and
+ * dropping) it before closing: nginx's lingering close. Closing at once, as Node does after a
+ * `connection: close` answer, makes the client's next write fail (EPIPE on a Unix socket, a reset
+ * on TCP that can discard the answer unread), so a client often saw an error instead of the 413.
+ */
+export const LINGER_MS = 2000;
+
+/**
+ * Make the connection of `req` close by lingering: once the answer is written, our side is shut
+ * (the client reads the answer and then end of file), what the client still sends is read and
+ * dropped, and the socket is destroyed when the client closes or after LINGER_MS. Memory stays
+ * bounded: nothing is kept. Node ends a `connection: close` exchange with `socket.destroySoon()`;
+ * this socket's own destroySoon replaces it (if Node ever stopped calling it, the connection would
+ * close at once, as before).
+ */
+function lingerAfterAnswer(req: IncomingMessage): void {
+  const socket = req.socket as Socket;
+  socket.destroySoon = () => {
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    socket.once("close", () => clearTimeout(timer));
+    socket.once("end", () => socket.destroy());
+    socket.end();
+  };
+  req.resume();
+}
+
 function tooLarge(limit: number): HttpError {
   return new HttpError(413, `the request body is over ${limit / 1024 / 1024} MiB; send a smaller context`, { limit_bytes: limit }, { connection: "close" });
 }
@@ -107,7 +135,7 @@ function readBody(req: IncomingMessage, limit: number, stallMs: number): Promise
       req.off("data", onData).off("end", onEnd).off("error", fail).off("close", onClose);
     };
     // Stop reading on a refusal: the answer goes out with `connection: close`, and the socket
-    // is closed once it is written, whatever the client still sends.
+    // is closed once it is written (after a linger, for a body refused as too large).
     function fail(error: Error): void {
       done();
       req.pause();
@@ -117,6 +145,7 @@ function readBody(req: IncomingMessage, limit: number, stallMs: number): Promise
       size += chunk.length;
       if (size > limit) {
         fail(tooLarge(limit));
+        lingerAfterAnswer(req);
         return;
       }
       chunks.push(chunk);
@@ -142,7 +171,10 @@ function readBody(req: IncomingMessage, limit: number, stallMs: number): Promise
  */
 export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES, stallMs = BODY_STALL_MS): Promise<HookContext> {
   const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  if (Number.isFinite(declared) && declared > limit) {
+    lingerAfterAnswer(req);
+    throw tooLarge(limit);
+  }
   const body = await readBody(req, limit, stallMs);
   return parseContext(body.toString("utf8"), "in the request body");
 }
