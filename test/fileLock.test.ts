@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -7,6 +7,7 @@ import { WriteError } from "../src/errors.js";
 import { lockPathFor, withFileLock } from "../src/fs/withFileLock.js";
 import { disableHook } from "../src/index.js";
 import { sandbox, type Sandbox } from "./helpers/sandbox.js";
+import { waitFor } from "./helpers/waitFor.js";
 
 function setup(): Sandbox {
   const t = sandbox({ prefix: "hookrun-lock-" });
@@ -27,6 +28,21 @@ describe("the lock serialises writers and recovers from crashed ones (SPEC §9)"
     const got = await withFileLock(file, () => "ran", { timeoutMs: 5000 });
     expect(got).toBe("ran");
     expect(existsSync(`${file}.lock`)).toBe(false);
+  });
+
+  it("breaks a lock whose process has exited but was not reaped (a zombie)", async () => {
+    const t = setup();
+    const file = path.join(t.dir, "f");
+    // perl forks a child that exits at once and is never waited for: a zombie for 30 s.
+    const parent = spawn("perl", ["-e", '$| = 1; my $c = fork(); if ($c == 0) { exit 0 } print "$c\\n"; sleep 30'], { stdio: ["ignore", "pipe", "ignore"] });
+    try {
+      const zombie = Number(await new Promise<string>((resolve) => parent.stdout.once("data", (d: Buffer) => resolve(d.toString()))));
+      await waitFor(() => readFileSync(`/proc/${zombie}/stat`, "latin1").split(") ")[1]?.startsWith("Z") ?? false, { what: "the child to be a zombie" });
+      writeFileSync(`${file}.lock`, `${zombie}\n${new Date().toISOString()}\n`);
+      expect(await withFileLock(file, () => "ran", { timeoutMs: 3000 })).toBe("ran");
+    } finally {
+      parent.kill("SIGKILL");
+    }
   });
 
   it("breaks a lock older than staleMs even if its pid is alive", async () => {

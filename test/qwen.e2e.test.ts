@@ -1,4 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { alive } from "./helpers/sandbox.js";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -134,15 +135,6 @@ const A_SETTINGS = {
     PostToolUse: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: `printf '%s' '{"decision":"block","reason":"A-POST-BLOCK-7"}'` }] }],
     Stop: [{ hooks: [{ type: "command", command: `echo x >> stop.log; printf '%s' '{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"A-STOP-CTX-7"}}'` }] }],
   },
-};
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 };
 
 describe.skipIf(!qwen.path)(`Qwen Code ${qwen.version ?? `(skipped: ${qwen.reason})`}: hooks.yaml through \`hooks install qwen\` (B), and Qwen's own reading (A)`, () => {

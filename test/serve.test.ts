@@ -9,7 +9,7 @@ import { startServer, type RunningServer } from "../src/server/startServer.js";
 import { config as runnerConfig, hook } from "./helpers/runnerConfig.js";
 import { runCli, spawnCli, type CliProcess } from "./helpers/cli.js";
 import { request, untilListening, type Target } from "./helpers/server.js";
-import { useSandbox } from "./helpers/sandbox.js";
+import { alive, useSandbox } from "./helpers/sandbox.js";
 import { waitFor } from "./helpers/waitFor.js";
 
 let tmp: string;
@@ -45,15 +45,6 @@ async function startServe(args: string[] = []): Promise<{ p: CliProcess; target:
 }
 
 const hookNames = async (t: Target): Promise<string> => ((await request(t, "GET", "/v1/hooks")).json.hooks as { name: string }[]).map((h) => h.name).join(",");
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** A raw connection: what the server wrote on it so far, and whether it has closed it. */
 interface RawClient {
@@ -406,9 +397,9 @@ describe("hooks serve: start-up and cancellation", () => {
     req.end("{}");
     await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", { what: "the hook to start" });
     const pid = Number(readFileSync(pidFile, "utf8"));
-    expect(isAlive(pid)).toBe(true);
+    expect(alive(pid)).toBe(true);
     req.destroy();
-    await waitFor(() => !isAlive(pid), { what: `hook pid ${pid} to be killed`, timeoutMs: 10_000 });
+    await waitFor(() => !alive(pid), { what: `hook pid ${pid} to be killed`, timeoutMs: 10_000 });
     expect((await request(target, "GET", "/v1/health")).status).toBe(200);
   });
 });
@@ -470,13 +461,13 @@ describe("hooks serve: the socket", () => {
     expect(r.json.async_started).toEqual(["bg"]);
     // The async hook is inside its 5 s grace now: still running, killed before the exit.
     const bgPid = Number(readFileSync(path.join(pids, "bg"), "utf8"));
-    expect(isAlive(bgPid)).toBe(true);
+    expect(alive(bgPid)).toBe(true);
     const exit = await p.exited;
     expect(exit).toEqual({ code: 0, signal: null });
     expect(existsSync(path.join(state, "serve.sock"))).toBe(false);
     for (const f of ["long", "bg"]) {
       const pid = Number(readFileSync(path.join(pids, f), "utf8"));
-      await waitFor(() => !isAlive(pid), { what: `${f} hook (pid ${pid}) to be gone`, timeoutMs: 5000 });
+      await waitFor(() => !alive(pid), { what: `${f} hook (pid ${pid}) to be gone`, timeoutMs: 5000 });
     }
   });
 });

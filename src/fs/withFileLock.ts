@@ -79,7 +79,7 @@ function inspect(lockPath: string, file: string): LockSnapshot | null {
 /**
  * Whether the holder named in a lock can no longer be holding it: the lock is older than
  * staleMs, or its pid is dead, or that pid now belongs to a process started after the lock's
- * holder (pid reuse). Content is untrusted: only a plain decimal pid in range is ever signalled
+ * holder (pid reuse), or it is a zombie. Content is untrusted: only a plain decimal pid in range is ever signalled
  * (never 0 or a negative number, which would address process groups); unreadable content is
  * a lock being written for 2 s, then garbage.
  */
@@ -93,8 +93,12 @@ function isStale(lock: LockSnapshot, staleMs: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "ESRCH";
   }
+  const stat = readProcStat(pid);
+  // A zombie has exited: it holds nothing, and where PID 1 does not reap orphans (containers)
+  // it stays a zombie for good.
+  if (stat?.state === "Z" || stat?.state === "X") return true;
   const start = /^[0-9]{1,20}$/.test(startText ?? "") ? startText : null;
-  const now = start ? (readProcStat(pid)?.start ?? null) : null;
+  const now = start ? (stat?.start ?? null) : null;
   return start !== null && now !== null && now !== start;
 }
 
