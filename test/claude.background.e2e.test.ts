@@ -1,9 +1,10 @@
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { killClaudeRuns, modelView, requireClaude, runClaude } from "./helpers/claudeCode.js";
 import { CLI, ROOT, runCli } from "./helpers/cli.js";
+import { removeTree } from "./helpers/removeTree.js";
 
 /**
  * examples/background-analysis under the real Claude Code CLI (headless, offline, scripted model):
@@ -20,7 +21,7 @@ const projects: string[] = [];
 describe.skipIf(!claude.path)(`Claude Code ${claude.version ?? `(skipped: ${claude.reason})`}: a background analysis reaches the model`, () => {
   afterAll(() => {
     killClaudeRuns();
-    for (const dir of projects) rmSync(dir, { recursive: true, force: true });
+    for (const dir of projects) removeTree(dir);
   });
 
   it("after a Write, the model gets the analysis's finding once, at a later tool call", async ({ signal }) => {

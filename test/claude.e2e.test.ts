@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -8,6 +8,7 @@ import { FINAL_TEXT, type ScriptTurn, startAnthropicModel } from "./helpers/anth
 import { type ClaudeRun, killClaudeRuns, modelView, requireClaude, runClaude } from "./helpers/claudeCode.js";
 import { CLI, runCli } from "./helpers/cli.js";
 import { waitFor } from "./helpers/waitFor.js";
+import { removeTree } from "./helpers/removeTree.js";
 
 /**
  * Hooks written for Claude Code, run by the real Claude Code CLI (headless, offline, against the
@@ -596,7 +597,7 @@ describe.skipIf(!claude.path)(`Claude Code ${claude.version ?? `(skipped: ${clau
       if (untrusted) dump[caseTitle(UNTRUSTED)] = { "B-import": side((await Promise.allSettled([untrusted]))[0]) };
       writeFileSync(process.env.HOOKRUN_E2E_DUMP, `${JSON.stringify(dump, null, 1)}\n`);
     }
-    for (const dir of projects) rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    for (const dir of projects) removeTree(dir);
   });
 
   /** Both Bs: the same exit, model view, hooks run and side effect as A. */
@@ -681,7 +682,7 @@ describe.runIf(claude.path && LATENCY_CALLS > 0)("latency of one PreToolUse disp
           rows[side].cycle.push(main[i + 1].at - main[i].answeredAt);
         }
         rows[side].total.push(s.run.durationMs);
-        rmSync(s.project, { recursive: true, force: true });
+        removeTree(s.project);
       }
     const line = (side: "A" | "B") =>
       `${side}: hook start after the tool call median ${median(rows[side].start)} ms, tool-call cycle median ${median(rows[side].cycle)} ms, whole run median ${median(rows[side].total)} ms`;

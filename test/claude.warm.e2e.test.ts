@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type ClaudeRun, killClaudeRuns, modelView, requireClaude, runClaude } from "./helpers/claudeCode.js";
 import { type CliProcess, runCli, spawnCli } from "./helpers/cli.js";
 import { untilListening } from "./helpers/server.js";
+import { removeTree } from "./helpers/removeTree.js";
 
 /**
  * Warm mode in the real Claude Code CLI (headless, offline, scripted model): `hooks install claude
@@ -27,7 +28,7 @@ afterAll(async () => {
   killClaudeRuns();
   for (const s of servers) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill("SIGKILL");
   await Promise.all(servers.map((s) => s.exited));
-  for (const p of projects) rmSync(p, { recursive: true, force: true });
+  for (const p of projects) removeTree(p);
 });
 
 /** A port nothing listens on now. */

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT, runCli } from "./helpers/cli.js";
+import { removeTree } from "./helpers/removeTree.js";
 
 // The CLI loader (scripts/cliLoader.cjs) caches the bundle's compiled code in the user's cache
 // dir, never in the installed package: Node's compile cache on Node >= 22.1, a V8 code cache per
@@ -11,7 +12,7 @@ import { ROOT, runCli } from "./helpers/cli.js";
 const compileCache = typeof ((await import("node:module")) as { enableCompileCache?: unknown }).enableCompileCache === "function";
 const made: string[] = [];
 afterAll(() => {
-  for (const d of made) fs.rmSync(d, { recursive: true, force: true });
+  for (const d of made) removeTree(d);
 });
 
 function cacheHome(): string {

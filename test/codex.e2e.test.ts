@@ -1,12 +1,13 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CLI, runCli } from "./helpers/cli.js";
 import { type CodexRun, alive, killCodexRuns, modelView, processesWithArg, requireCodex, runCodex } from "./helpers/codexCli.js";
 import { FINAL_TEXT, type ScriptTurn, startResponsesModel } from "./helpers/openaiResponsesModel.js";
+import { removeTree } from "./helpers/removeTree.js";
 
 /**
  * Hooks run by the real Codex CLI (`codex exec`, headless, offline, against the scripted
@@ -329,7 +330,7 @@ const runsOf = (c: Case) => {
 describe.skipIf(!codex.path)(`Codex CLI ${codex.version ?? `(skipped: ${codex.reason})`}: a hook directly (A) and through hookrun (B: hooks.yaml + \`hooks install codex\`)`, () => {
   afterAll(() => {
     killCodexRuns();
-    for (const dir of projects) rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    for (const dir of projects) removeTree(dir);
   });
 
   for (const c of cases) {

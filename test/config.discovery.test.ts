@@ -4,6 +4,7 @@ import { findProjectFile } from "../src/config/discover.js";
 import { ConfigError } from "../src/errors.js";
 import { runMain } from "./helpers/cli.js";
 import { sandbox } from "./helpers/sandbox.js";
+import { removeTree } from "./helpers/removeTree.js";
 
 const HOOK = (name: string) => `hooks:\n  stop:\n    - name: ${name}\n      command: "true"\n`;
 
@@ -110,7 +111,7 @@ describe("discovery (SPEC §2.1)", () => {
 
 describe("the user layer and the state dir follow the HOME they are handed (issue 16: in-process callers)", () => {
   it("findUserFile and stateDir read env.HOME when XDG_* are unset, not the process's home", async () => {
-    const { mkdtempSync, mkdirSync, writeFileSync, rmSync, realpathSync } = await import("node:fs");
+    const { mkdtempSync, mkdirSync, writeFileSync, realpathSync } = await import("node:fs");
     const os = await import("node:os");
     const path = await import("node:path");
     const { findUserFile } = await import("../src/config/discover.js");
@@ -122,7 +123,7 @@ describe("the user layer and the state dir follow the HOME they are handed (issu
       expect(findUserFile({ HOME: home })).toBe(path.join(home, ".config", "hookrun", "hooks.yaml"));
       expect(stateDir({ HOME: home })).toBe(path.join(home, ".local", "state", "hookrun"));
     } finally {
-      rmSync(home, { recursive: true, force: true });
+      removeTree(home);
     }
   });
 });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, runCli } from "./helpers/cli.js";
 import { type CopilotRun, chatView, killCopilotRuns, requireCopilot, runCopilot, warmCopilotCache } from "./helpers/copilotCli.js";
 import type { ScriptTurn } from "./helpers/openaiChatModel.js";
+import { removeTree } from "./helpers/removeTree.js";
 
 /**
  * Hooks run by the real GitHub Copilot CLI (`copilot -p`, headless, offline, against the scripted
@@ -317,7 +318,7 @@ describe.skipIf(!copilot.argv)(`Copilot CLI ${copilot.version ?? `(skipped: ${co
   afterAll(async () => {
     killCopilotRuns();
     await Promise.allSettled(runs.values());
-    for (const d of dirs) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    for (const d of dirs) removeTree(d);
   }, 60_000);
 
   for (const c of cases) {

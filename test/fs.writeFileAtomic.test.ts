@@ -1,11 +1,12 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeFileAtomic, writeJsonAtomic, writePrivateFileAtomic } from "../src/fs/writeFileAtomic.js";
+import { removeTree } from "./helpers/removeTree.js";
 
 const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterEach(() => dirs.splice(0).forEach((d) => removeTree(d)));
 const tmp = (): string => {
   const d = mkdtempSync(path.join(os.tmpdir(), "hookrun-atomic-"));
   dirs.push(d);

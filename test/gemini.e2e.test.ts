@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -7,6 +7,7 @@ import { ASK_DEGRADED } from "../src/hosts/gemini.js";
 import { CLI, runCli } from "./helpers/cli.js";
 import { type GeminiRun, killGeminiRuns, requireGemini, runGemini } from "./helpers/geminiCli.js";
 import { conversation, type GeminiTurn } from "./helpers/geminiModel.js";
+import { removeTree } from "./helpers/removeTree.js";
 
 /**
  * hooks.yaml run by the real Gemini CLI (`gemini -p`, headless, offline, against the scripted
@@ -105,7 +106,7 @@ const dump: Record<string, unknown> = {};
 afterAll(() => {
   if (process.env.HOOKRUN_E2E_DUMP) writeFileSync(process.env.HOOKRUN_E2E_DUMP, JSON.stringify(dump, null, 2));
   killGeminiRuns();
-  rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  removeTree(root);
 });
 
 const userEnv = (env: NodeJS.ProcessEnv) => Object.fromEntries(["HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "HOOKS_STATE_DIR", "XDG_CACHE_HOME"].map((k) => [k, env[k]]));

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -9,6 +9,7 @@ import { dispatchCommand } from "../src/hosts/dispatch.js";
 import { detectHost, hostByName } from "../src/hosts/table.js";
 import { hookResult, triggerResult } from "./helpers/results.js";
 import { config, hook } from "./helpers/runnerConfig.js";
+import { removeTree } from "./helpers/removeTree.js";
 
 /** A payload as Codex 0.169.0 sends it (captured from a real run; paths shortened). */
 const base = {
@@ -265,7 +266,7 @@ describe("codex.install.entries", () => {
 
   describe("the dispatch command, run by a real shell as Codex runs it ($SHELL -lc in the session's cwd)", () => {
     const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookrun-codex-cmd-")));
-    afterAll(() => rmSync(root, { recursive: true, force: true }));
+    afterAll(() => removeTree(root));
     const fake = path.join(root, "proj", "node_modules", ".bin", "hooks");
     mkdirSync(path.dirname(fake), { recursive: true });
     mkdirSync(path.join(root, "proj", "src", "deep"), { recursive: true });

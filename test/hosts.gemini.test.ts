@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -9,6 +9,7 @@ import { ASK_DEGRADED, formatGemini, GEMINI_OUTPUT_NOTE, gemini, geminiDispatchC
 import { detectHost, hostByName } from "../src/hosts/table.js";
 import { config, hook } from "./helpers/runnerConfig.js";
 import { hookResult, triggerResult } from "./helpers/results.js";
+import { removeTree } from "./helpers/removeTree.js";
 
 const base = {
   session_id: "6d9cf022-d45a-4c1e-9b35-9f440defeb78",
@@ -258,7 +259,7 @@ describe("gemini: install entries", () => {
 
 describe("gemini: import", () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "hookrun-gemini-import-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => removeTree(dir));
 
   const settings = {
     hooksConfig: { disabled: ["old-audit"] },

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { type ChildProcess, spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { killClaudeRuns, requireClaude, runClaude } from "./helpers/claudeCode.js";
 import { CLI, runCli } from "./helpers/cli.js";
 import { killGeminiRuns, requireGemini, runGemini } from "./helpers/geminiCli.js";
+import { removeTree } from "./helpers/removeTree.js";
 
 /**
  * Issue 15 against real agents: in a project with `hooks install HOST`'s real entries, `hooks
@@ -39,7 +40,7 @@ const dirs: string[] = [];
 afterAll(() => {
   killClaudeRuns();
   killGeminiRuns();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs) removeTree(d);
 });
 
 function makeProject(host: "claude" | "gemini"): { project: string; state: string } {

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { alive } from "./helpers/sandbox.js";
 import os from "node:os";
 import path from "node:path";
@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, runCli } from "./helpers/cli.js";
 import { makeQwenHome, type QwenHome, type QwenRun, requestText, requireQwen, runQwen } from "./helpers/qwenCli.js";
 import type { ScriptTurn } from "./helpers/openaiChatModel.js";
+import { removeTree } from "./helpers/removeTree.js";
 
 /**
  * The real Qwen Code CLI (the pinned devDependency), headless (`qwen --approval-mode yolo -p`)
@@ -159,7 +160,7 @@ describe.skipIf(!qwen.path)(`Qwen Code ${qwen.version ?? `(skipped: ${qwen.reaso
   }, 120_000);
 
   afterAll(() => {
-    for (const d of tmp) rmSync(d, { recursive: true, force: true });
+    for (const d of tmp) removeTree(d);
     for (const h of homes) h.cleanup();
   });
 

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { removeTree } from "./removeTree.js";
 
 /**
  * The machinery every real-agent helper (claudeCode.ts, codexCli.ts, copilotCli.ts, geminiCli.ts,
@@ -39,7 +40,7 @@ export function makeUserRoot(prefix: string): string {
 }
 
 export function removeUserRoot(userRoot: string): void {
-  rmSync(userRoot, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  removeTree(userRoot);
 }
 
 /**

@@ -1,10 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { type AgentRunFields, type AgentRunOptions, agentPool, finishEnv, inCi, makeUserRoot, removeUserRoot, runFields, userEnv } from "./agentProcess.js";
 import { type ChatModelOptions, type ChatRequest, type ScriptTurn, startOpenAIChatModel } from "./openaiChatModel.js";
+import { removeTree } from "./removeTree.js";
 
 /**
  * Run the real GitHub Copilot CLI (`copilot -p`, the pinned devDependency) headless and offline
@@ -82,7 +83,7 @@ export function warmCopilotCache(): void {
       timeout: 120_000,
     });
   } finally {
-    rmSync(home, { recursive: true, force: true });
+    removeTree(home);
   }
 }
 

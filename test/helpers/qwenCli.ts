@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { type AgentBinary, agentPool, inCi } from "./agentProcess.js";
 import { type ChatModelOptions, type ChatRequest, type OpenAIChatModel, type ScriptTurn, startOpenAIChatModel } from "./openaiChatModel.js";
+import { removeTree } from "./removeTree.js";
 
 /**
  * Run the real Qwen Code CLI (`qwen -p`, the pinned devDependency @qwen-code/qwen-code) headless
@@ -50,7 +51,7 @@ export function makeQwenHome(userSettings: Record<string, unknown> = {}): QwenHo
   // After each turn a memory agent sends a second conversation (with tools) to the same API.
   writeFileSync(path.join(dir, ".qwen", "settings.json"), JSON.stringify({ memory: { enableManagedAutoMemory: false }, ...userSettings }, null, 2));
   const env = { HOME: dir, XDG_CONFIG_HOME: path.join(dir, ".config"), XDG_STATE_HOME: path.join(dir, ".local/state"), XDG_CACHE_HOME: path.join(dir, ".cache") };
-  return { dir, env, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir, env, cleanup: () => removeTree(dir) };
 }
 
 export interface RunQwenOptions {

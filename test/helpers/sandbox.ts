@@ -1,9 +1,12 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeEach, onTestFinished } from "vitest";
 import { ConfigError, loadConfig, type Diagnostic, type LoadConfigOptions } from "../../src/index.js";
+import { removeTree } from "./removeTree.js";
 import { waitFor } from "./waitFor.js";
+
+export { removeTree };
 
 /**
  * The one temp-dir maker of the suite. A sandbox is a fresh directory (its real path, so paths
@@ -101,24 +104,6 @@ export function sandbox(options: { fixture?: string; prefix?: string /** written
     // not inside a test: the caller cleans up
   }
   return sb;
-}
-
-/**
- * Remove a sandbox. Node's rmSync lists a directory's children once and then only retries the
- * rmdir: a file created meanwhile (a detached async worker that has just published its result
- * writes its code cache under $XDG_CACHE_HOME as it exits) fails it with ENOTEMPTY. So the whole
- * walk is retried, for up to about 3 s.
- */
-export function removeTree(root: string): void {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      rmSync(root, { recursive: true, force: true, maxRetries: 2, retryDelay: 50 });
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOTEMPTY" || attempt >= 10) throw error;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100 * attempt);
-    }
-  }
 }
 
 /**
