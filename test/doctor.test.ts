@@ -387,6 +387,70 @@ describe("hooks doctor", () => {
     expect(dup[0].fix).toMatch(/hooks\.yaml's guard at hooks\.yaml:3/);
   });
 
+  it("agent-code: each [[hooks]] table is fired for its own tool_name, as agent-code fires it (a FileWrite entry for a FileWrite call)", async () => {
+    const sb = await project(["agent-code"]);
+    const { code, report, text } = await doctor(sb, "agent-code");
+    expect(code, text).toBe(0);
+    const pre = report.events.filter((e) => e.host === "agent-code" && e.event === "pre_tool_use");
+    expect(pre.map((e) => e.runs)).toEqual([["guard"], ["writes"]]);
+    expect(text).toMatch(/runs guard for a Bash call; for other tools: writes/);
+    expect(text).toMatch(/runs writes for a FileWrite call; for other tools: guard/);
+  });
+
+  it("agent-code: a table its settings types refuse (agent-code then does not start) is an error at FILE:LINE; keys it ignores and native duplicates are warnings", async () => {
+    const sb = await project(["agent-code"]);
+    const file = sb.path(".agent/settings.toml");
+    const installed = readFileSync(file, "utf8");
+    const lineOf = (needle: string) => readFileSync(file, "utf8").split("\n").indexOf(needle) + 1;
+    writeFileSync(
+      file,
+      `${installed}
+# the user's own tables
+[[hooks]]
+event = "session_end"
+action = { type = "shell", command = "echo bye" }
+
+[[hooks]] # guard again
+event = "pre_tool_use"
+tool_name = "Bash"
+matcher = "Bash"
+action = { type = "shell", command = "./guard.sh" }
+
+[[hooks]] # no command
+event = "stop"
+tool_name = "Bash"
+action = { type = "shell" }
+
+[[hooks]] # an unknown action type
+event = "stop"
+action = { type = "exec", command = "true" }
+`,
+    );
+    const { code, report, text } = await doctor(sb, "agent-code");
+    expect(code, text).toBe(1);
+    const at = (n: number) => `.agent/settings.toml:${n}`;
+    const [endLine, guardLine, stopLine] = ["# the user's own tables", "[[hooks]] # guard again", "[[hooks]] # no command"].map(lineOf);
+    const execLine = lineOf("[[hooks]] # an unknown action type");
+    expect(errors(report).map((f) => [f.where, f.what, f.fix])).toEqual([
+      [
+        at(endLine + 1),
+        expect.stringMatching(/^event "session_end" is not one of agent-code's events \(did you mean `session_stop`\?\): agent-code cannot load its settings and does not start$/),
+        'rename it to "session_stop"',
+      ],
+      [at(stopLine), expect.stringMatching(/^a shell action without a `command` text: agent-code cannot load/), 'add command = "…" to the action'],
+      [at(execLine), expect.stringMatching(/^action type "exec" is neither "shell" nor "http": agent-code cannot load/), 'set type = "shell" (or "http")'],
+    ]);
+    const warned = report.findings.filter((f) => f.level === "warning" && f.where !== ".agent/settings.toml").map((f) => [f.where, f.what]);
+    expect(warned).toEqual(
+      expect.arrayContaining([
+        [at(guardLine), expect.stringMatching(/key "matcher" is not read by agent-code .*: this hook runs without its matcher/)],
+        [at(stopLine), expect.stringMatching(/tool_name = "Bash" filters nothing on stop .*: this hook runs on every stop/)],
+        [at(guardLine), expect.stringMatching(/agent-code's own pre_tool_use entry runs `\.\/guard\.sh`, as hooks\.yaml's hook guard does: it would run twice/)],
+      ]),
+    );
+    expect(warned).toHaveLength(3);
+  });
+
   it("runs no command of the host's file but the one hooks install writes: a look-alike entry or hook file is reported, never run", async () => {
     const sb = await project(["claude", "cline"]);
     editJson(sb, ".claude/settings.json", (v) => {

@@ -7,7 +7,8 @@ import { configEvents, matchedValues } from "./install.js";
 import { hookrunCallNote, dispatchCommand, walkUpDispatchCommand } from "./dispatch.js";
 import { baseRead, canonicalTool, sampleFields } from "./payload.js";
 import { blockReason, rankedDecision, resultTexts } from "./resultText.js";
-import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
+import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload, TableProblem } from "./types.js";
+import { closestMatches, didYouMean } from "../text.js";
 
 /**
  * agent-code (avala-ai/agent-code, a Rust agent; read from its source at c25b885f / 0.30.0, not
@@ -65,6 +66,75 @@ const RENAMES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
 };
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+/** The events agent-code passes a tool name for, so a `tool_name` filter applies (hooks/mod.rs get_hooks). */
+const TOOL_EVENTS: ReadonlySet<string> = new Set(["pre_tool_use", "post_tool_use", "permission_denied"]);
+
+/** A call's raw input, as pre_tool_use sends it, for `hooks doctor`'s probe: a shell call `true`, or a file tool on a file that need not exist. */
+function sampleInput(tool: string, projectDir: string): Payload {
+  const file = `${projectDir}/hooks-doctor.txt`;
+  switch (canonicalTool(agentCode, tool)) {
+    case "Write":
+      return { file_path: file, content: "" };
+    case "Edit":
+      return { file_path: file, old_string: "", new_string: "" };
+    case "Read":
+      return { file_path: file };
+    case "Bash":
+      return { command: "true" };
+    default:
+      return {};
+  }
+}
+
+/**
+ * What agent-code makes of each `[[hooks]]` table, read from its serde types (config/schema.rs
+ * HookDefinition: `event` one of its 17 names, `action` tagged by `type`: shell needs `command`,
+ * http needs `url`; `tool_name` a string; no other key is read). A table its types refuse makes
+ * `Config::load()` fail, and agent-code does not start at all (cli/src/main.rs: `Config::load()?`).
+ */
+function tables(list: readonly unknown[]): TableProblem[] {
+  const out: TableProblem[] = [];
+  const refuse = (index: number, what: string, fix: string): void => {
+    out.push({ index, level: "error", what: `${what}: agent-code cannot load its settings and does not start`, fix });
+  };
+  const names = Object.keys(EVENTS);
+  list.forEach((table, index) => {
+    if (!isJsonObject(table)) {
+      refuse(index, "a hooks entry that is not a table", "write it as a [[hooks]] table");
+      return;
+    }
+    const { event, action, tool_name, ...rest } = table;
+    if (typeof event !== "string") refuse(index, event === undefined ? "a [[hooks]] table without `event`" : "`event` is not a text", `set event = "…" (one of ${names.join(", ")})`);
+    else if (!Object.hasOwn(EVENTS, event)) {
+      const near = closestMatches(event, names, 1)[0];
+      refuse(index, `event "${event}" is not one of agent-code's events${didYouMean(event, names)}`, near ? `rename it to "${near}"` : `use one of ${names.join(", ")}`);
+    }
+    if (!isJsonObject(action)) refuse(index, action === undefined ? "a [[hooks]] table without `action`" : "`action` is not a table", 'add action = { type = "shell", command = "…" }');
+    else if (action.type === "shell") {
+      if (typeof action.command !== "string") refuse(index, "a shell action without a `command` text", 'add command = "…" to the action');
+    } else if (action.type === "http") {
+      if (typeof action.url !== "string") refuse(index, "an http action without a `url` text", 'add url = "…" to the action');
+      if (action.method !== undefined && typeof action.method !== "string") refuse(index, "the http action's `method` is not a text", 'set method = "POST" (or remove it)');
+    } else refuse(index, action.type === undefined ? "an action without `type`" : `action type ${JSON.stringify(action.type)} is neither "shell" nor "http"`, 'set type = "shell" (or "http")');
+    if (tool_name !== undefined && typeof tool_name !== "string") refuse(index, "`tool_name` is not a text", 'set tool_name = "Bash" (one exact tool name), or remove it');
+    else if (typeof tool_name === "string" && typeof event === "string" && Object.hasOwn(EVENTS, event) && !TOOL_EVENTS.has(event))
+      out.push({
+        index,
+        level: "warning",
+        what: `tool_name = ${JSON.stringify(tool_name)} filters nothing on ${event} (agent-code fires it without a tool): this hook runs on every ${event}`,
+        fix: `remove tool_name (it filters only ${[...TOOL_EVENTS].join(", ")})`,
+      });
+    for (const key of Object.keys(rest))
+      out.push({
+        index,
+        level: "warning",
+        what: `key "${key}" is not read by agent-code (a [[hooks]] table has only event, action and tool_name)${key === "matcher" || key === "timeout" ? `: this hook runs without its ${key}` : ""}`,
+        fix: key === "matcher" || key === "timeout" ? `move the hook into hooks.yaml, where ${key} works (\`hooks import agent-code\`), or remove "${key}"` : `remove "${key}"`,
+      });
+  });
+  return out;
+}
 
 /**
  * agent-code's payload as hookrun's context. pre_tool_use's stdin is the tool's raw input: it
@@ -143,9 +213,6 @@ function notRun(event: string, forUser: string, forModel: string): HostAnswer {
   if (event === "pre_tool_use") return { stdout: "", stderr: `${oneLine(`hookrun: the project's hooks are not running, so this call is refused: ${forModel}`)}\n`, exitCode: 2 };
   return { stdout: "", stderr: `hookrun: the project's hooks did not run: ${forUser}\n`, exitCode: 0 };
 }
-
-/** The events agent-code passes a tool name for, so a `tool_name` filter applies (hooks/mod.rs get_hooks). */
-const TOOL_EVENTS = new Set(["pre_tool_use", "post_tool_use", "permission_denied"]);
 
 /** agent-code's spellings of the tools hooks.yaml's matchers name (a canonical name agent-code spells otherwise is left out). */
 function toolNames(config: ResolvedConfig, event: string): string[] | null {
@@ -274,14 +341,18 @@ export const agentCode: HostAdapter = {
   // pre_tool_use's tool in AGENT_CODE_HOOK_*; stdin the context (pre_tool_use: the raw tool input).
   probe: {
     shell: () => ["bash", "-c"],
-    env: (_projectDir, hostEvent) => ({ AGENT_CODE_HOOK_EVENT: hostEvent, AGENT_CODE_HOOK_TOOL: hostEvent === "pre_tool_use" ? "Bash" : "" }),
-    payload: (hostEvent, projectDir) => {
-      const f = sampleFields(EVENTS[hostEvent] ?? hostEvent, "Bash", projectDir);
-      if (hostEvent === "pre_tool_use") return f.tool_input as Payload;
-      if (f.tool_name !== undefined) return { tool: "Bash", tool_input: f.tool_input, ...(hostEvent === "post_tool_use" && { tool_response: "" }) };
+    // AGENT_CODE_HOOK_TOOL is set (empty when the event has no tool) for every event, as run_shell_hook does.
+    env: (_projectDir, hostEvent, tool) => ({ AGENT_CODE_HOOK_EVENT: hostEvent, AGENT_CODE_HOOK_TOOL: TOOL_EVENTS.has(hostEvent) ? (tool ?? "Bash") : "" }),
+    payload: (hostEvent, projectDir, tool = "Bash") => {
+      const f = sampleFields(EVENTS[hostEvent] ?? hostEvent, tool, projectDir);
+      if (hostEvent === "pre_tool_use") return sampleInput(tool, projectDir);
+      if (hostEvent === "post_tool_use") return { tool, is_error: false };
+      if (hostEvent === "permission_denied") return { session_id: f.session_id, turn: 0, tool, tool_use_id: "hooks-doctor-1", reason: "hooks doctor", input_summary: "", timestamp: "" };
       if (hostEvent === "user_prompt_submit") return { user_input: f.prompt, turn: 0 };
       return { session_id: f.session_id, cwd: projectDir };
     },
+    entryTool: (entry) => (typeof entry.tool_name === "string" ? entry.tool_name : undefined),
+    tables,
   },
   install: {
     format: "toml",

@@ -112,6 +112,11 @@ function hookBlocks(text: string): Block[] {
   return blocks;
 }
 
+/** The line (1-based) of each `[[hooks]]` table's header, in order; `[]` when the array is written inline. */
+export function hookTableLines(text: string): number[] {
+  return hookBlocks(text).map((b) => text.slice(0, b.start).split("\n").length);
+}
+
 /** The text without hookrun's `[[hooks]]` tables (each with the one blank line that preceded it). */
 function removeOwned(text: string, file: string): string {
   const tables = hookTables(parseTomlFile(text, file), file);

@@ -80,12 +80,25 @@ export interface HostProbe {
    * host runs in (Codex runs `$SHELL -lc`). Empty: the command is a file run directly (Cline's scripts).
    */
   shell(env: NodeJS.ProcessEnv): string[];
-  /** Variables the host adds to a hook's environment (`CLAUDE_PROJECT_DIR`) for a project at `projectDir`, firing `hostEvent`. */
-  env(projectDir: string, hostEvent: string): Record<string, string>;
+  /**
+   * Variables the host adds to a hook's environment (`CLAUDE_PROJECT_DIR`) for a project at
+   * `projectDir`, firing `hostEvent`; `tool`: the host's tool the entry is limited to (entryTool).
+   */
+  env(projectDir: string, hostEvent: string, tool?: string): Record<string, string>;
   /** The command text as the host passes it to the shell: Gemini substitutes `$GEMINI_PROJECT_DIR` itself. Absent: unchanged. */
   expand?(command: string, projectDir: string): string;
-  /** A payload shaped as the host sends it for `hostEvent`, a tool event's being a shell command `true`. */
-  payload(hostEvent: string, projectDir: string): Payload;
+  /** A payload shaped as the host sends it for `hostEvent`: a tool event's call is `tool` (entryTool), else a shell command `true`. */
+  payload(hostEvent: string, projectDir: string, tool?: string): Payload;
+  /**
+   * The host's tool an entry is limited to (agent-code's `tool_name`): the probe fires that entry
+   * for a call of that tool, as the host would. Absent, or undefined: a shell call.
+   */
+  entryTool?(entry: HostEntry): string | undefined;
+  /**
+   * For a host whose file lists its entries as tables (agent-code's `[[hooks]]`), what the host
+   * refuses or ignores in each (by its index in the list), read from the host's own parser.
+   */
+  tables?(tables: readonly unknown[]): TableProblem[];
   /**
    * A host that refuses a whole file over one unknown key or a handler without `type` (Codex:
    * deny_unknown_fields): the keys it takes at the top and in a handler, and what it does.
@@ -100,6 +113,14 @@ export interface HostProbe {
    * (each handler's `name`, else its command).
    */
   switches?(where: SwitchPlaces, read: (file: string) => Record<string, unknown> | null, names: readonly string[]): OffSwitch[];
+}
+
+/** One entry of a host's list of tables that the host refuses (error) or reads otherwise than its author meant (warning). */
+export interface TableProblem {
+  index: number;
+  level: "error" | "warning";
+  what: string;
+  fix: string;
 }
 
 /** Where a host's settings files are: the project, the home directory, the environment, and `root` for the system-wide ones (`/`). */

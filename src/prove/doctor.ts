@@ -14,6 +14,7 @@ import { HOSTS } from "../hosts/table.js";
 import type { HostAdapter, HostEntry } from "../hosts/types.js";
 import { installedPort } from "../hosts/warm.js";
 import { untrustedFiles } from "../trust/store.js";
+import { hookTableLines, parseTomlFile } from "../hosts/tomlFile.js";
 import { cmdShimTarget } from "./binShim.js";
 import { fireEntry, PROBE_TIMEOUT_MS } from "./fireEntry.js";
 import { judgeCommand, sameCommand } from "./hookCommands.js";
@@ -329,7 +330,20 @@ class Doctor {
     if (Object.keys(owned).length === 0) return named ? notInstalled() : false;
     this.checked.push({ ...base, file });
     this.installed++;
+    const tables = parseTomlFile(text, file).hooks as unknown[];
+    // Each table's header line, when every table has one (not an inline `hooks = [...]`).
+    const lines = hookTableLines(text);
+    const at = (index: number): string => this.shown(file, lines.length === tables.length ? lines[index] : undefined);
+    for (const p of host.probe?.tables?.(tables) ?? []) {
+      const event = isJsonObject(tables[p.index]) ? (tables[p.index] as Record<string, unknown>).event : undefined;
+      this.add({ ...base, ...(typeof event === "string" ? { event } : {}), level: p.level, what: p.what, where: at(p.index), fix: p.fix });
+    }
     await this.entries(host, layer, text, file, owned, undefined);
+    if (layer === "project")
+      tables.forEach((table, index) => {
+        if (!isJsonObject(table) || ownsEntry(table) || typeof table.event !== "string") return;
+        this.duplicate(host, table.event, table, at(index), file);
+      });
     return true;
   }
 
@@ -427,7 +441,7 @@ class Doctor {
         if (urls.length)
           this.add({ ...base, event, level: "ok", what: `warm mode: ${host.title} POSTs ${event} to ${urls[0]}; not fired (\`hooks install --check\` says whether the server answers)` });
         for (const command of commands) {
-          if (ours.has(command)) await this.fire(host, layer, event, command);
+          if (ours.has(command)) await this.fire(host, layer, event, command, false, host.probe?.entryTool?.(entry));
           else
             this.add({
               ...base,
@@ -519,7 +533,8 @@ class Doctor {
     return isHookrun(real, this.options.selfBin) ? null : `it is a pnpm script that runs ${this.shown(real)}`;
   }
 
-  private async fire(host: HostAdapter, layer: Layer, event: string, command: string, isFile = false): Promise<void> {
+  /** Fire one entry's command; `tool`: the host's tool the entry is limited to (a shell call when absent). */
+  private async fire(host: HostAdapter, layer: Layer, event: string, command: string, isFile = false, tool?: string): Promise<void> {
     if (this.options.signal?.aborted) return;
     const base = { host: host.name, layer, event };
     const foreign = host.probe ? this.foreignBin(command, layer, isFile) : null;
@@ -545,7 +560,7 @@ class Doctor {
       this.add({ ...base, level: "warning", what: `${host.title}: not fired (hookrun does not know how ${host.title} runs a command)` });
       return;
     }
-    const outcome = await fireEntry(host, event, command, this.config.projectDir, this.options.env, this.options.timeoutMs ?? PROBE_TIMEOUT_MS, this.options.signal);
+    const outcome = await fireEntry(host, event, command, this.config.projectDir, this.options.env, this.options.timeoutMs ?? PROBE_TIMEOUT_MS, this.options.signal, tool);
     if (this.options.signal?.aborted) return;
     if (!outcome.ok) {
       this.add({ ...base, level: "error", what: `${event} never reaches hookrun: ${outcome.problem}`, fix: outcome.fix });
@@ -571,7 +586,7 @@ class Doctor {
       });
       return;
     }
-    // The probe is one call of the host's shell tool: a hook whose only reason is its tool matcher
+    // The probe is one call of the host's shell tool (or of the entry's tool): a hook whose only reason is its tool matcher
     // waits for other tools, which is no problem; any other reason filters it out for every call.
     const otherTool = (h: { reasons: string[] }): boolean => h.reasons.length > 0 && h.reasons.every((r) => /^matcher .* (does not match tool_name|: the context has no tool_name)/.test(r));
     const waiting = summary.filtered.filter(otherTool).map((h) => `${h.name} (${h.reasons.join("; ").replace(/ does not match tool_name .*$/, "")})`);
@@ -579,7 +594,7 @@ class Doctor {
     this.add({
       ...base,
       level: "ok",
-      what: `${event} → ${a.event}: ${summary.runs.length ? `runs ${summary.runs.join(", ")}` : "runs no hook"}${waiting.length ? ` for a shell call; for other tools: ${waiting.join(", ")}` : ""}${filtered.length ? `; filtered out: ${filtered.join(", ")}` : ""}`,
+      what: `${event} → ${a.event}: ${summary.runs.length ? `runs ${summary.runs.join(", ")}` : "runs no hook"}${waiting.length ? ` for a ${tool ?? "shell"} call; for other tools: ${waiting.join(", ")}` : ""}${filtered.length ? `; filtered out: ${filtered.join(", ")}` : ""}`,
     });
   }
 
@@ -593,20 +608,27 @@ class Doctor {
       for (const node of list.children ?? []) {
         const entry = getNodeValue(node);
         if (ownsEntry(entry)) continue;
-        for (const command of entryCommands(entry).commands) {
-          const hook = this.config.hooks.find((h) => h.event === canonical && h.enabled && sameCommand(command, h, this.config.projectDir));
-          if (hook)
-            this.add({
-              host: host.name,
-              layer: "project",
-              event: key,
-              level: "warning",
-              what: `${host.title}'s own ${key} entry runs \`${command}\`, as hooks.yaml's hook ${hook.name} does: it would run twice`,
-              where: this.shown(file, lineOf(text, node.offset)),
-              fix: `remove the entry from ${this.shown(file)} (hooks.yaml's ${hook.name} at ${this.shown(hook.source.file, hook.source.line)} runs it)`,
-            });
-        }
+        this.duplicate(host, key, entry, this.shown(file, lineOf(text, node.offset)), file);
       }
+    }
+  }
+
+  /** One of the host's own entries for its event `key`: a warning when it runs what a hook of hooks.yaml runs for that event. */
+  private duplicate(host: HostAdapter, key: string, entry: unknown, where: string, file: string): void {
+    const canonical = host.events[key];
+    if (!canonical) return;
+    for (const command of entryCommands(entry).commands) {
+      const hook = this.config.hooks.find((h) => h.event === canonical && h.enabled && sameCommand(command, h, this.config.projectDir));
+      if (hook)
+        this.add({
+          host: host.name,
+          layer: "project",
+          event: key,
+          level: "warning",
+          what: `${host.title}'s own ${key} entry runs \`${command}\`, as hooks.yaml's hook ${hook.name} does: it would run twice`,
+          where,
+          fix: `remove the entry from ${this.shown(file)} (hooks.yaml's ${hook.name} at ${this.shown(hook.source.file, hook.source.line)} runs it)`,
+        });
     }
   }
 

@@ -36,7 +36,7 @@ const tailOf = (text: string): string => {
  * Run `command` (the text of a dispatch entry, or a hook file for a host that runs files) as
  * `host` would for `hostEvent` in `projectDir`, and read hookrun's explanation from its stdout.
  * `signal` aborted (the doctor interrupted): the probe's process group is SIGKILLed at once, and
- * none is started once it is.
+ * none is started once it is. `tool`: the host's tool the entry is limited to (HostProbe.entryTool).
  */
 export async function fireEntry(
   host: HostAdapter,
@@ -46,12 +46,13 @@ export async function fireEntry(
   env: NodeJS.ProcessEnv,
   timeoutMs = PROBE_TIMEOUT_MS,
   signal?: AbortSignal,
+  tool?: string,
 ): Promise<ProbeOutcome> {
   const probe = host.probe!;
   const text = probe.expand ? probe.expand(command, projectDir) : command;
   const argv = [...probe.shell(env), text];
-  const payload = `${JSON.stringify(probe.payload(hostEvent, projectDir))}\n`;
-  const runEnv = { ...env, ...probe.env(projectDir, hostEvent), HOOKS_EXPLAIN: "1" };
+  const payload = `${JSON.stringify(probe.payload(hostEvent, projectDir, tool))}\n`;
+  const runEnv = { ...env, ...probe.env(projectDir, hostEvent, tool), HOOKS_EXPLAIN: "1" };
   const how = argv.length > 1 ? `\`${argv.slice(0, -1).join(" ")} COMMAND\`` : "the file itself";
   const bin = path.join(projectDir, "node_modules", ".bin", "hooks");
   const missingBin = /node_modules\/\.bin\/hooks/.test(command) && !existsSync(bin);
