@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs build script without types
@@ -64,7 +64,7 @@ const PASSING = `fixtures:
   - name: stop halts
     event: stop
     env: {HOOKS_DISABLED: nothing}
-    expect: {continue: false, exit_code: 0, hooks_ran: [halt], async_started: [note], messages: [noted]}
+    expect: {continue: false, stop_reason: enough for, exit_code: 0, hooks_ran: [halt], async_started: [note], messages: [noted]}
 `;
 
 /** The same runs, each with exactly one expectation the run does not meet. */
@@ -82,6 +82,8 @@ const FAILING: [field: string, event: string, context: string, expect: string, w
     'updated_input: expected {"file_path":"other.txt"}, got {"file_path":"safe.txt"}',
   ],
   ["continue", "stop", "{}", "{continue: true}", "continue: expected true, got false"],
+  ["stop_reason", "stop", "{}", "{stop_reason: tomorrow}", 'stop_reason: expected text containing "tomorrow", got "enough for today"'],
+  ["stop_reason", "session_start", "{}", "{stop_reason: {pattern: .}}", "stop_reason: expected text matching /./, got null"],
   ["hooks_ran", "session_start", "{}", "{hooks_ran: [ctx, hello]}", 'hooks_ran: expected ["ctx","hello"], got ["hello","ctx"]'],
   ["async_started", "stop", "{}", "{async_started: []}", 'async_started: expected [], got ["note"]'],
   ["exit_code", "pre_tool_use", `{tool_name: Bash, tool_input: {command: "rm -rf /"}}`, "{exit_code: 0}", "exit_code: expected 0, got 2"],
@@ -229,8 +231,8 @@ describe("hooks test: fixtures that cannot be read", () => {
     const t = sandbox({ config: CONFIG });
     t.write("good.hooktest.yaml", "event: stop\nexpect: {continue: false}\n");
     t.write("typo.hooktest.yaml", "event: stop\nexpect:\n  decison: block\n");
-    t.write("nofile.hooktest.yaml", "event: stop\ncontext_file: missing.json\n");
-    t.write("both.hooktest.yaml", "event: stop\ncontext: {}\ncontext_file: x.json\n");
+    t.write("nofile.hooktest.yaml", "event: stop\ncontext_file: missing.json\nexpect: {exit_code: 0}\n");
+    t.write("both.hooktest.yaml", "event: stop\ncontext: {}\ncontext_file: x.json\nexpect: {exit_code: 0}\n");
     t.write("noevent.hooktest.yaml", "fixtures:\n  - expect: {decision: block}\n");
     t.write("badre.hooktest.yaml", 'event: stop\nexpect:\n  reason: {pattern: "("}\n');
     t.write("syntax.hooktest.yaml", "event: stop\nexpect: [\n");
@@ -256,13 +258,28 @@ describe("hooks test: fixtures that cannot be read", () => {
     expect(text.stdout).toMatch(/8 fixtures: 1 passed, 0 failed, 7 could not run/);
   });
 
+  it("a fixture that checks nothing is refused, not passed: no `expect`, or an empty one (a failing hook would go unseen)", async () => {
+    const t = sandbox({ config: "hooks:\n  stop:\n    - {name: boom, command: echo boom >&2; exit 1}\n" });
+    t.write("none.hooktest.yaml", "event: stop\n");
+    t.write("empty.hooktest.yaml", "fixtures:\n  - event: stop\n    expect: {}\n");
+    t.write("some.hooktest.yaml", "event: stop\nexpect: {exit_code: 0}\n");
+    const { code, report } = await testJson(t, ["--trust"]);
+    expect(code).toBe(1);
+    const why = "what the run must give: a fixture that checks nothing cannot fail; `expect: {exit_code: 0}` says the run went well";
+    expect(report.fixtures.map((f) => [f.name, f.status, f.error ?? f.differences.map((d) => d.field).join()])).toEqual([
+      ["empty.hooktest.yaml", "error", `empty.hooktest.yaml:3:13: error: fixtures[0].expect: empty (${why})`],
+      ["none.hooktest.yaml", "error", `none.hooktest.yaml:1:1: error: missing \`expect\` (${why})`],
+      ["some", "fail", "exit_code"],
+    ]);
+  });
+
   it("an empty file, a list at the top, an empty fixtures list, a JSON enum error; an unknown event says hooks run's error", async () => {
     const t = sandbox({ config: CONFIG });
     t.write("empty.hooktest.yaml", "# only a comment\n");
     t.write("list.hooktest.yaml", "- event: stop\n");
     t.write("none.hooktest.yaml", "fixtures: []\n");
     t.write("j.hooktest.json", '{"event": "stop", "expect": {"decision": "blok"}}');
-    t.write("ev.hooktest.yaml", "event: stpo\n");
+    t.write("ev.hooktest.yaml", "event: stpo\nexpect: {exit_code: 0}\n");
     const { code, report } = await testJson(t, ["--trust"]);
     expect(code).toBe(1);
     expect(report.fixtures.map((f) => f.error)).toEqual([
@@ -342,7 +359,7 @@ describe("hooks test: config and trust, as hooks run", () => {
     expect(existsSync(t.path("pwned"))).toBe(false);
     // Nor what makes a trusted command load other code.
     t.write("evil.cjs", "require('fs').writeFileSync('pwned', '')\n");
-    t.write("a.hooktest.yaml", "fixtures:\n  - {event: stop, env: {NODE_OPTIONS: --require ./evil.cjs, PATH: bin, LD_PRELOAD: x.so, BASH_ENV: evil.sh, PYTHONPATH: .}}\n");
+    t.write("a.hooktest.yaml", "fixtures:\n  - {event: stop, env: {NODE_OPTIONS: --require ./evil.cjs, PATH: bin, LD_PRELOAD: x.so, BASH_ENV: evil.sh, PYTHONPATH: .}, expect: {exit_code: 0}}\n");
     const code = await runMain(["test"], { cwd: t.dir, env: t.env });
     expect(code.code).not.toBe(0);
     for (const name of ["NODE_OPTIONS", "PATH", "LD_PRELOAD", "BASH_ENV", "PYTHONPATH"]) expect(code.stdout + code.stderr).toContain(`env.${name}: a fixture cannot set ${name}`);
@@ -438,12 +455,22 @@ describe("the fixture schema", () => {
 });
 
 describe("the examples' fixtures pass, through the built CLI", () => {
-  it.each([
-    ["examples", ["-c", "agent-guard-rails.yaml", "test", "agent-guard-rails.hooktest.yaml"]],
-    ["examples/claude-code", ["test"]],
-    ["examples/node-agent", ["test"]],
-    ["examples/python-agent", ["test"]],
-  ])(
+  // Every *.hooktest.* file under examples/: one beside its example's hooks.yaml runs with `hooks
+  // test` in that folder; examples/NAME.hooktest.yaml runs against examples/NAME.yaml.
+  const examples = readdirSync(path.join(ROOT, "examples"), { recursive: true, encoding: "utf8" })
+    .filter((f) => /\.hooktest\.(ya?ml|json)$/.test(f))
+    .sort()
+    .map((f): [string, string[]] => {
+      const dir = path.join("examples", path.dirname(f));
+      const name = path.basename(f);
+      return /^hooks\.hooktest\./.test(name) ? [dir, ["test"]] : [dir, ["-c", name.replace(/\.hooktest\./, "."), "test", name]];
+    });
+
+  it("finds the fixtures of every example", () => {
+    expect(examples.map(([dir]) => dir)).toEqual(["examples", "examples/background-analysis", "examples/claude-code", "examples/node-agent", "examples/python-agent"]);
+  });
+
+  it.each(examples)(
     "%s",
     async (dir, args) => {
       const t = sandbox();

@@ -31,6 +31,7 @@ export interface FixtureExpect {
   additional_context?: TextMatch;
   updated_input?: unknown;
   continue?: boolean;
+  stop_reason?: TextMatch;
   hooks_ran?: string[];
   async_started?: string[];
   exit_code?: number;
@@ -66,6 +67,7 @@ export interface Actual {
   additional_context: string;
   updated_input: unknown;
   continue: boolean;
+  stop_reason: string | null;
   hooks_ran: string[];
   async_started: string[];
   exit_code: number;
@@ -134,7 +136,10 @@ interface SchemaError {
 }
 
 const FIXTURE_KEYS = ["$schema", "name", "description", "event", "host", "context", "context_file", "env", "expect"];
-const EXPECT_KEYS = ["decision", "reason", "messages", "additional_context", "updated_input", "continue", "hooks_ran", "async_started", "exit_code"];
+const EXPECT_KEYS = ["decision", "reason", "messages", "additional_context", "updated_input", "continue", "stop_reason", "hooks_ran", "async_started", "exit_code"];
+
+/** Why a fixture must expect something, in the diagnostic that says it does not. */
+const NOTHING_CHECKED = "what the run must give: a fixture that checks nothing cannot fail; `expect: {exit_code: 0}` says the run went well";
 
 const TYPE_WORDS: Record<string, string> = { object: "a map", array: "a list", string: "a text", integer: "a whole number", boolean: "true or false", number: "a number" };
 
@@ -221,6 +226,7 @@ function textMatches(exp: FixtureExpect): [ConfigPath, TextMatch][] {
   const out: [ConfigPath, TextMatch][] = [];
   if (exp.reason !== undefined) out.push([["reason"], exp.reason]);
   if (exp.additional_context !== undefined) out.push([["additional_context"], exp.additional_context]);
+  if (exp.stop_reason !== undefined) out.push([["stop_reason"], exp.stop_reason]);
   for (const [i, m] of (exp.messages ?? []).entries()) out.push([["messages", i], m]);
   return out;
 }
@@ -252,8 +258,13 @@ function schemaProblems(parsed: ParsedConfigText): Diagnostic[] {
     let kind: "key" | "value" = "value";
     let message: string;
     switch (e.keyword) {
-      case "required":
-        message = `${segs.length ? `${where}: ` : ""}missing \`${e.params.missingProperty}\` (the event to fire)`;
+      case "required": {
+        const missing = String(e.params.missingProperty);
+        message = `${segs.length ? `${where}: ` : ""}missing \`${missing}\` (${missing === "expect" ? NOTHING_CHECKED : "the event to fire"})`;
+        break;
+      }
+      case "minProperties":
+        message = `${where}: empty (${NOTHING_CHECKED})`;
         break;
       case "additionalProperties": {
         const key = String(e.params.additionalProperty);
@@ -310,6 +321,7 @@ export function actualOf(fired: Fired): Actual {
       .join("\n\n"),
     updated_input: r?.updated_input ?? null,
     continue: r ? r.continue : true,
+    stop_reason: r && !r.continue ? r.stop_reason : null,
     hooks_ran: r ? r.hooks.filter((h) => h.status !== "skipped" && h.status !== "cancelled").map((h) => h.name) : [],
     async_started: r ? r.async_started : [],
     exit_code: fired.exitCode,
@@ -333,6 +345,7 @@ export function compareFixture(expect: FixtureExpect, actual: Actual): Differenc
   if (expect.additional_context !== undefined) differ("additional_context", matchesText(expect.additional_context, actual.additional_context));
   if (expect.updated_input !== undefined) differ("updated_input", deepEqual(expect.updated_input, actual.updated_input));
   if (expect.continue !== undefined) differ("continue", expect.continue === actual.continue);
+  if (expect.stop_reason !== undefined) differ("stop_reason", matchesText(expect.stop_reason, actual.stop_reason));
   if (expect.hooks_ran !== undefined) differ("hooks_ran", deepEqual(expect.hooks_ran, actual.hooks_ran));
   if (expect.async_started !== undefined) differ("async_started", deepEqual(expect.async_started, actual.async_started));
   if (expect.exit_code !== undefined) differ("exit_code", expect.exit_code === actual.exit_code);

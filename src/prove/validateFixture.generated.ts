@@ -3,10 +3,10 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/hookrun/hookrun/schema/fixture.schema.json","title":"hookrun test fixture","type":"object","if":{"properties":{"fixtures":true},"required":["fixtures"]},"then":{"properties":{"$schema":{},"fixtures":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/fixture"}}},"additionalProperties":false},"else":{"$ref":"#/$defs/fixture"},"$defs":{"fixture":{"type":"object","required":["event"],"properties":{"$schema":{"type":"string"},"name":{"type":"string","minLength":1},"description":{"type":"string"},"event":{"type":"string","minLength":1},"host":{"enum":["claude","codex","gemini","copilot","qwen","cursor","droid","windsurf","cline","agent-code"]},"context":{"type":"object"},"context_file":{"type":"string","minLength":1},"env":{"type":"object","additionalProperties":{"type":"string"}},"expect":{"$ref":"#/$defs/expect"}},"additionalProperties":false,"not":{"properties":{"context":true,"context_file":true},"required":["context","context_file"]}},"expect":{"type":"object","properties":{"decision":{"enum":["block","allow","ask","defer","none"]},"reason":{"$ref":"#/$defs/text"},"messages":{"type":"array","items":{"$ref":"#/$defs/text"}},"additional_context":{"$ref":"#/$defs/text"},"updated_input":{},"continue":{"type":"boolean"},"hooks_ran":{"type":"array","items":{"type":"string"}},"async_started":{"type":"array","items":{"type":"string"}},"exit_code":{"type":"integer","minimum":0,"maximum":255}},"additionalProperties":false},"text":{"anyOf":[{"type":"string"},{"type":"object","required":["pattern"],"properties":{"pattern":{"type":"string"}},"additionalProperties":false}]}}};
-const schema32 = {"type":"object","required":["event"],"properties":{"$schema":{"type":"string"},"name":{"type":"string","minLength":1},"description":{"type":"string"},"event":{"type":"string","minLength":1},"host":{"enum":["claude","codex","gemini","copilot","qwen","cursor","droid","windsurf","cline","agent-code"]},"context":{"type":"object"},"context_file":{"type":"string","minLength":1},"env":{"type":"object","additionalProperties":{"type":"string"}},"expect":{"$ref":"#/$defs/expect"}},"additionalProperties":false,"not":{"properties":{"context":true,"context_file":true},"required":["context","context_file"]}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/hookrun/hookrun/schema/fixture.schema.json","title":"hookrun test fixture","type":"object","if":{"properties":{"fixtures":true},"required":["fixtures"]},"then":{"properties":{"$schema":{},"fixtures":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/fixture"}}},"additionalProperties":false},"else":{"$ref":"#/$defs/fixture"},"$defs":{"fixture":{"type":"object","required":["event","expect"],"properties":{"$schema":{"type":"string"},"name":{"type":"string","minLength":1},"description":{"type":"string"},"event":{"type":"string","minLength":1},"host":{"enum":["claude","codex","gemini","copilot","qwen","cursor","droid","windsurf","cline","agent-code"]},"context":{"type":"object"},"context_file":{"type":"string","minLength":1},"env":{"type":"object","additionalProperties":{"type":"string"}},"expect":{"$ref":"#/$defs/expect"}},"additionalProperties":false,"not":{"properties":{"context":true,"context_file":true},"required":["context","context_file"]}},"expect":{"type":"object","minProperties":1,"properties":{"decision":{"enum":["block","allow","ask","defer","none"]},"reason":{"$ref":"#/$defs/text"},"messages":{"type":"array","items":{"$ref":"#/$defs/text"}},"additional_context":{"$ref":"#/$defs/text"},"updated_input":{},"continue":{"type":"boolean"},"stop_reason":{"$ref":"#/$defs/text"},"hooks_ran":{"type":"array","items":{"type":"string"}},"async_started":{"type":"array","items":{"type":"string"}},"exit_code":{"type":"integer","minimum":0,"maximum":255}},"additionalProperties":false},"text":{"anyOf":[{"type":"string"},{"type":"object","required":["pattern"],"properties":{"pattern":{"type":"string"}},"additionalProperties":false}]}}};
+const schema32 = {"type":"object","required":["event","expect"],"properties":{"$schema":{"type":"string"},"name":{"type":"string","minLength":1},"description":{"type":"string"},"event":{"type":"string","minLength":1},"host":{"enum":["claude","codex","gemini","copilot","qwen","cursor","droid","windsurf","cline","agent-code"]},"context":{"type":"object"},"context_file":{"type":"string","minLength":1},"env":{"type":"object","additionalProperties":{"type":"string"}},"expect":{"$ref":"#/$defs/expect"}},"additionalProperties":false,"not":{"properties":{"context":true,"context_file":true},"required":["context","context_file"]}};
 const func1 = Object.prototype.hasOwnProperty;
-const schema33 = {"type":"object","properties":{"decision":{"enum":["block","allow","ask","defer","none"]},"reason":{"$ref":"#/$defs/text"},"messages":{"type":"array","items":{"$ref":"#/$defs/text"}},"additional_context":{"$ref":"#/$defs/text"},"updated_input":{},"continue":{"type":"boolean"},"hooks_ran":{"type":"array","items":{"type":"string"}},"async_started":{"type":"array","items":{"type":"string"}},"exit_code":{"type":"integer","minimum":0,"maximum":255}},"additionalProperties":false};
+const schema33 = {"type":"object","minProperties":1,"properties":{"decision":{"enum":["block","allow","ask","defer","none"]},"reason":{"$ref":"#/$defs/text"},"messages":{"type":"array","items":{"$ref":"#/$defs/text"}},"additional_context":{"$ref":"#/$defs/text"},"updated_input":{},"continue":{"type":"boolean"},"stop_reason":{"$ref":"#/$defs/text"},"hooks_ran":{"type":"array","items":{"type":"string"}},"async_started":{"type":"array","items":{"type":"string"}},"exit_code":{"type":"integer","minimum":0,"maximum":255}},"additionalProperties":false};
 const schema34 = {"anyOf":[{"type":"string"},{"type":"object","required":["pattern"],"properties":{"pattern":{"type":"string"}},"additionalProperties":false}]};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -20,9 +20,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-if(!(func1.call(schema33.properties, key0))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(Object.keys(data).length < 1){
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -31,16 +30,27 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-if(data.decision !== undefined){
-let data0 = data.decision;
-if(!(((((data0 === "block") || (data0 === "allow")) || (data0 === "ask")) || (data0 === "defer")) || (data0 === "none"))){
-const err1 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema33.properties.decision.enum},message:"must be equal to one of the allowed values"};
+for(const key0 in data){
+if(!(func1.call(schema33.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.decision !== undefined){
+let data0 = data.decision;
+if(!(((((data0 === "block") || (data0 === "allow")) || (data0 === "ask")) || (data0 === "defer")) || (data0 === "none"))){
+const err2 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema33.properties.decision.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
 }
 errors++;
 }
@@ -51,21 +61,7 @@ const _errs5 = errors;
 let valid2 = false;
 const _errs6 = errors;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/reason",schemaPath:"#/$defs/text/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-var _valid0 = _errs6 === errors;
-valid2 = valid2 || _valid0;
-const _errs8 = errors;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.pattern === undefined){
-const err3 = {instancePath:instancePath+"/reason",schemaPath:"#/$defs/text/anyOf/1/required",keyword:"required",params:{missingProperty: "pattern"},message:"must have required property '"+"pattern"+"'"};
+const err3 = {instancePath:instancePath+"/reason",schemaPath:"#/$defs/text/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -74,9 +70,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-for(const key1 in data1){
-if(!(key1 === "pattern")){
-const err4 = {instancePath:instancePath+"/reason",schemaPath:"#/$defs/text/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+const _errs8 = errors;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.pattern === undefined){
+const err4 = {instancePath:instancePath+"/reason",schemaPath:"#/$defs/text/anyOf/1/required",keyword:"required",params:{missingProperty: "pattern"},message:"must have required property '"+"pattern"+"'"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -85,10 +84,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-if(data1.pattern !== undefined){
-if(typeof data1.pattern !== "string"){
-const err5 = {instancePath:instancePath+"/reason/pattern",schemaPath:"#/$defs/text/anyOf/1/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key1 in data1){
+if(!(key1 === "pattern")){
+const err5 = {instancePath:instancePath+"/reason",schemaPath:"#/$defs/text/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -98,9 +96,9 @@ vErrors.push(err5);
 errors++;
 }
 }
-}
-else {
-const err6 = {instancePath:instancePath+"/reason",schemaPath:"#/$defs/text/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data1.pattern !== undefined){
+if(typeof data1.pattern !== "string"){
+const err6 = {instancePath:instancePath+"/reason/pattern",schemaPath:"#/$defs/text/anyOf/1/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -109,15 +107,27 @@ vErrors.push(err6);
 }
 errors++;
 }
-var _valid0 = _errs8 === errors;
-valid2 = valid2 || _valid0;
-if(!valid2){
-const err7 = {instancePath:instancePath+"/reason",schemaPath:"#/$defs/text/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/reason",schemaPath:"#/$defs/text/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err7];
 }
 else {
 vErrors.push(err7);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const err8 = {instancePath:instancePath+"/reason",schemaPath:"#/$defs/text/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
 }
 errors++;
 }
@@ -143,21 +153,7 @@ const _errs17 = errors;
 let valid7 = false;
 const _errs18 = errors;
 if(typeof data4 !== "string"){
-const err8 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/$defs/text/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-var _valid1 = _errs18 === errors;
-valid7 = valid7 || _valid1;
-const _errs20 = errors;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.pattern === undefined){
-const err9 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/$defs/text/anyOf/1/required",keyword:"required",params:{missingProperty: "pattern"},message:"must have required property '"+"pattern"+"'"};
+const err9 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/$defs/text/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -166,9 +162,12 @@ vErrors.push(err9);
 }
 errors++;
 }
-for(const key2 in data4){
-if(!(key2 === "pattern")){
-const err10 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/$defs/text/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+var _valid1 = _errs18 === errors;
+valid7 = valid7 || _valid1;
+const _errs20 = errors;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.pattern === undefined){
+const err10 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/$defs/text/anyOf/1/required",keyword:"required",params:{missingProperty: "pattern"},message:"must have required property '"+"pattern"+"'"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -177,10 +176,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data4.pattern !== undefined){
-if(typeof data4.pattern !== "string"){
-const err11 = {instancePath:instancePath+"/messages/" + i0+"/pattern",schemaPath:"#/$defs/text/anyOf/1/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key2 in data4){
+if(!(key2 === "pattern")){
+const err11 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/$defs/text/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -190,9 +188,9 @@ vErrors.push(err11);
 errors++;
 }
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/$defs/text/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data4.pattern !== undefined){
+if(typeof data4.pattern !== "string"){
+const err12 = {instancePath:instancePath+"/messages/" + i0+"/pattern",schemaPath:"#/$defs/text/anyOf/1/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -201,15 +199,27 @@ vErrors.push(err12);
 }
 errors++;
 }
-var _valid1 = _errs20 === errors;
-valid7 = valid7 || _valid1;
-if(!valid7){
-const err13 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/$defs/text/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/$defs/text/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err13];
 }
 else {
 vErrors.push(err13);
+}
+errors++;
+}
+var _valid1 = _errs20 === errors;
+valid7 = valid7 || _valid1;
+if(!valid7){
+const err14 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/$defs/text/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
 }
 errors++;
 }
@@ -227,12 +237,12 @@ vErrors = null;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err15 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err14];
+vErrors = [err15];
 }
 else {
-vErrors.push(err14);
+vErrors.push(err15);
 }
 errors++;
 }
@@ -243,21 +253,7 @@ const _errs27 = errors;
 let valid10 = false;
 const _errs28 = errors;
 if(typeof data6 !== "string"){
-const err15 = {instancePath:instancePath+"/additional_context",schemaPath:"#/$defs/text/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-var _valid2 = _errs28 === errors;
-valid10 = valid10 || _valid2;
-const _errs30 = errors;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.pattern === undefined){
-const err16 = {instancePath:instancePath+"/additional_context",schemaPath:"#/$defs/text/anyOf/1/required",keyword:"required",params:{missingProperty: "pattern"},message:"must have required property '"+"pattern"+"'"};
+const err16 = {instancePath:instancePath+"/additional_context",schemaPath:"#/$defs/text/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -266,9 +262,12 @@ vErrors.push(err16);
 }
 errors++;
 }
-for(const key3 in data6){
-if(!(key3 === "pattern")){
-const err17 = {instancePath:instancePath+"/additional_context",schemaPath:"#/$defs/text/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+var _valid2 = _errs28 === errors;
+valid10 = valid10 || _valid2;
+const _errs30 = errors;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.pattern === undefined){
+const err17 = {instancePath:instancePath+"/additional_context",schemaPath:"#/$defs/text/anyOf/1/required",keyword:"required",params:{missingProperty: "pattern"},message:"must have required property '"+"pattern"+"'"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -277,10 +276,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data6.pattern !== undefined){
-if(typeof data6.pattern !== "string"){
-const err18 = {instancePath:instancePath+"/additional_context/pattern",schemaPath:"#/$defs/text/anyOf/1/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key3 in data6){
+if(!(key3 === "pattern")){
+const err18 = {instancePath:instancePath+"/additional_context",schemaPath:"#/$defs/text/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -290,9 +288,9 @@ vErrors.push(err18);
 errors++;
 }
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/additional_context",schemaPath:"#/$defs/text/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data6.pattern !== undefined){
+if(typeof data6.pattern !== "string"){
+const err19 = {instancePath:instancePath+"/additional_context/pattern",schemaPath:"#/$defs/text/anyOf/1/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -301,15 +299,27 @@ vErrors.push(err19);
 }
 errors++;
 }
-var _valid2 = _errs30 === errors;
-valid10 = valid10 || _valid2;
-if(!valid10){
-const err20 = {instancePath:instancePath+"/additional_context",schemaPath:"#/$defs/text/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/additional_context",schemaPath:"#/$defs/text/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err20];
 }
 else {
 vErrors.push(err20);
+}
+errors++;
+}
+var _valid2 = _errs30 === errors;
+valid10 = valid10 || _valid2;
+if(!valid10){
+const err21 = {instancePath:instancePath+"/additional_context",schemaPath:"#/$defs/text/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
 }
 errors++;
 }
@@ -327,23 +337,7 @@ vErrors = null;
 }
 if(data.continue !== undefined){
 if(typeof data.continue !== "boolean"){
-const err21 = {instancePath:instancePath+"/continue",schemaPath:"#/properties/continue/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data.hooks_ran !== undefined){
-let data9 = data.hooks_ran;
-if(Array.isArray(data9)){
-const len1 = data9.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data9[i1] !== "string"){
-const err22 = {instancePath:instancePath+"/hooks_ran/" + i1,schemaPath:"#/properties/hooks_ran/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err22 = {instancePath:instancePath+"/continue",schemaPath:"#/properties/continue/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -353,9 +347,13 @@ vErrors.push(err22);
 errors++;
 }
 }
-}
-else {
-const err23 = {instancePath:instancePath+"/hooks_ran",schemaPath:"#/properties/hooks_ran/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.stop_reason !== undefined){
+let data9 = data.stop_reason;
+const _errs39 = errors;
+let valid13 = false;
+const _errs40 = errors;
+if(typeof data9 !== "string"){
+const err23 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/$defs/text/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -364,14 +362,12 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-if(data.async_started !== undefined){
-let data11 = data.async_started;
-if(Array.isArray(data11)){
-const len2 = data11.length;
-for(let i2=0; i2<len2; i2++){
-if(typeof data11[i2] !== "string"){
-const err24 = {instancePath:instancePath+"/async_started/" + i2,schemaPath:"#/properties/async_started/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid3 = _errs40 === errors;
+valid13 = valid13 || _valid3;
+const _errs42 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.pattern === undefined){
+const err24 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/$defs/text/anyOf/1/required",keyword:"required",params:{missingProperty: "pattern"},message:"must have required property '"+"pattern"+"'"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -380,10 +376,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-}
-else {
-const err25 = {instancePath:instancePath+"/async_started",schemaPath:"#/properties/async_started/type",keyword:"type",params:{type: "array"},message:"must be array"};
+for(const key4 in data9){
+if(!(key4 === "pattern")){
+const err25 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/$defs/text/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -393,10 +388,9 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.exit_code !== undefined){
-let data13 = data.exit_code;
-if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err26 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data9.pattern !== undefined){
+if(typeof data9.pattern !== "string"){
+const err26 = {instancePath:instancePath+"/stop_reason/pattern",schemaPath:"#/$defs/text/anyOf/1/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -405,9 +399,10 @@ vErrors.push(err26);
 }
 errors++;
 }
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 > 255 || isNaN(data13)){
-const err27 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/$defs/text/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -416,8 +411,10 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data13 < 0 || isNaN(data13)){
-const err28 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+var _valid3 = _errs42 === errors;
+valid13 = valid13 || _valid3;
+if(!valid13){
+const err28 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/$defs/text/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -426,16 +423,117 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-}
+else {
+errors = _errs39;
+if(vErrors !== null){
+if(_errs39){
+vErrors.length = _errs39;
 }
 else {
-const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+vErrors = null;
+}
+}
+}
+}
+if(data.hooks_ran !== undefined){
+let data11 = data.hooks_ran;
+if(Array.isArray(data11)){
+const len1 = data11.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data11[i1] !== "string"){
+const err29 = {instancePath:instancePath+"/hooks_ran/" + i1,schemaPath:"#/properties/hooks_ran/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
 else {
 vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/hooks_ran",schemaPath:"#/properties/hooks_ran/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.async_started !== undefined){
+let data13 = data.async_started;
+if(Array.isArray(data13)){
+const len2 = data13.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data13[i2] !== "string"){
+const err31 = {instancePath:instancePath+"/async_started/" + i2,schemaPath:"#/properties/async_started/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/async_started",schemaPath:"#/properties/async_started/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.exit_code !== undefined){
+let data15 = data.exit_code;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err33 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 > 255 || isNaN(data15)){
+const err34 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data15 < 0 || isNaN(data15)){
+const err35 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
 }
 errors++;
 }
@@ -503,9 +601,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func1.call(schema32.properties, key0))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(data.expect === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expect"},message:"must have required property '"+"expect"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -514,10 +611,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.$schema !== undefined){
-if(typeof data.$schema !== "string"){
-const err4 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key0 in data){
+if(!(func1.call(schema32.properties, key0))){
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -527,11 +623,9 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.name !== undefined){
-let data1 = data.name;
-if(typeof data1 === "string"){
-if(data1.length < 1){
-const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.$schema !== undefined){
+if(typeof data.$schema !== "string"){
+const err5 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -541,8 +635,11 @@ vErrors.push(err5);
 errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 === "string"){
+if(data1.length < 1){
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -552,9 +649,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.description !== undefined){
-if(typeof data.description !== "string"){
-const err7 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -564,11 +660,9 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.event !== undefined){
-let data3 = data.event;
-if(typeof data3 === "string"){
-if(data3.length < 1){
-const err8 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.description !== undefined){
+if(typeof data.description !== "string"){
+const err8 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -578,8 +672,11 @@ vErrors.push(err8);
 errors++;
 }
 }
-else {
-const err9 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.event !== undefined){
+let data3 = data.event;
+if(typeof data3 === "string"){
+if(data3.length < 1){
+const err9 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -589,10 +686,8 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.host !== undefined){
-let data4 = data.host;
-if(!((((((((((data4 === "claude") || (data4 === "codex")) || (data4 === "gemini")) || (data4 === "copilot")) || (data4 === "qwen")) || (data4 === "cursor")) || (data4 === "droid")) || (data4 === "windsurf")) || (data4 === "cline")) || (data4 === "agent-code"))){
-const err10 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/enum",keyword:"enum",params:{allowedValues: schema32.properties.host.enum},message:"must be equal to one of the allowed values"};
+else {
+const err10 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -602,10 +697,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.context !== undefined){
-let data5 = data.context;
-if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-const err11 = {instancePath:instancePath+"/context",schemaPath:"#/properties/context/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.host !== undefined){
+let data4 = data.host;
+if(!((((((((((data4 === "claude") || (data4 === "codex")) || (data4 === "gemini")) || (data4 === "copilot")) || (data4 === "qwen")) || (data4 === "cursor")) || (data4 === "droid")) || (data4 === "windsurf")) || (data4 === "cline")) || (data4 === "agent-code"))){
+const err11 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/enum",keyword:"enum",params:{allowedValues: schema32.properties.host.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -615,11 +710,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.context_file !== undefined){
-let data6 = data.context_file;
-if(typeof data6 === "string"){
-if(data6.length < 1){
-const err12 = {instancePath:instancePath+"/context_file",schemaPath:"#/properties/context_file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.context !== undefined){
+let data5 = data.context;
+if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
+const err12 = {instancePath:instancePath+"/context",schemaPath:"#/properties/context/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -629,8 +723,11 @@ vErrors.push(err12);
 errors++;
 }
 }
-else {
-const err13 = {instancePath:instancePath+"/context_file",schemaPath:"#/properties/context_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.context_file !== undefined){
+let data6 = data.context_file;
+if(typeof data6 === "string"){
+if(data6.length < 1){
+const err13 = {instancePath:instancePath+"/context_file",schemaPath:"#/properties/context_file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -640,12 +737,8 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.env !== undefined){
-let data7 = data.env;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-for(const key1 in data7){
-if(typeof data7[key1] !== "string"){
-const err14 = {instancePath:instancePath+"/env/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err14 = {instancePath:instancePath+"/context_file",schemaPath:"#/properties/context_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -655,14 +748,29 @@ vErrors.push(err14);
 errors++;
 }
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.env !== undefined){
+let data7 = data.env;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+for(const key1 in data7){
+if(typeof data7[key1] !== "string"){
+const err15 = {instancePath:instancePath+"/env/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err15];
 }
 else {
 vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
 }
 errors++;
 }
@@ -675,12 +783,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err17];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err17);
 }
 errors++;
 }

@@ -181,6 +181,7 @@ export function describeDifference(d: Difference): string {
   switch (d.field) {
     case "reason":
     case "additional_context":
+    case "stop_reason":
       return `${d.field}: expected ${showText(d.expected as TextMatch)}, got ${show(d.actual)}`;
     case "messages":
       return `messages: expected a message with ${(d.expected as TextMatch[]).map(showText).join(" and one with ")}, got ${show(d.actual)}`;
