@@ -255,7 +255,8 @@ class Results(PluginTest):
 
 
 class RepositoryConfig(PluginTest):
-    """hookrun's own hooks.example.yaml, unchanged, guarding, informing and stopping gptme."""
+    """hookrun's own hooks.example.yaml, unchanged, guarding and informing gptme (it has no hook
+    that blocks a stop or ends the session: Stop and Results above cover those)."""
 
     def test_the_example_config_guards_and_informs_gptme(self):
         import os
