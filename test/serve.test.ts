@@ -272,6 +272,65 @@ describe("hooks serve: errors", () => {
     expect(statuses).toEqual(Array(20).fill(413));
   });
 
+  it("requests pipelined behind a refused body do not run: the connection is closing", async () => {
+    const ran = path.join(tmp, "ran.txt");
+    writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "mark", command: `echo ran >> ${ran}` }]));
+    const { target } = await startServe();
+    const socket = net.connect((target as { socketPath: string }).socketPath);
+    socket.on("error", () => {});
+    let got = "";
+    socket.setEncoding("utf8").on("data", (d: string) => (got += d));
+    const size = 10 * 1024 * 1024 + 1;
+    socket.write(`POST /v1/trigger/stop HTTP/1.1\r\nHost: x\r\nContent-Length: ${size}\r\n\r\n`);
+    socket.write(Buffer.alloc(size, 0x61));
+    for (let i = 0; i < 20; i++) socket.write("POST /v1/trigger/stop HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}");
+    await new Promise((resolve) => socket.on("close", resolve));
+    expect(statusOf(got)).toBe(413);
+    expect(got.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    // The server is still fine, and one trigger marks once: none of the 20 ran.
+    expect((await request(target, "POST", "/v1/trigger/stop", "{}")).status).toBe(200);
+    expect(readFileSync(ran, "utf8")).toBe("ran\n");
+  });
+
+  it("a refused body is not read while an answer before it on the connection is pending: the client is pushed back", async () => {
+    writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "slow", command: "sleep 3" }]));
+    const { target } = await startServe();
+    const socket = net.connect({ path: (target as { socketPath: string }).socketPath, allowHalfOpen: true });
+    socket.on("error", () => {});
+    socket.write("POST /v1/trigger/stop HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}");
+    socket.write("POST /v1/trigger/stop HTTP/1.1\r\nHost: x\r\nContent-Length: 999999999999\r\n\r\n");
+    // Send as fast as the server takes it for 1.5 s, while the first trigger's hook sleeps.
+    let accepted = 0;
+    let sending = true;
+    const chunk = Buffer.alloc(1024 * 1024, 0x61);
+    const pump = (): void => {
+      while (sending && socket.write(chunk)) accepted += chunk.length;
+      if (sending) socket.once("drain", pump);
+    };
+    pump();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    sending = false;
+    socket.destroy();
+    // Dropping it as it came would take gigabytes here; pushed back, it is what the socket buffers hold.
+    expect(accepted).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it("a client that hangs up cancels the hooks of every request it pipelined, not only the one being answered", async () => {
+    const log = path.join(tmp, "log.txt");
+    writeFileSync(path.join(repo, "hooks.yaml"), hookYaml([{ name: "slow", command: `echo start >> ${log}; sleep 5; echo done >> ${log}` }]));
+    const { target } = await startServe();
+    const socket = net.connect((target as { socketPath: string }).socketPath);
+    socket.on("error", () => {});
+    for (let i = 0; i < 3; i++) socket.write("POST /v1/trigger/stop HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}");
+    const lines = (): string[] => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : []);
+    // Node hands pipelined requests to the server at once: all three run side by side.
+    await waitFor(() => lines().length === 3, { what: "the three hooks to start" });
+    socket.destroy();
+    // Every hook is killed: none writes "done" (each would after 5 s).
+    await new Promise((resolve) => setTimeout(resolve, 6000));
+    expect(lines()).toEqual(["start", "start", "start"]);
+  }, 20_000);
+
   it("403 naming the file when the project config is not trusted (no --trust, no HOOKS_TRUST)", async () => {
     const p = spawnCli(["serve"], { cwd: repo, env: { ...env, HOOKS_TRUST: undefined } as Record<string, string | undefined> });
     servers.push(p);

@@ -57,15 +57,21 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     const context = await readJsonBody(req, MAX_BODY_BYTES, deps.bodyStallMs);
     // A transcript that cannot be read (a FIFO, a device, too large) never fails the trigger.
     const transcriptWarning = deriveLastMessage(context, config.projectDir);
-    // A caller that hangs up no longer wants the answer: its hooks are cancelled.
+    // A caller that hangs up no longer wants the answer: its hooks are cancelled. The answer's
+    // close says so; for a request pipelined behind another, whose answer is not on the
+    // connection yet, only the connection's close does.
     const abort = new AbortController();
-    res.once("close", () => {
+    const socket = req.socket;
+    const hungUp = (): void => {
       try {
         if (!res.writableFinished) abort.abort();
       } catch {
         // A listener's failure must not escape an event handler: the hooks end by their timeouts.
       }
-    });
+    };
+    res.once("close", hungUp);
+    socket.once("close", hungUp);
+    res.once("close", () => socket.off("close", hungUp));
     const only = list(url.searchParams.get("only"));
     const skip = list(url.searchParams.get("skip"));
     // As the CLI's --only/--skip: a misspelt name is an error, not a run of nothing.

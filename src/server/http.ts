@@ -90,23 +90,35 @@ export const MAX_BODY_BYTES = 10 * 1024 * 1024;
  */
 export const LINGER_MS = 2000;
 
+/** Connections answered with a refusal and closing by lingering: nothing more on them is handled. */
+const lingering = new WeakSet<object>();
+
 /**
- * Make the connection of `req` close by lingering: once the answer is written, our side is shut
- * (the client reads the answer and then end of file), what the client still sends is read and
- * dropped, and the socket is destroyed when the client closes or after LINGER_MS. Memory stays
- * bounded: nothing is kept. Node ends a `connection: close` exchange with `socket.destroySoon()`;
- * this socket's own destroySoon replaces it (if Node ever stopped calling it, the connection would
- * close at once, as before).
+ * Whether `socket` is closing after a refused body: a request pipelined behind the refusal is
+ * parsed while the rest is read and dropped, and must not run (its answer could not be sent).
+ */
+export function isLingering(socket: object): boolean {
+  return lingering.has(socket);
+}
+
+/**
+ * Make the connection of `req` close by lingering. Until the answer is written the body is not
+ * read (the client is pushed back, as before). Once it is, our side is shut (the client reads the
+ * answer, then end of file), what the client still sends is read and dropped for up to LINGER_MS,
+ * and the socket is destroyed then, or when the client closes first. Nothing is kept. Node ends a
+ * `connection: close` exchange with `socket.destroySoon()`; this socket's own replaces it (were
+ * Node ever to stop calling it, the connection would close at once, as it used to).
  */
 function lingerAfterAnswer(req: IncomingMessage): void {
   const socket = req.socket as Socket;
+  lingering.add(socket);
   socket.destroySoon = () => {
     const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
     socket.once("close", () => clearTimeout(timer));
     socket.once("end", () => socket.destroy());
     socket.end();
+    req.resume();
   };
-  req.resume();
 }
 
 function tooLarge(limit: number): HttpError {

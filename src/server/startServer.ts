@@ -10,7 +10,7 @@ import { HookrunError } from "../errors.js";
 import type { Runner } from "../runner/types.js";
 import type { ConfigWatcher } from "../watch/watchConfig.js";
 import { createRequestHandler } from "./handleRequest.js";
-import { BODY_STALL_MS, errorBody, MAX_BODY_BYTES, sendJson } from "./http.js";
+import { BODY_STALL_MS, errorBody, isLingering, MAX_BODY_BYTES, sendJson } from "./http.js";
 import { listenUnix } from "./listenUnix.js";
 
 export interface StartServerOptions {
@@ -76,6 +76,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const sockets = new Set<Socket>();
   const exchanges = new Map<Duplex, { req: IncomingMessage; res: ServerResponse }>();
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    // A request pipelined behind a refused body: the connection is closing, nothing of it runs.
+    if (isLingering(req.socket)) {
+      req.resume();
+      return;
+    }
     if (stopping) {
       sendJson(res, 503, { error: { code: "unavailable", message: "the server is shutting down; retry against the next one" } }, { connection: "close" });
       return;
