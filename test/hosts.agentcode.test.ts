@@ -8,7 +8,7 @@ import { installedEntries, installState, mergeEntries, uninstallText } from "../
 import { ownsEntry } from "../src/hosts/install.js";
 import { dispatchCommand, walkUpDispatchCommand } from "../src/hosts/dispatch.js";
 import { detectHost, hostByName, resolveHost } from "../src/hosts/table.js";
-import { SCHEMA_STAMP } from "../src/hosts/tomlFile.js";
+import { hookTableLines, SCHEMA_STAMP } from "../src/hosts/tomlFile.js";
 import { lastAssistantText } from "../src/runner/context.js";
 import { CLI, runMain } from "./helpers/cli.js";
 import { hookResult, triggerResult } from "./helpers/results.js";
@@ -188,6 +188,37 @@ describe("hookrun's [[hooks]] tables in a TOML file (src/hosts/tomlFile.ts)", ()
       expect(doc.hooks.map((h) => [h.event, h.tool_name ?? null])).toEqual([...(before.includes("session_start") ? [["session_start", null]] : []), ["pre_tool_use", "Bash"], ["stop", null]]);
       expect(uninstallText(agentCode, after, "s.toml")).toBe(before);
     }
+  });
+
+  it("finds each [[hooks]] table's line past TOML strings that look like quotes, headers or comments", () => {
+    const text = [
+      's = """x\\"""', // an escaped quote and two more: the string is still open
+      "[[hooks]]", // inside it: not a header
+      '""" # closed here',
+      `literal = '"""'`, // three quotes in a literal string open nothing
+      'basic = "a \\" [[hooks]] # "', // an escaped quote in a one-line string
+      "lit = '''",
+      "[[hooks]]",
+      "'''",
+      "",
+      "[[hooks]] # the first table",
+      'event = "stop"',
+      'note = """',
+      "[[hooks]]",
+      'ends with quotes"""""',
+      'action = { type = "shell", command = "a" }',
+      "",
+      "[[ hooks ]]",
+      'event = "stop"',
+      "action = { type = 'shell', command = '''b''' }",
+      "",
+    ].join("\n");
+    const doc = parseToml(text) as { s: string; hooks: { note?: string }[] };
+    expect(doc.s).toBe('x"""\n[[hooks]]\n');
+    expect(doc.hooks).toHaveLength(2);
+    expect(doc.hooks[0].note).toBe('[[hooks]]\nends with quotes""');
+    expect(hookTableLines(text)).toEqual([10, 17]);
+    expect(hookTableLines(text.replaceAll("\n", "\r\n"))).toEqual([10, 17]);
   });
 
   it("replaces only its own stale tables, wherever they are, and reports the stale events", () => {

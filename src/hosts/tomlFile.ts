@@ -69,36 +69,76 @@ export function installedEntries(_adapter: HostAdapter, text: string, file: stri
 interface Block {
   start: number;
   end: number;
+  /** The header's line, 1-based. */
+  line: number;
 }
 
 // A table header alone on its line: `[name]` or `[[name]]`, dotted or quoted keys, a comment after.
 const HEADER = /^[ \t]*(\[\[?)[ \t]*([A-Za-z0-9_\-."' \t]+?)[ \t]*\]\]?[ \t]*(#.*)?$/;
 
 /**
+ * The multi-line string still open at the end of `line` (`"""` or `'''`), or null, given the one
+ * open at its start: TOML's strings as far as they hide a header or a `#` (a basic string's
+ * escapes, literal strings without them, a closing run of up to five quotes).
+ */
+function openStringAfter(line: string, start: string | null): string | null {
+  let open = start;
+  let i = 0;
+  while (i < line.length) {
+    if (open !== null) {
+      const q = open[0];
+      if (q === '"' && line[i] === "\\") i += 2;
+      else if (line.startsWith(open, i)) {
+        let run = 3;
+        while (run < 5 && line[i + run] === q) run++;
+        i += run;
+        open = null;
+      } else i++;
+      continue;
+    }
+    const c = line[i];
+    if (c === "#") return null;
+    if (line.startsWith('"""', i) || line.startsWith("'''", i)) {
+      open = line.slice(i, i + 3);
+      i += 3;
+    } else if (c === '"' || c === "'") {
+      // A one-line string, to its closing quote (in a basic string `\"` does not close it).
+      let j = i + 1;
+      while (j < line.length && line[j] !== c) j += c === '"' && line[j] === "\\" ? 2 : 1;
+      i = j + 1;
+    } else i++;
+  }
+  return open;
+}
+
+/**
  * The `[[hooks]]` tables of a TOML text, in order: each runs from its header through the sub-tables
  * that belong to it (`[hooks.action]`) to its last line that is neither blank nor a comment. Lines
- * inside multi-line strings are not headers. (What this finds is checked by parsing the result.)
+ * inside multi-line strings are not headers. One pass: linear in the text. (What this finds is
+ * checked by parsing the result.)
  */
 function hookBlocks(text: string): Block[] {
   const blocks: Block[] = [];
   let open: Block | null = null;
   let inString: string | null = null;
   let offset = 0;
+  let lineNo = 0;
   for (const raw of text.split("\n")) {
     const lineStart = offset;
+    lineNo++;
     offset += raw.length + 1;
     const lineEnd = Math.min(offset, text.length);
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (inString) {
-      if (line.split(inString).length % 2 === 0) inString = null;
+      inString = openStringAfter(line, inString);
       if (open) open.end = lineEnd;
       continue;
     }
-    const header = inString === null ? HEADER.exec(line) : null;
+    const header = HEADER.exec(line);
     if (header) {
       const name = header[2].replace(/[\s"']/g, "");
       if (header[1] === "[[" && name === "hooks") {
-        open = { start: lineStart, end: lineEnd };
+        open = { start: lineStart, end: lineEnd, line: lineNo };
         blocks.push(open);
       } else if (!(open && name.startsWith("hooks."))) open = null;
       else open.end = lineEnd;
@@ -107,14 +147,14 @@ function hookBlocks(text: string): Block[] {
     const trimmed = line.trim();
     if (trimmed === "" || trimmed.startsWith("#")) continue;
     if (open) open.end = lineEnd;
-    for (const q of ['"""', "'''"]) if (line.split(q).length % 2 === 0) inString = q;
+    inString = openStringAfter(line, null);
   }
   return blocks;
 }
 
 /** The line (1-based) of each `[[hooks]]` table's header, in order; `[]` when the array is written inline. */
 export function hookTableLines(text: string): number[] {
-  return hookBlocks(text).map((b) => text.slice(0, b.start).split("\n").length);
+  return hookBlocks(text).map((b) => b.line);
 }
 
 /** The text without hookrun's `[[hooks]]` tables (each with the one blank line that preceded it). */
