@@ -258,11 +258,12 @@ describe("hooks test: fixtures that cannot be read", () => {
     expect(text.stdout).toMatch(/8 fixtures: 1 passed, 0 failed, 7 could not run/);
   });
 
-  it("a fixture that checks nothing is refused, not passed: no `expect`, or an empty one (a failing hook would go unseen)", async () => {
+  it("a fixture that checks nothing is refused, not passed: no `expect`, an empty one, or an empty messages list (a failing hook would go unseen)", async () => {
     const t = sandbox({ config: "hooks:\n  stop:\n    - {name: boom, command: echo boom >&2; exit 1}\n" });
     t.write("none.hooktest.yaml", "event: stop\n");
     t.write("empty.hooktest.yaml", "fixtures:\n  - event: stop\n    expect: {}\n");
     t.write("some.hooktest.yaml", "event: stop\nexpect: {exit_code: 0}\n");
+    t.write("vacuous.hooktest.yaml", "event: stop\nexpect: {messages: []}\n");
     const { code, report } = await testJson(t, ["--trust"]);
     expect(code).toBe(1);
     const why = "what the run must give: a fixture that checks nothing cannot fail; `expect: {exit_code: 0}` says the run went well";
@@ -270,6 +271,7 @@ describe("hooks test: fixtures that cannot be read", () => {
       ["empty.hooktest.yaml", "error", `empty.hooktest.yaml:3:13: error: fixtures[0].expect: empty (${why})`],
       ["none.hooktest.yaml", "error", `none.hooktest.yaml:1:1: error: missing \`expect\` (${why})`],
       ["some", "fail", "exit_code"],
+      ["vacuous.hooktest.yaml", "error", "vacuous.hooktest.yaml:2:20: error: expect.messages: the list is empty (it would check nothing); give at least one text"],
     ]);
   });
 

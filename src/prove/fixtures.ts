@@ -289,7 +289,7 @@ function schemaProblems(parsed: ParsedConfigText): Diagnostic[] {
         message = `${where}: expected ${TYPE_WORDS[String(e.params.type)] ?? String(e.params.type)}`;
         break;
       case "minItems":
-        message = `${where}: the list is empty; give at least one fixture`;
+        message = segs[segs.length - 1] === "messages" ? `${where}: the list is empty (it would check nothing); give at least one text` : `${where}: the list is empty; give at least one fixture`;
         break;
       case "minLength":
         message = `${where}: must not be empty`;

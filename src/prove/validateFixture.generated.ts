@@ -3,10 +3,10 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/hookrun/hookrun/schema/fixture.schema.json","title":"hookrun test fixture","type":"object","if":{"properties":{"fixtures":true},"required":["fixtures"]},"then":{"properties":{"$schema":{},"fixtures":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/fixture"}}},"additionalProperties":false},"else":{"$ref":"#/$defs/fixture"},"$defs":{"fixture":{"type":"object","required":["event","expect"],"properties":{"$schema":{"type":"string"},"name":{"type":"string","minLength":1},"description":{"type":"string"},"event":{"type":"string","minLength":1},"host":{"enum":["claude","codex","gemini","copilot","qwen","cursor","droid","windsurf","cline","agent-code"]},"context":{"type":"object"},"context_file":{"type":"string","minLength":1},"env":{"type":"object","additionalProperties":{"type":"string"}},"expect":{"$ref":"#/$defs/expect"}},"additionalProperties":false,"not":{"properties":{"context":true,"context_file":true},"required":["context","context_file"]}},"expect":{"type":"object","minProperties":1,"properties":{"decision":{"enum":["block","allow","ask","defer","none"]},"reason":{"$ref":"#/$defs/text"},"messages":{"type":"array","items":{"$ref":"#/$defs/text"}},"additional_context":{"$ref":"#/$defs/text"},"updated_input":{},"continue":{"type":"boolean"},"stop_reason":{"$ref":"#/$defs/text"},"hooks_ran":{"type":"array","items":{"type":"string"}},"async_started":{"type":"array","items":{"type":"string"}},"exit_code":{"type":"integer","minimum":0,"maximum":255}},"additionalProperties":false},"text":{"anyOf":[{"type":"string"},{"type":"object","required":["pattern"],"properties":{"pattern":{"type":"string"}},"additionalProperties":false}]}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/hookrun/hookrun/schema/fixture.schema.json","title":"hookrun test fixture","type":"object","if":{"properties":{"fixtures":true},"required":["fixtures"]},"then":{"properties":{"$schema":{},"fixtures":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/fixture"}}},"additionalProperties":false},"else":{"$ref":"#/$defs/fixture"},"$defs":{"fixture":{"type":"object","required":["event","expect"],"properties":{"$schema":{"type":"string"},"name":{"type":"string","minLength":1},"description":{"type":"string"},"event":{"type":"string","minLength":1},"host":{"enum":["claude","codex","gemini","copilot","qwen","cursor","droid","windsurf","cline","agent-code"]},"context":{"type":"object"},"context_file":{"type":"string","minLength":1},"env":{"type":"object","additionalProperties":{"type":"string"}},"expect":{"$ref":"#/$defs/expect"}},"additionalProperties":false,"not":{"properties":{"context":true,"context_file":true},"required":["context","context_file"]}},"expect":{"type":"object","minProperties":1,"properties":{"decision":{"enum":["block","allow","ask","defer","none"]},"reason":{"$ref":"#/$defs/text"},"messages":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/text"}},"additional_context":{"$ref":"#/$defs/text"},"updated_input":{},"continue":{"type":"boolean"},"stop_reason":{"$ref":"#/$defs/text"},"hooks_ran":{"type":"array","items":{"type":"string"}},"async_started":{"type":"array","items":{"type":"string"}},"exit_code":{"type":"integer","minimum":0,"maximum":255}},"additionalProperties":false},"text":{"anyOf":[{"type":"string"},{"type":"object","required":["pattern"],"properties":{"pattern":{"type":"string"}},"additionalProperties":false}]}}};
 const schema32 = {"type":"object","required":["event","expect"],"properties":{"$schema":{"type":"string"},"name":{"type":"string","minLength":1},"description":{"type":"string"},"event":{"type":"string","minLength":1},"host":{"enum":["claude","codex","gemini","copilot","qwen","cursor","droid","windsurf","cline","agent-code"]},"context":{"type":"object"},"context_file":{"type":"string","minLength":1},"env":{"type":"object","additionalProperties":{"type":"string"}},"expect":{"$ref":"#/$defs/expect"}},"additionalProperties":false,"not":{"properties":{"context":true,"context_file":true},"required":["context","context_file"]}};
 const func1 = Object.prototype.hasOwnProperty;
-const schema33 = {"type":"object","minProperties":1,"properties":{"decision":{"enum":["block","allow","ask","defer","none"]},"reason":{"$ref":"#/$defs/text"},"messages":{"type":"array","items":{"$ref":"#/$defs/text"}},"additional_context":{"$ref":"#/$defs/text"},"updated_input":{},"continue":{"type":"boolean"},"stop_reason":{"$ref":"#/$defs/text"},"hooks_ran":{"type":"array","items":{"type":"string"}},"async_started":{"type":"array","items":{"type":"string"}},"exit_code":{"type":"integer","minimum":0,"maximum":255}},"additionalProperties":false};
+const schema33 = {"type":"object","minProperties":1,"properties":{"decision":{"enum":["block","allow","ask","defer","none"]},"reason":{"$ref":"#/$defs/text"},"messages":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/text"}},"additional_context":{"$ref":"#/$defs/text"},"updated_input":{},"continue":{"type":"boolean"},"stop_reason":{"$ref":"#/$defs/text"},"hooks_ran":{"type":"array","items":{"type":"string"}},"async_started":{"type":"array","items":{"type":"string"}},"exit_code":{"type":"integer","minimum":0,"maximum":255}},"additionalProperties":false};
 const schema34 = {"anyOf":[{"type":"string"},{"type":"object","required":["pattern"],"properties":{"pattern":{"type":"string"}},"additionalProperties":false}]};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -146,14 +146,8 @@ vErrors = null;
 if(data.messages !== undefined){
 let data3 = data.messages;
 if(Array.isArray(data3)){
-const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
-let data4 = data3[i0];
-const _errs17 = errors;
-let valid7 = false;
-const _errs18 = errors;
-if(typeof data4 !== "string"){
-const err9 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/$defs/text/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data3.length < 1){
+const err9 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -162,12 +156,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-var _valid1 = _errs18 === errors;
-valid7 = valid7 || _valid1;
-const _errs20 = errors;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.pattern === undefined){
-const err10 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/$defs/text/anyOf/1/required",keyword:"required",params:{missingProperty: "pattern"},message:"must have required property '"+"pattern"+"'"};
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+const _errs17 = errors;
+let valid7 = false;
+const _errs18 = errors;
+if(typeof data4 !== "string"){
+const err10 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/$defs/text/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -176,9 +172,12 @@ vErrors.push(err10);
 }
 errors++;
 }
-for(const key2 in data4){
-if(!(key2 === "pattern")){
-const err11 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/$defs/text/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+var _valid1 = _errs18 === errors;
+valid7 = valid7 || _valid1;
+const _errs20 = errors;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.pattern === undefined){
+const err11 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/$defs/text/anyOf/1/required",keyword:"required",params:{missingProperty: "pattern"},message:"must have required property '"+"pattern"+"'"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -187,10 +186,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data4.pattern !== undefined){
-if(typeof data4.pattern !== "string"){
-const err12 = {instancePath:instancePath+"/messages/" + i0+"/pattern",schemaPath:"#/$defs/text/anyOf/1/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key2 in data4){
+if(!(key2 === "pattern")){
+const err12 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/$defs/text/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -200,9 +198,9 @@ vErrors.push(err12);
 errors++;
 }
 }
-}
-else {
-const err13 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/$defs/text/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data4.pattern !== undefined){
+if(typeof data4.pattern !== "string"){
+const err13 = {instancePath:instancePath+"/messages/" + i0+"/pattern",schemaPath:"#/$defs/text/anyOf/1/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -211,15 +209,27 @@ vErrors.push(err13);
 }
 errors++;
 }
-var _valid1 = _errs20 === errors;
-valid7 = valid7 || _valid1;
-if(!valid7){
-const err14 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/$defs/text/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/$defs/text/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err14];
 }
 else {
 vErrors.push(err14);
+}
+errors++;
+}
+var _valid1 = _errs20 === errors;
+valid7 = valid7 || _valid1;
+if(!valid7){
+const err15 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/$defs/text/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
 }
 errors++;
 }
@@ -237,12 +247,12 @@ vErrors = null;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err16 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err16];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err16);
 }
 errors++;
 }
@@ -253,21 +263,7 @@ const _errs27 = errors;
 let valid10 = false;
 const _errs28 = errors;
 if(typeof data6 !== "string"){
-const err16 = {instancePath:instancePath+"/additional_context",schemaPath:"#/$defs/text/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-var _valid2 = _errs28 === errors;
-valid10 = valid10 || _valid2;
-const _errs30 = errors;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.pattern === undefined){
-const err17 = {instancePath:instancePath+"/additional_context",schemaPath:"#/$defs/text/anyOf/1/required",keyword:"required",params:{missingProperty: "pattern"},message:"must have required property '"+"pattern"+"'"};
+const err17 = {instancePath:instancePath+"/additional_context",schemaPath:"#/$defs/text/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -276,9 +272,12 @@ vErrors.push(err17);
 }
 errors++;
 }
-for(const key3 in data6){
-if(!(key3 === "pattern")){
-const err18 = {instancePath:instancePath+"/additional_context",schemaPath:"#/$defs/text/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+var _valid2 = _errs28 === errors;
+valid10 = valid10 || _valid2;
+const _errs30 = errors;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.pattern === undefined){
+const err18 = {instancePath:instancePath+"/additional_context",schemaPath:"#/$defs/text/anyOf/1/required",keyword:"required",params:{missingProperty: "pattern"},message:"must have required property '"+"pattern"+"'"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -287,10 +286,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-if(data6.pattern !== undefined){
-if(typeof data6.pattern !== "string"){
-const err19 = {instancePath:instancePath+"/additional_context/pattern",schemaPath:"#/$defs/text/anyOf/1/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key3 in data6){
+if(!(key3 === "pattern")){
+const err19 = {instancePath:instancePath+"/additional_context",schemaPath:"#/$defs/text/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -300,9 +298,9 @@ vErrors.push(err19);
 errors++;
 }
 }
-}
-else {
-const err20 = {instancePath:instancePath+"/additional_context",schemaPath:"#/$defs/text/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data6.pattern !== undefined){
+if(typeof data6.pattern !== "string"){
+const err20 = {instancePath:instancePath+"/additional_context/pattern",schemaPath:"#/$defs/text/anyOf/1/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -311,15 +309,27 @@ vErrors.push(err20);
 }
 errors++;
 }
-var _valid2 = _errs30 === errors;
-valid10 = valid10 || _valid2;
-if(!valid10){
-const err21 = {instancePath:instancePath+"/additional_context",schemaPath:"#/$defs/text/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/additional_context",schemaPath:"#/$defs/text/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err21];
 }
 else {
 vErrors.push(err21);
+}
+errors++;
+}
+var _valid2 = _errs30 === errors;
+valid10 = valid10 || _valid2;
+if(!valid10){
+const err22 = {instancePath:instancePath+"/additional_context",schemaPath:"#/$defs/text/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
 }
 errors++;
 }
@@ -337,12 +347,12 @@ vErrors = null;
 }
 if(data.continue !== undefined){
 if(typeof data.continue !== "boolean"){
-const err22 = {instancePath:instancePath+"/continue",schemaPath:"#/properties/continue/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err23 = {instancePath:instancePath+"/continue",schemaPath:"#/properties/continue/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err22];
+vErrors = [err23];
 }
 else {
-vErrors.push(err22);
+vErrors.push(err23);
 }
 errors++;
 }
@@ -353,21 +363,7 @@ const _errs39 = errors;
 let valid13 = false;
 const _errs40 = errors;
 if(typeof data9 !== "string"){
-const err23 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/$defs/text/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-var _valid3 = _errs40 === errors;
-valid13 = valid13 || _valid3;
-const _errs42 = errors;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.pattern === undefined){
-const err24 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/$defs/text/anyOf/1/required",keyword:"required",params:{missingProperty: "pattern"},message:"must have required property '"+"pattern"+"'"};
+const err24 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/$defs/text/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -376,9 +372,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-for(const key4 in data9){
-if(!(key4 === "pattern")){
-const err25 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/$defs/text/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+var _valid3 = _errs40 === errors;
+valid13 = valid13 || _valid3;
+const _errs42 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.pattern === undefined){
+const err25 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/$defs/text/anyOf/1/required",keyword:"required",params:{missingProperty: "pattern"},message:"must have required property '"+"pattern"+"'"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -387,10 +386,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-if(data9.pattern !== undefined){
-if(typeof data9.pattern !== "string"){
-const err26 = {instancePath:instancePath+"/stop_reason/pattern",schemaPath:"#/$defs/text/anyOf/1/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key4 in data9){
+if(!(key4 === "pattern")){
+const err26 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/$defs/text/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -400,9 +398,9 @@ vErrors.push(err26);
 errors++;
 }
 }
-}
-else {
-const err27 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/$defs/text/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data9.pattern !== undefined){
+if(typeof data9.pattern !== "string"){
+const err27 = {instancePath:instancePath+"/stop_reason/pattern",schemaPath:"#/$defs/text/anyOf/1/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -411,15 +409,27 @@ vErrors.push(err27);
 }
 errors++;
 }
-var _valid3 = _errs42 === errors;
-valid13 = valid13 || _valid3;
-if(!valid13){
-const err28 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/$defs/text/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/$defs/text/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err28];
 }
 else {
 vErrors.push(err28);
+}
+errors++;
+}
+var _valid3 = _errs42 === errors;
+valid13 = valid13 || _valid3;
+if(!valid13){
+const err29 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/$defs/text/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
 }
 errors++;
 }
@@ -441,24 +451,24 @@ if(Array.isArray(data11)){
 const len1 = data11.length;
 for(let i1=0; i1<len1; i1++){
 if(typeof data11[i1] !== "string"){
-const err29 = {instancePath:instancePath+"/hooks_ran/" + i1,schemaPath:"#/properties/hooks_ran/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err30 = {instancePath:instancePath+"/hooks_ran/" + i1,schemaPath:"#/properties/hooks_ran/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err29];
+vErrors = [err30];
 }
 else {
-vErrors.push(err29);
+vErrors.push(err30);
 }
 errors++;
 }
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/hooks_ran",schemaPath:"#/properties/hooks_ran/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err31 = {instancePath:instancePath+"/hooks_ran",schemaPath:"#/properties/hooks_ran/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err30];
+vErrors = [err31];
 }
 else {
-vErrors.push(err30);
+vErrors.push(err31);
 }
 errors++;
 }
@@ -469,19 +479,7 @@ if(Array.isArray(data13)){
 const len2 = data13.length;
 for(let i2=0; i2<len2; i2++){
 if(typeof data13[i2] !== "string"){
-const err31 = {instancePath:instancePath+"/async_started/" + i2,schemaPath:"#/properties/async_started/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-}
-}
-else {
-const err32 = {instancePath:instancePath+"/async_started",schemaPath:"#/properties/async_started/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err32 = {instancePath:instancePath+"/async_started/" + i2,schemaPath:"#/properties/async_started/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -491,10 +489,9 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data.exit_code !== undefined){
-let data15 = data.exit_code;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err33 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err33 = {instancePath:instancePath+"/async_started",schemaPath:"#/properties/async_started/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -503,9 +500,11 @@ vErrors.push(err33);
 }
 errors++;
 }
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 > 255 || isNaN(data15)){
-const err34 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};
+}
+if(data.exit_code !== undefined){
+let data15 = data.exit_code;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err34 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -514,8 +513,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(data15 < 0 || isNaN(data15)){
-const err35 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 > 255 || isNaN(data15)){
+const err35 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -524,16 +524,26 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data15 < 0 || isNaN(data15)){
+const err36 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err36];
 }
 else {
 vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
 }
 errors++;
 }
