@@ -451,6 +451,22 @@ action = { type = "exec", command = "true" }
     expect(warned).toHaveLength(3);
   });
 
+  it("agent-code: a table of hookrun's under an event named __proto__ or constructor is an unknown event, not a crash", async () => {
+    const sb = await project(["agent-code"]);
+    const file = sb.path(".agent/settings.toml");
+    const installed = readFileSync(file, "utf8");
+    const stop = installed.slice(installed.lastIndexOf("[[hooks]]"));
+    writeFileSync(file, `${installed}\n${stop.replace('event = "stop"', 'event = "constructor"')}\n${stop.replace('event = "stop"', 'event = "__proto__"')}`);
+    const { code, report, text } = await doctor(sb, "agent-code");
+    expect(code, text).toBe(1);
+    expect(text).not.toMatch(/is not a function|cannot read it/);
+    expect(errors(report).map((f) => f.what)).toEqual([
+      expect.stringMatching(/^event "constructor" is not one of agent-code's events/),
+      expect.stringMatching(/^event "__proto__" is not one of agent-code's events/),
+    ]);
+    expect(report.findings.filter((f) => /left over/.test(f.what)).map((f) => f.event)).toEqual(["constructor", "__proto__"]);
+  });
+
   it("runs no command of the host's file but the one hooks install writes: a look-alike entry or hook file is reported, never run", async () => {
     const sb = await project(["claude", "cline"]);
     editJson(sb, ".claude/settings.json", (v) => {

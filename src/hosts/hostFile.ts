@@ -57,7 +57,8 @@ export function installedEntries(adapter: HostAdapter, text: string, file: strin
   if (isToml(adapter)) return toml.installedEntries(adapter, text, file);
   const { root } = parse(text, file);
   const map = nodeAt(root, adapter.install!.hooksPath);
-  const out: Record<string, HostEntry[]> = {};
+  // No prototype: an event key "__proto__" or "constructor" in the file is a key like any other.
+  const out: Record<string, HostEntry[]> = Object.create(null);
   for (const prop of map?.type === "object" ? (map.children ?? []) : []) {
     const list = prop.children?.[1];
     if (list?.type !== "array") continue;

@@ -56,7 +56,8 @@ function split(table: unknown): [string, HostEntry] {
 
 /** hookrun's entries now in the file's text: host event → entries, in file order. */
 export function installedEntries(_adapter: HostAdapter, text: string, file: string): Record<string, HostEntry[]> {
-  const out: Record<string, HostEntry[]> = {};
+  // No prototype: an event named "__proto__" or "constructor" in the file is a key like any other.
+  const out: Record<string, HostEntry[]> = Object.create(null);
   for (const table of hookTables(parseTomlFile(text, file), file)) {
     if (!isJsonObject(table) || !ownsEntry(table)) continue;
     const [event, entry] = split(table);

@@ -116,6 +116,9 @@ function walkUpBin(start: string): string | null {
 /** Host-side keys that are not events (Gemini's `hooks.enabled`, `disabled`, `notifications`): a non-array value is never an event list. */
 const isList = (n: Node | undefined): n is Node => n?.type === "array";
 
+/** hookrun's event for a host's event key from its file, own keys only (a key "constructor" is no event). */
+const canonicalOf = (host: HostAdapter, key: string): string | undefined => (Object.hasOwn(host.events, key) ? host.events[key] : undefined);
+
 const lineOf = (text: string, offset: number): number => text.slice(0, offset).split("\n").length;
 
 const nodeAt = (root: Node | undefined, keys: readonly string[]): Node | undefined => {
@@ -422,13 +425,14 @@ class Doctor {
       for (const list of Object.values(wanted)) for (const entry of list) for (const c of entryCommands(entry).commands) ours.add(c);
       const state = installState(host, text, file, wanted);
       for (const e of state.stale) {
-        const canonical = host.events[e] ?? e;
-        const what = !owned[e]
+        const canonical = canonicalOf(host, e) ?? e;
+        // Own keys only: an event named "constructor" in the file is not Object's.
+        const what = !Object.hasOwn(owned, e)
           ? `hooks.yaml has hooks for ${canonical} but ${where} has no hookrun entry for ${e}: they never run under ${host.title}`
-          : !wanted[e]
+          : !Object.hasOwn(wanted, e)
             ? `hookrun's entry for ${e} is left over: hooks.yaml has no hook for ${canonical} any more`
             : `hookrun's entry for ${e} is stale: hooks.yaml changed since \`hooks install\` (matcher or timeout differ), so some hooks may not fire or be cut short`;
-        this.add({ ...base, event: e, level: wanted[e] ? "error" : "warning", what, where, fix: `hooks install ${host.name}${layer === "user" ? " --user" : ""}` });
+        this.add({ ...base, event: e, level: Object.hasOwn(wanted, e) ? "error" : "warning", what, where, fix: `hooks install ${host.name}${layer === "user" ? " --user" : ""}` });
       }
       if (state.stale.length === 0) this.add({ ...base, level: "ok", what: `${where}: hookrun's entries are current with hooks.yaml (${Object.keys(owned).join(", ")})`, where });
     } else this.add({ ...base, level: "warning", what: `${where}: not compared with hooks.yaml (run the installed \`hooks\` binary to compare user entries)`, where });
@@ -553,7 +557,7 @@ class Doctor {
       });
       return;
     }
-    const canonical = host.events[event] ?? event;
+    const canonical = canonicalOf(host, event) ?? event;
     const summary: EventSummary = { host: host.name, layer, event, canonical, reaches: false, runs: [], filtered: [] };
     this.events.push(summary);
     if (!host.probe) {
@@ -603,7 +607,7 @@ class Doctor {
     for (const prop of map.children ?? []) {
       const key = prop.children![0].value as string;
       const list = prop.children![1];
-      const canonical = host.events[key];
+      const canonical = canonicalOf(host, key);
       if (!canonical || !isList(list)) continue;
       for (const node of list.children ?? []) {
         const entry = getNodeValue(node);
@@ -615,7 +619,7 @@ class Doctor {
 
   /** One of the host's own entries for its event `key`: a warning when it runs what a hook of hooks.yaml runs for that event. */
   private duplicate(host: HostAdapter, key: string, entry: unknown, where: string, file: string): void {
-    const canonical = host.events[key];
+    const canonical = canonicalOf(host, key);
     if (!canonical) return;
     for (const command of entryCommands(entry).commands) {
       const hook = this.config.hooks.find((h) => h.event === canonical && h.enabled && sameCommand(command, h, this.config.projectDir));
