@@ -54,16 +54,26 @@ function split(table: unknown): [string, HostEntry] {
   return [String(event), plain(entry) as HostEntry];
 }
 
-/** hookrun's entries now in the file's text: host event → entries, in file order. */
-export function installedEntries(_adapter: HostAdapter, text: string, file: string): Record<string, HostEntry[]> {
+/** The file's `[[hooks]]` tables, parsed; a WriteError (FILE:LINE) when it is not TOML or `hooks` is no array. */
+export function hookTableList(text: string, file: string): unknown[] {
+  return hookTables(parseTomlFile(text, file), file);
+}
+
+/** hookrun's entries among `tables` (hookTableList): host event → entries, in file order. */
+export function ownedEntries(tables: readonly unknown[]): Record<string, HostEntry[]> {
   // No prototype: an event named "__proto__" or "constructor" in the file is a key like any other.
   const out: Record<string, HostEntry[]> = Object.create(null);
-  for (const table of hookTables(parseTomlFile(text, file), file)) {
+  for (const table of tables) {
     if (!isJsonObject(table) || !ownsEntry(table)) continue;
     const [event, entry] = split(table);
     (out[event] ??= []).push(entry);
   }
   return out;
+}
+
+/** hookrun's entries now in the file's text: host event → entries, in file order. */
+export function installedEntries(_adapter: HostAdapter, text: string, file: string): Record<string, HostEntry[]> {
+  return ownedEntries(hookTableList(text, file));
 }
 
 /** Where each `[[hooks]]` table's text is: from its header line to the end of its last key line. */

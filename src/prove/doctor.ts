@@ -14,7 +14,7 @@ import { HOSTS } from "../hosts/table.js";
 import type { HostAdapter, HostEntry } from "../hosts/types.js";
 import { installedPort } from "../hosts/warm.js";
 import { untrustedFiles } from "../trust/store.js";
-import { hookTableLines, parseTomlFile } from "../hosts/tomlFile.js";
+import { hookTableLines, hookTableList, ownedEntries } from "../hosts/tomlFile.js";
 import { cmdShimTarget } from "./binShim.js";
 import { fireEntry, PROBE_TIMEOUT_MS } from "./fireEntry.js";
 import { judgeCommand, sameCommand } from "./hookCommands.js";
@@ -315,9 +315,12 @@ class Doctor {
    */
   private async tomlFile(host: HostAdapter, layer: Layer, text: string, file: string, named: boolean, notInstalled: () => false): Promise<boolean> {
     const base = { host: host.name, layer };
+    // Parsed once: hookrun's entries and the host's check of every table come from the same list.
+    let tables: unknown[];
     let owned: Record<string, HostEntry[]>;
     try {
-      owned = installedEntries(host, text, file);
+      tables = hookTableList(text, file);
+      owned = ownedEntries(tables);
     } catch (error) {
       if (layer === "user" && !named && !this.options.user) return false;
       this.checked.push({ ...base, file });
@@ -333,7 +336,6 @@ class Doctor {
     if (Object.keys(owned).length === 0) return named ? notInstalled() : false;
     this.checked.push({ ...base, file });
     this.installed++;
-    const tables = parseTomlFile(text, file).hooks as unknown[];
     // Each table's header line, when every table has one (not an inline `hooks = [...]`).
     const lines = hookTableLines(text);
     const at = (index: number): string => this.shown(file, lines.length === tables.length ? lines[index] : undefined);
@@ -607,8 +609,7 @@ class Doctor {
     for (const prop of map.children ?? []) {
       const key = prop.children![0].value as string;
       const list = prop.children![1];
-      const canonical = canonicalOf(host, key);
-      if (!canonical || !isList(list)) continue;
+      if (!isList(list)) continue;
       for (const node of list.children ?? []) {
         const entry = getNodeValue(node);
         if (ownsEntry(entry)) continue;

@@ -69,9 +69,11 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
         // A listener's failure must not escape an event handler: the hooks end by their timeouts.
       }
     };
-    res.once("close", hungUp);
     socket.once("close", hungUp);
-    res.once("close", () => socket.off("close", hungUp));
+    res.once("close", () => {
+      socket.off("close", hungUp);
+      hungUp();
+    });
     const only = list(url.searchParams.get("only"));
     const skip = list(url.searchParams.get("skip"));
     // As the CLI's --only/--skip: a misspelt name is an error, not a run of nothing.
