@@ -148,7 +148,7 @@ function read(payload: Payload, event: string, env: Env = {}): HookContext {
     const tool = env.AGENT_CODE_HOOK_TOOL ?? "";
     context = { tool_name: canonicalTool(agentCode, tool), tool_input: payload, host: { name: "agent-code", tool_name: tool } };
   } else {
-    context = baseRead(agentCode, payload, RENAMES[event]);
+    context = baseRead(agentCode, payload, { renames: RENAMES[event] });
     if (event === "file_changed" && typeof payload.path === "string") context.path = payload.path;
   }
   const host = context.host as Record<string, unknown>;

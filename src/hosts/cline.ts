@@ -1,10 +1,11 @@
 import type { ResolvedConfig } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
-import { blockReason, parseJsonObject, rankedDecision, resultTexts, str } from "./resultText.js";
+import { blockReason, parseJsonObject, rankedDecision, resultTexts } from "./resultText.js";
 import { configEvents } from "./install.js";
 import type { HostAdapter, HostAnswer, Payload } from "./types.js";
-import { sampleFields } from "./payload.js";
+import { baseRead, canonicalTool, field, sampleFields, stringField } from "./payload.js";
+import { setOwn } from "../runner/context.js";
 
 /**
  * Cline (the VS Code extension and `cline` CLI): one executable per hook type, named after it, in
@@ -42,20 +43,28 @@ const TOOLS: Readonly<Record<string, string>> = Object.freeze({
 /** The hook-specific object of each hook: `preToolUse` for PreToolUse. */
 const specificKey = (hookName: string) => hookName[0].toLowerCase() + hookName.slice(1);
 
+/**
+ * Cline nests each event's fields under a key named for the hook (`preToolUse: {toolName,
+ * parameters}`): they are lifted to hookrun's fields, then read by the shared reader like any
+ * host's; Cline's own bookkeeping stays under `host`.
+ */
 function read(payload: Payload, event: string): HookContext {
-  const hookName = str(payload, "hookName") ?? event;
-  const specific = isJsonObject(payload[specificKey(hookName)]) ? (payload[specificKey(hookName)] as Record<string, unknown>) : {};
-  const ctx: HookContext = {};
-  const host: Record<string, unknown> = { name: "cline", event: hookName };
-  for (const k of ["clineVersion", "timestamp", "taskId", "workspaceRoots", "userId"]) if (payload[k] !== undefined) host[k] = payload[k];
-  host[specificKey(hookName)] = payload[specificKey(hookName)];
-  const taskId = str(payload, "taskId");
+  const hookName = stringField(payload, "hookName") ?? event;
+  const nested = field(payload, specificKey(hookName));
+  const specific = isJsonObject(nested) ? nested : {};
+  const ctx = baseRead(cline, {}, { event: hookName });
+  const host = ctx.host as Record<string, unknown>;
+  for (const k of ["clineVersion", "timestamp", "taskId", "workspaceRoots", "userId"]) if (field(payload, k) !== undefined) host[k] = payload[k];
+  setOwn(host, specificKey(hookName), nested);
+  const taskId = stringField(payload, "taskId");
   if (taskId !== undefined) ctx.session_id = taskId;
-  const roots = Array.isArray(payload.workspaceRoots) ? payload.workspaceRoots.filter((r): r is string => typeof r === "string") : [];
+  const workspaceRoots = field(payload, "workspaceRoots");
+  const roots = Array.isArray(workspaceRoots) ? workspaceRoots.filter((r): r is string => typeof r === "string") : [];
   if (roots[0] !== undefined) ctx.cwd = roots[0];
 
-  // A tool call: `preToolUse: {toolName, parameters}` (documented), or `tool_call: {id, name, input}` (newer builds, HOSTS.md).
-  const call = isJsonObject(payload.tool_call) ? payload.tool_call : undefined;
+  // A tool call: `preToolUse: {toolName, parameters}` (documented), or `tool_call: {id, name, input}` (newer builds).
+  const toolCall = field(payload, "tool_call");
+  const call = isJsonObject(toolCall) ? toolCall : undefined;
   const toolName = typeof specific.toolName === "string" ? specific.toolName : typeof call?.name === "string" ? call.name : undefined;
   if (toolName !== undefined) {
     const params = isJsonObject(specific.parameters) ? specific.parameters : isJsonObject(call?.input) ? call.input : {};
@@ -64,7 +73,7 @@ function read(payload: Payload, event: string): HookContext {
       ctx.tool_name = `mcp__${String(params.server_name ?? "unknown")}__${String(params.tool_name ?? "unknown")}`;
       ctx.tool_input = parseJsonObject(params.arguments) ?? {};
     } else {
-      ctx.tool_name = TOOLS[toolName] ?? toolName;
+      ctx.tool_name = canonicalTool(cline, toolName);
       // Claude's file tools name the file `file_path`; Cline's `path` is kept too.
       ctx.tool_input = typeof params.path === "string" && ctx.tool_name !== "Grep" ? { ...params, file_path: params.path } : { ...params };
     }

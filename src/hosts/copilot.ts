@@ -24,7 +24,7 @@ import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { hookrunCallNote } from "./dispatch.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
 import { failureLine, tail, texts } from "./resultText.js";
-import { sampleFields } from "./payload.js";
+import { baseRead, field, sampleFields } from "./payload.js";
 
 /** The camelCase events (Copilot's own config spelling) → canonical; the dialect hookrun installs in. */
 const CAMEL_EVENTS: Readonly<Record<string, string>> = {
@@ -122,25 +122,19 @@ function detect(payload: Payload): boolean {
  */
 function read(payload: Payload, event: string): HookContext {
   const dialect = copilotDialect(payload);
-  const context: HookContext = {};
-  for (const [key, value] of Object.entries(payload)) {
-    const to = Object.hasOwn(RENAMES, key) ? RENAMES[key] : snake(key);
-    if (to === "host" || to === "hook_name") continue;
-    if (context[to] === undefined || to === key) context[to] = value;
-  }
-  const host: Record<string, unknown> = { name: "copilot", dialect };
-  const hostEvent = dialect === "pascal" ? payload.hook_event_name : (payload.hookName ?? Object.keys(CAMEL_EVENTS).find((k) => CAMEL_EVENTS[k] === event));
+  const context = baseRead(copilot, payload, { renames: (key) => (Object.hasOwn(RENAMES, key) ? RENAMES[key] : snake(key)) });
+  delete context.hook_name;
+  const host: Record<string, unknown> = { name: "copilot", dialect, ...(context.host as Record<string, unknown>) };
+  delete host.event;
+  const hostEvent = dialect === "pascal" ? field(payload, "hook_event_name") : (field(payload, "hookName") ?? Object.keys(CAMEL_EVENTS).find((k) => CAMEL_EVENTS[k] === event));
   if (typeof hostEvent === "string") host.event = hostEvent;
-  if (typeof context.tool_name === "string") {
-    host.tool_name = context.tool_name;
-    if (Object.hasOwn(TOOLS, context.tool_name)) context.tool_name = TOOLS[context.tool_name];
-  }
-  if (payload.timestamp !== undefined) {
-    host.timestamp = payload.timestamp;
+  if (typeof host.tool_name !== "string") delete host.tool_name;
+  const timestamp = field(payload, "timestamp");
+  if (timestamp !== undefined) {
+    host.timestamp = timestamp;
     // One spelling for hooks: ISO 8601, as the PascalCase payloads send it.
-    if (typeof payload.timestamp === "number") context.timestamp = new Date(payload.timestamp).toISOString();
+    if (typeof timestamp === "number") context.timestamp = new Date(timestamp).toISOString();
   }
-  if (payload.host !== undefined) host.payload_host = payload.host;
   context.host = host;
   return context;
 }

@@ -3,11 +3,11 @@ import { matcherRule } from "../config/matcher.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
 import type { ExistingHook } from "../interop/claudeImport.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
-import { blockReason, parseJsonObject, rankedDecision, resultTexts, str } from "./resultText.js";
+import { blockReason, parseJsonObject, rankedDecision, resultTexts } from "./resultText.js";
 import { type FlatConverted, type FlatEntry, importFlatHooks } from "./flatImport.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
-import { POSIX_SHELL, sampleFields } from "./payload.js";
+import { baseRead, canonicalTool, field, POSIX_SHELL, sampleFields, stringField } from "./payload.js";
 
 /**
  * Cursor (the IDE's agent and `cursor-agent`): `.cursor/hooks.json`, `{"version": 1, "hooks":
@@ -68,10 +68,8 @@ const EVENT_TOOL: Readonly<Record<string, string>> = Object.freeze({
 /** Common fields of every payload: kept under `host`, not at the top level. */
 const COMMON = ["hook_event_name", "conversation_id", "generation_id", "cursor_version", "workspace_roots", "model", "user_email", "transcript_path"] as const;
 
-const canonicalTool = (name: string): string => TOOLS[name] ?? name;
-
 function hostEventOf(payload: Payload, event: string): string | undefined {
-  const named = str(payload, "hook_event_name");
+  const named = stringField(payload, "hook_event_name");
   if (named !== undefined) return named;
   return Object.hasOwn(EVENTS, event) ? event : undefined;
 }
@@ -89,17 +87,20 @@ function take(from: Record<string, unknown>, keys: string[]): Record<string, unk
 
 function read(payload: Payload, event: string): HookContext {
   const hostEvent = hostEventOf(payload, event);
-  const ctx: HookContext = { ...payload };
-  const host: Record<string, unknown> = { name: "cursor", event: hostEvent ?? event };
-  for (const k of COMMON) if (payload[k] !== undefined) host[k] = payload[k];
-  for (const k of COMMON) delete ctx[k];
-  if (payload.transcript_path !== undefined) ctx.transcript_path = payload.transcript_path;
-  const roots = Array.isArray(payload.workspace_roots) ? payload.workspace_roots.filter((r): r is string => typeof r === "string") : [];
-  const sessionId = str(payload, "session_id") ?? str(payload, "conversation_id");
+  // The shared reader: the common fields under `host` (the transcript kept at the top level too).
+  const ctx = baseRead(cursor, payload, { hostFields: COMMON, event: hostEvent ?? event });
+  const host = ctx.host as Record<string, unknown>;
+  host.event = hostEvent ?? event;
+  delete host.tool_name;
+  delete ctx.tool_name;
+  if (field(payload, "transcript_path") !== undefined) ctx.transcript_path = payload.transcript_path;
+  const workspaceRoots = field(payload, "workspace_roots");
+  const roots = Array.isArray(workspaceRoots) ? workspaceRoots.filter((r): r is string => typeof r === "string") : [];
+  const sessionId = stringField(payload, "session_id") ?? stringField(payload, "conversation_id");
   if (sessionId !== undefined) ctx.session_id = sessionId;
   if (typeof ctx.cwd !== "string" && roots[0] !== undefined) ctx.cwd = roots[0];
 
-  let hostTool = str(payload, "tool_name");
+  let hostTool = stringField(payload, "tool_name");
   switch (hostEvent) {
     case "beforeShellExecution":
     case "afterShellExecution": {
@@ -146,10 +147,10 @@ function read(payload: Payload, event: string): HookContext {
       if (typeof payload.loop_count === "number") ctx.stop_hook_active = payload.loop_count > 0;
       break;
   }
-  hostTool ??= hostEvent ? EVENT_TOOL[hostEvent] : undefined;
+  hostTool ??= hostEvent && Object.hasOwn(EVENT_TOOL, hostEvent) ? EVENT_TOOL[hostEvent] : undefined;
   if (hostTool !== undefined) {
     host.tool_name = hostTool;
-    ctx.tool_name = canonicalTool(hostTool);
+    ctx.tool_name = canonicalTool(cursor, hostTool);
   }
   ctx.host = host;
   return ctx;
@@ -267,7 +268,7 @@ const ANSWERED = new Set(["pre_tool_use", "user_prompt_submit", "session_start",
 function canonicalMatcher(matcher: string): { matcher?: string; note?: string } {
   const rule = matcherRule(matcher);
   if (rule.kind === "all") return {};
-  if (rule.kind === "names") return { matcher: [...rule.names].map(canonicalTool).join("|") };
+  if (rule.kind === "names") return { matcher: [...rule.names].map((n) => canonicalTool(cursor, n)).join("|") };
   return { matcher, note: "matcher is a regex over Cursor's tool names and hookrun tests it against canonical names (Cursor's Shell is Bash): check it" };
 }
 

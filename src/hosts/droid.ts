@@ -7,7 +7,7 @@ import { renderClaude } from "./claude.js";
 import { str } from "./resultText.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
-import { POSIX_SHELL, sampleFields } from "./payload.js";
+import { baseRead, canonicalTool, POSIX_SHELL, sampleFields } from "./payload.js";
 
 /**
  * Factory Droid (`droid`, `droid exec`): Claude Code's hook contract (same settings shape, same
@@ -40,19 +40,10 @@ const TOOLS: Readonly<Record<string, string>> = Object.freeze({ Execute: "Bash",
 /** Tool names only Droid uses: a Claude-shaped payload naming one is Droid's. */
 const DROID_ONLY_TOOLS = new Set(["Execute", "Create", "FetchUrl", "ApplyPatch"]);
 
-const canonicalTool = (name: string): string => TOOLS[name] ?? name;
-
+/** A Droid payload is Claude's shape with Droid's tool names: the shared reader, its event name under `host` only. */
 function read(payload: Payload, event: string): HookContext {
-  const hostEvent = str(payload, "hook_event_name") ?? (Object.hasOwn(EVENTS, event) ? event : undefined);
-  const ctx: HookContext = { ...payload };
-  const host: Record<string, unknown> = { name: "droid", event: hostEvent ?? event };
+  const ctx = baseRead(droid, payload, { event });
   delete ctx.hook_event_name;
-  const tool = str(payload, "tool_name");
-  if (tool !== undefined) {
-    host.tool_name = tool;
-    ctx.tool_name = canonicalTool(tool);
-  }
-  ctx.host = host;
   return ctx;
 }
 
@@ -99,7 +90,7 @@ function importDroid(settings: unknown, existing: ExistingHook[]): HostImport {
             ? groups.map((g) => {
                 if (!isJsonObject(g) || typeof g.matcher !== "string") return g;
                 const rule = matcherRule(g.matcher);
-                return rule.kind === "names" ? { ...g, matcher: [...rule.names].map(canonicalTool).join("|") } : g;
+                return rule.kind === "names" ? { ...g, matcher: [...rule.names].map((n) => canonicalTool(droid, n)).join("|") } : g;
               })
             : groups,
         ]),

@@ -87,7 +87,7 @@ const RENAMES: Readonly<Record<string, string>> = Object.freeze({ prompt_respons
  * Gemini's own (its shell tool's argument is `command`, its file tools' `file_path`, as Claude's).
  */
 export function readGemini(payload: Payload, event: string): HookContext {
-  const context = baseRead(gemini, payload, RENAMES);
+  const context = baseRead(gemini, payload, { renames: RENAMES });
   // A canonical event's declared fields always exist, so `hooks run stop` under Gemini sees the same shape.
   if (event === "stop" && context.stop_hook_active === undefined) context.stop_hook_active = false;
   return context;

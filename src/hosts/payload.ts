@@ -1,3 +1,4 @@
+import { setOwn } from "../runner/context.js";
 import type { HookContext } from "../runner/types.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
 import type { HostAdapter, Payload } from "./types.js";
@@ -20,26 +21,56 @@ export function hostEventName(adapter: Pick<HostAdapter, "events">, event: strin
   return null;
 }
 
+/** A payload's own field (`undefined` for one it does not have: never an inherited `constructor` or `toString`). */
+export const field = (payload: Readonly<Record<string, unknown>>, key: string): unknown => (Object.hasOwn(payload, key) ? payload[key] : undefined);
+
+/** A payload's own field when it is a string. */
+export const stringField = (payload: Readonly<Record<string, unknown>>, key: string): string | undefined => {
+  const v = field(payload, key);
+  return typeof v === "string" ? v : undefined;
+};
+
+/** What an adapter asks of the shared reader besides copying the payload. */
+export interface ReadRules {
+  /** Host field → canonical field (a table), or a function of the key (Copilot's camelCase → snake_case). */
+  renames?: Readonly<Record<string, string>> | ((key: string) => string);
+  /** Fields that are the host's own bookkeeping: moved under `host`, not left at the top level. */
+  hostFields?: readonly string[];
+  /** The host's name for the event when the payload names none (`hook_event_name`). */
+  event?: string;
+}
+
 /**
- * The common way to read a payload: every field copied; `renames` (host field → canonical field)
- * applied; `tool_name` mapped to the canonical vocabulary; the host's own spelling kept under
- * `host` (`{name, event, tool_name}`) for hooks that need it. A field of the payload already named
- * `host` is kept under `host.payload_host`.
+ * The one way every adapter reads a payload (docs/hosts.md#reading-a-payload): every own field
+ * copied as data (a key named `__proto__` stays a field, never the context's prototype); renames
+ * applied; `tool_name` mapped to the canonical vocabulary through the adapter's own table (a tool
+ * named `constructor` stays "constructor"); the host's own spelling kept under `host` (`{name,
+ * event, tool_name}`), with `hostFields` moved there. A field of the payload already named `host`
+ * is kept under `host.payload_host`. Adapters adjust the result for what their host sends
+ * differently (a tool's input in another field, say), reading further fields through `field`.
  */
-export function baseRead(adapter: Pick<HostAdapter, "name" | "tools">, payload: Payload, renames: Readonly<Record<string, string>> = {}): HookContext {
+export function baseRead(adapter: Pick<HostAdapter, "name" | "tools">, payload: Payload, r: ReadRules = {}): HookContext {
+  const rename = typeof r.renames === "function" ? r.renames : (key: string) => (r.renames && Object.hasOwn(r.renames, key) ? (r.renames as Record<string, string>)[key] : key);
+  const hostOnly = new Set(r.hostFields ?? []);
   const context: HookContext = {};
-  for (const [key, value] of Object.entries(payload)) {
-    const to = Object.hasOwn(renames, key) ? renames[key] : key;
-    if (to === "host") continue;
-    if (context[to] === undefined || to === key) context[to] = value;
-  }
   const host: Record<string, unknown> = { name: adapter.name };
-  if (typeof payload.hook_event_name === "string") host.event = payload.hook_event_name;
-  if (context.tool_name !== undefined) {
-    host.tool_name = context.tool_name;
-    context.tool_name = canonicalTool(adapter, context.tool_name);
+  for (const [key, value] of Object.entries(payload)) {
+    if (hostOnly.has(key)) {
+      setOwn(host, key, value);
+      continue;
+    }
+    const to = rename(key);
+    if (to === "host") continue;
+    if (!Object.hasOwn(context, to) || context[to] === undefined || to === key) setOwn(context, to, value);
   }
-  if (payload.host !== undefined) host.payload_host = payload.host;
+  const event = stringField(payload, "hook_event_name") ?? r.event;
+  if (event !== undefined) host.event = event;
+  const tool = field(context, "tool_name");
+  if (tool !== undefined) {
+    host.tool_name = tool;
+    context.tool_name = canonicalTool(adapter, tool);
+  }
+  if (Object.hasOwn(payload, "host")) host.payload_host = payload.host;
   context.host = host;
   return context;
 }

@@ -3,11 +3,11 @@ import { isJsonObject } from "../config/scanJson.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
 import type { ExistingHook } from "../interop/claudeImport.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
-import { blockReason, parseJsonObject, rankedDecision, resultTexts, str } from "./resultText.js";
+import { blockReason, parseJsonObject, rankedDecision, resultTexts } from "./resultText.js";
 import { type FlatConverted, type FlatEntry, importFlatHooks } from "./flatImport.js";
 import { configEvents, matchedValues } from "./install.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
-import { POSIX_SHELL } from "./payload.js";
+import { baseRead, field, POSIX_SHELL, stringField } from "./payload.js";
 
 /**
  * Windsurf Cascade (the IDE's agent): `.windsurf/hooks.json` (user: `~/.codeium/windsurf/hooks.json`),
@@ -42,13 +42,15 @@ const action = (hostEvent: string): string => hostEvent.replace(/^(pre|post)_/, 
 const PRE_EVENTS = new Set(["pre_tool_use", "user_prompt_submit"]);
 
 function read(payload: Payload, event: string): HookContext {
-  const hostEvent = str(payload, "agent_action_name") ?? (Object.hasOwn(EVENTS, event) ? event : event);
-  const info = isJsonObject(payload.tool_info) ? payload.tool_info : {};
-  const ctx: HookContext = { ...payload };
-  for (const k of ["agent_action_name", "trajectory_id", "execution_id", "timestamp", "tool_info"]) delete ctx[k];
-  const host: Record<string, unknown> = { name: "windsurf", event: hostEvent };
-  for (const k of ["trajectory_id", "execution_id", "timestamp", "tool_info"]) if (payload[k] !== undefined) host[k] = payload[k];
-  const trajectory = str(payload, "trajectory_id");
+  const hostEvent = stringField(payload, "agent_action_name") ?? event;
+  const toolInfo = field(payload, "tool_info");
+  const info = isJsonObject(toolInfo) ? toolInfo : {};
+  // The shared reader, Windsurf's bookkeeping under `host`; the tool comes from the action below.
+  const ctx = baseRead(windsurf, payload, { hostFields: ["trajectory_id", "execution_id", "timestamp", "tool_info"], event: hostEvent });
+  delete ctx.agent_action_name;
+  const host = ctx.host as Record<string, unknown>;
+  host.event = hostEvent;
+  const trajectory = stringField(payload, "trajectory_id");
   if (trajectory !== undefined) ctx.session_id = trajectory;
   const rest = (omit: string[]) => Object.fromEntries(Object.entries(info).filter(([k]) => !omit.includes(k)));
   const kind = action(hostEvent);
