@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { trustCommand } from "../src/cli/actions/run.js";
+import { trustCommand } from "../src/hosts/notRunWords.js";
 import { runCli, runMain } from "./helpers/cli.js";
 import { useSandbox } from "./helpers/sandbox.js";
 

@@ -90,9 +90,9 @@ describe("hooks serve: POST /v1/hosts/{host}/{event} (warm mode)", () => {
   it("errors are statuses Claude Code counts as a failed hook: unknown host or event 404, bad body 400, wrong method 405", async () => {
     const p = sandbox({ config: CONFIG });
     const { target } = await startWarm(p, { HOOKS_TRUST: "1" });
-    const host = await request(target, "POST", "/v1/hosts/codex/PreToolUse", "{}", auth);
+    const host = await request(target, "POST", "/v1/hosts/nosuch/PreToolUse", "{}", auth);
     expect(host.status).toBe(404);
-    expect(host.json.error.message).toMatch(/no host "codex" answers over HTTP here; warm mode serves claude/);
+    expect(host.json.error.message).toMatch(/no host "nosuch"; hooks serve answers claude, codex/);
     expect((await request(target, "POST", "/v1/hosts/claude/NoSuchEvent", "{}", auth)).status).toBe(404);
     expect((await request(target, "POST", "/v1/hosts/claude/PreToolUse", "not json", auth)).status).toBe(400);
     expect((await request(target, "GET", "/v1/hosts/claude/PreToolUse", undefined, auth)).status).toBe(405);

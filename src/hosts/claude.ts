@@ -153,7 +153,7 @@ export function renderClaude(result: TriggerResult): ClaudeAnswer {
 
 // Where Claude Code hands hookSpecificOutput.additionalContext to the model before it answers:
 // there the model learns that the hooks are off, for a user who sees only its answer (`claude -p`).
-export const NOT_RUN_CONTEXT_EVENTS: ReadonlySet<string> = new Set(["session_start", "user_prompt_submit"]);
+const NOT_RUN_CONTEXT_EVENTS: ReadonlySet<string> = new Set(["session_start", "user_prompt_submit"]);
 
 /**
  * The answer of a dispatch whose hooks did not run (the config is untrusted or invalid). Claude

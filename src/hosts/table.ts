@@ -45,24 +45,6 @@ export function resolveHost(flag: string | undefined, payload: Payload): HostAda
   return detected && detected !== claudeHost && detected !== named ? detected : named;
 }
 
-/** What the user, and the model, are told when the project's hooks did not run: untrusted config (exit 77). */
-export function notTrustedWords(files: readonly string[], trustCommand: string): [forUser: string, forModel: string] {
-  const what = files.length === 1 ? `${files[0]} is` : `${files.join(", ")} are`;
-  const why = `${what} not trusted (new or changed since it was last reviewed)`;
-  return [
-    `${why}. None of its hooks (guards included) run until you review and trust it: run \`${trustCommand}\` in a terminal.`,
-    `${why}, so none of its hooks, guards included, will run. Tell the user; they must review and trust it themselves by running \`${trustCommand}\` in a terminal. Do not run \`hooks trust\` yourself: the review is theirs.`,
-  ];
-}
-
-/** The same for a config that does not load (exit 78): `problem` is its first error, FILE:LINE:COL. */
-export function invalidConfigWords(problem: string): [forUser: string, forModel: string] {
-  return [
-    `the config is invalid (${problem}). None of its hooks (guards included) run until it is fixed: run \`hooks validate\` to see every problem.`,
-    `its config is invalid (${problem}), so none of its hooks, guards included, will run. Tell the user; \`hooks validate\` lists every problem.`,
-  ];
-}
-
 /** The README's host table (generated: scripts/update-readme-events.mjs; test/hosts.contract.test.ts checks it). */
 /**
  * Agents hookrun serves through an integration of its own rather than a host adapter: the

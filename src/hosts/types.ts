@@ -184,6 +184,12 @@ export interface HostAdapter {
    */
   notRun(event: string, forUser: string, forModel: string): HostAnswer;
   /**
+   * The events on which the `notRun` answer reaches the session before anything else happens, so
+   * trust is checked there even when no hook of the event would run (src/hosts/runHostEvent.ts).
+   * Absent: the start of a session and a submitted prompt.
+   */
+  readonly announceNotRun?: ReadonlySet<string>;
+  /**
    * What the host gets for each thing a hook can say, in words (docs/hosts.md's table beside the
    * generated answers): where the host lacks it, the degradation rule.
    */

@@ -1,17 +1,15 @@
 import type { ResolvedConfig } from "../config/types.js";
-import { TrustError, UsageError } from "../errors.js";
-import { parseHookEvent } from "../events/parseHookEvent.js";
-import { deriveLastMessage } from "../interop/lastMessageFromTranscript.js";
-import type { Runner, TriggerOptions, TriggerResult } from "../runner/types.js";
+import type { TriggerResult } from "../runner/types.js";
 import { formatClaude } from "./claude.js";
-import { notTrustedWords } from "./table.js";
-import type { HostAdapter, HostEntry, Payload } from "./types.js";
+import type { HostEventOutcome } from "./runHostEvent.js";
+import type { HostAdapter, HostEntry } from "./types.js";
 
 /**
- * Warm mode (issue 14 §2): a host that can call a URL instead of a command (Claude Code's
+ * Warm mode: a host that can call a URL instead of a command (Claude Code's
  * `{"type": "http"}` hooks) sends each event to a running `hooks serve`, which answers in the
  * host's contract. No process per event. The server route (`POST /v1/hosts/{host}/{event}`) is a
- * thin door onto `answerHostEvent`; `hooks install claude --serve PORT` writes `warmEntries`.
+ * thin door onto runHostEvent, the one path every door takes, and answers with `hostHttpBody`;
+ * `hooks install claude --serve PORT` writes `warmEntries`.
  * docs/hosts.md#warm-mode-claude-code has the contract as verified in the real CLI.
  */
 
@@ -88,36 +86,21 @@ export function installedPort(entries: Record<string, HostEntry[]>): number | nu
   return m ? Number(m[1]) : null;
 }
 
-/** An answer of the host route: status and JSON body. */
-export interface WarmAnswer {
-  status: number;
-  body: unknown;
-}
-
 /**
- * One host event through a warm runner: the payload read by the host's adapter, the event run,
- * the result rendered as the host's http hook expects it (always 200: a host reads a body only
- * on 2xx). Untrusted config: the adapter's notRun answer (never a silent fail-open). Unknown host
- * or event: a UsageError (the server answers 404, which the host treats as a failed hook).
+ * The body `hooks serve` answers a host's event with (`POST /v1/hosts/{host}/{event}`): for a host
+ * with http hooks (Claude Code), the JSON its http hook reads (an http hook's answer must be JSON:
+ * a block that the command answer gives as exit 2 is its JSON form here); for any other host, or
+ * with `?answer=command`, the command answer itself, `{stdout, stderr, exit_code}`, byte for byte
+ * what `hooks run --host HOST` prints and exits with.
  */
-export async function answerHostEvent(runner: Runner, hostName: string, hostAdapter: HostAdapter | undefined, eventArg: string, payload: Payload, options: TriggerOptions): Promise<WarmAnswer> {
-  const warm = WARM[hostName];
-  if (!hostAdapter || !warm) {
-    throw new UsageError(`no host "${hostName}" answers over HTTP here; warm mode serves ${Object.keys(WARM).join(", ")}`);
+export function hostHttpBody(host: HostAdapter, outcome: HostEventOutcome, form: "http" | "command"): unknown {
+  const warm = Object.hasOwn(WARM, host.name) ? WARM[host.name] : null;
+  if (form === "command" || !warm) {
+    const a = outcome.kind === "prepared" || outcome.answer === null ? { stdout: "", stderr: "", exitCode: 0 } : outcome.answer;
+    return { stdout: a.stdout, stderr: a.stderr, exit_code: a.exitCode };
   }
-  const config = runner.config;
-  const custom = Object.keys(config.events).filter((e) => config.events[e].custom);
-  const event = Object.hasOwn(hostAdapter.events, eventArg) ? hostAdapter.events[eventArg] : parseHookEvent(eventArg, custom);
-  const context = hostAdapter.read(payload, event);
-  const transcriptWarning = deriveLastMessage(context, config.projectDir);
-  try {
-    // The run log names the host and, when recording is on, keeps the payload as the host sent it (as `hooks run --host` does).
-    const result = await runner.trigger(event, context, { ...options, log: { ...options.log, always: true, host: hostAdapter.name, payload } });
-    if (transcriptWarning) result.warnings.unshift(transcriptWarning);
-    return { status: 200, body: warm.render(result) };
-  } catch (error) {
-    if (!(error instanceof TrustError)) throw error;
-    const notRun = hostAdapter.notRun(event, ...notTrustedWords(error.files, `hooks -C ${config.projectDir} trust`));
-    return { status: 200, body: JSON.parse(notRun.stdout) };
-  }
+  if (outcome.kind === "ran") return warm.render(outcome.result);
+  // The not-run answer of a warm host is its JSON on stdout; nothing said is an empty object.
+  const text = outcome.kind === "not-run" ? outcome.answer.stdout.trim() : "";
+  return text ? JSON.parse(text) : {};
 }

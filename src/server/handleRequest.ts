@@ -1,14 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { parseHookEvent } from "../events/parseHookEvent.js";
-import type { Runner, TriggerOptions } from "../runner/types.js";
-import type { ConfigWatcher } from "../watch/watchConfig.js";
+import { HookrunError, UsageError } from "../errors.js";
 import { EVENTS } from "../events/catalog.js";
-import { deriveLastMessage } from "../interop/lastMessageFromTranscript.js";
+import { trustCommand } from "../hosts/notRunWords.js";
+import { type HostEventOutcome, runHostEvent } from "../hosts/runHostEvent.js";
+import { HOSTS, hostByName } from "../hosts/table.js";
+import type { HostAdapter, Payload } from "../hosts/types.js";
+import { HOST_ROUTE, hostHttpBody } from "../hosts/warm.js";
 import { eventJson, healthJson, hookJson } from "../report/json.js";
 import { checkHookNames } from "../runner/context.js";
-import { hostByName } from "../hosts/table.js";
-import { answerHostEvent, HOST_ROUTE } from "../hosts/warm.js";
-import type { Payload } from "../hosts/types.js";
+import type { Runner, TriggerOptions } from "../runner/types.js";
+import type { ConfigWatcher } from "../watch/watchConfig.js";
 import { checkBearer, errorResponse, HttpError, MAX_BODY_BYTES, readJsonBody, sendJson } from "./http.js";
 
 export interface HandlerDeps {
@@ -23,6 +24,19 @@ export interface HandlerDeps {
   cwd?: string;
   /** The runner's environment, for the hooks it turns off (HOOKS, HOOKS_DISABLED) in GET /v1/hooks. */
   env?: NodeJS.ProcessEnv;
+  /** `hooks serve --trust`: the config runs without a recorded review. */
+  trust?: boolean;
+  /** The command that reviews and trusts the config of a project, as a host's not-run answer names it. */
+  trustCommand?: (projectDir: string) => string;
+}
+
+/** A path segment, percent-decoded; a bad encoding is the client's error. */
+function decodeParam(raw: string, url: URL, what: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new HttpError(400, `the ${what} in ${url.pathname} is not valid percent-encoding`);
+  }
 }
 
 type Route = (req: IncomingMessage, res: ServerResponse, url: URL, param: string) => Promise<void>;
@@ -44,22 +58,10 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
   const { runner, watcher } = deps;
   const base = (): string => deps.cwd ?? runner.config.projectDir;
 
-  const trigger: Route = async (req, res, url, param) => {
-    const config = runner.config;
-    const custom = Object.keys(config.events).filter((e) => config.events[e].custom);
-    let raw: string;
-    try {
-      raw = decodeURIComponent(param);
-    } catch {
-      throw new HttpError(400, `the event in ${url.pathname} is not valid percent-encoding`);
-    }
-    const event = parseHookEvent(raw, custom);
-    const context = await readJsonBody(req, MAX_BODY_BYTES, deps.bodyStallMs);
-    // A transcript that cannot be read (a FIFO, a device, too large) never fails the trigger.
-    const transcriptWarning = deriveLastMessage(context, config.projectDir);
-    // A caller that hangs up no longer wants the answer: its hooks are cancelled. The answer's
-    // close says so; for a request pipelined behind another, whose answer is not on the
-    // connection yet, only the connection's close does.
+  /** A caller that hangs up no longer wants the answer: the signal that cancels its hooks. */
+  const cancelOnHangUp = (req: IncomingMessage, res: ServerResponse): AbortSignal => {
+    // The answer's close says so; for a request pipelined behind another, whose answer is not on
+    // the connection yet, only the connection's close does.
     const abort = new AbortController();
     const socket = req.socket;
     const hungUp = (): void => {
@@ -74,43 +76,63 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       socket.off("close", hungUp);
       hungUp();
     });
-    const only = list(url.searchParams.get("only"));
-    const skip = list(url.searchParams.get("skip"));
-    // As the CLI's --only/--skip: a misspelt name is an error, not a run of nothing.
-    const names = config.hooks.map((h) => h.name);
-    checkHookNames("only", only, names);
-    checkHookNames("skip", skip, names);
-    // ?record=1 records this trigger's context in the run log (as `hooks run --record`); ?record=0 never.
-    const record = url.searchParams.get("record");
-    const options: TriggerOptions = { signal: abort.signal, wait: flag(url.searchParams.get("wait")), only, skip, ...(record !== null ? { log: { record: flag(record) } } : {}) };
-    const result = await runner.trigger(event, context, options);
-    if (transcriptWarning) result.warnings.unshift(transcriptWarning);
-    sendJson(res, 200, result);
+    return abort.signal;
   };
 
-  // Warm mode: a host's own payload in, the host's own answer out (src/hosts/warm.ts holds the logic).
+  /**
+   * One event through the one path to its answer (src/hosts/runHostEvent.ts), over the warm
+   * runner. `host` null: hookrun's own context and result (`/v1/trigger`), which keeps running the
+   * last good config while an edit does not load (docs/server.md); with a host, the config's state
+   * is the one `hooks run --host` would see, so both doors answer alike.
+   */
+  const dispatch = (req: IncomingMessage, res: ServerResponse, url: URL, host: HostAdapter | null, event: string, payload: Payload): Promise<HostEventOutcome> => {
+    const only = list(url.searchParams.get("only"));
+    const skip = list(url.searchParams.get("skip"));
+    // ?record=1 records this trigger's context in the run log (as `hooks run --record`); ?record=0 never.
+    const record = url.searchParams.get("record");
+    const options: TriggerOptions = { signal: cancelOnHangUp(req, res), wait: flag(url.searchParams.get("wait")), only, skip, ...(record !== null ? { log: { record: flag(record) } } : {}) };
+    return runHostEvent({
+      host,
+      event,
+      payload,
+      env: deps.env ?? {},
+      cwd: base(),
+      config: () => {
+        if (host && watcher?.error) throw watcher.error;
+        return runner.config;
+      },
+      runner: (config) => {
+        // As the CLI's --only/--skip: a misspelt name is an error, not a run of nothing.
+        const names = config.hooks.map((h) => h.name);
+        checkHookNames("only", only, names);
+        checkHookNames("skip", skip, names);
+        return runner;
+      },
+      trust: deps.trust,
+      trustCommand: deps.trustCommand ?? ((dir) => trustCommand({}, dir)),
+      options,
+    });
+  };
+
+  const trigger: Route = async (req, res, url, param) => {
+    const payload = (await readJsonBody(req, MAX_BODY_BYTES, deps.bodyStallMs)) as Payload;
+    const outcome = await dispatch(req, res, url, null, decodeParam(param, url, "event"), payload);
+    // Without a host nothing is ignored and nothing is answered for the host: a config that keeps
+    // the hooks from running is an error (403, 422), thrown by runHostEvent.
+    if (outcome.kind !== "ran") throw new HookrunError(`no result for ${outcome.event}: ${outcome.kind}`);
+    sendJson(res, 200, outcome.result);
+  };
+
+  // A host's own payload in, the host's own answer out (warm mode: src/hosts/warm.ts).
   const hostEvent: Route = async (req, res, url) => {
     const [, rawHost, rawEvent] = HOST_ROUTE.exec(url.pathname)!;
-    let host: string;
-    let eventArg: string;
-    try {
-      host = decodeURIComponent(rawHost);
-      eventArg = decodeURIComponent(rawEvent);
-    } catch {
-      throw new HttpError(400, `the host or event in ${url.pathname} is not valid percent-encoding`);
-    }
+    const name = decodeParam(rawHost, url, "host");
+    const eventArg = decodeParam(rawEvent, url, "event");
+    const host = hostByName(name);
+    if (!host) throw new UsageError(`no host "${name}"; hooks serve answers ${HOSTS.map((h) => h.name).join(", ")}`);
     const payload = (await readJsonBody(req, MAX_BODY_BYTES, deps.bodyStallMs)) as Payload;
-    const abort = new AbortController();
-    res.once("close", () => {
-      try {
-        if (!res.writableFinished) abort.abort();
-      } catch {
-        // as in trigger
-      }
-    });
-    const record = url.searchParams.get("record");
-    const answer = await answerHostEvent(runner, host, hostByName(host), eventArg, payload, { signal: abort.signal, ...(record !== null ? { log: { record: flag(record) } } : {}) });
-    sendJson(res, answer.status, answer.body);
+    const outcome = await dispatch(req, res, url, host, eventArg, payload);
+    sendJson(res, 200, hostHttpBody(host, outcome, url.searchParams.get("answer") === "command" ? "command" : "http"));
   };
 
   const health = (): ReturnType<typeof healthJson> => healthJson(runner.config, watcher?.error ?? null, base());

@@ -31,6 +31,10 @@ export interface StartServerOptions {
   cwd?: string;
   /** The runner's environment, for the hooks it turns off (HOOKS, HOOKS_DISABLED) in GET /v1/hooks. */
   env?: NodeJS.ProcessEnv;
+  /** `hooks serve --trust`: the config runs without a recorded review. */
+  trust?: boolean;
+  /** The command that reviews and trusts a project's config, as a host's not-run answer names it. */
+  trustCommand?: (projectDir: string) => string;
 }
 
 /**
@@ -67,7 +71,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     token = writeTokenFile(options.tokenFile, options.token);
   }
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
-  const handler = createRequestHandler({ runner, watcher, token, bodyStallMs: timeouts.bodyStallMs, cwd: options.cwd, env: options.env });
+  const handler = createRequestHandler({ runner, watcher, token, bodyStallMs: timeouts.bodyStallMs, cwd: options.cwd, env: options.env, trust: options.trust, trustCommand: options.trustCommand });
   let stopping = false;
   let inFlight = 0;
   let idle: (() => void) | null = null;

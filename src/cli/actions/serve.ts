@@ -13,6 +13,7 @@ import { EXIT } from "../exitCodes.js";
 import { untilSignal } from "../signals.js";
 import { terminalSafe } from "../../text.js";
 import { TOKEN_VAR } from "../../hosts/warm.js";
+import { trustCommand } from "../../hosts/notRunWords.js";
 
 // The long-running commands: `hooks serve` and `hooks watch`, both over a watched config.
 
@@ -92,6 +93,8 @@ export async function serve(ctx: CliContext, flags: ServeFlags): Promise<number>
       port,
       cwd: ctx.cwd,
       env: ctx.env,
+      trust: ctx.trust,
+      trustCommand: (projectDir) => trustCommand(ctx, projectDir),
       tokenFile: path.join(state, "serve.token"),
       token,
       onError: (error) => log(`server error: ${error.message}`),

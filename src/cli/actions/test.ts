@@ -8,14 +8,14 @@ import { runningInCi } from "../../env.js";
 import { type Difference, type Fired, type Fixture, type FixtureOutcome, FIXTURE_DIR, findFixtureFiles, loadFixtureFile, runFixture, type TextMatch } from "../../prove/fixtures.js";
 import { formatElapsed } from "../../report/formatText.js";
 import { type JunitCase, junitXml } from "../../report/formatJunit.js";
-import type { TriggerResult } from "../../runner/types.js";
 import { terminalSafe } from "../../text.js";
 import { untrustedFiles } from "../../trust/store.js";
 import type { CliContext } from "../context.js";
 import { EXIT, exitCodeFor, formatError, signalExitCode } from "../exitCodes.js";
 import { onTerminatingSignal } from "../signals.js";
 import type { CliOutput } from "../stdioWriter.js";
-import { runHooks } from "./run.js";
+import { dispatchEvent, exitCodeForResult } from "./run.js";
+import { readRunContext } from "./runContext.js";
 
 export interface TestFlags {
   json?: boolean;
@@ -96,9 +96,8 @@ export async function testFixtures(ctx: CliContext, paths: string[], flags: Test
 
 /** Fire one fixture exactly as `hooks run EVENT [--host HOST] < context` would, capturing what it prints. */
 async function fire(ctx: CliContext, fixture: Fixture): Promise<Fired> {
-  let stderr = "";
+  // What a run prints is not the fixture's report: the outcome is.
   const quiet: CliOutput = { isTTY: false, write: () => true };
-  const errors: CliOutput = { isTTY: false, write: (c) => ((stderr += typeof c === "string" ? c : Buffer.from(c).toString("utf8")), true) };
   const payload = fixture.contextFile ? "" : JSON.stringify(fixture.context ?? {});
   // A session of its own: async results of earlier runs (of "default") are not delivered into it.
   // fixture.env never holds what decides config and trust (FIXTURE_ENV_RESERVED, refused when loading).
@@ -107,7 +106,7 @@ async function fire(ctx: CliContext, fixture: Fixture): Promise<Fired> {
   delete env.HOOKS_EXPLAIN;
   const run: CliContext = {
     stdout: quiet,
-    stderr: errors,
+    stderr: quiet,
     stdin: Readable.from([Buffer.from(payload)]),
     stdinFd: undefined,
     env,
@@ -119,15 +118,17 @@ async function fire(ctx: CliContext, fixture: Fixture): Promise<Fired> {
     verbose: ctx.verbose,
     entry: ctx.entry,
   };
-  const seen: { result: TriggerResult | null } = { result: null };
   try {
+    const payload = await readRunContext(run, { context: fixture.contextFile });
     // Waits for the run's async hooks (as under CI): a test leaves nothing running behind it.
-    const flags = { host: fixture.host, output: fixture.host ? undefined : "json", wait: true, context: fixture.contextFile };
-    const exitCode = await runHooks(run, fixture.event, flags, (r) => (seen.result = r));
+    const plan = { hostFlag: fixture.host, asked: fixture.host ? undefined : "json", maxParallel: undefined };
+    const { outcome } = await dispatchEvent(run, fixture.event, payload, plan, { wait: true });
+    if (outcome.kind === "ran") return { exitCode: outcome.answer?.exitCode ?? exitCodeForResult(outcome.result, true), result: outcome.result };
     // A host answered without running the hooks (config invalid or untrusted): say what it told the user.
-    return seen.result || !stderr.trim() ? { exitCode, result: seen.result } : { exitCode, result: null, error: stderr.trim() };
+    if (outcome.kind === "not-run") return { exitCode: outcome.answer.exitCode, result: null, error: outcome.answer.stderr.trim() || outcome.error.message };
+    return { exitCode: EXIT.ok, result: null };
   } catch (error) {
-    return { exitCode: exitCodeFor(error), result: seen.result, error: formatError(error, ctx.verbose, ctx.cwd).trim() };
+    return { exitCode: exitCodeFor(error), result: null, error: formatError(error, ctx.verbose, ctx.cwd).trim() };
   }
 }
 

@@ -1,0 +1,152 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { ResolvedConfig } from "../config/types.js";
+import { ConfigError, TrustError } from "../errors.js";
+import { parseHookEvent, tryParseHookEvent } from "../events/parseHookEvent.js";
+import { READ_LIMITS, readBoundedText } from "../fs/readBounded.js";
+import { deriveLastMessage } from "../interop/lastMessageFromTranscript.js";
+import { hooksDisabledByEnv } from "../runner/select.js";
+import type { HookContext, Runner, TriggerOptions, TriggerResult } from "../runner/types.js";
+import { terminalSafe } from "../text.js";
+import { assertTrusted } from "../trust/store.js";
+import { invalidConfigWords, notTrustedWords } from "./notRunWords.js";
+import type { HostAdapter, HostAnswer, Payload } from "./types.js";
+
+/**
+ * One event from an agent to its answer (docs/architecture.md#one-path-from-an-event-to-its-answer).
+ * Every door calls this and nothing else for it: `hooks run [--host]`, every trigger route of
+ * `hooks serve`, `hooks test` and, through `hooks run`, the doctor's probe. It owns the event name
+ * (the host's or hookrun's, any spelling), routing, reading the payload, the config's state
+ * (loaded, untrusted, invalid), the trigger, the host's answer and the answer when hooks did not
+ * run; a door only turns the outcome into its own bytes (a process's stdout and exit code, an
+ * HTTP body).
+ */
+
+/** The environment of a dispatch. */
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface HostEventRequest {
+  /** The host whose payload this is and whose contract answers; null: hookrun's own context and result. */
+  host: HostAdapter | null;
+  /**
+   * The host the caller named (`--host NAME`), when it is not `host` itself (a `.claude/settings.json`
+   * entry fired by Copilot CLI): if `host` has hookrun entries of its own for the event, this one stays quiet.
+   */
+  named?: string;
+  /** The event as the door got it: the host's name for it or hookrun's, in any spelling. */
+  event: string;
+  payload: Payload;
+  env: Env;
+  /** The directory the dispatch runs in (a relative transcript path is read from here). */
+  cwd: string;
+  /** The config as it stands now; throws ConfigError when it does not load. */
+  config(): Promise<ResolvedConfig> | ResolvedConfig;
+  /** The runner for `config` (a door makes a fresh one or hands its warm one). */
+  runner(config: ResolvedConfig): Runner;
+  /** `--trust` or the library's `trust: "all"`: the config runs without a recorded review. */
+  trust?: boolean;
+  /** The command that reviews and trusts the config of `projectDir`, as the user should type it. */
+  trustCommand(projectDir: string): string;
+  /** --only, --skip, --wait, a cancel signal, what the run log records. */
+  options?: TriggerOptions;
+  /** Stop after reading the payload, running nothing (`hooks explain`, `--dry-run`, the doctor's probe). */
+  prepareOnly?: boolean;
+}
+
+/** What came of an event, for the door to print. */
+export type HostEventOutcome =
+  /** The hooks ran: the result, and the host's answer (null without a host). */
+  | { kind: "ran"; event: string; config: ResolvedConfig; context: HookContext; result: TriggerResult; answer: HostAnswer | null }
+  /** `prepareOnly`: the event and context that would run. */
+  | { kind: "prepared"; event: string; config: ResolvedConfig; context: HookContext; transcriptWarning: string | null }
+  /** Nothing runs and nothing is said: the host fired this for none of hookrun's events, or another entry of the host runs it. */
+  | { kind: "ignored"; event: string; why: string; answer: HostAnswer }
+  /** The config kept the hooks from running (untrusted or invalid): the host's not-run answer. */
+  | { kind: "not-run"; event: string; why: "untrusted" | "invalid"; error: TrustError | ConfigError; answer: HostAnswer };
+
+/** An answer that says nothing: exit 0, no output. */
+const SILENT: HostAnswer = Object.freeze({ stdout: "", stderr: "", exitCode: 0 });
+
+/**
+ * Events on which a host's not-run answer reaches the session before anything else happens (the
+ * start of a session, a prompt): there the trust check runs even when no hook of the event would,
+ * so the user hears at once that the project's hooks are off. An adapter may name its own.
+ */
+const ANNOUNCED = new Set(["session_start", "user_prompt_submit"]);
+
+export async function runHostEvent(req: HostEventRequest): Promise<HostEventOutcome> {
+  const { host } = req;
+  const hostEvent = host && Object.hasOwn(host.events, req.event) ? host.events[req.event] : undefined;
+  const early = hostEvent ?? tryParseHookEvent(req.event) ?? req.event;
+  // A host event fired for none of hookrun's events (Qwen's UserPromptSubmit on a continuation).
+  if (host?.route && host.route(req.payload, early) === null) return { kind: "ignored", event: early, why: `${host.title} sends this event for no hookrun event: nothing runs`, answer: SILENT };
+  let config: ResolvedConfig;
+  try {
+    config = await req.config();
+  } catch (error) {
+    if (!host || req.prepareOnly || !(error instanceof ConfigError)) throw error;
+    return { kind: "not-run", event: early, why: "invalid", error, answer: invalidAnswer(host, early, error) };
+  }
+  const custom = Object.keys(config.events).filter((e) => config.events[e].custom);
+  const event = hostEvent ?? parseHookEvent(req.event, custom);
+  if (host && req.named !== undefined && req.named !== host.name && (await hasOwnEntries(host, config.projectDir, event)))
+    return { kind: "ignored", event, why: `${host.title} has hookrun entries of its own for this event, which run the hooks; this ${req.named} entry stays quiet`, answer: SILENT };
+  const context = host ? host.read(req.payload, event, req.env) : req.payload;
+  // A transcript that cannot be read (a FIFO, a device, too large) never fails the run.
+  const transcriptWarning = deriveLastMessage(context, req.cwd);
+  if (req.prepareOnly) return { kind: "prepared", event, config, context, transcriptWarning };
+  try {
+    if (host && (host.announceNotRun ?? ANNOUNCED).has(event) && !hooksDisabledByEnv(req.env)) assertTrusted(config, { env: req.env, trust: req.trust });
+    // With a host, the run log records the payload as the host sent it, and the variables its
+    // adapter read: `hooks log --fixture` replays both through the same adapter. `always`: an
+    // event that matched no hook is logged too, so `hooks log --follow` shows it reached hookrun.
+    const log = { always: true, ...req.options?.log, ...(host ? { host: host.name, payload: req.payload, env: readEnvOf(host, req.env) } : {}) };
+    const result = await req.runner(config).trigger(event, context, { ...req.options, log });
+    if (transcriptWarning) result.warnings.unshift(transcriptWarning);
+    return { kind: "ran", event, config, context, result, answer: host ? host.render(result) : null };
+  } catch (error) {
+    if (!host || !(error instanceof TrustError)) throw error;
+    const answer = host.notRun(event, ...notTrustedWords(error.files, req.trustCommand(config.projectDir)));
+    return { kind: "not-run", event, why: "untrusted", error, answer: withDiagnostic(answer, `hooks: ${error.message}`) };
+  }
+}
+
+/** The host's answer for a config that does not load, its first error named as FILE:LINE:COL. */
+function invalidAnswer(host: HostAdapter, event: string, error: ConfigError): HostAnswer {
+  const d = error.diagnostics.find((x) => x.severity === "error") ?? error.diagnostics[0];
+  const problem = d ? `${d.file}:${d.line}:${d.col}: ${d.message}` : error.message;
+  return withDiagnostic(host.notRun(event, ...invalidConfigWords(problem)), `hooks: ${error.message}${d ? `\n${problem}` : ""}`);
+}
+
+/**
+ * The host's answer first, hookrun's own diagnostic after it on stderr: a host that reads
+ * stderr's first line (agent-code) reads its answer, a person reading the log sees why.
+ */
+function withDiagnostic(answer: HostAnswer, diagnostic: string): HostAnswer {
+  return { ...answer, stderr: `${answer.stderr}${terminalSafe(diagnostic)}\n` };
+}
+
+/** The variables of `env` a host's adapter reads (HostAdapter.readEnv), those set. */
+function readEnvOf(host: HostAdapter, env: Env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of host.readEnv ?? []) {
+    const value = env[name];
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+/** Whether `host`'s own config file in the project holds hookrun entries for `event` (the JSON editor loads only then). */
+async function hasOwnEntries(host: HostAdapter, projectDir: string, event: string): Promise<boolean> {
+  if (!host.install) return false;
+  const file = path.join(projectDir, host.install.projectFile);
+  if (!existsSync(file)) return false;
+  try {
+    const { installedEntries } = await import("./hostFile.js");
+    const own = installedEntries(host, readBoundedText(file, READ_LIMITS.config, { what: `${host.title} config` }), file);
+    return Object.keys(own).some((name) => host.events[name] === event);
+  } catch {
+    // An unreadable file runs the hooks here: running them once too often beats not at all.
+    return false;
+  }
+}
