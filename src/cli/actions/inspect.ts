@@ -132,7 +132,7 @@ function table(head: string[], rows: string[][]): string {
   return `${[line(head), ...rows.map(line)].join("\n")}\n`;
 }
 
-/** `hooks events`: the catalog, as a table or JSON (same data as the README table). */
+/** `hooks events`: the catalog, as a table or JSON (same data as the table in docs/configuration.md#events). */
 export async function printEvents(ctx: CliContext, opts: { json?: boolean }): Promise<number> {
   if (opts.json) {
     ctx.stdout.write(
