@@ -1,5 +1,5 @@
 /**
- * The event catalog (SPEC §3): the one table every other list of events is derived from
+ * The event catalog (docs/configuration.md#events): the one table every other list of events is derived from
  * (the schema's event names, `hooks events`, the event table of docs/configuration.md, alias resolution).
  */
 export type GateKind = "yes" | "no" | "transform";

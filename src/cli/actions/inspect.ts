@@ -88,7 +88,7 @@ export async function listHooks(ctx: CliContext, opts: { event?: string; json?: 
     return EXIT.ok;
   }
   const where = (s: SourceLocation) => `${displayFile(s.file, ctx.cwd)}:${s.line}`;
-  // The environment can turn hooks off for one invocation (SPEC §5.1); list shows the state a
+  // The environment can turn hooks off for one invocation (docs/running-hooks.md#which-hooks-run-and-in-what-order); list shows the state a
   // `hooks run` with this environment would see, and names the variable that decided it.
   const offBy = (h: ResolvedHook): string | null => disabledByEnv(h, ctx.env);
   const run = (h: ResolvedHook) => h.command ?? JSON.stringify(h.args ?? []);
