@@ -69,3 +69,17 @@ describe("links in README.md and docs/ (topic pages, host pages, decision record
     expect(brokenLinks("docs/x.md", text).broken).toEqual(["nope.md: no such file", "cli.md#nope: no heading #nope", "#gone: no heading #gone"]);
   });
 });
+
+describe("the docs never teach npx for hookrun", () => {
+  // The npm package named `hooks` is another one, and npx adds npm's start-up to every agent event:
+  // a command block runs the installed binary (`hooks`, `./node_modules/.bin/hooks`).
+  const npxHookrun = (markdown: string) => [...markdown.matchAll(/^```[\s\S]*?^```/gm)].flatMap((m) => m[0].split("\n")).filter((line) => /\bnpx\s+(--\S+\s+)*(hooks|hookrun)\b/.test(line));
+
+  it.each(DOCS)("no command block of %s runs hooks through npx", (file) => {
+    expect(npxHookrun(read(file))).toEqual([]);
+  });
+
+  it("the check sees npx in a command block, not in prose", () => {
+    expect(npxHookrun("never `npx hooks`\n```sh\nnpx hooks install\nnpx --yes hookrun run stop\nnpx vitest run\n```\n")).toEqual(["npx hooks install", "npx --yes hookrun run stop"]);
+  });
+});
