@@ -55,6 +55,17 @@ describe("README and docs/ agree with the code (regenerate with scripts/update-r
   });
 });
 
+describe("the README", () => {
+  it("stays under 15 KB: a newcomer's page, details live in docs/", () => {
+    expect(Buffer.byteLength(README)).toBeLessThan(15 * 1024);
+  });
+
+  it("keeps the two quick-start commands", () => {
+    expect(README).toContain("npm install && npm run demo");
+    expect(README).toContain("npm install-ci-test");
+  });
+});
+
 describe("links in README.md and docs/ (topic pages, host pages, decision records)", () => {
   it.each(DOCS)("every relative link in %s points to an existing file and heading", (file) => {
     const { links, broken } = brokenLinks(file, read(file));
