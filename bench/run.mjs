@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench`: every row of SPEC §15 measured side by side in one run — the reference and
+// `npm run bench`: every row of docs/performance.md measured side by side in one run — the reference and
 // hookrun alternated, medians and ratios — printed as a table and written to bench/results.json.
 //   --quick   few iterations, a smoke test: timing never fails the run (a crash still does)
 //   --strict  exit 1 when a row misses its target or is not measured
@@ -31,7 +31,7 @@ const onlyArg = args.find((a) => a.startsWith("--only"));
 const only = onlyArg ? (onlyArg.includes("=") ? onlyArg.split("=")[1] : args[args.indexOf(onlyArg) + 1]).split(",") : null;
 
 // needs: "library" (createRunner exported) or a CLI command name that must be listed by --help.
-// Targets as in SPEC §15. Cold rows (and the CLI side of the parallel row) are judged with
+// Targets as in docs/performance.md. Cold rows (and the CLI side of the parallel row) are judged with
 // NODE_EXTRA_CA_CERTS unset, as users run; the cold rows also print the figures with it.
 const ROWS = [
   { id: "no_match", measure: "library trigger, no hook matches", referenceLabel: "–", target: { kind: "absolute", max: 5 }, targetLabel: "≤ 5 µs", needs: "library", run: noMatch },

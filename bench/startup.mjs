@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Start-up measures, each on its own (SPEC §15: "every start-up measure states what it saves per
-// `hooks run` on a realistic (10-hook) config"). For each measure, the CLI as built and a variant
+// Start-up measures, each on its own: every start-up measure states what it saves per `hooks run`
+// on a realistic (10-hook) config (docs/performance.md#what-each-start-up-measure-buys). For each measure, the CLI as built and a variant
 // with that one measure switched off (built from the same sources by scripts/build.mjs's
 // bundleCli) run alternately (A B B A …), NODE_EXTRA_CA_CERTS unset, each side with its own warm
 // cache dir; the table gives medians and what the measure saves (off − on).
@@ -63,7 +63,7 @@ const VARIANTS = {
       "useCache",
     ),
   },
-  // The loader before issue 16: a first run writes the cache every later run keeps.
+  // The earlier loader (docs/decisions/0003-code-cache-loader.md): a first run writes the cache every later run keeps.
   frozenCache: { loader: replaceOnce(loaderSource, "cachedData === undefined ? provisional :", "cachedData === undefined ? settled :", "provisional") },
   vmLoader: { loader: replaceOnce(loaderSource, 'typeof enableCompileCache === "function"', "false", "enableCompileCache") },
 };

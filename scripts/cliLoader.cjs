@@ -18,7 +18,7 @@ const BUNDLE = path.join(__dirname, "__BUNDLE_FILE__");
 const BUNDLE_ID = "__BUNDLE_ID__";
 
 // The command word decides which code paths get compiled, so each command keeps its own cache.
-// Same rule as src/cli/commandWord.ts (this loader cannot import the bundle it loads).
+// Same rule as commandWord in src/cli/commands.ts (this loader cannot import the bundle it loads).
 function commandOf(argv) {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -28,7 +28,7 @@ function commandOf(argv) {
   return "none";
 }
 
-// Same rule as src/state/stateDir.ts for XDG_STATE_HOME; node:os is loaded only without HOME.
+// Same rule as src/fs/stateDir.ts applies to XDG_STATE_HOME; node:os is loaded only without HOME.
 function cacheRoot() {
   const xdg = process.env.XDG_CACHE_HOME;
   return xdg ? path.join(path.resolve(xdg), "hookrun") : path.join(process.env.HOME || require("node:os").homedir(), ".cache", "hookrun");

@@ -9,7 +9,7 @@ export function envTableMarkdown(vars) {
 
 /** The generated blocks: file (from the repository root), marker name, and how to build the table. */
 export const BLOCKS = [
-  { file: "README.md", name: "events", table: (m) => m.eventTableMarkdown() },
+  { file: "docs/configuration.md", name: "events", table: (m) => m.eventTableMarkdown() },
   { file: "README.md", name: "hosts", table: (m) => m.hostTableMarkdown() },
   { file: "docs/cli.md", name: "env", table: (m) => envTableMarkdown(m.ENV_VARS) },
 ];

@@ -1,6 +1,6 @@
 // Rewrites the generated tables of the docs from the code, via the built library: the event table
-// in README.md (from the event catalog) and the environment variable table in docs/cli.md (from
-// ENV_VARS in src/env.ts). Run: npm run build && node scripts/update-readme-events.mjs
+// in docs/configuration.md (from the event catalog), the host table in README.md (from the table
+// of hosts) and the environment variable table in docs/cli.md (from ENV_VARS in src/env.ts). Run: npm run build && node scripts/update-readme-events.mjs
 // test/readme.test.ts fails when a table and the code disagree.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";

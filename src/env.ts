@@ -42,7 +42,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: "AGENT_CODE_HOOK_CONTEXT_TRUNCATED", description: "under `--host agent-code`: 1 sets the context's host.context_truncated" },
 ];
 
-/** What every hook finds in its environment besides the runner's (SPEC §4). */
+/** What every hook finds in its environment besides the runner's (docs/running-hooks.md#what-a-hook-receives). */
 export const HOOK_ENV: readonly EnvVar[] = [
   { name: "HOOKRUN", description: "1" },
   { name: "HOOK_EVENT", description: "the canonical event name" },
@@ -61,7 +61,7 @@ export function runningInCi(env: NodeJS.ProcessEnv): boolean {
   return ci !== undefined && ci !== "" && ci !== "0" && ci !== "false";
 }
 
-/** CI and HOOKS_TRUST=1 trust every layer without asking (SPEC §11). */
+/** CI and HOOKS_TRUST=1 trust every layer without asking (docs/trust.md). */
 export function trustedByEnvironment(env: NodeJS.ProcessEnv): boolean {
   return runningInCi(env) || env.HOOKS_TRUST === "1";
 }

@@ -1,4 +1,4 @@
-// The library's public API (SPEC §14): a barrel of re-exports.
+// The library's public API (docs/running-hooks.md#from-a-program-library): a barrel of re-exports.
 export { EVENTS, pascalEventName, type EventInfo, type GateKind } from "./events/catalog.js";
 export { parseHookEvent, tryParseHookEvent, normalizeEventName } from "./events/parseHookEvent.js";
 export {

@@ -20,7 +20,7 @@ afterEach(async () => {
   project = undefined;
 });
 
-describe("hooks serve: async hooks live in the server and are delivered per session (SPEC §12)", () => {
+describe("hooks serve: async hooks live in the server and are delivered per session (docs/server.md)", () => {
   it("delivers an async result on the next trigger of the same session only, over the socket", async () => {
     project = sandbox({
       config: `

@@ -10,8 +10,9 @@ import { asyncDelivery } from "./helpers/results.js";
 import { expectNoSurvivors, markProcesses, sandbox, type Sandbox } from "./helpers/sandbox.js";
 import { waitFor } from "./helpers/waitFor.js";
 
-// Issue 13 point 14: results of sessions that never trigger again expire by age on any trigger
-// of the project (throttled by a stamp), and `hooks log --pending` shows what waits undelivered.
+// Results of sessions that never trigger again expire by age on any trigger of the project
+// (throttled by a stamp), and `hooks log --pending` shows what waits undelivered
+// (docs/async.md#expiry-and-guarantees).
 const survivors = markProcesses();
 afterAll(() => expectNoSurvivors(survivors));
 

@@ -5,7 +5,7 @@ import { trustCommand } from "../src/hosts/notRunWords.js";
 import { runCli, runMain } from "./helpers/cli.js";
 import { useSandbox } from "./helpers/sandbox.js";
 
-// Issue 13 point 13: under Claude Code an untrusted hooks.yaml must not turn every guard off in
+// docs/integrations.md#untrusted-config-under-claude-code: under Claude Code an untrusted hooks.yaml must not turn every guard off in
 // silence. `--output claude` exits 0 with a response the user sees (systemMessage) and, on
 // SessionStart / UserPromptSubmit, context that lets the model tell a `claude -p` user.
 const sb = useSandbox({ prefix: "hookrun-claude-untrusted-" });
@@ -13,7 +13,7 @@ const sb = useSandbox({ prefix: "hookrun-claude-untrusted-" });
 const CONFIG = `hooks:\n  pre_tool_use:\n    - {name: guard, command: "touch ran; exit 2"}\n  user_prompt_submit:\n    - {name: ctx, command: "touch ran; echo hi"}\n`;
 const claude = (event: string, input: object = { session_id: "s1" }) => runCli(["run", event, "--output", "claude"], { cwd: sb.current.dir, env: sb.current.env, input: JSON.stringify(input) });
 
-describe("an untrusted config under `--output claude` (issue 13, point 13)", () => {
+describe("an untrusted config under `--output claude` (docs/integrations.md#untrusted-config-under-claude-code)", () => {
   it("PreToolUse: exit 0, a systemMessage naming the file, why, and the trust command; no hook runs", async () => {
     const file = sb.current.write("hooks.yaml", CONFIG);
     const r = await claude("PreToolUse", { session_id: "s1", tool_name: "Bash", tool_input: { command: "rm -rf /" } });

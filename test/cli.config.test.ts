@@ -166,7 +166,7 @@ describe("hooks init", () => {
     expect(new Set(list.map((h) => h.event))).toEqual(new Set(["session_start", "pre_tool_use", "post_tool_use", "file_post_save", "stop"]));
   });
 
-  it("a .gitignore that is a FIFO is left alone, not waited on (issue 12.5)", async () => {
+  it("a .gitignore that is a FIFO is left alone, not waited on (docs/limits.md)", async () => {
     const t = sandbox();
     execFileSync("mkfifo", [t.path(".gitignore")]);
     const r = await runCli(["init"], { cwd: t.dir, env: t.env, timeoutMs: 10_000 });

@@ -5,7 +5,7 @@ import { CLI, cliEnv } from "./helpers/cli.js";
 import { alive, useSandbox } from "./helpers/sandbox.js";
 import { sleep, waitFor } from "./helpers/waitFor.js";
 
-// Issue 13 point 12: a host that kills `hooks run` the way Claude Code kills a hook on its timeout
+// docs/running-hooks.md#signals: a host that kills `hooks run` the way Claude Code kills a hook on its timeout
 // (SIGTERM to the tree, SIGKILL 1.5 s later) must leave no hook process behind, even one that
 // ignores SIGTERM: hookrun's hooks are in their own process groups, out of the host's reach.
 const sb = useSandbox({ survivors: true, prefix: "hookrun-host-kill-" });
@@ -58,7 +58,7 @@ async function killLikeClaude(host: { pid?: number }, exited: Promise<unknown>, 
   expect(groupMembers(hookGroup)).toEqual([]);
 }
 
-describe.skipIf(process.platform !== "linux")("a host killing `hooks run` (issue 13, point 12)", () => {
+describe.skipIf(process.platform !== "linux")("a host killing `hooks run` (docs/running-hooks.md#signals)", () => {
   it("SIGTERM to the dispatch's process group, SIGKILL 1.5 s later (Claude Code's hook timeout): no hook process survives", async () => {
     config();
     // As Claude Code runs a command hook: `/bin/sh -c CMD` leading its own process group.

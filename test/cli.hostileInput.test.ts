@@ -5,7 +5,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { CLI, cliEnv, runCli, runMain } from "./helpers/cli.js";
 import { useSandbox } from "./helpers/sandbox.js";
 
-// Issue 12, points 12 and 17: what a caller passes on the command line or stdin is hostile input.
+// What a caller passes on the command line or stdin is hostile input (docs/limits.md,
+// docs/trust.md#terminal-safety).
 const sb = useSandbox({ prefix: "hookrun-cli-hostile-" });
 let env: Record<string, string>;
 let repo: string;
@@ -18,7 +19,7 @@ beforeEach(() => {
 
 const run = (args: string[], input = "") => runMain(["--trust", ...args], { cwd: repo, env, input });
 
-describe("--set cannot reach Object.prototype (issue 12.12)", () => {
+describe("--set cannot reach Object.prototype (docs/limits.md)", () => {
   for (const key of ["__proto__.decision", "a.__proto__.decision", "constructor.prototype.decision", "tool_input.prototype", "a..b"]) {
     it(`refuses --set ${key}=block with exit 64, running nothing`, async () => {
       const r = await run(["run", "stop", "--set", `${key}=block`]);
@@ -43,7 +44,7 @@ describe("--set cannot reach Object.prototype (issue 12.12)", () => {
   });
 });
 
-describe("bad places to read from (issue 12.17)", () => {
+describe("bad places to read from (docs/limits.md)", () => {
   it("-C naming a missing directory is a usage error (64), not a quiet run of nothing", async () => {
     const r = await run(["-C", "no/such/dir", "run", "stop"]);
     expect(r.code).toBe(64);
@@ -82,7 +83,7 @@ describe("bad places to read from (issue 12.17)", () => {
   });
 });
 
-describe("text bound for a terminal never carries raw control characters (issue 12.3/12.16)", () => {
+describe("text bound for a terminal never carries raw control characters (docs/trust.md#terminal-safety)", () => {
   const ESC = "\u001b";
   const clean = (s: string) => expect(s).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
 
@@ -118,7 +119,7 @@ describe("text bound for a terminal never carries raw control characters (issue 
   });
 });
 
-describe("the trust store is only believed in a private state dir (issue 12.17)", () => {
+describe("the trust store is only believed in a private state dir (docs/trust.md#the-state-dir-is-private)", () => {
   it("a state dir others can write is refused before trust.json is read", async () => {
     const { chmodSync, mkdirSync: mk } = await import("node:fs");
     const { createHash } = await import("node:crypto");

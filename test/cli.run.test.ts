@@ -25,7 +25,7 @@ const run = (args: string[], input = "", extraEnv: Record<string, string> = {}) 
 /** The same through the built CLI as a real process: an end-to-end check. */
 const runSpawned = (args: string[], input = "") => runCli(["--trust", ...args], { cwd: path.join(sb.current.root, "repo"), env, input });
 
-describe("hooks run --output json (SPEC §7)", () => {
+describe("hooks run --output json (docs/running-hooks.md#the-result)", () => {
   it("prints exactly the result shape", async () => {
     project(`hooks:\n  stop:\n    - name: auto-commit\n      command: echo committed\n    - name: bg\n      command: "true"\n      async: true\n`);
     const r = await run(["run", "stop", "--output", "json", "--session-id", "abc"]);
@@ -86,7 +86,7 @@ describe("hooks run --output json (SPEC §7)", () => {
   });
 });
 
-describe("hooks run exit codes (SPEC §8)", () => {
+describe("hooks run exit codes (docs/cli.md#exit-codes)", () => {
   it("0 on success (text output lists the hook and its message; the built CLI)", async () => {
     project(`hooks:\n  stop:\n    - {name: hello, command: "echo hi there"}\n`);
     const r = await runSpawned(["run", "stop"]);
@@ -149,7 +149,7 @@ describe("hooks run exit codes (SPEC §8)", () => {
   });
 });
 
-describe("hooks run context input (SPEC §8)", () => {
+describe("hooks run context input (docs/cli.md#hooks-run-event)", () => {
   it("stdin (Claude Code's shape as is), then the override flags", async () => {
     const dir = project(`hooks:\n  pre_tool_use:\n    - {name: cap, command: "cat > ctx.json"}\n`);
     const claude = { session_id: "cc-1", transcript_path: "/t.jsonl", cwd: dir, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } };
@@ -197,7 +197,7 @@ describe("hooks run context input (SPEC §8)", () => {
   });
 });
 
-describe("hooks log (SPEC §10)", () => {
+describe("hooks log (docs/cli.md#hooks-log)", () => {
   it("shows recent runs; --session filters; --json prints the records", async () => {
     project(`hooks:\n  stop:\n    - {name: a, command: "true"}\n`);
     await run(["run", "stop", "--session-id", "s1"]);
@@ -211,7 +211,7 @@ describe("hooks log (SPEC §10)", () => {
   });
 });
 
-describe("signals to hooks run (SPEC §5.6)", () => {
+describe("signals to hooks run (docs/running-hooks.md#signals)", () => {
   it("a closed terminal (real pty hang-up): hooks killed, exit 129 even though the report cannot be shown", () => {
     const dir = project(`hooks:\n  post_tool_use:\n    - {name: a, command: "sleep 60 & echo $! > a.pid; wait"}\n`);
     // python3's pty.fork makes the CLI a session leader on a real terminal; closing the master

@@ -8,7 +8,8 @@ import { ENV_VARS } from "../src/env.js";
 import { runCli } from "./helpers/cli.js";
 import { sandbox, type Sandbox } from "./helpers/sandbox.js";
 
-// The CLI's surface (issue 16, points 3, 5, 6): help, colour, one error prefix, one JSON shape.
+// The CLI's surface: help, colour, one error prefix, one JSON shape (docs/cli.md#global-flags,
+// docs/cli.md#exit-codes, docs/cli.md#json-shapes).
 // In process through main(argv, io), as an embedder or the bin calls it.
 
 interface Ran {

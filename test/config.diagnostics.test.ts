@@ -69,7 +69,7 @@ describe("syntax problems, each with LINE:COL and what to do", () => {
   });
 });
 
-describe("validation (SPEC §2.3): all problems at once", () => {
+describe("validation (docs/configuration.md#diagnostics): all problems at once", () => {
   it("unknown event with suggestions; custom events declared under events: count", async () => {
     expectDiagnostics(await diagnose("hooks.yaml", y("hooks:", "  stpo: []", "  pre_tool: []", "  deplyo_done: []", "events:", "  deploy_done: { custom: true }")), [
       [2, 3, "error", /unknown event `stpo` \(did you mean `stop`/],
@@ -163,7 +163,7 @@ describe("validation (SPEC §2.3): all problems at once", () => {
     );
   });
 
-  it("invalid regex in matcher; plain name lists are not regexes (SPEC §2.4)", async () => {
+  it("invalid regex in matcher; plain name lists are not regexes (docs/configuration.md#matchers-and-paths)", async () => {
     expectDiagnostics(
       await diagnose(
         "hooks.yaml",
@@ -289,7 +289,7 @@ describe("validation (SPEC §2.3): all problems at once", () => {
   });
 });
 
-describe("a new user's mistakes (issue 2): every problem with line and column, a suggestion, exit 78", () => {
+describe("a new user's mistakes (docs/configuration.md#diagnostics): every problem with line and column, a suggestion, exit 78", () => {
   it("typo in an event, misspelt key, duplicate name and a local override under another event, at once", async () => {
     const t = sandbox();
     t.write(

@@ -8,7 +8,7 @@ import { removeTree } from "./helpers/removeTree.js";
 
 const HOOK = (name: string) => `hooks:\n  stop:\n    - name: ${name}\n      command: "true"\n`;
 
-describe("discovery (SPEC §2.1)", () => {
+describe("discovery (docs/configuration.md#files-and-layers)", () => {
   it("walks up from the working directory to the first hooks.yaml", async () => {
     const t = sandbox();
     t.write("hooks.yaml", HOOK("top"));
@@ -109,7 +109,7 @@ describe("discovery (SPEC §2.1)", () => {
   });
 });
 
-describe("the user layer and the state dir follow the HOME they are handed (issue 16: in-process callers)", () => {
+describe("the user layer and the state dir follow the HOME they are handed (in-process callers: docs/running-hooks.md#from-a-program-library)", () => {
   it("findUserFile and stateDir read env.HOME when XDG_* are unset, not the process's home", async () => {
     const { mkdtempSync, mkdirSync, writeFileSync, realpathSync } = await import("node:fs");
     const os = await import("node:os");

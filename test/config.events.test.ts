@@ -25,7 +25,7 @@ const SPELLINGS: [string, string][] = [
   ["PostToolUseFailure", "post_tool_use_failure"],
 ];
 
-describe("event spellings (SPEC §3)", () => {
+describe("event spellings (docs/configuration.md#events)", () => {
   it.each(SPELLINGS)("parseHookEvent(%j) is %s", (input, canonical) => {
     expect(parseHookEvent(input)).toBe(canonical);
   });

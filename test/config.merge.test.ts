@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { sandbox } from "./helpers/sandbox.js";
 
-describe("merging layers (SPEC §2.1)", () => {
+describe("merging layers (docs/configuration.md#files-and-layers)", () => {
   it("concatenates user → project → local and keeps declaration order", async () => {
     const t = sandbox();
     t.write(t.userPath("hooks.yaml"), "hooks:\n  stop:\n    - name: u1\n      command: echo u\n");
@@ -34,7 +34,7 @@ describe("merging layers (SPEC §2.1)", () => {
     expect(h.sources).toEqual([h.source, { file: local, line: 3, col: 7, layer: "local" }]);
   });
 
-  it("env variables named __proto__ or constructor stay variables, in defaults and in an override (issue 12)", async () => {
+  it("env variables named __proto__ or constructor stay variables, in defaults and in an override (docs/configuration.md#files-and-layers)", async () => {
     const t = sandbox();
     t.write("hooks.yaml", "defaults:\n  env: {__proto__: d, constructor: c}\nhooks:\n  stop:\n    - name: a\n      command: env\n      env: {A: a}\n");
     t.write("hooks.local.yaml", "hooks:\n  stop:\n    - name: a\n      env: {__proto__: local}\n");

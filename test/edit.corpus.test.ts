@@ -35,7 +35,7 @@ function expectOnlyEnabledChanged(before: string, after: string, name: string, e
   for (const [n, h] of a) if (n !== name) expect(b.get(n)).toEqual(h);
 }
 
-describe("disable then enable keep every other byte of the file (SPEC §9)", () => {
+describe("disable then enable keep every other byte of the file (docs/configuration.md#managing-hooks-hooks-enable--hooks-disable)", () => {
   it("has a corpus of at least ten configs", () => {
     expect(files.length).toBeGreaterThanOrEqual(10);
   });

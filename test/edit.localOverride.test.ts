@@ -5,7 +5,7 @@ import { lineDiff } from "./helpers/lineDiff.js";
 
 const add = (text: string, file = "/p/hooks.local.yaml") => addLocalOverride(text, "lint", "pre_tool_use", false, file);
 
-describe("--local inserts one override and keeps the local file's bytes (SPEC §9)", () => {
+describe("--local inserts one override and keeps the local file's bytes (docs/configuration.md#managing-hooks-hooks-enable--hooks-disable)", () => {
   it("an empty file gets a commented hooks section", () => {
     expect(parse(add(""))).toEqual({ hooks: { pre_tool_use: [{ name: "lint", enabled: false }] } });
   });

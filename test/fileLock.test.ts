@@ -20,7 +20,7 @@ function deadPid(): number {
   return Number(r.stdout);
 }
 
-describe("the lock serialises writers and recovers from crashed ones (SPEC §9)", () => {
+describe("the lock serialises writers and recovers from crashed ones (docs/configuration.md#managing-hooks-hooks-enable--hooks-disable)", () => {
   it("breaks a lock whose process is dead", async () => {
     const t = setup();
     const file = path.join(t.dir, "f");

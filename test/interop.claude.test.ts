@@ -251,7 +251,7 @@ describe("last_assistant_message from Claude Code's transcript", () => {
     // Padding before it: only the tail of a long transcript is read.
     writeFileSync(path.join(p.dir, "transcript.jsonl"), `${line("assistant", "x".repeat(2_000_000))}\n${transcript}`);
     expect((await run("stop", claudeInput("Stop"))).code).toBe(0);
-    // Joined the agent-code way (SPEC §4, its last_assistant_text): no separator.
+    // Joined the agent-code way (docs/running-hooks.md#what-a-hook-receives, its last_assistant_text): no separator.
     expect(read()).toBe("All tests pass.Done.");
   });
 

@@ -7,7 +7,7 @@ import { alive, useSandbox } from "./helpers/sandbox.js";
 import { sleep, waitFor } from "./helpers/waitFor.js";
 
 /**
- * `hooks log --follow` (issue 15 §4) as a real process: it streams the runs other processes append
+ * `hooks log --follow` (docs/cli.md#hooks-log) as a real process: it streams the runs other processes append
  * to the run log, across rotation and half-written lines, and ends cleanly on SIGINT, SIGTERM and
  * a closed stdout, leaving no process behind. (`npm run build` first: it spawns dist/bin/hooks.js.)
  */

@@ -9,7 +9,7 @@ import { asyncRunLogRecord } from "../src/async/backend.js";
 import { appendRunLog } from "../src/runner/runLog.js";
 
 /**
- * The run log as a record a user can follow and replay (issue 15 §3): ids, host, decision and
+ * The run log as a record a user can follow and replay (docs/cli.md#hooks-log): ids, host, decision and
  * reason on every record; contexts kept only when recording is on (project config, environment,
  * `hooks run --record`), bounded; `hooks log ID` shows a run in full and `hooks log --fixture ID`
  * turns it into a `hooks test` fixture that replays to the same decision and hooks.
@@ -58,7 +58,7 @@ const records = (sb: Sandbox) =>
     .map((l) => JSON.parse(l));
 const last = (sb: Sandbox) => records(sb).at(-1);
 
-describe("run log records (SPEC §10)", () => {
+describe("run log records (docs/cli.md#hooks-log)", () => {
   it("an agent's event that matched no hook is logged too (the CLI's runs), so --follow shows it reached hookrun; the library's is not", async () => {
     const sb = setup();
     const r = await hooks(sb, ["run", "PreToolUse", "--host", "claude"], JSON.stringify({ ...claudePayload("ls"), tool_name: "Read", tool_input: { file_path: "a" } }));

@@ -25,7 +25,7 @@ hooks:
       command: npm test
 `;
 
-describe("concurrent disables all take effect (SPEC §9)", () => {
+describe("concurrent disables all take effect (docs/configuration.md#managing-hooks-hooks-enable--hooks-disable)", () => {
   it("20 concurrent `hooks disable` of 20 hooks in one file: all 20 land, nothing else changes", async () => {
     const t = setup();
     const names = Array.from({ length: 20 }, (_, i) => `hook-${String(i).padStart(2, "0")}`);
@@ -68,7 +68,7 @@ async function expectAllLanded(runs: { name: string; r: Awaited<ReturnType<typeo
   expect(() => assertTrusted(config, { env })).not.toThrow();
 }
 
-describe("a stale lock is broken by exactly one waiter; locks are keyed by the real path (SPEC §9)", () => {
+describe("a stale lock is broken by exactly one waiter; locks are keyed by the real path (docs/configuration.md#managing-hooks-hooks-enable--hooks-disable)", () => {
   it("rounds of concurrent `hooks disable` on a file left locked by a dead process: every edit that reports success is on disk", async () => {
     const t = setup();
     const file = path.join(t.dir, "hooks.yaml");
@@ -105,7 +105,7 @@ describe("a stale lock is broken by exactly one waiter; locks are keyed by the r
   }, 120_000);
 });
 
-describe("enable / disable from the command line (SPEC §9)", () => {
+describe("enable / disable from the command line (docs/configuration.md#managing-hooks-hooks-enable--hooks-disable)", () => {
   it("disable then enable prints what changed and where", async () => {
     const t = setup();
     const file = path.join(t.dir, "hooks.yaml");
@@ -240,7 +240,7 @@ describe("enable / disable from the command line (SPEC §9)", () => {
   });
 });
 
-describe("--local writes the override into hooks.local.yaml (SPEC §9)", () => {
+describe("--local writes the override into hooks.local.yaml (docs/configuration.md#managing-hooks-hooks-enable--hooks-disable)", () => {
   it("creates hooks.local.yaml, leaves hooks.yaml untouched, and updates the entry in place later", async () => {
     const t = setup();
     const file = path.join(t.dir, "hooks.yaml");

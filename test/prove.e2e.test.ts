@@ -9,7 +9,7 @@ import { killGeminiRuns, requireGemini, runGemini } from "./helpers/geminiCli.js
 import { removeTree } from "./helpers/removeTree.js";
 
 /**
- * Issue 15 against real agents: in a project with `hooks install HOST`'s real entries, `hooks
+ * Proving hooks (docs/doctor.md, docs/testing-hooks.md) against real agents: in a project with `hooks install HOST`'s real entries, `hooks
  * doctor HOST` proves every entry reaches hookrun; the real agent (Claude Code, Gemini CLI;
  * headless, offline, scripted model) fires a guarded shell call through them with recording on;
  * `hooks log --follow` saw it live; `hooks log --fixture ID` turns that event into a fixture, and

@@ -5,7 +5,7 @@ import { planHooks } from "../src/runner/select.js";
 import { runCli, runMain } from "./helpers/cli.js";
 import { sandbox } from "./helpers/sandbox.js";
 
-// `hooks explain EVENT`, the reasons of `hooks run --dry-run` and HOOKS_EXPLAIN=1 (SPEC §16):
+// `hooks explain EVENT`, the reasons of `hooks run --dry-run` and HOOKS_EXPLAIN=1 (docs/cli.md#hooks-explain-event):
 // every hook of the event, whether it would run for this context, and why not.
 
 const CONFIG = `hooks:

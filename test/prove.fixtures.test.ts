@@ -9,7 +9,7 @@ import { parseXml, type XmlElement } from "./helpers/parseXml.js";
 import { sandbox, waitGone } from "./helpers/sandbox.js";
 import { waitFor } from "./helpers/waitFor.js";
 
-// `hooks test` (SPEC §16): fixtures fired through the real hooks, as `hooks run` fires them, each
+// `hooks test` (docs/testing-hooks.md): fixtures fired through the real hooks, as `hooks run` fires them, each
 // reported pass/fail with its difference.
 
 const CONFIG = `hooks:

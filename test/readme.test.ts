@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ENV_VARS } from "../src/env.js";
@@ -6,8 +6,8 @@ import { EVENTS, eventTableMarkdown } from "../src/events/catalog.js";
 import { hostTableMarkdown } from "../src/hosts/table.js";
 // Shared with scripts/update-readme-events.mjs, which writes the blocks this file checks.
 import { BLOCKS, envTableMarkdown, readBlock } from "../scripts/doc-tables.mjs";
+import { ROOT, anchors, brokenLinks } from "./helpers/markdownLinks.js";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
 const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
 const README = read("README.md");
 const DOCS = [
@@ -18,12 +18,15 @@ const DOCS = [
   ...readdirSync(path.join(ROOT, "docs/hosts"))
     .filter((f) => f.endsWith(".md"))
     .map((f) => `docs/hosts/${f}`),
+  ...readdirSync(path.join(ROOT, "docs/decisions"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/decisions/${f}`),
 ];
 
 describe("README and docs/ agree with the code (regenerate with scripts/update-readme-events.mjs)", () => {
-  it("the README's event table is the catalog's", () => {
-    const m = /<!-- events:start[^>]*-->\n([\s\S]*?)\n<!-- events:end -->/.exec(README);
-    expect(m?.[1]).toBe(eventTableMarkdown());
+  it("docs/configuration.md's event table is the catalog's, and the README links to it", () => {
+    expect(readBlock(read("docs/configuration.md"), "events")).toBe(eventTableMarkdown());
+    expect(README).toContain("](docs/configuration.md#events)");
   });
 
   it("the event table has one row per catalog event, with its gate and match field", () => {
@@ -52,51 +55,22 @@ describe("README and docs/ agree with the code (regenerate with scripts/update-r
   });
 });
 
-/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to dashes; repeats get -1, -2. */
-function anchors(markdown: string): Set<string> {
-  const seen = new Map<string, number>();
-  const out = new Set<string>();
-  for (const line of withoutFences(markdown).split("\n")) {
-    const m = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
-    if (!m) continue;
-    const base = m[1]
-      .replace(/`/g, "")
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}_\- ]/gu, "")
-      .replace(/ /g, "-");
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    out.add(n === 0 ? base : `${base}-${n}`);
-  }
-  return out;
-}
+describe("the README", () => {
+  it("stays under 15 KB: a newcomer's page, details live in docs/", () => {
+    expect(Buffer.byteLength(README)).toBeLessThan(15 * 1024);
+  });
 
-const withoutFences = (markdown: string) => markdown.replace(/^```[\s\S]*?^```/gm, "");
-/** The text without fenced code blocks and inline code, where a `[x](y)` is not a link. */
-const withoutCode = (markdown: string) => withoutFences(markdown).replace(/`[^`\n]*`/g, "``");
+  it("keeps the two quick-start commands", () => {
+    expect(README).toContain("npm install && npm run demo");
+    expect(README).toContain("npm install-ci-test");
+  });
+});
 
-/** Relative links of `text` (as if it were the file `file`) that name no file, or no heading of a .md file. */
-function brokenLinks(file: string, text: string): { links: string[]; broken: string[] } {
-  const links = [...withoutCode(text).matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]);
-  const broken: string[] = [];
-  for (const link of links) {
-    if (/^[a-z]+:/i.test(link)) continue; // https:, mailto:
-    const [target, anchor] = link.split("#") as [string, string | undefined];
-    const resolved = target === "" ? path.join(ROOT, file) : path.resolve(path.dirname(path.join(ROOT, file)), target);
-    if (target !== "" && !existsSync(resolved)) {
-      broken.push(`${link}: no such file`);
-      continue;
-    }
-    const page = target === "" ? text : statSync(resolved).isFile() && resolved.endsWith(".md") ? readFileSync(resolved, "utf8") : undefined;
-    if (anchor !== undefined && page !== undefined && !anchors(page).has(anchor)) broken.push(`${link}: no heading #${anchor}`);
-  }
-  return { links, broken };
-}
-
-describe("links in README.md and docs/*.md", () => {
+describe("links in README.md and docs/ (topic pages, host pages, decision records)", () => {
   it.each(DOCS)("every relative link in %s points to an existing file and heading", (file) => {
     const { links, broken } = brokenLinks(file, read(file));
-    expect(links.length).toBeGreaterThan(0);
+    // A page no link leads out of is a sign the check read nothing; a decision record may stand alone.
+    if (!file.startsWith("docs/decisions/")) expect(links.length).toBeGreaterThan(0);
     expect(broken).toEqual([]);
   });
 
@@ -104,5 +78,19 @@ describe("links in README.md and docs/*.md", () => {
     expect(anchors("# A `b`: c / d\n## A `b`: c / d\n```\n# not a heading\n```\n")).toEqual(new Set(["a-b-c--d", "a-b-c--d-1"]));
     const text = "# Top\n[a](cli.md#exit-codes) [b](nope.md) [c](cli.md#nope) [d](#top) [e](#gone) `[f](nope2.md)`\n```\n[g](nope3.md)\n```\n[h](https://example.com)\n";
     expect(brokenLinks("docs/x.md", text).broken).toEqual(["nope.md: no such file", "cli.md#nope: no heading #nope", "#gone: no heading #gone"]);
+  });
+});
+
+describe("the docs never teach npx for hookrun", () => {
+  // The npm package named `hooks` is another one, and npx adds npm's start-up to every agent event:
+  // a command block runs the installed binary (`hooks`, `./node_modules/.bin/hooks`).
+  const npxHookrun = (markdown: string) => [...markdown.matchAll(/^```[\s\S]*?^```/gm)].flatMap((m) => m[0].split("\n")).filter((line) => /\bnpx\s+(--\S+\s+)*(hooks|hookrun)\b/.test(line));
+
+  it.each(DOCS)("no command block of %s runs hooks through npx", (file) => {
+    expect(npxHookrun(read(file))).toEqual([]);
+  });
+
+  it("the check sees npx in a command block, not in prose", () => {
+    expect(npxHookrun("never `npx hooks`\n```sh\nnpx hooks install\nnpx --yes hookrun run stop\nnpx vitest run\n```\n")).toEqual(["npx hooks install", "npx --yes hookrun run stop"]);
   });
 });

@@ -14,7 +14,7 @@ const hasScript = spawnSync("script", ["--version"]).status === 0;
 const hookResult = (over: Partial<HookResult>): HookResult => baseHookResult(over.name ?? "h", over);
 const result = (hooks: HookResult[], over: Partial<TriggerResult> = {}): TriggerResult => triggerResult("stop", hooks, { session_id: "s", duration_ms: 1500, messages: [], ...over });
 
-describe("text output (SPEC §8)", () => {
+describe("text output (docs/cli.md#output-formats)", () => {
   it("one line per hook with mark, name, duration and exit code or reason; Messages; stderr tail on failure; a summary", () => {
     const stderr = `${Array.from({ length: 15 }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
     const text = formatText(

@@ -8,7 +8,7 @@ import { useSandbox } from "./helpers/sandbox.js";
 
 const sb = useSandbox({ survivors: true });
 
-describe("the context a hook receives on stdin (SPEC §4)", () => {
+describe("the context a hook receives on stdin (docs/running-hooks.md#what-a-hook-receives)", () => {
   it("carries every fixed field, the event fields, stop_hook_active=false and other fields untouched", async () => {
     const out = path.join(sb.current.dir, "stdin.json");
     const runner = createRunner(config(sb.current.dir, [hook("capture", "stop", { command: `cat > '${out}'` })]), { runLog: false, cwd: sb.current.dir, env: {} });
@@ -68,7 +68,7 @@ describe("the context a hook receives on stdin (SPEC §4)", () => {
   });
 });
 
-describe("the environment of a hook (SPEC §4)", () => {
+describe("the environment of a hook (docs/running-hooks.md#what-a-hook-receives)", () => {
   it("is the runner env plus defaults.env/hook env plus HOOKRUN and HOOK_*", async () => {
     const out = path.join(sb.current.dir, "env");
     const h = hook("envdump", "file_post_save", { command: `env > '${out}'`, env: { LOG_LEVEL: "info", MINE: "1" } });
@@ -119,7 +119,7 @@ describe("the working directory of a hook", () => {
   });
 });
 
-describe("lastAssistantText (SPEC §4)", () => {
+describe("lastAssistantText (docs/running-hooks.md#what-a-hook-receives)", () => {
   it("skips tool-call-only assistant turns and joins the text blocks of the latest one with text", () => {
     expect(
       lastAssistantText([

@@ -10,7 +10,7 @@ const sb = useSandbox({ survivors: true });
 
 const statuses = (r: { hooks: { name: string; status: string }[] }): string[] => r.hooks.map((h) => `${h.name}:${h.status}`);
 
-describe("parallel groups (SPEC §5.4)", () => {
+describe("parallel groups (docs/running-hooks.md#which-hooks-run-and-in-what-order)", () => {
   it("hooks of equal priority overlap in time; groups run in order; results keep declaration order", async () => {
     const stamp = (n: string): string => `echo "${n} start $(date +%s%N)" >> '${sb.current.dir}/t'; sleep 0.4; echo "${n} end $(date +%s%N)" >> '${sb.current.dir}/t'`;
     const cfg = config(
@@ -64,7 +64,7 @@ describe("parallel groups (SPEC §5.4)", () => {
   });
 });
 
-describe("stops and decisions (SPEC §5.5, §6)", () => {
+describe("stops and decisions (docs/running-hooks.md#which-hooks-run-and-in-what-order, docs/running-hooks.md#what-a-hook-prints-and-decisions)", () => {
   it("exit 2 on a gate event blocks: reason from stderr, later hooks skipped, blocked_by set", async () => {
     const cfg = config(sb.current.dir, [
       hook("first", "pre_tool_use", { command: "echo fine" }),
@@ -191,7 +191,7 @@ describe("stops and decisions (SPEC §5.5, §6)", () => {
   });
 });
 
-describe("the run log (SPEC §10)", () => {
+describe("the run log (docs/cli.md#hooks-log)", () => {
   it("appends one line per trigger that ran something, without output, and rotates at 10 MiB", async () => {
     const state = path.join(sb.current.dir, "state");
     const runner = createRunner(config(sb.current.dir, [hook("a", "stop", { command: "echo secret-output" })]), { cwd: sb.current.dir, stateDir: state });

@@ -24,7 +24,7 @@ function waitForFile(file: string, ms = 5000): Promise<string> {
 
 const runnerFor = (...hooks: ReturnType<typeof hook>[]) => createRunner(config(sb.current.dir, hooks), { runLog: false, cwd: sb.current.dir });
 
-describe("stdin (SPEC §4): a hook that never reads a large context works", () => {
+describe("stdin (docs/running-hooks.md#what-a-hook-receives): a hook that never reads a large context works", () => {
   it("10 MiB context, hook exits at once or after a while without reading", async () => {
     const big = "x".repeat(10 * 1024 * 1024);
     const r = await runnerFor(hook("quick", "stop", { command: "exit 0" }), hook("slow", "stop", { command: "sleep 0.3; echo done" })).trigger("stop", { blob: big });
@@ -33,7 +33,7 @@ describe("stdin (SPEC §4): a hook that never reads a large context works", () =
   });
 });
 
-describe("output capture (SPEC §5.7)", () => {
+describe("output capture (docs/running-hooks.md#output-caps)", () => {
   it("a hook printing 200 MB: result truncated at max_output, memory stays bounded", async () => {
     const maxOutput = 1024 * 1024;
     global.gc?.();
@@ -105,7 +105,7 @@ function drainersOf(ppid: number): number[] {
   return found;
 }
 
-describe("timeouts and process groups (SPEC §5.6)", () => {
+describe("timeouts and process groups (docs/running-hooks.md#timeouts-and-process-groups)", () => {
   it("timeout: the whole group gets SIGTERM, a grandchild ignoring it is SIGKILLed; no survivor", async () => {
     const pidFile = path.join(sb.current.dir, "gc.pid");
     const cmd = `sh -c 'trap "" TERM; echo $$ > "${pidFile}"; while :; do sleep 0.05; done' & wait`;
@@ -173,7 +173,7 @@ describe("timeouts and process groups (SPEC §5.6)", () => {
   });
 });
 
-describe("spawn errors are never decisions (SPEC §5.8)", () => {
+describe("spawn errors are never decisions (docs/running-hooks.md#when-a-hook-fails)", () => {
   it("a missing command (shell exit 127) on a gate event is spawn_error, not a block", async () => {
     const r = await runnerFor(hook("missing", "pre_tool_use", { command: "no-such-command-hookrun-xyz --flag" }), hook("after", "pre_tool_use", { command: "true" })).trigger("pre_tool_use", {});
     expect(r.hooks[0]).toMatchObject({ status: "spawn_error", exit_code: 127, decision: null });

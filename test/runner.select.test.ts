@@ -11,7 +11,7 @@ const sb = useSandbox({ survivors: true });
 
 const ran = (r: { hooks: { name: string; status: string }[] }): string[] => r.hooks.filter((h) => h.status !== "skipped").map((h) => h.name);
 
-describe("order: priority descending, then declaration order across layers (SPEC §5.2)", () => {
+describe("order: priority descending, then declaration order across layers (docs/running-hooks.md#which-hooks-run-and-in-what-order)", () => {
   it("runs user, project and local hooks from real files in that order", async () => {
     const xdg = path.join(sb.current.dir, "xdg");
     const project = path.join(sb.current.dir, "repo");
@@ -34,7 +34,7 @@ describe("order: priority descending, then declaration order across layers (SPEC
   });
 });
 
-describe("selection (SPEC §2.4, §5.1)", () => {
+describe("selection (docs/configuration.md#matchers-and-paths, docs/running-hooks.md#which-hooks-run-and-in-what-order)", () => {
   const tools = ["Bash", "Edit", "MultiEdit", "Read", "mcp__fs__write"];
   async function matching(matcher: string | undefined): Promise<string[]> {
     const runner = createRunner(config(sb.current.dir, [hook("m", "pre_tool_use", { command: "true", matcher })]), { runLog: false, cwd: sb.current.dir });
@@ -112,7 +112,7 @@ describe("selection (SPEC §2.4, §5.1)", () => {
     expect(existsSync(state)).toBe(false);
   });
 
-  it("async hooks are not run as sync: they start in the background (issue 4)", async () => {
+  it("async hooks are not run as sync: they start in the background (docs/async.md)", async () => {
     const marker = path.join(sb.current.dir, "ran");
     const runner = createRunner(config(sb.current.dir, [hook("bg", "stop", { command: `touch '${marker}'`, async: true }), hook("fg", "stop", { command: "true" })]), {
       runLog: false,

@@ -84,7 +84,7 @@ afterEach(async () => {
 });
 
 describe("hooks serve: triggers", () => {
-  it("answers POST /v1/trigger/{event} with the §7 result of the runner, in any spelling", async () => {
+  it("answers POST /v1/trigger/{event} with the result of the runner (docs/running-hooks.md#the-result), in any spelling", async () => {
     writeFileSync(
       path.join(repo, "hooks.yaml"),
       hookYaml([

@@ -20,7 +20,7 @@ function project(): { dir: string; env: Record<string, string>; file: string; ma
 const run = (p: ReturnType<typeof project>, extra: string[] = [], env: Record<string, string> = {}) =>
   runMain(["run", "stop", "--no-user-config", ...extra], { cwd: p.dir, env: { ...p.env, ...env } });
 
-describe("a cloned config does not run until trusted (SPEC §11)", () => {
+describe("a cloned config does not run until trusted (docs/trust.md)", () => {
   it("assertTrusted throws TrustError naming the file and `hooks trust`", async () => {
     const p = project();
     const config = await loadConfig({ cwd: p.dir, userConfig: false, env: p.env });
@@ -85,7 +85,7 @@ describe("a cloned config does not run until trusted (SPEC §11)", () => {
   });
 });
 
-describe("trusted without asking (SPEC §11)", () => {
+describe("trusted without asking (docs/trust.md)", () => {
   for (const [label, env, flags] of [
     ["CI=true", { CI: "true" }, []],
     ["CI=1", { CI: "1" }, []],
@@ -142,7 +142,7 @@ describe("trusted without asking (SPEC §11)", () => {
   });
 });
 
-describe("enable/disable keep trust, but do not launder it (SPEC §11)", () => {
+describe("enable/disable keep trust, but do not launder it (docs/trust.md)", () => {
   it("a trusted file stays trusted after disable and enable", async () => {
     const p = project();
     expect((await runMain(["trust", "--yes", "--no-user-config"], { cwd: p.dir, env: p.env })).code).toBe(0);
@@ -195,7 +195,7 @@ function runOnTty(args: string[], cwd: string, env: Record<string, string>, answ
 
 const hasScript = spawnSync("script", ["--version"]).status === 0;
 
-describe("`hooks trust` asks on a terminal (SPEC §11)", () => {
+describe("`hooks trust` asks on a terminal (docs/trust.md)", () => {
   it.skipIf(!hasScript)("answering y trusts (needs util-linux `script` for a terminal)", async () => {
     const p = project();
     const r = await runOnTty(["trust", "--no-user-config"], p.dir, p.env, "y");
@@ -214,7 +214,7 @@ describe("`hooks trust` asks on a terminal (SPEC §11)", () => {
   });
 });
 
-describe("`hooks init` trusts the file it writes (SPEC §8)", () => {
+describe("`hooks init` trusts the file it writes (docs/trust.md#review-and-record)", () => {
   it("the starter config is trusted, and a change to it is not", async () => {
     const t = sandbox({ prefix: "hookrun-trust-" });
     const r = await runMain(["init", "--no-user-config"], { cwd: t.dir, env: t.env });
@@ -229,7 +229,7 @@ describe("`hooks init` trusts the file it writes (SPEC §8)", () => {
   });
 });
 
-describe("the review shows every byte and every field that decides what runs (SPEC §11)", () => {
+describe("the review shows every byte and every field that decides what runs (docs/trust.md)", () => {
   const trust = (p: { dir: string; env: Record<string, string> }) => runMain(["trust", "--yes", "--no-user-config"], { cwd: p.dir, env: p.env });
   const UNSAFE = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/u;
 
@@ -357,7 +357,7 @@ describe("the review shows every byte and every field that decides what runs (SP
   });
 });
 
-describe("`hooks trust` on a terminal shows control characters by name (SPEC §11)", () => {
+describe("`hooks trust` on a terminal shows control characters by name (docs/trust.md)", () => {
   it.skipIf(!hasScript)("the erase-line trick is visible on a real TTY, and the terminal never receives it (needs util-linux `script`)", async () => {
     const p = project();
     writeFileSync(p.file, `hooks:\n  stop:\n    - name: lint\n      command: "touch '${p.marker}' #\\r\\e[2K  stop lint: npm run lint"\n`);

@@ -2,7 +2,7 @@
 // any Node CLI). Alternated so that machine load hits both sides alike. NODE_EXTRA_CA_CERTS (set
 // on some machines, this one included) makes Node parse a CA bundle at every start, which slows
 // the reference more than hookrun and so flatters the ratio: users do not have it, so the row is
-// judged with it unset (SPEC §15); when it is set here, the same run also measures both sides
+// judged with it unset (docs/performance.md); when it is set here, the same run also measures both sides
 // with it, for the record.
 import { median, summarize, alternateAll } from "../lib/stats.mjs";
 import { hooksYaml, project } from "../lib/fixtures.mjs";

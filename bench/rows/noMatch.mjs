@@ -1,4 +1,4 @@
-// Row 1: a trigger that selects nothing must cost microseconds and touch no disk (SPEC §14, §15).
+// Row 1: a trigger that selects nothing must cost microseconds and touch no disk (docs/running-hooks.md#from-a-program-library, docs/performance.md).
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { median, summarize } from "../lib/stats.mjs";

@@ -1,5 +1,5 @@
 // Row 4: 100 hooks of `sleep 0.5` in one parallel group, `hooks run --max-parallel 100` from a
-// cold start, against lefthook running the same 100 jobs in parallel (SPEC §15), alternated.
+// cold start, against lefthook running the same 100 jobs in parallel (docs/performance.md), alternated.
 // Both should take about one sleep. For context, the same 100 spawns started at once from a
 // fresh Node process, and what starting them costs in CPU: a `sleep` starts only after its fork,
 // exec and shell start-up have run on one of the cores, so the last one ends after about
@@ -16,7 +16,7 @@ import { timeOk } from "../lib/timeProcess.mjs";
 
 export async function parallel({ root, quick }) {
   const fixture = project(hooksYaml({ event: "stop", count: 100, command: "sleep 0.5", parallel: true }));
-  // Users do not have NODE_EXTRA_CA_CERTS (SPEC §15); lefthook, a Go binary, ignores it.
+  // Users do not have NODE_EXTRA_CA_CERTS (docs/performance.md); lefthook, a Go binary, ignores it.
   const env = { ...fixture.env };
   delete env.NODE_EXTRA_CA_CERTS;
   const lh = lefthookRepo();

@@ -25,7 +25,7 @@ void main(process.argv.slice(2), {
  * Exit as soon as what was printed has reached the kernel. main() resolves only when its work is
  * done (runner closed, hook groups reaped, servers stopped), so nothing is cut short; what is
  * skipped is Node's teardown of the heap at a natural exit (about 10 ms of munmap on a cold
- * `hooks run`, SPEC §15). stdioWriter's writes are synchronous; Node's own streams (a terminal)
+ * `hooks run`, docs/performance.md). stdioWriter's writes are synchronous; Node's own streams (a terminal)
  * are waited for until drained.
  */
 function exitWhenFlushed(code: number): void {

@@ -2,7 +2,7 @@ import type { CliContext } from "./context.js";
 
 // The one table of `hooks` commands: main() turns each row into a commander command, help and
 // the docs' CLI table come from it. An action's module is imported only when its command runs,
-// so a cold `hooks run` loads the run code and nothing else (SPEC §15).
+// so a cold `hooks run` loads the run code and nothing else (docs/performance.md).
 
 export interface OptionSpec {
   /** Commander syntax: "-n <count>", "--json", "--only <names>". */
@@ -239,7 +239,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     action: async (ctx, [host, file], opts) => (await import("./actions/import.js")).importHost(ctx, host, file, opts),
   },
   {
-    // The detached process `hooks run` starts for each async hook (SPEC §5.3, §7).
+    // The detached process `hooks run` starts for each async hook (docs/async.md#in-the-cli-the-on-disk-protocol).
     name: "__async-worker",
     args: [{ syntax: "<job>", description: "the async run's started record" }],
     description: "run one async hook to its end and publish its result",

@@ -4,7 +4,7 @@ import { ConfigError, ContextError, HookrunError, InterruptedError, TrustError, 
 import { configSummary } from "../report/json.js";
 import { terminalSafe } from "../text.js";
 
-/** SPEC §8 exit codes. */
+/** The exit codes of every command (docs/cli.md#exit-codes). */
 export const EXIT = {
   ok: 0,
   failed: 1,
@@ -17,7 +17,7 @@ export const EXIT = {
   sigterm: 143,
 } as const;
 
-/** What each exit code means, for `hooks --help` and the docs (SPEC §8). */
+/** What each exit code means, for `hooks --help` and the docs (docs/cli.md#exit-codes). */
 export const EXIT_CODES: readonly { code: number; meaning: string }[] = [
   { code: EXIT.ok, meaning: "success (also when a hook asks to stop: continue is false)" },
   { code: EXIT.failed, meaning: "not done: a hook failed, an unknown hook name, a file init would overwrite" },

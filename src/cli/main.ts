@@ -53,7 +53,7 @@ function programHelpFooter(): string {
 /**
  * Build the commander program from the command table; each action sets the exit code it returns.
  * Only the command that argv names is registered (building all of them is a measurable share of
- * a cold `hooks run`, SPEC §15); with no known command word (help, a typo) all are, for help and
+ * a cold `hooks run`, docs/performance.md); with no known command word (help, a typo) all are, for help and
  * suggestions.
  */
 function buildProgram(argv: string[], io: MainIO, onContext: (ctx: CliContext) => void, setCode: (code: number) => void): Command {

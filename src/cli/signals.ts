@@ -1,11 +1,11 @@
 import { constants } from "node:os";
 
 /**
- * Grace between SIGTERM and SIGKILL for hooks when the CLI itself is killed by a signal (SPEC
- * §5.6), instead of the 2 s of a hook's timeout. A host that kills its hook escalates to SIGKILL
- * itself (Claude Code: 1.5 s after SIGTERM); hookrun's hooks lead their own groups, which a host
- * signalling only a group or a pid does not reach: they must be SIGKILLed before the host's SIGKILL
- * ends the CLI.
+ * Grace between SIGTERM and SIGKILL for hooks when the CLI itself is killed by a signal
+ * (docs/running-hooks.md#signals), instead of the 2 s of a hook's timeout. A host that kills its
+ * hook escalates to SIGKILL itself (Claude Code: 1.5 s after SIGTERM); hookrun's hooks lead their
+ * own groups, which a host signalling only a group or a pid does not reach: they must be
+ * SIGKILLed before the host's SIGKILL ends the CLI.
  * 500 ms leaves a hook time to clean up on SIGTERM and 1 s of margin for a loaded machine's
  * event loop. A second signal kills at once.
  */

@@ -10,7 +10,7 @@ export interface CliOutput {
  * The process's stdout or stderr for the CLI. When the descriptor is a pipe, a file or a socket
  * (an agent, CI, `| cat`), output is written with writeSync instead of through Node's stream:
  * creating `process.stdout` on a pipe loads `net` and `stream`, about 5 ms of a cold start
- * (SPEC §15), and Node writes to pipes and files synchronously on Linux anyway. A descriptor left
+ * (docs/performance.md), and Node writes to pipes and files synchronously on Linux anyway. A descriptor left
  * non-blocking by another process and full (EAGAIN) is retried every millisecond; once the reader
  * is gone (EPIPE) the rest of the output is dropped quietly, as `hooks list | head -1` expects.
  * Terminals, /dev/null, Windows and anything unusual keep Node's own stream (`stream()`).

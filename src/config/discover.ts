@@ -69,7 +69,7 @@ export interface FindProjectFileOptions {
 }
 
 /**
- * The project config file (SPEC §2.1): `configPath` or HOOKS_CONFIG when given (it must exist),
+ * The project config file (docs/configuration.md#files-and-layers): `configPath` or HOOKS_CONFIG when given (it must exist),
  * else the first hooks.{yaml,yml,json} walking up from cwd; null when there is none.
  * Throws ConfigError when a directory holds two candidates or a named file is missing (a file
  * that is there but not a regular file is refused when it is read, with what it is).

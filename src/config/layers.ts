@@ -23,7 +23,7 @@ interface Draft {
 
 /**
  * Concatenate hooks user → project → local; a name already declared by an earlier layer
- * overrides that hook field by field (SPEC §2.1) and must sit under the same event.
+ * overrides that hook field by field (docs/configuration.md#files-and-layers) and must sit under the same event.
  */
 export function mergeHooks(files: LayerFile[], defaults: MergedDefaults, custom: readonly string[]): { hooks: ResolvedHook[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];

@@ -27,7 +27,7 @@ export interface LoadConfigOptions {
 }
 
 /**
- * Find, parse, validate and merge every config layer (SPEC §2). Throws ConfigError carrying
+ * Find, parse, validate and merge every config layer (docs/configuration.md). Throws ConfigError carrying
  * every diagnostic (errors and warnings) when any error is found; warnings of a valid config
  * are in `warnings`. No config anywhere gives an empty config (files: []).
  */
@@ -132,7 +132,7 @@ function linkTarget(file: string): string {
 }
 
 // sha256 is computed when first read (by trust): hashing loads node:crypto, which a validate or
-// an already-trusted run (CI, --trust) never needs (SPEC §15 start-up budget).
+// an already-trusted run (CI, --trust) never needs (the start-up budget of docs/performance.md).
 function configFileInfo(file: string, layer: ConfigFileInfo["layer"], text: string): ConfigFileInfo {
   let hash: string | undefined;
   return {

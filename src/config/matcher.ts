@@ -4,7 +4,7 @@ const EXACT_LIST = /^[A-Za-z0-9_\- ,|]*$/;
 export type MatcherRule = { kind: "all" } | { kind: "names"; names: ReadonlySet<string> } | { kind: "regex"; source: string };
 
 /**
- * SPEC §2.4 (Claude Code's rule), the one implementation the loader and the runner share: the
+ * docs/configuration.md#matchers-and-paths (Claude Code's rule), the one implementation the loader and the runner share: the
  * value is trimmed; "" and "*" match everything; a value made only of letters, digits, `_`, `-`,
  * spaces, `,` and `|` is an exact list of names (split on `|` and `,`, each trimmed); anything
  * else is an unanchored JavaScript regex.

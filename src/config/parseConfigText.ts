@@ -26,7 +26,7 @@ export async function parseConfigText(file: string, source: string): Promise<Par
   }
   if (isJson) return parseJson(file, text);
   // Positions are wanted only for a diagnostic or a hook's source line: parse without them, and
-  // once more with them on the first locate() (a valid 1,000-hook file never asks; SPEC §15).
+  // once more with them on the first locate() (a valid 1,000-hook file never asks; docs/performance.md).
   const fast = parseYamlFast(text, false);
   if (fast) {
     let tree: SourceNode | undefined;

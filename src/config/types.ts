@@ -31,7 +31,7 @@ export interface HookSpec {
   dialect?: Dialect;
 }
 
-/** Whose rules read a hook's output and run it: hookrun's (SPEC §6) or Claude Code's. */
+/** Whose rules read a hook's output and run it: hookrun's (docs/running-hooks.md#what-a-hook-prints-and-decisions) or Claude Code's. */
 export type Dialect = "native" | "claude";
 
 /** `defaults:` of a config file. */
@@ -60,7 +60,7 @@ export interface ConfigFileSpec {
   log?: LogSpec;
 }
 
-/** `log:` of a config file: what the run log keeps (SPEC §10). */
+/** `log:` of a config file: what the run log keeps (docs/cli.md#hooks-log). */
 export interface LogSpec {
   /** Record each run's context (or host payload) in the run log, for `hooks log --fixture`. Private data: off by default. */
   context?: boolean;

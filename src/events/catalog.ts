@@ -1,6 +1,6 @@
 /**
- * The event catalog (SPEC §3): the one table every other list of events is derived from
- * (the schema's event names, `hooks events`, the README table, alias resolution).
+ * The event catalog (docs/configuration.md#events): the one table every other list of events is derived from
+ * (the schema's event names, `hooks events`, the event table of docs/configuration.md, alias resolution).
  */
 export type GateKind = "yes" | "no" | "transform";
 
@@ -125,7 +125,7 @@ export function pascalEventName(name: string): string {
     .join("");
 }
 
-/** The README's event table (SPEC §3 layout), generated from the catalog so the two cannot drift. */
+/** The event table of docs/configuration.md#events, generated from the catalog so the two cannot drift. */
 export function eventTableMarkdown(): string {
   const rows = EVENTS.map((e) => [e.name, e.aliases.join(", "), e.fires, e.gate, e.matchField ?? "–", e.fields.join(", ")].join(" | "));
   return ["| event | aliases | fires | gate | match field | event fields |", "|---|---|---|---|---|---|", ...rows.map((r) => `| ${r} |`.replace(/ {2,}/g, " "))].join("\n");

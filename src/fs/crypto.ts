@@ -4,7 +4,7 @@ let loaded: typeof import("node:crypto") | undefined;
 
 /**
  * node:crypto, loaded on first use. Loading it costs a cold `hooks run` or `hooks validate` a few
- * milliseconds (7-26 ms on a loaded 2-core box), a large share of the start-up budget (SPEC §15),
+ * milliseconds (7-26 ms on a loaded 2-core box), a large share of the start-up budget (docs/performance.md),
  * and runs that check no trust and start no async hook never need it.
  */
 export function nodeCrypto(): typeof import("node:crypto") {

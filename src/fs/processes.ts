@@ -221,7 +221,7 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   }
 }
 
-/** Grace between SIGTERM and SIGKILL (SPEC §5.6). */
+/** Grace between SIGTERM and SIGKILL (docs/running-hooks.md#timeouts-and-process-groups). */
 export const KILL_GRACE_MS = 2000;
 
 // Terminations in flight (their SIGKILL deadline), and the grace every later one gets once this

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { HookrunError } from "../errors.js";
 
-/** $HOOKS_STATE_DIR, else $XDG_STATE_HOME/hookrun, else ~/.local/state/hookrun (SPEC §10). */
+/** $HOOKS_STATE_DIR, else $XDG_STATE_HOME/hookrun, else ~/.local/state/hookrun (docs/trust.md#the-state-dir-is-private). */
 export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.HOOKS_STATE_DIR) return path.resolve(env.HOOKS_STATE_DIR);
   const base = env.XDG_STATE_HOME ? path.resolve(env.XDG_STATE_HOME) : path.join(env.HOME || os.homedir(), ".local", "state");

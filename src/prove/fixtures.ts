@@ -11,7 +11,7 @@ import type { TriggerResult } from "../runner/types.js";
 import { didYouMean } from "../text.js";
 import validateFixture from "./validateFixture.generated.js";
 
-// `hooks test` (SPEC §16): fixtures checked into the repo, each an event and a context (optionally
+// `hooks test` (docs/testing-hooks.md): fixtures checked into the repo, each an event and a context (optionally
 // a host's payload) with what the run must give. This module finds, reads, validates and judges
 // them; the run itself is `hooks run`'s own, handed in by the CLI (`fire`), so a fixture passes
 // exactly when the same event fired by `hooks run` (or by the host, through its entry) would.

@@ -6,7 +6,7 @@ import { RUN_LOG_REASON_MAX, type RunLogRecord } from "../runner/runLog.js";
 const NOT_RUN = new Set(["skipped", "cancelled"]);
 
 /**
- * A recorded run as a `hooks test` fixture (issue 15 §3): its event, host and recorded payload
+ * A recorded run as a `hooks test` fixture (docs/cli.md#recording-contexts-opt-in): its event, host and recorded payload
  * or context, and as expectations what the run did: the decision, the reason and the hooks that
  * ran, in run order. Replayed, the fixture runs the same hooks on the same input. Throws when the
  * run has no recorded context (recording is opt-in) or is an async run's line.

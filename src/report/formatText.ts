@@ -94,7 +94,7 @@ export function formatFooter(result: TriggerResult, style: TextStyle): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** The text report of a trigger (SPEC §8): a block per hook, then warnings and a summary. */
+/** The text report of a trigger (docs/cli.md#output-formats): a block per hook, then warnings and a summary. */
 export function formatText(result: TriggerResult, style: TextStyle): string {
   return [...result.async_delivered, ...result.hooks].map((r) => formatHookBlock(r, style)).join("") + formatFooter(result, style);
 }

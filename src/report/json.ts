@@ -7,7 +7,7 @@ import { hooksDisabledByEnv, namesDisabledByEnv } from "../runner/select.js";
 // One JSON serializer per concept, shared by the CLI's --json and the server, so a hook, a
 // diagnostic, a file or an error has one shape whichever door printed it. Keys are snake_case.
 // Paths are shown as in the text output: relative to the working directory (`base`, after -C;
-// the server's own) when inside it, else absolute. The result of a trigger (SPEC §7) is
+// the server's own) when inside it, else absolute. The result of a trigger (docs/running-hooks.md#the-result) is
 // already JSON-shaped and printed as is.
 
 /** Where something is declared: `{file, line, col, layer}`. */
@@ -26,7 +26,7 @@ export function fileJson(f: ConfigFileInfo, base: string) {
 }
 
 /**
- * The environment variable that turns an enabled hook off for one invocation (SPEC §5.1), or
+ * The environment variable that turns an enabled hook off for one invocation (docs/running-hooks.md#which-hooks-run-and-in-what-order), or
  * null: what a `hooks run` with this environment would see.
  */
 export function disabledByEnv(h: ResolvedHook, env: NodeJS.ProcessEnv): string | null {

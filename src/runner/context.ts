@@ -6,7 +6,7 @@ import type { HookContext } from "./types.js";
 import type { ResolvedHook } from "../config/types.js";
 
 /**
- * The JSON object a hook reads on stdin (SPEC §4), without `hook` (added per hook): the fixed
+ * The JSON object a hook reads on stdin (docs/running-hooks.md#what-a-hook-receives), without `hook` (added per hook): the fixed
  * fields first, then the caller's fields untouched, `stop_hook_active` defaulting to false.
  */
 export function buildContext(event: string, context: HookContext, cwd: string, env: NodeJS.ProcessEnv): Record<string, unknown> {
@@ -45,7 +45,7 @@ export function sessionIdOf(context: HookContext, env: NodeJS.ProcessEnv): strin
   return env.HOOKS_SESSION_ID || "default";
 }
 
-/** A hook's environment (SPEC §4): runner env, defaults.env + hook env, then HOOKRUN and HOOK_*. */
+/** A hook's environment (docs/running-hooks.md#what-a-hook-receives): runner env, defaults.env + hook env, then HOOKRUN and HOOK_*. */
 export function hookEnv(base: NodeJS.ProcessEnv, hook: ResolvedHook, context: Record<string, unknown>, projectDir: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base, ...hook.env };
   env.HOOKRUN = "1";
@@ -54,7 +54,7 @@ export function hookEnv(base: NodeJS.ProcessEnv, hook: ResolvedHook, context: Re
   env.HOOK_SESSION_ID = String(context.session_id);
   env.HOOK_TURN_COUNT = String(context.turn_count);
   env.HOOK_PROJECT_DIR = projectDir;
-  // Claude Code hook commands and scripts locate the project by $CLAUDE_PROJECT_DIR (SPEC §13);
+  // Claude Code hook commands and scripts locate the project by $CLAUDE_PROJECT_DIR (docs/cli.md#environment-variables);
   // when Claude Code itself runs hookrun it is already set and passes through.
   if (!env.CLAUDE_PROJECT_DIR) env.CLAUDE_PROJECT_DIR = projectDir;
   if (typeof context.tool_name === "string") env.HOOK_TOOL_NAME = context.tool_name;
@@ -92,7 +92,7 @@ function textOf(content: unknown): string | null {
 }
 
 /**
- * `last_assistant_message` the agent-code way (SPEC §4): walk the history backwards, skip
+ * `last_assistant_message` the agent-code way (docs/running-hooks.md#what-a-hook-receives): walk the history backwards, skip
  * assistant turns that are only tool calls (no text), join the text blocks of the latest one
  * with text with no separator, exactly as agent-code's `last_assistant_text` does.
  */

@@ -59,7 +59,7 @@ export async function runHook(hook: ResolvedHook, base: Record<string, unknown>,
   return result;
 }
 
-/** Statuses that count as a failure of the hook (SPEC §5.8). */
+/** Statuses that count as a failure of the hook (docs/running-hooks.md#when-a-hook-fails). */
 export const FAILURE_STATUSES: ReadonlySet<HookStatus> = new Set(["failed", "timed_out", "spawn_error", "invalid_output"]);
 
 /** The result of a hook that did not run (status skipped or cancelled). */
@@ -82,7 +82,7 @@ function firstLine(text: string): string {
 }
 
 /**
- * Turn how a hook's process ended into its result (SPEC §5.8): a timeout, a signal or a shell's
+ * Turn how a hook's process ended into its result (docs/running-hooks.md#when-a-hook-fails): a timeout, a signal or a shell's
  * 127/126 (a spawn error) is a failure in every dialect; the exit code and the output are read by
  * the hook's dialect (src/dialects/): hookrun's reads exit 0 and 2 (any other code fails), Claude
  * Code's reads JSON on every code.

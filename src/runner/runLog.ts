@@ -5,7 +5,7 @@ import { isoTime } from "../text.js";
 import { ensureStateDir } from "../fs/stateDir.js";
 import { READ_LIMITS, readBoundedText } from "../fs/readBounded.js";
 
-/** Rotate runs.jsonl at this size, keeping one old file (SPEC §10). */
+/** Rotate runs.jsonl at this size, keeping one old file (docs/cli.md#hooks-log). */
 export const RUN_LOG_MAX_BYTES = 10 * 1024 * 1024;
 
 /** A recorded context (or host payload) larger than this, as JSON, is left out (`context_omitted`). */
@@ -40,7 +40,7 @@ export interface RunLogRecord {
   decision?: RunDecision;
   /** Why, when the run blocked or a hook gave its decision a reason; at most RUN_LOG_REASON_MAX characters (+ "…"). */
   reason?: string | null;
-  /** Recording on (SPEC §16): the host's payload as it was sent (with `host`), else the context. */
+  /** Recording on (docs/cli.md#recording-contexts-opt-in): the host's payload as it was sent (with `host`), else the context. */
   context?: Record<string, unknown>;
   /** With a recorded payload: the variables of the agent's environment the host's adapter read (HostAdapter.readEnv). */
   env?: Record<string, string>;
@@ -65,7 +65,7 @@ export function runLogFile(stateDir: string): string {
  * A new record id: the time in base36 (8 characters until 2059, so ids sort by time as text)
  * and 4 random base36 characters, so runs of the same millisecond in different processes differ.
  * Math.random, not node:crypto: an id needs no secrecy, and loading node:crypto costs a cold
- * `hooks run` milliseconds (SPEC §15).
+ * `hooks run` milliseconds (docs/performance.md).
  */
 export function newRunId(now = Date.now()): string {
   const random = Math.floor(Math.random() * 36 ** 4);

@@ -90,7 +90,7 @@ export function eventGate(event: string, config: ResolvedConfig): GateKind {
 }
 
 /**
- * The groups an event's ordered sync hooks run in (SPEC §5.4): one hook each, or, on a
+ * The groups an event's ordered sync hooks run in (docs/running-hooks.md#which-hooks-run-and-in-what-order): one hook each, or, on a
  * `parallel: true` event, the hooks of equal priority; Claude Code runs all matching hooks of an
  * event at once, and all of them even when one blocks, so consecutive claude-dialect hooks of
  * equal priority form one group too.

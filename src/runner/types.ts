@@ -1,4 +1,4 @@
-/** Types of what a trigger takes and returns (SPEC §4, §6, §7). */
+/** Types of what a trigger takes and returns (docs/running-hooks.md#what-a-hook-receives, docs/running-hooks.md#what-a-hook-prints-and-decisions, docs/running-hooks.md#the-result). */
 
 export type Role = "system" | "user" | "assistant";
 
@@ -124,7 +124,7 @@ export interface TriggerOptions {
   /** Wait for async hooks started by this trigger and report them in async_delivered. */
   wait?: boolean;
   signal?: AbortSignal;
-  /** What the run log keeps of this trigger besides its outcome (SPEC §10). */
+  /** What the run log keeps of this trigger besides its outcome (docs/cli.md#hooks-log). */
   log?: TriggerLogOptions;
 }
 
@@ -148,7 +148,7 @@ export interface TriggerLogOptions {
    * Log the trigger even when it runs nothing (no hook matched, nothing async): the CLI and a
    * host's warm route do, so `hooks log --follow` shows that an agent's event reached hookrun
    * when the answer to "why did my hook not fire" is "it matched nothing". The library leaves
-   * a no-match trigger off the disk (SPEC §14).
+   * a no-match trigger off the disk (docs/running-hooks.md#from-a-program-library).
    */
   always?: boolean;
 }

@@ -72,7 +72,7 @@ async function importSettings(ctx: CliContext, host: HostAdapter, file: string |
     report.write(`nothing to add to ${where}\n`);
     return 0;
   }
-  // The result must load (SPEC §2.3) before it replaces the file: an import never breaks a config.
+  // The result must load (docs/configuration.md#diagnostics) before it replaces the file: an import never breaks a config.
   const merged = exists ? mergeClaudeImport(text, format, imp) : renderClaudeImport(imp, label, host.name);
   try {
     await loadConfig({ cwd: ctx.cwd, configPath: target, userConfig: false, env: ctx.env, overrides: { [target]: merged } });

@@ -88,7 +88,7 @@ export async function listHooks(ctx: CliContext, opts: { event?: string; json?: 
     return EXIT.ok;
   }
   const where = (s: SourceLocation) => `${displayFile(s.file, ctx.cwd)}:${s.line}`;
-  // The environment can turn hooks off for one invocation (SPEC §5.1); list shows the state a
+  // The environment can turn hooks off for one invocation (docs/running-hooks.md#which-hooks-run-and-in-what-order); list shows the state a
   // `hooks run` with this environment would see, and names the variable that decided it.
   const offBy = (h: ResolvedHook): string | null => disabledByEnv(h, ctx.env);
   const run = (h: ResolvedHook) => h.command ?? JSON.stringify(h.args ?? []);
@@ -132,7 +132,7 @@ function table(head: string[], rows: string[][]): string {
   return `${[line(head), ...rows.map(line)].join("\n")}\n`;
 }
 
-/** `hooks events`: the catalog, as a table or JSON (same data as the README table). */
+/** `hooks events`: the catalog, as a table or JSON (same data as the table in docs/configuration.md#events). */
 export async function printEvents(ctx: CliContext, opts: { json?: boolean }): Promise<number> {
   if (opts.json) {
     ctx.stdout.write(

@@ -11,7 +11,7 @@ import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";
 import { untilSignal } from "../signals.js";
 
-// `hooks log`: what ran (SPEC §10, issue 15 §3–4). The list of recent runs, one run in full
+// `hooks log`: what ran (docs/cli.md#hooks-log). The list of recent runs, one run in full
 // (`hooks log ID`), a run as a `hooks test` fixture (`--fixture ID`), and runs as they happen
 // (`--follow`), with the same filters for the list and the stream.
 

@@ -106,7 +106,7 @@ export async function initConfig(ctx: CliContext, opts: { force?: boolean }): Pr
   } catch (error) {
     throw new WriteError(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; check the directory's permissions`, file, { cause: error });
   }
-  // `hooks init` wrote this file itself, so it starts trusted (SPEC §8, §11).
+  // `hooks init` wrote this file itself, so it starts trusted (docs/trust.md#review-and-record).
   await recordTrust([file], ctx.env);
   const ignoreNote = addToGitignore(path.join(dir, ".gitignore"));
   ctx.stdout.write(`wrote ${displayFile(file, ctx.cwd)}${ignoreNote}; next: \`hooks validate\` and \`hooks list\`\n`);

@@ -1,4 +1,4 @@
-// Sync read: node:fs/promises alone costs a cold `hooks run` about 1 ms to load (SPEC §15).
+// Sync read: node:fs/promises alone costs a cold `hooks run` about 1 ms to load (docs/performance.md).
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import path from "node:path";
 import { isatty } from "node:tty";
@@ -8,7 +8,7 @@ import { parseContext } from "../../runner/context.js";
 import type { CliContext } from "../context.js";
 import { READ_LIMITS } from "../../fs/readBounded.js";
 
-/** The options of `hooks run` that make its context (SPEC §8). */
+/** The options of `hooks run` that make its context (docs/cli.md#hooks-run-event). */
 export interface ContextFlags {
   context?: string;
   sessionId?: string;
@@ -29,7 +29,7 @@ async function readAll(stream: NodeJS.ReadableStream, first: Buffer[] = []): Pro
   return Buffer.concat(chunks).toString("utf8");
 }
 
-// The process's own stdin is read from its descriptor (no stream to set up: cold start, SPEC §15);
+// The process's own stdin is read from its descriptor (no stream to set up: cold start, docs/performance.md);
 // a stream handed in by an embedding caller, or a non-blocking descriptor, is read as a stream.
 async function readStdin(ctx: CliContext): Promise<string> {
   if (ctx.stdinFd === undefined) return readAll(ctx.stdin);
@@ -64,7 +64,7 @@ function setDotted(target: Record<string, unknown>, assignment: string): void {
   obj[keys[keys.length - 1]] = value;
 }
 
-/** The context of `hooks run` (SPEC §8): --context or stdin, then the override flags. */
+/** The context of `hooks run` (docs/cli.md#hooks-run-event): --context or stdin, then the override flags. */
 export async function readRunContext(ctx: CliContext, flags: ContextFlags): Promise<HookContext> {
   let context: HookContext = {};
   if (flags.context !== undefined && flags.context !== "-") {
@@ -98,10 +98,10 @@ export async function readRunContext(ctx: CliContext, flags: ContextFlags): Prom
 
 /**
  * Read a file descriptor to its end, synchronously, never more than `maxBytes`. `hooks run` reads
- * its context from fd 0 this way because a stdin stream costs a cold start milliseconds (SPEC
- * §15). Returns null, having consumed nothing, when the descriptor is non-blocking and empty for
- * now (EAGAIN): the caller then reads the stream instead; bytes read before an EAGAIN come back in
- * `partial`. A directory on stdin is refused at once (`hooks run < .` must not be an internal error).
+ * its context from fd 0 this way because a stdin stream costs a cold start milliseconds
+ * (docs/performance.md). Returns null, having consumed nothing, when the descriptor is
+ * non-blocking and empty for now (EAGAIN): the caller then reads the stream instead; bytes read
+ * before an EAGAIN come back in `partial`. A directory on stdin is refused at once (`hooks run < .` must not be an internal error).
  */
 export function readFdText(fd: number, maxBytes: number, what = "stdin"): { text: string } | { text: null; partial: Buffer } {
   let isDirectory = false;
