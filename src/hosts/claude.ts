@@ -206,7 +206,7 @@ export const claudeHost: HostAdapter = {
     notice: "`systemMessage`: shown to the user, never the model",
     followup: "Stop's `additionalContext`: the turn goes on with it",
   },
-  // Contract §6: `/bin/sh -c` on POSIX, cwd the session's, CLAUDE_PROJECT_DIR the project root.
+  // docs/integrations.md#claude-code: `/bin/sh -c` on POSIX, cwd the session's, CLAUDE_PROJECT_DIR the project root.
   probe: {
     shell: POSIX_SHELL,
     env: (projectDir) => ({ CLAUDE_PROJECT_DIR: projectDir }),

@@ -41,7 +41,7 @@ export interface ReadRules {
 }
 
 /**
- * The one way every adapter reads a payload (docs/hosts.md#reading-a-payload): every own field
+ * The one way every adapter reads a payload (docs/hosts.md#reading-a-host): every own field
  * copied as data (a key named `__proto__` stays a field, never the context's prototype); renames
  * applied; `tool_name` mapped to the canonical vocabulary through the adapter's own table (a tool
  * named `constructor` stays "constructor"); the host's own spelling kept under `host` (`{name,

@@ -12,7 +12,7 @@ import type { HostAdapter, Payload } from "./types.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
 
 /**
- * The one table of hosts (SPEC §13): every agent hookrun reads events from and answers. The CLI
+ * The one table of hosts (docs/hosts.md): every agent hookrun reads events from and answers. The CLI
  * (`--host`, `hooks install`, `hooks import`), `hooks validate`'s staleness check, the docs'
  * tables and the tests walk this list. Add a host: one module in src/hosts/, one line here.
  */

@@ -11,7 +11,7 @@ import type { ClaudeImport, ExistingHook } from "../interop/claudeImport.js";
 export type HostImport = ClaudeImport;
 
 /**
- * A host is the agent that fires an event (SPEC §13). Each host is one module in src/hosts/
+ * A host is the agent that fires an event (docs/hosts.md). Each host is one module in src/hosts/
  * exporting one `HostAdapter`: tables (events, tools, timeout unit, config file) plus small
  * functions (read a payload, render a result, install entries, import hooks). src/hosts/table.ts
  * lists them all; the CLI, the docs' tables and the tests walk that list.
@@ -72,7 +72,7 @@ export interface HostInstall {
 /**
  * How the host runs a hook's command, for `hooks doctor`'s probe (src/prove/doctor.ts): fire the
  * dispatch entry as the host would, with a synthetic payload, and see whether it reaches hookrun.
- * Each fact comes from the host's contract notes (docs/hosts/<host>.md, /work/research/…).
+ * Each fact comes from the host's contract notes (docs/hosts/<host>.md).
  */
 export interface HostProbe {
   /**

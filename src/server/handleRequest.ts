@@ -51,7 +51,7 @@ const list = (v: string | null): string[] | undefined =>
 const flag = (v: string | null): boolean => v !== null && v !== "0" && v !== "false";
 
 /**
- * The HTTP API of SPEC §12 over one long-lived runner: every door calls the same runner. The
+ * The HTTP API of `hooks serve` (docs/server.md#api) over one long-lived runner: every door calls the same runner. The
  * handler's promise never rejects; it settles once the answer is handed to the connection.
  */
 export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {

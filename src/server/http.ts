@@ -6,7 +6,7 @@ import { errorJson } from "../report/json.js";
 import { parseContext } from "../runner/context.js";
 import type { HookContext } from "../runner/types.js";
 
-// HTTP plumbing of `hooks serve` (SPEC §12): reading a request (token, JSON body within bounds)
+// HTTP plumbing of `hooks serve` (docs/server.md): reading a request (token, JSON body within bounds)
 // and writing an answer (JSON, errors as `{"error": {code, message, …}}` with their status).
 
 // The `code` of an HTTP-level error, by status: what the client did wrong.
@@ -79,7 +79,7 @@ export function checkBearer(req: IncomingMessage, token: string): void {
   if (!timingSafeEqual(digest(match[1]), digest(token))) throw new HttpError(401, "wrong bearer token; read the current one from serve.token in the state directory", {}, challenge);
 }
 
-/** SPEC §12: a context larger than this is refused with 413. */
+/** docs/server.md#bounds: a context larger than this is refused with 413. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 /**
@@ -125,7 +125,7 @@ function tooLarge(limit: number): HttpError {
   return new HttpError(413, `the request body is over ${limit / 1024 / 1024} MiB; send a smaller context`, { limit_bytes: limit }, { connection: "close" });
 }
 
-/** SPEC §12: a body that sends nothing for this long is answered 408 and its connection closed. */
+/** docs/server.md#bounds: a body that sends nothing for this long is answered 408 and its connection closed. */
 export const BODY_STALL_MS = 10_000;
 
 function stalled(ms: number): HttpError {

@@ -61,7 +61,7 @@ export interface RunningServer {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
 
-/** Start `hooks serve` (SPEC §12) over an existing runner; the caller owns signals and logging. */
+/** Start `hooks serve` (docs/server.md) over an existing runner; the caller owns signals and logging. */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const { runner, watcher } = options;
   if ((options.socketPath === undefined) === (options.port === undefined)) throw new HookrunError("startServer needs exactly one of socketPath and port");

@@ -40,7 +40,7 @@ export interface RunFlags extends ContextFlags {
 }
 
 /**
- * Exit code of a finished run (SPEC §8): 2 blocked, 1 a hook failed, else 0 (continue:false too).
+ * Exit code of a finished run (docs/cli.md#exit-codes): 2 blocked, 1 a hook failed, else 0 (continue:false too).
  * With `waited`, async hooks this run started and waited for count too (a CI job fails on them);
  * results of earlier runs delivered now do not.
  */
@@ -245,7 +245,7 @@ function startSession(ctx: CliContext, plan: Pick<RunPlan, "asked" | "maxParalle
       runner = cliRunner(ctx, config, plan.maxParallel);
       const own = runner;
       // SIGINT, SIGTERM, SIGHUP, SIGQUIT…: kill every hook's group, report what ran, exit 128+n
-      // (docs/running-hooks.md#timeouts-and-signals). Unhandled, SIGHUP (a closed terminal) would
+      // (docs/running-hooks.md#signals). Unhandled, SIGHUP (a closed terminal) would
       // end the CLI and leave the hooks running. A host that kills the CLI's tree SIGKILLs it
       // soon after (Claude Code: 1.5 s later), so the hooks' groups, out of the host's reach, get
       // SIGKILL well before (SIGNAL_KILL_GRACE_MS); the CLI exits only once each group is gone or

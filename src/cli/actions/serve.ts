@@ -22,7 +22,7 @@ export interface ServeFlags {
   port?: string;
 }
 
-/** Async hooks still running at shutdown get this long to finish before they are killed (SPEC §12). */
+/** Async hooks still running at shutdown get this long to finish before they are killed (docs/server.md#signals-and-shutdown). */
 const ASYNC_GRACE_MS = 5000;
 
 /**
