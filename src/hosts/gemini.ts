@@ -6,12 +6,12 @@ import type { HookSpec } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
 import { eventGate, orderHooks, runGroups } from "../runner/select.js";
-import type { HookContext, HookResult, TriggerResult } from "../runner/types.js";
+import type { HookContext, TriggerResult } from "../runner/types.js";
 import { DISPATCH_MARGIN_MS } from "./install.js";
 import { dispatchCommand, hookrunCallNote } from "./dispatch.js";
 import { baseRead, sampleFields } from "./payload.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, OffSwitch, Payload } from "./types.js";
-import { failureLine, tail, texts } from "./resultText.js";
+import { failureLine, texts } from "./resultText.js";
 
 /**
  * Gemini CLI (`@google/gemini-cli`, read at 0.61.0: packages/core/src/hooks/*, and checked in
@@ -121,7 +121,7 @@ export const ASK_DEGRADED = "a hook asked for the user's confirmation, which Gem
  *   replaces the arguments with it); a value that is not an object is a systemMessage warning;
  * - context: `hookSpecificOutput.additionalContext` on SessionStart, BeforeAgent and AfterTool
  *   (the model reads it in `<hook_context>`), elsewhere a systemMessage (the user only);
- * - post-tool feedback (and a native hook's exit 2 there): AfterTool additionalContext, next to
+ * - post-tool feedback (a hook's block after the tool ran, by exit 2 or JSON): AfterTool additionalContext, next to
  *   the tool's result, which stays;
  * - follow-ups on stop: an AfterAgent block with them as the reason (the model goes on with it);
  * - `continue: false` + stopReason; notices and failures (hookrun fails open): systemMessage.
@@ -131,11 +131,10 @@ export function formatGemini(result: TriggerResult): GeminiHookResponse {
   const event = result.event;
   const shown = result.messages.filter((m) => !m.hide);
   const context = texts(shown.filter((m) => m.kind === undefined));
-  const feedbackExit = (r: HookResult) => event === "post_tool_use" && r.exit_code === 2 && r.status === "failed" && r.dialect !== "claude";
-  const feedback = [...texts(shown.filter((m) => m.kind === "feedback")), ...result.hooks.filter(feedbackExit).map((r) => tail(r.stderr, 20) || `hook ${r.name} exited with code 2`)];
+  const feedback = texts(shown.filter((m) => m.kind === "feedback"));
   const followups = texts(shown.filter((m) => m.kind === "followup"));
   const finished = [...result.async_delivered, ...result.hooks];
-  const system = [...texts(shown.filter((m) => m.kind === "notice")), ...finished.filter((r) => FAILURE_STATUSES.has(r.status) && !feedbackExit(r)).map(failureLine)];
+  const system = [...texts(shown.filter((m) => m.kind === "notice")), ...finished.filter((r) => FAILURE_STATUSES.has(r.status)).map(failureLine)];
   const modelContext: string[] = [];
   if (CONTEXT_EVENTS.has(event)) modelContext.push(...context);
   else system.unshift(...context);
