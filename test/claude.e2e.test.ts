@@ -412,14 +412,16 @@ function configureDirect(c: Case, dir: string): void {
  * B: hookrun's dispatch entry in .claude/settings.json, the hooks in hooks.yaml with `dialect:
  * claude`, written by hand. A hook's Claude `timeout` goes on the dispatch entry (dispatchTimeout),
  * not on the hook: so where Claude kills a hook under A, it kills hookrun under B (issue 13 point
- * 12). B-import carries it to the hook as well, as the import does.
+ * 12). B-import carries it to the hook as well, as the import does. `native`: the hooks are
+ * written for hookrun instead (no `dialect` line).
  */
-function configureHookrun(c: Case, dir: string): void {
+function configureHookrun(c: Case, dir: string, dialect: "claude" | "native" = "claude"): void {
   const dispatch = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} -C "$CLAUDE_PROJECT_DIR" run ${snake(c.event)} --output claude`;
   writeFileSync(path.join(dir, ".claude", "settings.json"), settings(c.event, c.matcher, [{ type: "command", command: dispatch, timeout: c.dispatchTimeout ?? 120 }]));
   const lines = ["version: 1", "hooks:", `  ${snake(c.event)}:`];
   for (const h of c.hooks) {
-    lines.push(`    - name: ${h.name}`, "      dialect: claude");
+    lines.push(`    - name: ${h.name}`);
+    if (dialect === "claude") lines.push("      dialect: claude");
     if (c.matcher) lines.push(`      matcher: ${JSON.stringify(c.matcher)}`);
     if (h.if) lines.push(`      if: ${JSON.stringify(h.if)}`);
     lines.push(`      command: ${JSON.stringify(hookCommand(h))}`);
@@ -643,6 +645,72 @@ describe.skipIf(!claude.path)(`Claude Code ${claude.version ?? `(skipped: ${clau
         `[system] text: SessionStart hook additional context: hookrun: the project's hooks are not running in this session: <project>/hooks.yaml is not trusted (new or changed since it was last reviewed), so none of its hooks, guards included, will run. Tell the user; they must review and trust it themselves by running ${trustCmd} in a terminal. Do not run \`hooks trust\` yourself: the review is theirs.`,
       );
     });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Native hooks (written for hookrun, no `dialect`) through hookrun's dispatch entry
+
+/** A native PostToolUse hook on Bash that blocks with LINT_REASON, by `script`. */
+const nativeCase = (name: string, script: string): Case => ({
+  point: null,
+  name,
+  event: "PostToolUse",
+  matcher: "Bash",
+  hooks: [{ name: "lint", script }],
+  script: [TOUCH],
+  claude: "",
+  expectA() {},
+});
+const LINT_REASON = "LINT: 2 errors in ran.txt";
+
+/** Run a native case through hookrun (B by hand, trusted); the model view and the request after the tool call. */
+async function runNative(c: Case, dirs: string[]): Promise<{ side: Side; next: string }> {
+  const dir = project(c, "B");
+  dirs.push(dir);
+  configureHookrun(c, dir, "native");
+  let hookrunLog: string[] = [];
+  const run = await runClaude({ project: dir, prompt: PROMPT, script: c.script, timeoutMs: 90_000, setup: (env) => trust(dir, env), afterRun: (env) => void (hookrunLog = readRunLog(env)) });
+  const view = modelView(run.requests, { hookCommands: run.hookCommands, paths: { "<project>": dir } });
+  const side: Side = { project: dir, run, view, ran: hooksRan(dir), hookrunLog, effect: undefined };
+  // The request that carries the tool's result: the model's next request after its tool call.
+  const next = run.mainRequests[1] ? JSON.stringify(run.mainRequests[1].body?.messages ?? []) : "";
+  return { side, next };
+}
+
+describe.skipIf(!claude.path)("a native hook's block after the tool ran reaches Claude Code's model as feedback, whichever way it said it", () => {
+  const byJson = nativeCase('PostToolUse {"decision":"block","reason":…} on exit 0', json({ decision: "block", reason: LINT_REASON }));
+  const byExit = nativeCase("PostToolUse exit 2 with the reason on stderr", `echo "${LINT_REASON}" >&2\nexit 2`);
+  const dirs: string[] = [];
+  let runsBoth: Promise<[{ side: Side; next: string }, { side: Side; next: string }]> | undefined;
+  const both = () => {
+    runsBoth ??= Promise.all([runNative(byJson, dirs), runNative(byExit, dirs)]);
+    return runsBoth;
+  };
+  afterAll(() => {
+    killClaudeRuns();
+    for (const dir of dirs) removeTree(dir);
+  });
+
+  it("the JSON block: the tool ran, and the model's next request has the reason right after the tool's result", { timeout: 180_000 }, async () => {
+    const [{ side, next }] = await both();
+    expect(side.run.exitCode, describeRun(side)).toBe(0);
+    expect(side.ran, describeRun(side)).toEqual(["lint"]);
+    expect(ran(side.project)).toBe(true);
+    expect(next, describeRun(side)).toContain(LINT_REASON);
+    const result = side.view.indexOf("[user] tool_result: ran");
+    expect(result, describeRun(side)).toBeGreaterThanOrEqual(0);
+    expect(side.view[result + 1]).toBe(`[system] text: PostToolUse:Bash hook blocking error from command: "<hook-command>": ${LINT_REASON}`);
+    expect(side.hookrunLog).toEqual(["post_tool_use: lint=ok"]);
+  });
+
+  it("exit 2: the model sees exactly what it sees for the JSON block, and no failed hook", { timeout: 180_000 }, async () => {
+    const [json, exit2] = await both();
+    expect(exit2.side.run.exitCode, describeRun(exit2.side)).toBe(0);
+    expect(exit2.next, describeRun(exit2.side)).toContain(LINT_REASON);
+    expect(exit2.side.view, describeRun(exit2.side)).toEqual(json.side.view);
+    expect(exit2.side.hookrunLog).toEqual(["post_tool_use: lint=ok"]);
+    expect(JSON.stringify(exit2.side.run.requests)).not.toMatch(/hook lint failed/);
   });
 });
 

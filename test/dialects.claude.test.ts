@@ -35,7 +35,7 @@ async function result(event: string, context: Record<string, unknown> = {}) {
 const printing = (json: unknown) => `printf '%s' '${JSON.stringify(json)}'`;
 
 describe("dialect: claude reads a hook's output by Claude Code's rules", () => {
-  it("1. post_tool_use `decision: block` + reason on exit 0 is feedback to the model (native: ignored with a warning)", async () => {
+  it("1. post_tool_use `decision: block` + reason on exit 0 is feedback to the model (native: the same)", async () => {
     const hook = [{ name: "lint", command: printing({ decision: "block", reason: "src/a.ts:1 missing semicolon" }) }];
     configure("post_tool_use", "claude", hook);
     const r = await result("post_tool_use", { tool_name: "Edit" });
@@ -48,8 +48,10 @@ describe("dialect: claude reads a hook's output by Claude Code's rules", () => {
 
     configure("post_tool_use", "native", hook);
     const native = await dispatch("post_tool_use", { tool_name: "Edit" });
-    expect(native.claude).toEqual({});
-    expect((await result("post_tool_use")).hooks[0].warnings).toEqual(["block decision ignored: event `post_tool_use` cannot block"]);
+    expect(native.claude).toEqual({ decision: "block", reason: "src/a.ts:1 missing semicolon" });
+    const nativeResult = await result("post_tool_use", { tool_name: "Edit" });
+    expect(nativeResult.hooks[0]).toMatchObject({ status: "ok", decision: null, warnings: [] });
+    expect(nativeResult.messages).toEqual(r.messages);
   });
 
   it("2. systemMessage is shown to the user (systemMessage), never made model context (native: context)", async () => {

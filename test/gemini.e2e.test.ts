@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ASK_DEGRADED } from "../src/hosts/gemini.js";
+import { ASK_DEGRADED } from "../src/hosts/geminiRender.js";
 import { CLI, runCli } from "./helpers/cli.js";
 import { type GeminiRun, killGeminiRuns, requireGemini, runGemini } from "./helpers/geminiCli.js";
 import { conversation, type GeminiTurn } from "./helpers/geminiModel.js";

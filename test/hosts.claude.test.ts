@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatClaude } from "../src/hosts/claude.js";
-import { asyncDelivery, hookResult, triggerResult } from "./helpers/results.js";
+import { formatClaude, renderClaude } from "../src/hosts/claude.js";
+import { afterToolBlocks, asyncDelivery, hookResult, triggerResult } from "./helpers/results.js";
 
 describe("formatClaude", () => {
   it("prints an empty object when nothing has anything to say (Claude Code proceeds as usual)", () => {
@@ -91,6 +91,15 @@ describe("formatClaude", () => {
     expect(out.stopReason).toBe("budget spent");
     expect(out.systemMessage).toBe("hook broken failed: exit 1 (KeyError: 'x')\nhook missing spawn error: command not found: lintx");
     expect(out.decision).toBeUndefined();
+  });
+
+  it("answers a native hook's block after the tool ran as Claude's post-tool block (feedback), alike whether it exited 2 or printed a JSON block", async () => {
+    for (const event of ["post_tool_use", "post_tool_use_failure"]) {
+      const { exit2, json } = await afterToolBlocks("src/a.ts: 2 errors", event);
+      const answer = { stdout: `${JSON.stringify({ decision: "block", reason: "src/a.ts: 2 errors" })}\n`, stderr: "", exitCode: 0 };
+      expect(renderClaude(exit2), event).toEqual(answer);
+      expect(renderClaude(json), event).toEqual(answer);
+    }
   });
 
   it("answers a permission_request with hookSpecificOutput.decision", () => {

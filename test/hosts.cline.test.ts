@@ -5,7 +5,7 @@ import { cline, clineHookScripts } from "../src/hosts/cline.js";
 import { dispatchCommand } from "../src/hosts/dispatch.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import { CLAUDE_PAYLOADS, hostFixtures, otherHostsFixtures } from "./helpers/hostFixtures.js";
-import { hookResult, triggerResult } from "./helpers/results.js";
+import { afterToolBlocks, hookResult, triggerResult } from "./helpers/results.js";
 import { config, hook } from "./helpers/runnerConfig.js";
 import { cliEnv, runMain } from "./helpers/cli.js";
 import { linkHookrun } from "./helpers/hostDispatch.js";
@@ -88,9 +88,11 @@ describe("cline: render (exit 0 always: Cline blocks on any other exit)", () => 
       contextModification: "hookrun: a hook asked the agent to go on, which Cline cannot do once the task is complete: TODO left",
     });
   });
-  it("gives a hook's exit 2 after a tool to the model as feedback, not as a failure", () => {
-    const r = triggerResult("post_tool_use", [hookResult("lint", { status: "failed", exit_code: 2, stderr: "src/a.ts: 2 errors\n" })]);
-    expect(cline.render(r)).toEqual({ stdout: `${JSON.stringify({ cancel: false, contextModification: "src/a.ts: 2 errors" })}\n`, stderr: "", exitCode: 0 });
+  it("gives a native hook's block after a tool (exit 2 or a JSON block, alike) to the model as feedback, not as a failure", async () => {
+    const { exit2, json } = await afterToolBlocks("src/a.ts: 2 errors");
+    const answer = { stdout: `${JSON.stringify({ cancel: false, contextModification: "src/a.ts: 2 errors" })}\n`, stderr: "", exitCode: 0 };
+    expect(cline.render(exit2)).toEqual(answer);
+    expect(cline.render(json)).toEqual(answer);
   });
   it("stops the task with cancel on continue: false; notices and failures go to stderr", () => {
     const r = triggerResult("session_start", [hookResult("b", { continue: false, stop_reason: "budget" }), hookResult("x", { status: "failed", exit_code: 1 })], {

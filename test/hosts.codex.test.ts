@@ -7,7 +7,7 @@ import { codex, codexDispatchCommand, formatCodex, patchFiles } from "../src/hos
 import { ownsEntry } from "../src/hosts/install.js";
 import { dispatchCommand } from "../src/hosts/dispatch.js";
 import { detectHost, hostByName } from "../src/hosts/table.js";
-import { hookResult, triggerResult } from "./helpers/results.js";
+import { afterToolBlocks, hookResult, triggerResult } from "./helpers/results.js";
 import { config, hook } from "./helpers/runnerConfig.js";
 import { removeTree } from "./helpers/removeTree.js";
 
@@ -130,13 +130,20 @@ describe("formatCodex (render)", () => {
     expect(formatCodex(stop)).toEqual({ systemMessage: "3 files changed" });
   });
 
-  it("post-tool feedback (a message, or a native hook's exit 2) is decision block + reason; failures go to systemMessage", () => {
+  it("post-tool feedback is decision block + reason; failures go to systemMessage", () => {
     const r = triggerResult("post_tool_use", [
       hookResult("lint", { messages: [{ role: "system", content: "lint: 2 errors", kind: "feedback" }] }),
-      hookResult("typecheck", { status: "failed", exit_code: 2, stderr: "TS2322 in a.ts\n" }),
+      hookResult("typecheck", { messages: [{ role: "system", content: "TS2322 in a.ts", kind: "feedback" }] }),
       hookResult("broken", { status: "failed", exit_code: 1, stderr: "KeyError: 'x'\n" }),
     ]);
     expect(formatCodex(r)).toEqual({ decision: "block", reason: "lint: 2 errors\nTS2322 in a.ts", systemMessage: "hook broken failed: exit 1 (KeyError: 'x')" });
+  });
+
+  it("answers a native hook's block after the tool ran alike whether it exited 2 or printed a JSON block", async () => {
+    const { exit2, json } = await afterToolBlocks("TS2322 in a.ts");
+    const answer = { stdout: `${JSON.stringify({ decision: "block", reason: "TS2322 in a.ts" })}\n`, stderr: "", exitCode: 0 };
+    expect(codex.render(exit2)).toEqual(answer);
+    expect(codex.render(json)).toEqual(answer);
   });
 
   it("a Stop block and Stop follow-ups are decision block + reason (the turn goes on)", () => {

@@ -32,6 +32,8 @@ const CASES: Case[] = [
   { what: "allow + updated input", event: "pre_tool_use", command: json({ decision: "allow", updated_input: { command: "rm -rf build/tmp" } }), context: TOOL },
   { what: "a hook fails (exit 1)", event: "pre_tool_use", command: "echo oops >&2; exit 1", context: TOOL },
   { what: "message M", event: "post_tool_use", command: "echo M", context: TOOL },
+  { what: "block, reason R", event: "post_tool_use", command: json({ decision: "block", reason: "R" }), context: TOOL },
+  { what: "exit 2, stderr R", event: "post_tool_use", command: "echo R >&2; exit 2", context: TOOL },
   { what: "context M", event: "session_start", command: "echo M", context: { source: "startup" } },
   { what: "block, reason R", event: "user_prompt_submit", command: json({ decision: "block", reason: "R" }), context: { prompt: "p" } },
   { what: "block, reason R", event: "stop", command: json({ decision: "block", reason: "R" }) },
@@ -78,6 +80,19 @@ describe("docs/hosts.md: what every host is answered, generated from the adapter
     const updated = `${text.slice(0, text.indexOf(start) + start.length) + (await answersTable())}\n${text.slice(text.indexOf(end))}`;
     if (process.env.HOOKS_UPDATE_DOCS === "1") writeFileSync(file, updated);
     expect(text, "docs/hosts.md is stale: HOOKS_UPDATE_DOCS=1 npx vitest run test/hosts.contract.test.ts").toBe(updated);
+  });
+
+  it("every host answers a hook's block after the tool ran alike whether it exited 2 or printed a JSON block, and never as a failure", async () => {
+    for (const event of ["post_tool_use", "post_tool_use_failure"]) {
+      const byJson = await run({ what: "", event, command: json({ decision: "block", reason: "R" }), context: TOOL });
+      const byExit = await run({ what: "", event, command: "echo R >&2; exit 2", context: TOOL });
+      for (const h of HOSTS) {
+        if (hostEventName(h, event) === null) continue;
+        const answer = h.render(byExit);
+        expect(answer, `${h.name} ${event}`).toEqual(h.render(byJson));
+        expect(`${answer.stdout}${answer.stderr}`, `${h.name} ${event}`).not.toMatch(/failed|exit code 2/);
+      }
+    }
   });
 
   it("the README's host table is the table of hosts", () => {

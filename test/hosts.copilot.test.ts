@@ -3,7 +3,7 @@ import { copilot, copilotDialect, formatCopilot } from "../src/hosts/copilot.js"
 import { dispatchCommand } from "../src/hosts/dispatch.js";
 import { detectHost, resolveHost } from "../src/hosts/table.js";
 import { config, hook } from "./helpers/runnerConfig.js";
-import { hookResult, triggerResult } from "./helpers/results.js";
+import { afterToolBlocks, hookResult, triggerResult } from "./helpers/results.js";
 
 // Payloads as Copilot CLI 1.0.102 wrote them to hooks' stdin (captured in a real `copilot -p` run).
 const SID = "f59f491c-2e71-4b8c-a069-2f00106d58d4";
@@ -204,15 +204,22 @@ describe("copilot.render", () => {
     expect(r.stderr).toBe("hookrun: not given to the model (Copilot takes no context on session_end): bye\n");
   });
 
-  it("gives post-tool feedback (a message, or a native hook's exit 2) to the model as additionalContext, not as a block", () => {
+  it("gives post-tool feedback to the model as additionalContext beside the tool's result, not as a block", () => {
     const r = formatCopilot(
       triggerResult("post_tool_use", [
         hookResult("lint", { messages: [{ role: "system", content: "2 lint errors", kind: "feedback" }] }),
-        hookResult("fmt", { status: "failed", exit_code: 2, stderr: "run prettier\n" }),
+        hookResult("fmt", { messages: [{ role: "system", content: "run prettier", kind: "feedback" }] }),
       ]),
     );
     expect(r.response).toEqual({ additionalContext: "2 lint errors\n\nrun prettier" });
     expect(r.notes).toEqual([]);
+  });
+
+  it("answers a native hook's block after the tool ran alike whether it exited 2 or printed a JSON block", async () => {
+    const { exit2, json } = await afterToolBlocks("run prettier on a.ts");
+    const answer = { stdout: `${JSON.stringify({ additionalContext: "run prettier on a.ts" })}\n`, stderr: "", exitCode: 0 };
+    expect(copilot.render(exit2)).toEqual(answer);
+    expect(copilot.render(json)).toEqual(answer);
   });
 
   it("blocks a prompt with decision/reason", () => {

@@ -5,7 +5,7 @@ import { cursor } from "../src/hosts/cursor.js";
 import { renderClaudeImport } from "../src/interop/claudeImport.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import { CLAUDE_PAYLOADS, hostFixtures, otherHostsFixtures } from "./helpers/hostFixtures.js";
-import { hookResult, triggerResult } from "./helpers/results.js";
+import { afterToolBlocks, hookResult, triggerResult } from "./helpers/results.js";
 import { config, hook } from "./helpers/runnerConfig.js";
 import { runMain } from "./helpers/cli.js";
 import { linkHookrun, runEntry } from "./helpers/hostDispatch.js";
@@ -136,9 +136,16 @@ describe("cursor: render", () => {
     });
     const post = triggerResult("post_tool_use", [
       hookResult("lint", { messages: [{ role: "system", content: "2 lint errors", kind: "feedback" }] }),
-      hookResult("cc", { dialect: "claude", status: "failed", exit_code: 2, stderr: "tests failed\n" }),
+      hookResult("cc", { dialect: "claude", messages: [{ role: "system", content: "tests failed", kind: "feedback" }] }),
     ]);
     expect(cursor.render(post)).toEqual({ stdout: `${JSON.stringify({ additional_context: "2 lint errors\n\ntests failed" })}\n`, stderr: "", exitCode: 0 });
+  });
+
+  it("answers a native hook's block after the tool ran alike whether it exited 2 or printed a JSON block", async () => {
+    const { exit2, json } = await afterToolBlocks("run prettier on a.ts");
+    const answer = { stdout: `${JSON.stringify({ additional_context: "run prettier on a.ts" })}\n`, stderr: "", exitCode: 0 };
+    expect(cursor.render(exit2)).toEqual(answer);
+    expect(cursor.render(json)).toEqual(answer);
   });
 
   it("continues the agent on stop with followup_message (a block's reason and follow-ups); plain context there is on stderr", () => {

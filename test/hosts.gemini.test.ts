@@ -5,10 +5,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
 import { matchesMatcher } from "../src/config/matcher.js";
 import { renderClaudeImport } from "../src/interop/claudeImport.js";
-import { ASK_DEGRADED, formatGemini, GEMINI_OUTPUT_NOTE, gemini, geminiDispatchCommand, geminiEntries, importGeminiSettings, narrowToolMatcher, rewritePlaceholders } from "../src/hosts/gemini.js";
+import { gemini } from "../src/hosts/gemini.js";
+import { GEMINI_OUTPUT_NOTE, importGeminiSettings, rewritePlaceholders } from "../src/hosts/geminiImport.js";
+import { ASK_DEGRADED, formatGemini } from "../src/hosts/geminiRender.js";
+import { geminiDispatchCommand, geminiEntries, narrowToolMatcher } from "../src/hosts/geminiSetup.js";
 import { detectHost, hostByName } from "../src/hosts/table.js";
 import { config, hook } from "./helpers/runnerConfig.js";
-import { hookResult, triggerResult } from "./helpers/results.js";
+import { afterToolBlocks, hookResult, triggerResult } from "./helpers/results.js";
 import { removeTree } from "./helpers/removeTree.js";
 
 const base = {
@@ -164,12 +167,19 @@ describe("gemini: render", () => {
     expect(ctx("session_end")).toEqual({ systemMessage: "Use pnpm." });
   });
 
-  it("feeds post-tool feedback (and a native hook's exit 2 there) to the model next to the tool's result", () => {
+  it("feeds post-tool feedback to the model next to the tool's result", () => {
     const r = triggerResult("post_tool_use", [
       hookResult("lint", { messages: [{ role: "system", content: "2 lint errors", kind: "feedback" }] }),
-      hookResult("check", { status: "failed", exit_code: 2, stderr: "missing test\n" }),
+      hookResult("check", { messages: [{ role: "system", content: "missing test", kind: "feedback" }] }),
     ]);
     expect(formatGemini(r)).toEqual({ hookSpecificOutput: { hookEventName: "AfterTool", additionalContext: "2 lint errors\n\nmissing test" } });
+  });
+
+  it("answers a native hook's block after the tool ran alike whether it exited 2 or printed a JSON block", async () => {
+    const { exit2, json } = await afterToolBlocks("missing test");
+    const answer = { stdout: `${JSON.stringify({ hookSpecificOutput: { hookEventName: "AfterTool", additionalContext: "missing test" } })}\n`, stderr: "", exitCode: 0 };
+    expect(gemini.render(exit2)).toEqual(answer);
+    expect(gemini.render(json)).toEqual(answer);
   });
 
   it("turns follow-ups on stop into an AfterAgent block (the model goes on with them)", () => {

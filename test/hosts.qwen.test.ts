@@ -154,6 +154,12 @@ describe("qwen: render", () => {
     expect(parsed(await run("post_tool_use", "    - {name: h, command: 'echo M'}\n", { tool_name: "Bash" }))).toEqual({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "M" } });
   });
 
+  it("a native hook's block after the tool ran is additionalContext, alike whether it exited 2 or printed a JSON block", async () => {
+    const exit2 = await run("post_tool_use", `    - {name: h, command: "echo 'tests failed' >&2; exit 2"}\n`, { tool_name: "Bash" });
+    const json = await run("post_tool_use", native({ decision: "block", reason: "tests failed" }), { tool_name: "Bash" });
+    for (const r of [exit2, json]) expect(parsed(r)).toEqual({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "tests failed" } });
+  });
+
   it("Stop: a block continues with its reason; a follow-up (Claude's Stop additionalContext, which Qwen drops) becomes that block", async () => {
     expect(parsed(await run("stop", native({ decision: "block", reason: "run the tests" })))).toEqual({ decision: "block", reason: "run the tests" });
     const follow = await run("stop", `    - {name: h, dialect: claude, command: "echo '{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"Stop\\",\\"additionalContext\\":\\"one more thing\\"}}'"}\n`);

@@ -5,7 +5,7 @@ import { windsurf } from "../src/hosts/windsurf.js";
 import { renderClaudeImport } from "../src/interop/claudeImport.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import { CLAUDE_PAYLOADS, hostFixtures, otherHostsFixtures } from "./helpers/hostFixtures.js";
-import { hookResult, triggerResult } from "./helpers/results.js";
+import { afterToolBlocks, hookResult, triggerResult } from "./helpers/results.js";
 import { config, hook } from "./helpers/runnerConfig.js";
 import { runMain } from "./helpers/cli.js";
 import { linkHookrun, runEntry } from "./helpers/hostDispatch.js";
@@ -115,9 +115,11 @@ describe("windsurf: render (exit code only; what it cannot carry is shown, never
     });
   });
 
-  it("words a hook's exit 2 after a tool as feedback, not as a failure", () => {
-    const r = triggerResult("post_tool_use", [hookResult("lint", { status: "failed", exit_code: 2, stderr: "src/a.ts: 2 errors\n" })]);
-    expect(windsurf.render(r)).toEqual({ stdout: "hookrun: feedback on the action (Windsurf cannot give it to the model): src/a.ts: 2 errors\n", stderr: "", exitCode: 0 });
+  it("words a native hook's block after a tool (exit 2 or a JSON block, alike) as feedback, not as a failure", async () => {
+    const { exit2, json } = await afterToolBlocks("src/a.ts: 2 errors");
+    const answer = { stdout: "hookrun: feedback on the action (Windsurf cannot give it to the model): src/a.ts: 2 errors\n", stderr: "", exitCode: 0 };
+    expect(windsurf.render(exit2)).toEqual(answer);
+    expect(windsurf.render(json)).toEqual(answer);
   });
 
   it("cannot continue the agent after a response: a stop block or follow-up is a line the user sees", () => {

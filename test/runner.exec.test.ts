@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createRunner } from "../src/runner/createRunner.js";
-import type { HookEndEvent, HookStartEvent } from "../src/runner/types.js";
+import type { HookEndEvent, HookResult, HookStartEvent } from "../src/runner/types.js";
 import { config, hook } from "./helpers/runnerConfig.js";
 import { useSandbox } from "./helpers/sandbox.js";
 
@@ -88,21 +88,56 @@ describe("stops and decisions (docs/running-hooks.md#which-hooks-run-and-in-what
   });
 
   it("exit 2 on a non-gate event is a failure, not a block", async () => {
-    const cfg = config(sb.current.dir, [hook("x", "post_tool_use", { command: "echo nope >&2; exit 2" }), hook("y", "post_tool_use", { command: "true" })]);
-    const r = await createRunner(cfg, { runLog: false, cwd: sb.current.dir }).trigger("post_tool_use", {});
+    const cfg = config(sb.current.dir, [hook("x", "session_start", { command: "echo nope >&2; exit 2" }), hook("y", "session_start", { command: "true" })]);
+    const r = await createRunner(cfg, { runLog: false, cwd: sb.current.dir }).trigger("session_start", {});
     expect(statuses(r)).toEqual(["x:failed", "y:ok"]);
     expect(r.blocked).toBe(false);
     expect(r.hooks[0].error).toMatch(/cannot block/);
   });
 
   it("a block decision on a non-gate event is ignored with a warning on that hook", async () => {
-    const r = await createRunner(config(sb.current.dir, [hook("x", "post_tool_use", { command: `echo '{"decision":"block","reason":"r"}'` }), hook("y", "post_tool_use", { command: "true" })]), {
+    const r = await createRunner(config(sb.current.dir, [hook("x", "session_start", { command: `echo '{"decision":"block","reason":"r"}'` }), hook("y", "session_start", { command: "true" })]), {
       runLog: false,
       cwd: sb.current.dir,
-    }).trigger("post_tool_use", {});
+    }).trigger("session_start", {});
     expect(statuses(r)).toEqual(["x:ok", "y:ok"]);
     expect(r.blocked).toBe(false);
     expect(r.hooks[0].warnings[0]).toMatch(/block decision ignored/);
+  });
+
+  it("after the tool ran, exit 2 and a JSON block are the same feedback for the model, and the run goes on", async () => {
+    for (const event of ["post_tool_use", "post_tool_use_failure"]) {
+      const hooks = [
+        hook("x", event, { command: "echo '  run prettier on a.ts  ' >&2; exit 2" }),
+        hook("y", event, { command: `printf '%s' '{"decision":"block","reason":"run prettier on a.ts"}'` }),
+        hook("z", event, { command: "true" }),
+      ];
+      const r = await createRunner(config(sb.current.dir, hooks), { runLog: false, cwd: sb.current.dir }).trigger(event, {});
+      expect(statuses(r), event).toEqual(["x:ok", "y:ok", "z:ok"]);
+      expect(r.blocked).toBe(false);
+      expect(r.messages).toEqual([
+        { role: "system", content: "run prettier on a.ts", kind: "feedback", hook: "x" },
+        { role: "system", content: "run prettier on a.ts", kind: "feedback", hook: "y" },
+      ]);
+      const shape = ({ name: _n, exit_code: _c, stdout: _o, stderr: _e, duration_ms: _d, messages, ...rest }: HookResult) => ({ ...rest, messages: messages.map(({ hook: _h, ...m }) => m) });
+      expect(shape(r.hooks[0])).toEqual(shape(r.hooks[1]));
+      expect(r.hooks[1]).toMatchObject({ decision: null, error: null, warnings: [] });
+      expect(r.hooks[1]).not.toHaveProperty("reason");
+    }
+  });
+
+  it("after the tool ran, a block without a reason says which hook it was; a JSON reason beats stderr", async () => {
+    const hooks = [
+      hook("bare", "post_tool_use", { command: "exit 2" }),
+      hook("said", "post_tool_use", { command: `printf '%s' '{"decision":"block"}'` }),
+      hook("both", "post_tool_use", { command: `printf '%s' '{"reason":"from json"}'; echo 'from stderr' >&2; exit 2` }),
+    ];
+    const r = await createRunner(config(sb.current.dir, hooks), { runLog: false, cwd: sb.current.dir }).trigger("post_tool_use", {});
+    expect(r.messages.map((m) => [m.hook, m.content, m.kind])).toEqual([
+      ["bare", "hook bare exited with code 2", "feedback"],
+      ["said", "feedback from hook said", "feedback"],
+      ["both", "from json", "feedback"],
+    ]);
   });
 
   it("a custom event blocks only when declared with gate: true", async () => {

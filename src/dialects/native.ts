@@ -4,7 +4,7 @@
  */
 import { setOwn } from "../runner/context.js";
 import { describeJsonError, isJsonObject } from "../config/scanJson.js";
-import type { GateKind } from "../events/catalog.js";
+import { FEEDBACK_EVENTS, type GateKind } from "../events/catalog.js";
 import type { ResolvedHook } from "../config/types.js";
 import type { Decision, HookResult, Message, Role } from "../runner/types.js";
 
@@ -223,13 +223,18 @@ export function parseHookOutput(stdout: string): ParsedOutput {
 }
 
 /**
- * Read a hook that exited 0 or 2 by hookrun's rules (SPEC §5.8, §6) onto its result `r`: exit 2
- * blocks only on a gate event (reason: JSON `reason`, else stderr), stdout is read on both.
+ * Read a hook that exited 0 or 2 by hookrun's rules (docs/running-hooks.md) onto its result `r`, stdout
+ * on both codes:
+ * - on a gate event, exit 2 or a JSON block decision blocks (reason: JSON `reason`, else stderr);
+ * - after the tool ran (post_tool_use, post_tool_use_failure: {@link FEEDBACK_EVENTS}), either is
+ *   feedback for the model, the same message whichever the hook used ({@link asFeedback});
+ * - elsewhere exit 2 is a failure and a JSON block decision is ignored with a warning.
  */
 export function readNative(r: HookResult, hook: ResolvedHook, code: 0 | 2, gate: GateKind): HookResult {
+  const feedback = FEEDBACK_EVENTS.has(hook.event);
   const parsed = parseHookOutput(r.stdout);
   if (!parsed.ok) {
-    if (code === 2 && gate === "yes") r.warnings.push(parsed.error);
+    if (code === 2 && (gate === "yes" || feedback)) r.warnings.push(parsed.error);
     else return { ...r, status: "invalid_output", error: parsed.error };
   }
   const out = parsed.ok ? parsed.output : null;
@@ -246,13 +251,26 @@ export function readNative(r: HookResult, hook: ResolvedHook, code: 0 | 2, gate:
     if (out.updated_input !== undefined) r.updated_input = out.updated_input;
   }
   if (code === 2) {
+    const reason = out?.reason ?? (r.stderr.trim() || `hook ${hook.name} exited with code 2`);
+    if (feedback) return asFeedback(r, hook, reason);
     if (gate !== "yes") return { ...r, status: "failed", decision: null, error: `exit code 2 (a block) on event \`${hook.event}\`, which cannot block` };
-    return { ...r, status: "blocked", decision: "block", reason: out?.reason ?? (r.stderr.trim() || `hook ${hook.name} exited with code 2`) };
+    return { ...r, status: "blocked", decision: "block", reason };
   }
   if (r.decision === "block") {
     if (gate === "yes") return { ...r, status: "blocked", reason: r.reason ?? `blocked by hook ${hook.name}` };
+    if (feedback) return asFeedback(r, hook, r.reason ?? `feedback from hook ${hook.name}`);
     r.warnings.push(`block decision ignored: event \`${hook.event}\` cannot block`);
     r.decision = null;
   }
   return r;
+}
+
+/**
+ * A block after the tool ran, as the claude dialect reads one there: nothing is blocked (status
+ * ok, no decision), the reason is a `feedback` message the hosts give the model next to the
+ * tool's result.
+ */
+function asFeedback(r: HookResult, hook: ResolvedHook, reason: string): HookResult {
+  const { reason: _said, ...rest } = r;
+  return { ...rest, status: "ok", decision: null, messages: [...r.messages, { role: "system", content: reason, kind: "feedback", hook: hook.name }] };
 }

@@ -116,6 +116,13 @@ export const EVENT_BY_NAME: ReadonlyMap<string, EventInfo> = new Map(EVENTS.map(
  */
 export const TOOL_CALL_EVENTS: ReadonlySet<string> = new Set(EVENTS.filter((e) => e.claude && e.matchField === "tool_name").map((e) => e.name));
 
+/**
+ * The events that fire after the tool ran (their Claude rule says a block is `feedback`): there a
+ * hook's block, by exit 2 or by a JSON block decision, is feedback for the model next to the
+ * tool's result, whichever dialect the hook is written in (docs/running-hooks.md).
+ */
+export const FEEDBACK_EVENTS: ReadonlySet<string> = new Set(EVENTS.filter((e) => e.claude?.block === "feedback").map((e) => e.name));
+
 /** Claude Code's spelling of an event name: `pre_tool_use` → `PreToolUse`. */
 export function pascalEventName(name: string): string {
   return name

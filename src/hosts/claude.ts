@@ -6,7 +6,7 @@ import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { cursor } from "./cursor.js";
 import { baseRead, POSIX_SHELL, sampleFields } from "./payload.js";
 import type { HostAdapter, HostAnswer, HostEntry, OffSwitch } from "./types.js";
-import { failureLine, rankedDecision, tail, texts } from "./resultText.js";
+import { failureLine, rankedDecision, texts } from "./resultText.js";
 
 /** One Claude Code hook response (the JSON a command hook prints on exit 0). */
 export interface ClaudeHookResponse {
@@ -52,9 +52,7 @@ export function formatClaude(result: TriggerResult): ClaudeHookResponse {
   const notices = texts(shown.filter((m) => m.kind === "notice"));
   const followups = texts(shown.filter((m) => m.kind === "followup" || asyncFollowup(m)));
   const finished = [...result.async_delivered, ...result.hooks];
-  // On post-tool events a native hook's exit 2 is feedback for the model (below), not a failure to show the user.
-  const feedbackExit = (r: HookResult) => rules?.block === "feedback" && r.exit_code === 2 && r.status === "failed";
-  const system = [...notices, ...finished.filter((r) => FAILURE_STATUSES.has(r.status) && !feedbackExit(r)).map(failureLine)];
+  const system = [...notices, ...finished.filter((r) => FAILURE_STATUSES.has(r.status)).map(failureLine)];
 
   // Context reaches the model where Claude takes it; on Stop only follow-ups do (context there
   // would keep the agent from stopping), so a native hook's message on Stop is shown to the user.
@@ -84,11 +82,11 @@ export function formatClaude(result: TriggerResult): ClaudeHookResponse {
     out.decision = "block";
     out.reason = result.reason ?? `blocked by ${result.blocked_by}`;
   } else if (rules?.block === "feedback") {
-    // Claude Code feeds a post-tool "block" (JSON decision, or exit 2 + stderr) back to the model.
-    const feedback = [...texts(shown.filter((m) => m.kind === "feedback")), ...result.hooks.filter(feedbackExit).map((r) => tail(r.stderr, 20))];
+    // Claude Code feeds a post-tool "block" back to the model, after the tool's result.
+    const feedback = texts(shown.filter((m) => m.kind === "feedback"));
     if (feedback.length) {
       out.decision = "block";
-      out.reason = feedback.filter(Boolean).join("\n") || "blocked by a hook";
+      out.reason = feedback.join("\n");
     }
   }
 

@@ -4,12 +4,12 @@ import { isJsonObject } from "../config/scanJson.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
 import { type ExistingHook, importClaudeSettings } from "../interop/claudeImport.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
-import type { HookContext, HookResult, TriggerResult } from "../runner/types.js";
+import type { HookContext, TriggerResult } from "../runner/types.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { hookrunCallNote, dispatchCommand, walkUpDispatchCommand } from "./dispatch.js";
 import { baseRead, sampleFields } from "./payload.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
-import { failureLine, tail, texts } from "./resultText.js";
+import { failureLine, texts } from "./resultText.js";
 
 /**
  * Codex CLI (`@openai/codex`, verified against 0.169.0; docs/hosts/codex.md). Codex reads
@@ -139,16 +139,9 @@ export function formatCodex(result: TriggerResult): CodexHookResponse {
   const shown = result.messages.filter((m) => !m.hide);
   const context = texts(shown.filter((m) => m.kind === undefined));
   const followups = texts(shown.filter((m) => m.kind === "followup"));
-  const feedbackExit = (r: HookResult) => event === "post_tool_use" && r.exit_code === 2 && r.status === "failed";
-  const feedback = [
-    ...texts(shown.filter((m) => m.kind === "feedback")),
-    ...result.hooks
-      .filter(feedbackExit)
-      .map((r) => tail(r.stderr, 20))
-      .filter(Boolean),
-  ];
+  const feedback = texts(shown.filter((m) => m.kind === "feedback"));
   const finished = [...result.async_delivered, ...result.hooks];
-  const system = [...texts(shown.filter((m) => m.kind === "notice")), ...finished.filter((r) => FAILURE_STATUSES.has(r.status) && !feedbackExit(r)).map(failureLine)];
+  const system = [...texts(shown.filter((m) => m.kind === "notice")), ...finished.filter((r) => FAILURE_STATUSES.has(r.status)).map(failureLine)];
   if (shape.context && context.length) specific.additionalContext = context.join("\n\n");
   else system.unshift(...context);
   const stopWhy = result.stop_reason ?? `stopped by ${result.stopped_by ?? "a hook"}`;

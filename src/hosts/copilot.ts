@@ -16,14 +16,13 @@
 import type { ResolvedConfig, HookSpec } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
 import { matcherRule } from "../config/matcher.js";
-import { EVENT_BY_NAME } from "../events/catalog.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
-import type { HookContext, HookResult, TriggerResult } from "../runner/types.js";
+import type { HookContext, TriggerResult } from "../runner/types.js";
 import { hookNameFromCommand, slug, uniqueName, type ExistingHook, type ImportedHook } from "../interop/claudeImport.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { hookrunCallNote } from "./dispatch.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
-import { failureLine, tail, texts } from "./resultText.js";
+import { failureLine, texts } from "./resultText.js";
 import { baseRead, field, sampleFields } from "./payload.js";
 
 /** The camelCase events (Copilot's own config spelling) → canonical; the dialect hookrun installs in. */
@@ -166,17 +165,8 @@ export function formatCopilot(result: TriggerResult): { response: CopilotRespons
   const shown = result.messages.filter((m) => !m.hide);
   const context = texts(shown.filter((m) => m.kind === undefined));
   const followups = texts(shown.filter((m) => m.kind === "followup"));
-  const rules = EVENT_BY_NAME.get(event)?.claude ?? null;
-  // A native hook's exit 2 on a post-tool event is feedback for the model (as under Claude Code).
-  const feedbackExit = (r: HookResult) => rules?.block === "feedback" && r.exit_code === 2 && r.status === "failed";
-  const feedback = [
-    ...texts(shown.filter((m) => m.kind === "feedback")),
-    ...result.hooks
-      .filter(feedbackExit)
-      .map((r) => tail(r.stderr, 20))
-      .filter(Boolean),
-  ];
-  const failures = [...result.async_delivered, ...result.hooks].filter((r) => FAILURE_STATUSES.has(r.status) && !feedbackExit(r)).map(failureLine);
+  const feedback = texts(shown.filter((m) => m.kind === "feedback"));
+  const failures = [...result.async_delivered, ...result.hooks].filter((r) => FAILURE_STATUSES.has(r.status)).map(failureLine);
   const notes = [...texts(shown.filter((m) => m.kind === "notice")), ...failures];
   const stopped = !result.continue;
   const stopWhy = `the hooks asked to stop the agent${result.stop_reason ? `: ${result.stop_reason}` : ""}${result.stopped_by ? ` (hook ${result.stopped_by})` : ""}`;

@@ -20,27 +20,17 @@ export function failureLine(r: HookResult): string {
   return `hook ${r.name} ${r.status.replace("_", " ")}: ${why}${err && !why.includes(err) ? ` (${err})` : ""}`;
 }
 
-const POST_TOOL = new Set(["post_tool_use", "post_tool_use_failure"]);
-
 /**
- * A result's words by kind: context for the model, notices and failures for the user, feedback,
- * follow-ups. A hook's exit 2 after a tool is feedback for the model (the last lines of its
- * stderr), as Claude Code reads it and as the Claude render words it, not a failure.
+ * A result's words by kind: context for the model, notices and failures for the user, feedback
+ * (a hook's block after the tool ran, which the dialects make a `feedback` message), follow-ups.
  */
 export function resultTexts(result: TriggerResult): { context: string[]; notices: string[]; failures: string[]; feedback: string[]; followups: string[] } {
   const shown = result.messages.filter((m) => !m.hide);
-  const feedbackExit = (r: HookResult) => POST_TOOL.has(result.event) && r.exit_code === 2 && r.status === "failed";
   return {
     context: texts(shown.filter((m) => m.kind === undefined)),
     notices: texts(shown.filter((m) => m.kind === "notice")),
-    failures: [...result.async_delivered, ...result.hooks].filter((r) => FAILURE_STATUSES.has(r.status) && !feedbackExit(r)).map(failureLine),
-    feedback: [
-      ...texts(shown.filter((m) => m.kind === "feedback")),
-      ...result.hooks
-        .filter(feedbackExit)
-        .map((r) => r.stderr.trim())
-        .filter(Boolean),
-    ],
+    failures: [...result.async_delivered, ...result.hooks].filter((r) => FAILURE_STATUSES.has(r.status)).map(failureLine),
+    feedback: texts(shown.filter((m) => m.kind === "feedback")),
     followups: texts(shown.filter((m) => m.kind === "followup")),
   };
 }
