@@ -34,4 +34,8 @@ export { lastAssistantText, type HistoryEntry } from "./runner/context.js";
 export { watchConfig, type WatchConfigOptions, type ConfigWatcher } from "./watch/watchConfig.js";
 export { startServer, type StartServerOptions, type RunningServer } from "./server/startServer.js";
 export { formatClaude, renderClaude, type ClaudeAnswer, type ClaudeHookResponse } from "./hosts/claude.js";
+// An agent's event to its answer in that agent's contract: the one path every door takes (docs/architecture.md).
+export { runHostEvent, type HostEventRequest, type HostEventOutcome } from "./hosts/runHostEvent.js";
+export { HOSTS, hostByName } from "./hosts/table.js";
+export type { HostAdapter, HostAnswer, Payload } from "./hosts/types.js";
 export { formatJunit } from "./report/formatJunit.js";

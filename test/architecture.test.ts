@@ -115,6 +115,24 @@ describe("architecture of src/ (STYLE.md)", () => {
     expect(upward).toEqual([]);
   });
 
+  // One path from an agent's event to its answer (docs/architecture.md): the doors hand every
+  // event to runHostEvent and none repeats a step of it. A step is a call of an adapter's
+  // read, render, notRun or route, or a trigger of the runner.
+  it("the doors reach host dispatch only through runHostEvent", () => {
+    const steps = /\.(read|render|notRun|route|trigger)\(/g;
+    const repeated: string[] = [];
+    for (const file of graph.keys()) {
+      if (file === "hosts/runHostEvent.ts") continue;
+      const text = readFileSync(path.join(SRC, file), "utf8");
+      for (const m of text.matchAll(steps)) repeated.push(`${file}: .${m[1]}(`);
+    }
+    expect(repeated).toEqual([]);
+    // The doors that fire events call it: hooks run and hooks test (run.ts), hooks serve (handleRequest.ts), the library (index.ts).
+    for (const door of ["cli/actions/run.ts", "server/handleRequest.ts", "index.ts"]) expect(graph.get(door), door).toContain("hosts/runHostEvent.ts");
+    expect(graph.get("cli/actions/test.ts")).toContain("cli/actions/run.ts");
+    expect(readFileSync(path.join(SRC, "cli/actions/test.ts"), "utf8")).toMatch(/\bdispatchEvent\(/);
+  });
+
   it("finds a cycle and an upward import when there is one (the check can fail)", () => {
     const g = new Map([
       ["config/a.ts", ["config/b.ts"]],

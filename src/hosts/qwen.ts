@@ -282,7 +282,8 @@ export const qwenHost: HostAdapter = {
   read: (payload) => baseRead(qwenHost, payload),
   render: renderQwen,
   // Claude's answer (systemMessage; additionalContext on SessionStart / UserPromptSubmit), which Qwen reads alike.
-  notRun: (event, forUser, forModel) => claudeHost.notRun(event, forUser, forModel),
+  // Qwen Code reads the not-run answer as Claude Code does.
+  notRun: claudeHost.notRun,
   degrade: {
     ask: "kept: Qwen Code asks the user in its TUI; headless (`qwen -p`) Qwen turns it into a denial whose reason the model gets as the tool result",
     defer: "no decision: Qwen Code's own approval applies",

@@ -1,7 +1,6 @@
 import type { ResolvedConfig } from "../config/types.js";
 import type { TriggerResult } from "../runner/types.js";
 import { formatClaude } from "./claude.js";
-import type { HostEventOutcome } from "./runHostEvent.js";
 import type { HostAdapter, HostEntry } from "./types.js";
 
 /**
@@ -86,21 +85,5 @@ export function installedPort(entries: Record<string, HostEntry[]>): number | nu
   return m ? Number(m[1]) : null;
 }
 
-/**
- * The body `hooks serve` answers a host's event with (`POST /v1/hosts/{host}/{event}`): for a host
- * with http hooks (Claude Code), the JSON its http hook reads (an http hook's answer must be JSON:
- * a block that the command answer gives as exit 2 is its JSON form here); for any other host, or
- * with `?answer=command`, the command answer itself, `{stdout, stderr, exit_code}`, byte for byte
- * what `hooks run --host HOST` prints and exits with.
- */
-export function hostHttpBody(host: HostAdapter, outcome: HostEventOutcome, form: "http" | "command"): unknown {
-  const warm = Object.hasOwn(WARM, host.name) ? WARM[host.name] : null;
-  if (form === "command" || !warm) {
-    const a = outcome.kind === "prepared" || outcome.answer === null ? { stdout: "", stderr: "", exitCode: 0 } : outcome.answer;
-    return { stdout: a.stdout, stderr: a.stderr, exit_code: a.exitCode };
-  }
-  if (outcome.kind === "ran") return warm.render(outcome.result);
-  // The not-run answer of a warm host is its JSON on stdout; nothing said is an empty object.
-  const text = outcome.kind === "not-run" ? outcome.answer.stdout.trim() : "";
-  return text ? JSON.parse(text) : {};
-}
+/** How a host with http hooks answers over HTTP (its JSON renderer), or null for a host without them. */
+export const warmRenderer = (host: string): ((result: TriggerResult) => unknown) | null => (Object.hasOwn(WARM, host) ? WARM[host].render : null);
