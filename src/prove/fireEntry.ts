@@ -32,6 +32,30 @@ const tailOf = (text: string): string => {
   return t.length > 300 ? `…${t.slice(-300)}` : t;
 };
 
+/** How one entry is fired: the argv, its stdin and environment, and the fix for a dispatch that cannot start. */
+interface ProbeRun {
+  argv: string[];
+  payload: string;
+  env: NodeJS.ProcessEnv;
+  /** How the host runs the command, in words. */
+  how: string;
+  missingBin: boolean;
+  installFix: string;
+}
+
+/** What the fired process did. */
+interface ProbeExit {
+  /** It could not be started (spawn failed, or the 'error' event). */
+  startError?: { code?: string; message: string };
+  code: number | null;
+  killedBy: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+const INTERRUPTED: ProbeOutcome = { ok: false, problem: "not fired: the doctor was interrupted", fix: "run `hooks doctor` again" };
+
 /**
  * Run `command` (the text of a dispatch entry, or a hook file for a host that runs files) as
  * `host` would for `hostEvent` in `projectDir`, and read hookrun's explanation from its stdout.
@@ -48,92 +72,105 @@ export async function fireEntry(
   signal?: AbortSignal,
   tool?: string,
 ): Promise<ProbeOutcome> {
+  const run = probeRun(host, hostEvent, command, projectDir, env, tool);
+  if (signal?.aborted) return INTERRUPTED;
+  const exit = await runProbe(run, projectDir, timeoutMs, signal);
+  if (signal?.aborted) return INTERRUPTED;
+  return judgeProbe(host, command, run, exit, timeoutMs);
+}
+
+function probeRun(host: HostAdapter, hostEvent: string, command: string, projectDir: string, env: NodeJS.ProcessEnv, tool?: string): ProbeRun {
   const probe = host.probe!;
   const text = probe.expand ? probe.expand(command, projectDir) : command;
   const argv = [...probe.shell(env), text];
-  const payload = `${JSON.stringify(probe.payload(hostEvent, projectDir, tool))}\n`;
-  const runEnv = { ...env, ...probe.env(projectDir, hostEvent, tool), HOOKS_EXPLAIN: "1" };
-  const how = argv.length > 1 ? `\`${argv.slice(0, -1).join(" ")} COMMAND\`` : "the file itself";
   const bin = path.join(projectDir, "node_modules", ".bin", "hooks");
   const missingBin = /node_modules\/\.bin\/hooks/.test(command) && !existsSync(bin);
-  const installFix = missingBin
-    ? `add hookrun to the project: \`npm install --save-dev hookrun\` (or \`npm install\` when package.json lists it); ${path.relative(projectDir, bin)} is missing`
-    : `run \`hooks install ${host.name}\` to rewrite the entry, then \`hooks doctor ${host.name}\` again`;
+  return {
+    argv,
+    payload: `${JSON.stringify(probe.payload(hostEvent, projectDir, tool))}\n`,
+    env: { ...env, ...probe.env(projectDir, hostEvent, tool), HOOKS_EXPLAIN: "1" },
+    how: argv.length > 1 ? `\`${argv.slice(0, -1).join(" ")} COMMAND\`` : "the file itself",
+    missingBin,
+    installFix: missingBin
+      ? `add hookrun to the project: \`npm install --save-dev hookrun\` (or \`npm install\` when package.json lists it); ${path.relative(projectDir, bin)} is missing`
+      : `run \`hooks install ${host.name}\` to rewrite the entry, then \`hooks doctor ${host.name}\` again`,
+  };
+}
 
-  const interrupted: ProbeOutcome = { ok: false, problem: "not fired: the doctor was interrupted", fix: "run `hooks doctor` again" };
-  if (signal?.aborted) return interrupted;
-  return new Promise<ProbeOutcome>((resolve) => {
-    let stdout = "";
-    let stderr = "";
-    let timedOut = false;
+/** Start the probe in a process group of its own, feed it the payload, and collect what it does (bounded); killed at `timeoutMs` or on `signal`. */
+function runProbe(run: ProbeRun, cwd: string, timeoutMs: number, signal?: AbortSignal): Promise<ProbeExit> {
+  return new Promise<ProbeExit>((resolve) => {
+    const exit: ProbeExit = { code: null, killedBy: null, stdout: "", stderr: "", timedOut: false };
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(argv[0], argv.slice(1), { cwd: projectDir, env: runEnv, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+      child = spawn(run.argv[0], run.argv.slice(1), { cwd, env: run.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
     } catch (error) {
-      resolve({ ok: false, problem: `cannot start ${argv[0]} (${(error as Error).message})`, fix: installFix });
+      resolve({ ...exit, startError: { message: (error as Error).message } });
       return;
     }
-    const timer = setTimeout(() => {
-      timedOut = true;
+    const kill = (): void => {
       if (child.pid !== undefined) signalGroup(child.pid, "SIGKILL");
+    };
+    const timer = setTimeout(() => {
+      exit.timedOut = true;
+      kill();
     }, timeoutMs);
     // The probe leads a group of its own (detached): a signal to the doctor never reaches it, so
     // an interrupted doctor kills the group it started here, by its pid, before it exits.
-    const abort = (): void => {
-      if (child.pid !== undefined) signalGroup(child.pid, "SIGKILL");
+    signal?.addEventListener("abort", kill, { once: true });
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", kill);
     };
-    signal?.addEventListener("abort", abort, { once: true });
     child.stdout!.on("data", (d: Buffer) => {
-      if (stdout.length < MAX_OUTPUT) stdout += d.toString("utf8");
+      if (exit.stdout.length < MAX_OUTPUT) exit.stdout += d.toString("utf8");
     });
     child.stderr!.on("data", (d: Buffer) => {
-      if (stderr.length < MAX_OUTPUT) stderr += d.toString("utf8");
+      if (exit.stderr.length < MAX_OUTPUT) exit.stderr += d.toString("utf8");
     });
     child.stdin!.on("error", () => {
       // a command that exits without reading its stdin: its exit says what went wrong
     });
-    child.stdin!.end(payload);
+    child.stdin!.end(run.payload);
     child.on("error", (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", abort);
-      const fix = error.code === "EACCES" ? `make it executable: \`chmod +x ${command}\`` : installFix;
-      resolve({ ok: false, problem: `${host.title} could not start it (${error.code ?? error.message})`, fix });
+      done();
+      resolve({ ...exit, startError: { code: error.code, message: error.message } });
     });
     child.on("close", (code, killedBy) => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", abort);
-      if (child.pid !== undefined) signalGroup(child.pid, "SIGKILL");
-      if (signal?.aborted) {
-        resolve(interrupted);
-        return;
-      }
-      if (timedOut) {
-        resolve({ ok: false, problem: `run as ${host.title} runs it (${how}), it did not answer within ${timeoutMs / 1000} s`, fix: installFix });
-        return;
-      }
-      const said = tailOf(stderr) || tailOf(stdout);
-      if (code !== 0) {
-        const why = killedBy ? `was killed by ${killedBy}` : code === 127 ? "exits 127: command not found" : code === 126 ? "exits 126: not executable" : `exits ${code}`;
-        const fix = code === 78 ? "fix hooks.yaml: `hooks validate` lists every problem" : installFix;
-        resolve({ ok: false, problem: `run as ${host.title} runs it (${how}), it ${why}${said ? `: ${said}` : ""}`, fix });
-        return;
-      }
-      let answer: unknown;
-      try {
-        answer = JSON.parse(stdout);
-      } catch {
-        answer = undefined;
-      }
-      const a = answer as ProbeAnswer | undefined;
-      if (!a || typeof a !== "object" || typeof a.event !== "string" || (!Array.isArray(a.hooks) && typeof a.ignored !== "string")) {
-        resolve({
-          ok: false,
-          problem: `run as ${host.title} runs it, it printed no explanation (HOOKS_EXPLAIN=1 unknown: a hookrun older than this one, or not hookrun)${said ? `: ${said}` : ""}`,
-          fix: missingBin ? installFix : "update the project's hookrun (`npm install --save-dev hookrun@latest`), then `hooks install`",
-        });
-        return;
-      }
-      resolve({ ok: true, answer: a });
+      done();
+      kill();
+      resolve({ ...exit, code, killedBy });
     });
   });
+}
+
+/** The probe's outcome: hookrun's explanation, or what kept the entry from reaching it and the fix. */
+function judgeProbe(host: HostAdapter, command: string, run: ProbeRun, exit: ProbeExit, timeoutMs: number): ProbeOutcome {
+  if (exit.startError) {
+    if (exit.startError.code === undefined) return { ok: false, problem: `cannot start ${run.argv[0]} (${exit.startError.message})`, fix: run.installFix };
+    const fix = exit.startError.code === "EACCES" ? `make it executable: \`chmod +x ${command}\`` : run.installFix;
+    return { ok: false, problem: `${host.title} could not start it (${exit.startError.code})`, fix };
+  }
+  if (exit.timedOut) return { ok: false, problem: `run as ${host.title} runs it (${run.how}), it did not answer within ${timeoutMs / 1000} s`, fix: run.installFix };
+  const said = tailOf(exit.stderr) || tailOf(exit.stdout);
+  const { code, killedBy } = exit;
+  if (code !== 0) {
+    const why = killedBy ? `was killed by ${killedBy}` : code === 127 ? "exits 127: command not found" : code === 126 ? "exits 126: not executable" : `exits ${code}`;
+    const fix = code === 78 ? "fix hooks.yaml: `hooks validate` lists every problem" : run.installFix;
+    return { ok: false, problem: `run as ${host.title} runs it (${run.how}), it ${why}${said ? `: ${said}` : ""}`, fix };
+  }
+  let answer: unknown;
+  try {
+    answer = JSON.parse(exit.stdout);
+  } catch {
+    answer = undefined;
+  }
+  const a = answer as ProbeAnswer | undefined;
+  if (!a || typeof a !== "object" || typeof a.event !== "string" || (!Array.isArray(a.hooks) && typeof a.ignored !== "string"))
+    return {
+      ok: false,
+      problem: `run as ${host.title} runs it, it printed no explanation (HOOKS_EXPLAIN=1 unknown: a hookrun older than this one, or not hookrun)${said ? `: ${said}` : ""}`,
+      fix: run.missingBin ? run.installFix : "update the project's hookrun (`npm install --save-dev hookrun@latest`), then `hooks install`",
+    };
+  return { ok: true, answer: a };
 }

@@ -51,145 +51,28 @@ const list = (v: string | null): string[] | undefined =>
     : undefined;
 const flag = (v: string | null): boolean => v !== null && v !== "0" && v !== "false";
 
+/** Paths in answers are shown relative to this. */
+const baseOf = (deps: HandlerDeps): string => deps.cwd ?? deps.runner.config.projectDir;
+
 /**
- * The HTTP API of `hooks serve` (docs/server.md#api) over one long-lived runner: every door calls the same runner. The
- * handler's promise never rejects; it settles once the answer is handed to the connection.
+ * The HTTP API of `hooks serve` (docs/server.md#api) over one long-lived runner. The handler's
+ * promise never rejects; it settles once the answer is handed to the connection.
  */
 export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const { runner, watcher } = deps;
-  const base = (): string => deps.cwd ?? runner.config.projectDir;
-
-  /** A caller that hangs up no longer wants the answer: the signal that cancels its hooks. */
-  const cancelOnHangUp = (req: IncomingMessage, res: ServerResponse): AbortSignal => {
-    // The answer's close says so; for a request pipelined behind another, whose answer is not on
-    // the connection yet, only the connection's close does.
-    const abort = new AbortController();
-    const socket = req.socket;
-    const hungUp = (): void => {
-      try {
-        if (!res.writableFinished) abort.abort();
-      } catch {
-        // A listener's failure must not escape an event handler: the hooks end by their timeouts.
-      }
-    };
-    socket.once("close", hungUp);
-    res.once("close", () => {
-      socket.off("close", hungUp);
-      hungUp();
-    });
-    return abort.signal;
-  };
-
-  /**
-   * One event through the one path to its answer (src/hosts/runHostEvent.ts), over the warm
-   * runner. `host` null: hookrun's own context and result (`/v1/trigger`), which keeps running the
-   * last good config while an edit does not load (docs/server.md); with a host, the config's state
-   * is the one `hooks run --host` would see, so both doors answer alike.
-   */
-  const dispatch = (req: IncomingMessage, res: ServerResponse, url: URL, host: HostAdapter | null, event: string, payload: Payload): Promise<HostEventOutcome> => {
-    const only = list(url.searchParams.get("only"));
-    const skip = list(url.searchParams.get("skip"));
-    // ?record=1 records this trigger's context in the run log (as `hooks run --record`); ?record=0 never.
-    const record = url.searchParams.get("record");
-    const options: TriggerOptions = { signal: cancelOnHangUp(req, res), wait: flag(url.searchParams.get("wait")), only, skip, ...(record !== null ? { log: { record: flag(record) } } : {}) };
-    return runHostEvent({
-      host,
-      event,
-      payload,
-      env: deps.env ?? {},
-      cwd: base(),
-      config: () => {
-        if (host && watcher?.error) throw watcher.error;
-        return runner.config;
-      },
-      runner: (config) => {
-        // As the CLI's --only/--skip: a misspelt name is an error, not a run of nothing.
-        const names = config.hooks.map((h) => h.name);
-        checkHookNames("only", only, names);
-        checkHookNames("skip", skip, names);
-        return runner;
-      },
-      trust: deps.trust,
-      trustCommand: deps.trustCommand ?? ((dir) => trustCommand({}, dir)),
-      options,
-    });
-  };
-
-  const trigger: Route = async (req, res, url, param) => {
-    const payload = (await readJsonBody(req, MAX_BODY_BYTES, deps.bodyStallMs)) as Payload;
-    const outcome = await dispatch(req, res, url, null, decodeParam(param, url, "event"), payload);
-    // Without a host nothing is ignored and nothing is answered for the host: a config that keeps
-    // the hooks from running is an error (403, 422), thrown by runHostEvent.
-    if (outcome.kind !== "ran") throw new HookrunError(`no result for ${outcome.event}: ${outcome.kind}`);
-    sendJson(res, 200, outcome.result);
-  };
-
-  // A host's own payload in, the host's own answer out (warm mode: src/hosts/warm.ts).
-  const hostEvent: Route = async (req, res, url) => {
-    const [, rawHost, rawEvent] = HOST_ROUTE.exec(url.pathname)!;
-    const name = decodeParam(rawHost, url, "host");
-    const eventArg = decodeParam(rawEvent, url, "event");
-    const host = hostByName(name);
-    if (!host) throw new UsageError(`no host "${name}"; hooks serve answers ${HOSTS.map((h) => h.name).join(", ")}`);
-    const payload = (await readJsonBody(req, MAX_BODY_BYTES, deps.bodyStallMs)) as Payload;
-    const outcome = await dispatch(req, res, url, host, eventArg, payload);
-    sendJson(res, 200, hostHttpBody(host, outcome, url.searchParams.get("answer") === "command" ? "command" : "http"));
-  };
-
-  const health = (): ReturnType<typeof healthJson> => healthJson(runner.config, watcher?.error ?? null, base());
-  const events = (): ReturnType<typeof eventJson>[] => {
-    const custom = Object.entries(runner.config.events).filter(([, s]) => s.custom);
-    return [
-      ...EVENTS.map((e) => eventJson(e)),
-      ...custom.map(([name, s]) => eventJson({ name, aliases: [], fires: s.description ?? "", gate: s.gate ? "yes" : "no", matchField: null, fields: [] }, true)),
-    ];
-  };
-
-  const routes: { pattern: RegExp; methods: Record<string, Route> }[] = [
-    { pattern: /^\/v1\/trigger\/([^/]+)$/, methods: { POST: trigger } },
-    { pattern: HOST_ROUTE, methods: { POST: hostEvent } },
-    { pattern: /^\/v1\/hooks$/, methods: { GET: async (_q, res) => sendJson(res, 200, { hooks: runner.config.hooks.map((h) => hookJson(h, base(), deps.env ?? {})) }) } },
-    { pattern: /^\/v1\/events$/, methods: { GET: async (_q, res) => sendJson(res, 200, { events: events() }) } },
-    { pattern: /^\/v1\/health$/, methods: { GET: async (_q, res) => sendJson(res, 200, health()) } },
-    {
-      pattern: /^\/v1\/reload$/,
-      methods: {
-        POST: async (_q, res) => {
-          if (watcher) runner.setConfig(await watcher.reload());
-          sendJson(res, 200, health());
-        },
-      },
-    },
-  ];
-
-  // Everything a request can make go wrong happens inside this promise, so it ends as an error
-  // response, never as an exception that would take the server (and every other client) down.
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = requestUrl(req);
-    if (deps.token !== null) checkBearer(req, deps.token);
-    const route = routes.find((r) => r.pattern.test(url.pathname));
-    if (!route)
-      throw new HttpError(
-        404,
-        `no such endpoint: ${req.method} ${url.pathname}; the API is POST /v1/trigger/{event}, POST /v1/hosts/{host}/{event}, GET /v1/hooks, GET /v1/events, GET /v1/health, POST /v1/reload`,
-      );
-    const method = route.methods[req.method ?? ""];
-    const allow = Object.keys(route.methods).join(", ");
-    if (!method) throw new HttpError(405, `${req.method} is not allowed on ${url.pathname}; use ${allow}`, { allow: Object.keys(route.methods) }, { allow });
-    await method(req, res, url, route.pattern.exec(url.pathname)?.[1] ?? "");
-  };
-
+  const routes = apiRoutes(deps);
   return (req, res) => {
     // A stream error with no listener is thrown by Node as an uncaught exception. Errors of the
     // request surface through readJsonBody; a response that cannot be written has nobody to tell.
     req.on("error", () => {});
     res.on("error", () => {});
-    return handle(req, res).catch((error: unknown) => {
+    // Everything a request can make go wrong happens inside this promise, so it ends as an error
+    // response, never as an exception that would take the server (and every other client) down.
+    return routeRequest(deps, routes, req, res).catch((error: unknown) => {
       try {
         // Headers gone out: the only honest ending left is to cut the response short.
         if (res.headersSent) return void res.destroy();
         if (res.destroyed) return;
-        const { status, body, headers } = errorResponse(error, base());
+        const { status, body, headers } = errorResponse(error, baseOf(deps));
         // A body we did not read to its end cannot be followed by another request on this connection.
         const unread: Record<string, string> = req.complete ? {} : { connection: "close" };
         sendJson(res, status, body, { ...unread, ...headers });
@@ -198,6 +81,124 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       }
     });
   };
+}
+
+type Routes = { pattern: RegExp; methods: Record<string, Route> }[];
+
+async function routeRequest(deps: HandlerDeps, routes: Routes, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = requestUrl(req);
+  if (deps.token !== null) checkBearer(req, deps.token);
+  const route = routes.find((r) => r.pattern.test(url.pathname));
+  if (!route)
+    throw new HttpError(
+      404,
+      `no such endpoint: ${req.method} ${url.pathname}; the API is POST /v1/trigger/{event}, POST /v1/hosts/{host}/{event}, GET /v1/hooks, GET /v1/events, GET /v1/health, POST /v1/reload`,
+    );
+  const method = route.methods[req.method ?? ""];
+  const allow = Object.keys(route.methods).join(", ");
+  if (!method) throw new HttpError(405, `${req.method} is not allowed on ${url.pathname}; use ${allow}`, { allow: Object.keys(route.methods) }, { allow });
+  await method(req, res, url, route.pattern.exec(url.pathname)?.[1] ?? "");
+}
+
+/** The routes of the API, each a thin door: the triggers onto runHostEvent, the rest onto the runner's config. */
+function apiRoutes(deps: HandlerDeps): Routes {
+  const { runner, watcher } = deps;
+  const health = (): ReturnType<typeof healthJson> => healthJson(runner.config, watcher?.error ?? null, baseOf(deps));
+  const events = (): ReturnType<typeof eventJson>[] => {
+    const custom = Object.entries(runner.config.events).filter(([, s]) => s.custom);
+    return [
+      ...EVENTS.map((e) => eventJson(e)),
+      ...custom.map(([name, s]) => eventJson({ name, aliases: [], fires: s.description ?? "", gate: s.gate ? "yes" : "no", matchField: null, fields: [] }, true)),
+    ];
+  };
+  const trigger: Route = async (req, res, url, param) => {
+    const payload = (await readJsonBody(req, MAX_BODY_BYTES, deps.bodyStallMs)) as Payload;
+    const outcome = await dispatch(deps, req, res, url, null, decodeParam(param, url, "event"), payload);
+    // Without a host nothing is ignored and nothing is answered for the host: a config that keeps
+    // the hooks from running is an error (403, 422), thrown by runHostEvent.
+    if (outcome.kind !== "ran") throw new HookrunError(`no result for ${outcome.event}: ${outcome.kind}`);
+    sendJson(res, 200, outcome.result);
+  };
+  // A host's own payload in, the host's own answer out (warm mode: src/hosts/warm.ts).
+  const hostEvent: Route = async (req, res, url) => {
+    const [, rawHost, rawEvent] = HOST_ROUTE.exec(url.pathname)!;
+    const name = decodeParam(rawHost, url, "host");
+    const eventArg = decodeParam(rawEvent, url, "event");
+    const host = hostByName(name);
+    if (!host) throw new UsageError(`no host "${name}"; hooks serve answers ${HOSTS.map((h) => h.name).join(", ")}`);
+    const payload = (await readJsonBody(req, MAX_BODY_BYTES, deps.bodyStallMs)) as Payload;
+    const outcome = await dispatch(deps, req, res, url, host, eventArg, payload);
+    sendJson(res, 200, hostHttpBody(host, outcome, url.searchParams.get("answer") === "command" ? "command" : "http"));
+  };
+  const reload: Route = async (_q, res) => {
+    if (watcher) runner.setConfig(await watcher.reload());
+    sendJson(res, 200, health());
+  };
+  return [
+    { pattern: /^\/v1\/trigger\/([^/]+)$/, methods: { POST: trigger } },
+    { pattern: HOST_ROUTE, methods: { POST: hostEvent } },
+    { pattern: /^\/v1\/hooks$/, methods: { GET: async (_q, res) => sendJson(res, 200, { hooks: runner.config.hooks.map((h) => hookJson(h, baseOf(deps), deps.env ?? {})) }) } },
+    { pattern: /^\/v1\/events$/, methods: { GET: async (_q, res) => sendJson(res, 200, { events: events() }) } },
+    { pattern: /^\/v1\/health$/, methods: { GET: async (_q, res) => sendJson(res, 200, health()) } },
+    { pattern: /^\/v1\/reload$/, methods: { POST: reload } },
+  ];
+}
+
+/**
+ * One event through the one path to its answer (src/hosts/runHostEvent.ts), over the warm
+ * runner. `host` null: hookrun's own context and result (`/v1/trigger`), which keeps running the
+ * last good config while an edit does not load (docs/server.md); with a host, the config's state
+ * is the one `hooks run --host` would see, so both doors answer alike.
+ */
+function dispatch(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse, url: URL, host: HostAdapter | null, event: string, payload: Payload): Promise<HostEventOutcome> {
+  const { runner, watcher } = deps;
+  const only = list(url.searchParams.get("only"));
+  const skip = list(url.searchParams.get("skip"));
+  // ?record=1 records this trigger's context in the run log (as `hooks run --record`); ?record=0 never.
+  const record = url.searchParams.get("record");
+  const options: TriggerOptions = { signal: cancelOnHangUp(req, res), wait: flag(url.searchParams.get("wait")), only, skip, ...(record !== null ? { log: { record: flag(record) } } : {}) };
+  return runHostEvent({
+    host,
+    event,
+    payload,
+    env: deps.env ?? {},
+    cwd: baseOf(deps),
+    config: () => {
+      if (host && watcher?.error) throw watcher.error;
+      return runner.config;
+    },
+    runner: (config) => {
+      // As the CLI's --only/--skip: a misspelt name is an error, not a run of nothing.
+      const names = config.hooks.map((h) => h.name);
+      checkHookNames("only", only, names);
+      checkHookNames("skip", skip, names);
+      return runner;
+    },
+    trust: deps.trust,
+    trustCommand: deps.trustCommand ?? ((dir) => trustCommand({}, dir)),
+    options,
+  });
+}
+
+/** A caller that hangs up no longer wants the answer: the signal that cancels its hooks. */
+function cancelOnHangUp(req: IncomingMessage, res: ServerResponse): AbortSignal {
+  // The answer's close says so; for a request pipelined behind another, whose answer is not on
+  // the connection yet, only the connection's close does.
+  const abort = new AbortController();
+  const socket = req.socket;
+  const hungUp = (): void => {
+    try {
+      if (!res.writableFinished) abort.abort();
+    } catch {
+      // A listener's failure must not escape an event handler: the hooks end by their timeouts.
+    }
+  };
+  socket.once("close", hungUp);
+  res.once("close", () => {
+    socket.off("close", hungUp);
+    hungUp();
+  });
+  return abort.signal;
 }
 
 /**

@@ -3,7 +3,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { readBoundedText } from "../fs/readBounded.js";
 import { writeFileAtomic } from "../fs/writeFileAtomic.js";
-import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { HookrunError } from "../errors.js";
@@ -72,73 +72,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   }
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
   const handler = createRequestHandler({ runner, watcher, token, bodyStallMs: timeouts.bodyStallMs, cwd: options.cwd, env: options.env, trust: options.trust, trustCommand: options.trustCommand });
-  let stopping = false;
-  let inFlight = 0;
-  let idle: (() => void) | null = null;
-  // Every connection, and the exchange it is in (from the request's headers to the response's
-  // end): at shutdown, one that has not sent a whole request is closed at once.
-  const sockets = new Set<Socket>();
-  const exchanges = new Map<Duplex, { req: IncomingMessage; res: ServerResponse }>();
-  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-    // A request pipelined behind a refused body: the connection is closing, nothing of it runs.
-    if (isLingering(req.socket)) {
-      req.resume();
-      return;
-    }
-    if (stopping) {
-      sendJson(res, 503, { error: { code: "unavailable", message: "the server is shutting down; retry against the next one" } }, { connection: "close" });
-      return;
-    }
-    const socket = req.socket;
-    exchanges.set(socket, { req, res });
-    res.once("close", () => {
-      if (exchanges.get(socket)?.req === req) exchanges.delete(socket);
-    });
-    // In flight until the handler is done (the trigger finished, its answer handed to the socket).
-    inFlight++;
-    const settle = (): void => {
-      if (--inFlight === 0) idle?.();
-    };
-    handler(req, res).then(settle, settle);
-  };
-  // Node checks both timeouts every connectionsCheckingInterval (30 s by default): often enough
-  // here that each bites within a quarter of its value, at most a second late.
-  const bounds = [timeouts.headersMs, timeouts.requestMs].filter((ms) => ms > 0);
-  const checking = bounds.length === 0 ? 30_000 : Math.min(1000, Math.max(50, Math.floor(Math.min(...bounds) / 4)));
-  const server = createServer({ headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, connectionsCheckingInterval: checking }, onRequest);
-  server.on("connection", (socket: Socket) => {
-    sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
-  });
-  // A malformed request, headers or a body too slow: answered as Node would, in JSON, and the
-  // connection closed. Without this listener Node answers too, but this one is ours to reason about.
-  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
-    const answering = exchanges.get(socket)?.res.headersSent ?? false;
-    if (error.code === "ECONNRESET" || !socket.writable || answering) return void socket.destroy();
-    const [status, code, message] = clientErrorAnswer(error, timeouts);
-    const body = errorBody(code, message);
-    const head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n`;
-    socket.end(head + body, () => socket.destroy());
-  });
-  // `Expect: 100-continue` with a declared body over the limit: answer 413 before the client sends it.
-  server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
-    if (!stopping && !(Number(req.headers["content-length"]) > MAX_BODY_BYTES)) res.writeContinue();
-    onRequest(req, res);
-  });
-
-  let url: string;
-  if (options.socketPath !== undefined) {
-    await listenUnix(server, options.socketPath);
-    url = `unix:${options.socketPath}`;
-  } else {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", (error: NodeJS.ErrnoException) =>
-        reject(new HookrunError(`cannot listen on 127.0.0.1:${options.port}: ${error.message}; choose another --port`, { code: "listen", cause: error })),
-      );
-      server.listen(options.port, "127.0.0.1", () => resolve());
-    });
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  }
+  const traffic = new Traffic(handler);
+  const server = createHttpServer(traffic, timeouts);
+  const url = await listenOn(server, options);
   // After start, an 'error' with no listener would end the process (and every trigger in it).
   server.on("error", (error: Error) => options.onError?.(error));
 
@@ -147,34 +83,122 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     url,
     close(graceMs = 5000) {
       closing ??= (async () => {
-        stopping = true;
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        // Idle connections, and those still sending a request (headers or body), carry no
-        // trigger to finish: closed now, or a stalled client would hold the shutdown.
-        for (const socket of sockets) {
-          if (!exchanges.get(socket)?.req.complete) socket.destroy();
-        }
-        if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
-        // Answers are written; a client that does not read its answer gets a second to take it.
-        server.closeIdleConnections();
-        await Promise.race([closed, sleep(1000).then(() => server.closeAllConnections())]);
+        await traffic.drain(server);
         await watcher?.close();
         // Async hooks get the grace to finish, then their process groups are killed.
         await runner.close({ graceMs });
-        if (token !== null && options.tokenFile) {
-          // Remove the token only if it is still ours (a newer server may have replaced it).
-          let onDisk: string | null = null;
-          try {
-            onDisk = readBoundedText(options.tokenFile, 4096, { what: "token file" }).trim();
-          } catch {
-            // already gone
-          }
-          if (onDisk === token) rmSync(options.tokenFile, { force: true });
-        }
+        if (token !== null && options.tokenFile) removeTokenIfOurs(options.tokenFile, token);
       })();
       return closing;
     },
   };
+}
+
+/**
+ * The server's connections and the exchange each is in (from a request's headers to its
+ * response's end), and the requests in flight: at shutdown, a connection that has not sent a
+ * whole request is closed at once, and the triggers in flight are finished.
+ */
+class Traffic {
+  stopping = false;
+  readonly sockets = new Set<Socket>();
+  readonly exchanges = new Map<Duplex, { req: IncomingMessage; res: ServerResponse }>();
+  private inFlight = 0;
+  private idle: (() => void) | null = null;
+
+  constructor(private readonly handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>) {}
+
+  readonly onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    // A request pipelined behind a refused body: the connection is closing, nothing of it runs.
+    if (isLingering(req.socket)) {
+      req.resume();
+      return;
+    }
+    if (this.stopping) {
+      sendJson(res, 503, { error: { code: "unavailable", message: "the server is shutting down; retry against the next one" } }, { connection: "close" });
+      return;
+    }
+    const socket = req.socket;
+    this.exchanges.set(socket, { req, res });
+    res.once("close", () => {
+      if (this.exchanges.get(socket)?.req === req) this.exchanges.delete(socket);
+    });
+    // In flight until the handler is done (the trigger finished, its answer handed to the socket).
+    this.inFlight++;
+    const settle = (): void => {
+      if (--this.inFlight === 0) this.idle?.();
+    };
+    this.handler(req, res).then(settle, settle);
+  };
+
+  /** Stop accepting, close what carries no trigger, wait for the triggers in flight, then close every connection. */
+  async drain(server: Server): Promise<void> {
+    this.stopping = true;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Idle connections, and those still sending a request (headers or body), carry no
+    // trigger to finish: closed now, or a stalled client would hold the shutdown.
+    for (const socket of this.sockets) {
+      if (!this.exchanges.get(socket)?.req.complete) socket.destroy();
+    }
+    if (this.inFlight > 0) await new Promise<void>((resolve) => (this.idle = resolve));
+    // Answers are written; a client that does not read its answer gets a second to take it.
+    server.closeIdleConnections();
+    await Promise.race([closed, sleep(1000).then(() => server.closeAllConnections())]);
+  }
+}
+
+function createHttpServer(traffic: Traffic, timeouts: ServerTimeouts): Server {
+  // Node checks both timeouts every connectionsCheckingInterval (30 s by default): often enough
+  // here that each bites within a quarter of its value, at most a second late.
+  const bounds = [timeouts.headersMs, timeouts.requestMs].filter((ms) => ms > 0);
+  const checking = bounds.length === 0 ? 30_000 : Math.min(1000, Math.max(50, Math.floor(Math.min(...bounds) / 4)));
+  const server = createServer({ headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, connectionsCheckingInterval: checking }, traffic.onRequest);
+  server.on("connection", (socket: Socket) => {
+    traffic.sockets.add(socket);
+    socket.once("close", () => traffic.sockets.delete(socket));
+  });
+  // A malformed request, headers or a body too slow: answered as Node would, in JSON, and the
+  // connection closed. Without this listener Node answers too, but this one is ours to reason about.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const answering = traffic.exchanges.get(socket)?.res.headersSent ?? false;
+    if (error.code === "ECONNRESET" || !socket.writable || answering) return void socket.destroy();
+    const [status, code, message] = clientErrorAnswer(error, timeouts);
+    const body = errorBody(code, message);
+    const head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n`;
+    socket.end(head + body, () => socket.destroy());
+  });
+  // `Expect: 100-continue` with a declared body over the limit: answer 413 before the client sends it.
+  server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
+    if (!traffic.stopping && !(Number(req.headers["content-length"]) > MAX_BODY_BYTES)) res.writeContinue();
+    traffic.onRequest(req, res);
+  });
+  return server;
+}
+
+/** Listen on the Unix socket or on 127.0.0.1:port; the server's URL. */
+async function listenOn(server: Server, options: Pick<StartServerOptions, "socketPath" | "port">): Promise<string> {
+  if (options.socketPath !== undefined) {
+    await listenUnix(server, options.socketPath);
+    return `unix:${options.socketPath}`;
+  }
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(new HookrunError(`cannot listen on 127.0.0.1:${options.port}: ${error.message}; choose another --port`, { code: "listen", cause: error })),
+    );
+    server.listen(options.port, "127.0.0.1", () => resolve());
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Remove the token file only if it still holds our token (a newer server may have replaced it). */
+function removeTokenIfOurs(file: string, token: string): void {
+  let onDisk: string | null = null;
+  try {
+    onDisk = readBoundedText(file, 4096, { what: "token file" }).trim();
+  } catch {
+    // already gone
+  }
+  if (onDisk === token) rmSync(file, { force: true });
 }
 
 /** Status and message for a request Node's parser refused or timed out. */
