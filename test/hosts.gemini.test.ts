@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
 import { matchesMatcher } from "../src/config/matcher.js";
-import { renderClaudeImport } from "../src/interop/claudeImport.js";
+import { renderImport } from "../src/interop/importHooks.js";
 import { ASK_DEGRADED, formatGemini, GEMINI_OUTPUT_NOTE, gemini, geminiDispatchCommand, geminiEntries, importGeminiSettings, narrowToolMatcher, rewritePlaceholders } from "../src/hosts/gemini.js";
 import { detectHost, hostByName } from "../src/hosts/table.js";
 import { config, hook } from "./helpers/runnerConfig.js";
@@ -339,7 +339,7 @@ describe("gemini: import", () => {
     );
     expect(again.hooks).toEqual([]);
     const file = path.join(dir, "hooks.yaml");
-    writeFileSync(file, renderClaudeImport(first, ".gemini/settings.json"));
+    writeFileSync(file, renderImport(first, ".gemini/settings.json"));
     const loaded = await loadConfig({ configPath: file, userConfig: false, env: {} });
     expect(loaded.hooks.map((h) => [h.name, h.event, h.timeoutMs])).toContainEqual(["block-rm", "pre_tool_use", 5000]);
   });

@@ -1,7 +1,8 @@
 import type { ResolvedConfig, ResolvedHook } from "../config/types.js";
 import { matcherRule } from "../config/matcher.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
-import { type ExistingHook, hookNameFromCommand, slug, uniqueName } from "../interop/claudeImport.js";
+import { hookNameFromCommand, slug, uniqueName } from "../interop/hookNames.js";
+import type { ExistingHook, HookImport } from "../interop/importHooks.js";
 import type { HookSpec } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
@@ -10,7 +11,7 @@ import type { HookContext, HookResult, TriggerResult } from "../runner/types.js"
 import { DISPATCH_MARGIN_MS } from "./install.js";
 import { dispatchCommand, hookrunCallNote } from "./dispatch.js";
 import { baseRead, sampleFields } from "./payload.js";
-import type { HostAdapter, HostAnswer, HostEntry, HostImport, OffSwitch, Payload } from "./types.js";
+import type { HostAdapter, HostAnswer, HostEntry, OffSwitch, Payload } from "./types.js";
 import { failureLine, tail, texts } from "./resultText.js";
 
 /**
@@ -416,8 +417,8 @@ function toolMatcher(matcher: string, notes: string[], where: string): string | 
  * (placeholders rewritten), `timeout` (ms), `description`, `env`, the group's `matcher` (tool
  * names to canonical; SessionStart/SessionEnd/PreCompress compare it for equality) and `sequential`.
  */
-export function importGeminiSettings(settings: unknown, existing: ExistingHook[] = []): HostImport {
-  const result: HostImport = { hooks: [], customEvents: {}, notes: [] };
+export function importGeminiSettings(settings: unknown, existing: ExistingHook[] = []): HookImport {
+  const result: HookImport = { hooks: [], customEvents: {}, notes: [] };
   if (!isJsonObject(settings)) throw new TypeError("Gemini CLI settings must be a JSON object");
   const hooks = settings.hooks;
   if (hooks === undefined) {
@@ -485,7 +486,7 @@ export function importGeminiSettings(settings: unknown, existing: ExistingHook[]
         seen.add(id);
         hook.name = uniqueName((name && slug(name)) || hookNameFromCommand(hook.command ?? "") || `${event.replace(/_/g, "-")}-hook`, taken);
         result.notes.push(...notes.map((n) => `${at} (\`${hook.name}\`): ${n}`));
-        result.hooks.push({ event, claudeEvent: geminiEvent, at, hook: orderGeminiKeys(hook) });
+        result.hooks.push({ event, hostEvent: geminiEvent, at, hook: orderGeminiKeys(hook) });
         imported++;
       });
     });
