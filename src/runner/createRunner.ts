@@ -13,7 +13,7 @@ import { appendRunLog, runLogRecord, type RunLogExtras } from "./runLog.js";
 import { checkContext } from "./context.js";
 import type { Leftover, SpawnedHook } from "./spawnHook.js";
 import { type AsyncBackend, MemoryAsyncBackend, asyncMessages, asyncRunLogRecord, type AsyncPhase } from "../async/backend.js";
-import { DetachedAsyncBackend } from "../async/worker.js";
+import { DetachedAsyncBackend } from "../async/detachedBackend.js";
 import { DEFAULT_ASYNC_CLOSE_GRACE_MS } from "../async/paths.js";
 import type { AsyncDelivery, CloseOptions, HookContext, HookEndEvent, HookResult, HookStartEvent, PendingAsync, Runner, RunnerEvent, RunnerOptions, TriggerOptions, TriggerResult } from "./types.js";
 
