@@ -128,85 +128,106 @@ function convertEntry(entry: unknown, event: string, matcher: string | undefined
   if (type !== "command") return { skip: `${at}: skipped a hook of type \`${String(type)}\`: hookrun runs only \`command\` hooks` };
   if (typeof entry.command !== "string" || entry.command.trim() === "") return { skip: `${at}: no \`command\`; skipped` };
   const command = entry.command;
-  const refuse = (why: string): Converted => ({ skip: `${at} (\`${command}\`): not imported: ${why}` });
   const callsHookrun = hookrunCallNote(command);
   if (callsHookrun) return { skip: `${at}: \`${command}\` ${callsHookrun}` };
-  const hook: HookSpec = { name: "" };
-  const notes: string[] = [];
-  const isAsync = entry.async === true;
+  const c: Conversion = { entry, event, command, hook: { name: "" }, notes: [] };
   for (const [k, v] of Object.entries(entry)) {
-    switch (k) {
-      case "type":
-      case "command":
-        break;
-      case "args": {
-        if (!Array.isArray(v) || !v.every((a) => typeof a === "string")) return refuse("`args` is not a list of strings");
-        const argv = [command, ...v];
-        const placeholder = argv.find((a) => a.includes("${"));
-        if (placeholder !== undefined)
-          return refuse(`exec form (\`args\`) with the placeholder in ${JSON.stringify(placeholder)}: Claude Code substitutes \${CLAUDE_PROJECT_DIR} there, hookrun's \`args\` are passed as written`);
-        hook.args = argv;
-        break;
-      }
-      case "if":
-        if (typeof v !== "string" || v.trim() === "") return refuse("`if` is not a permission rule such as Bash(git *)");
-        hook.if = v;
-        if (!TOOL_CALL_EVENTS.has(event)) notes.push(`\`if\` on ${event}, which has no tool call: Claude Code never runs this hook, nor will hookrun`);
-        break;
-      case "timeout":
-        if (typeof v === "number" && v > 0 && v <= MAX_TIMEOUT_S) hook.timeout = v;
-        else return refuse(`timeout ${JSON.stringify(v)} is not a number of seconds between 0 and 24 h`);
-        break;
-      case "async":
-        if (v === true) hook.async = true;
-        else if (v !== false) return refuse(`async ${JSON.stringify(v)} is not true or false`);
-        break;
-      case "asyncRewake":
-        if (v === true)
-          return refuse("`asyncRewake` (run in the background and wake the model when it exits 2) has no hookrun equivalent: an async hook's result waits for the next trigger and never blocks");
-        if (v !== false) return refuse(`asyncRewake ${JSON.stringify(v)} is not true or false`);
-        break;
-      case "once":
-        if (v === true) return refuse("`once` (run once per session, then removed) has no hookrun equivalent; it would run on every event");
-        if (v !== false) return refuse(`once ${JSON.stringify(v)} is not true or false`);
-        break;
-      case "shell":
-        // Claude Code's `bash` (its default) spawns with Node's `shell: true`: /bin/sh -c on POSIX, hookrun's default.
-        if (v === "bash") notes.push("`shell: bash` not carried: Claude Code runs it as /bin/sh -c, which is hookrun's default (sh)");
-        else if (v === "powershell") return refuse("`shell: powershell`: hookrun runs hooks with sh, bash or zsh");
-        else return refuse(`shell ${JSON.stringify(v)} is not one Claude Code accepts (bash, powershell)`);
-        break;
-      case "onFailure":
-        if (v !== "block" && v !== "continue") return refuse(`onFailure ${JSON.stringify(v)} is not continue or block`);
-        if (v === "continue") break;
-        if (isAsync || entry.asyncRewake === true) notes.push("`onFailure: block` not carried: Claude Code ignores it on async hooks");
-        else if (ON_FAILURE_IGNORED.has(event)) notes.push(`\`onFailure: block\` not carried: Claude Code ignores it on ${event}`);
-        else if (EVENT_BY_NAME.get(event)?.gate !== "yes") notes.push(`\`onFailure: block\` not carried: ${event} cannot block`);
-        else hook.on_failure = "block";
-        break;
-      case "statusMessage":
-        if (typeof v === "string" && v.trim()) hook.description = v.trim();
-        else if (v !== "") notes.push(`statusMessage ${JSON.stringify(v)} is not text; not carried`);
-        break;
-      case "rewakeMessage":
-      case "rewakeSummary":
-        // Only read for an asyncRewake hook, which is refused above.
-        notes.push(`\`${k}\` not carried: Claude Code reads it only for an asyncRewake hook`);
-        break;
-      case "holdsTools":
-        notes.push("`holdsTools` not carried: Claude Code honours it only for its official security-guidance plugin");
-        break;
-      case "cloud":
-        notes.push("`cloud` not carried: it says where the hook runs for Claude Code's cloud sessions");
-        break;
-      default:
-        notes.push(`\`${k}\` is not a field of Claude Code's command hooks (Claude Code ignores it); not carried`);
-    }
+    const refused = carryRunField(k, v, c);
+    if (refused !== null) return { skip: `${at} (\`${command}\`): not imported: ${refused}` };
   }
-  if (matcher !== undefined) hook.matcher = matcher;
-  if (hook.args === undefined) hook.command = command;
-  hook.dialect = "claude";
-  return { hook, notes };
+  if (matcher !== undefined) c.hook.matcher = matcher;
+  if (c.hook.args === undefined) c.hook.command = command;
+  c.hook.dialect = "claude";
+  return { hook: c.hook, notes: c.notes };
+}
+
+/** One entry being converted: what it is, and the hook and notes it becomes. */
+interface Conversion {
+  entry: Record<string, unknown>;
+  event: string;
+  command: string;
+  hook: HookSpec;
+  notes: string[];
+}
+
+/** A field of how the hook runs carried into `c.hook`, else carryOtherField's; the reason the entry is refused, or null. */
+function carryRunField(k: string, v: unknown, c: Conversion): string | null {
+  switch (k) {
+    case "type":
+    case "command":
+      break;
+    case "args": {
+      if (!Array.isArray(v) || !v.every((a) => typeof a === "string")) return "`args` is not a list of strings";
+      const argv = [c.command, ...v];
+      const placeholder = argv.find((a) => a.includes("${"));
+      if (placeholder !== undefined)
+        return `exec form (\`args\`) with the placeholder in ${JSON.stringify(placeholder)}: Claude Code substitutes \${CLAUDE_PROJECT_DIR} there, hookrun's \`args\` are passed as written`;
+      c.hook.args = argv;
+      break;
+    }
+    case "if":
+      if (typeof v !== "string" || v.trim() === "") return "`if` is not a permission rule such as Bash(git *)";
+      c.hook.if = v;
+      if (!TOOL_CALL_EVENTS.has(c.event)) c.notes.push(`\`if\` on ${c.event}, which has no tool call: Claude Code never runs this hook, nor will hookrun`);
+      break;
+    case "timeout":
+      if (typeof v === "number" && v > 0 && v <= MAX_TIMEOUT_S) c.hook.timeout = v;
+      else return `timeout ${JSON.stringify(v)} is not a number of seconds between 0 and 24 h`;
+      break;
+    case "async":
+      if (v === true) c.hook.async = true;
+      else if (v !== false) return `async ${JSON.stringify(v)} is not true or false`;
+      break;
+    case "asyncRewake":
+      if (v === true) return "`asyncRewake` (run in the background and wake the model when it exits 2) has no hookrun equivalent: an async hook's result waits for the next trigger and never blocks";
+      if (v !== false) return `asyncRewake ${JSON.stringify(v)} is not true or false`;
+      break;
+    case "once":
+      if (v === true) return "`once` (run once per session, then removed) has no hookrun equivalent; it would run on every event";
+      if (v !== false) return `once ${JSON.stringify(v)} is not true or false`;
+      break;
+    default:
+      return carryOtherField(k, v, c);
+  }
+  return null;
+}
+
+/** The shell, onFailure and the fields hookrun has no use for: carried, or noted as not carried; the reason the entry is refused, or null. */
+function carryOtherField(k: string, v: unknown, c: Conversion): string | null {
+  switch (k) {
+    case "shell":
+      // Claude Code's `bash` (its default) spawns with Node's `shell: true`: /bin/sh -c on POSIX, hookrun's default.
+      if (v === "bash") c.notes.push("`shell: bash` not carried: Claude Code runs it as /bin/sh -c, which is hookrun's default (sh)");
+      else if (v === "powershell") return "`shell: powershell`: hookrun runs hooks with sh, bash or zsh";
+      else return `shell ${JSON.stringify(v)} is not one Claude Code accepts (bash, powershell)`;
+      break;
+    case "onFailure":
+      if (v !== "block" && v !== "continue") return `onFailure ${JSON.stringify(v)} is not continue or block`;
+      if (v === "continue") break;
+      if (c.entry.async === true || c.entry.asyncRewake === true) c.notes.push("`onFailure: block` not carried: Claude Code ignores it on async hooks");
+      else if (ON_FAILURE_IGNORED.has(c.event)) c.notes.push(`\`onFailure: block\` not carried: Claude Code ignores it on ${c.event}`);
+      else if (EVENT_BY_NAME.get(c.event)?.gate !== "yes") c.notes.push(`\`onFailure: block\` not carried: ${c.event} cannot block`);
+      else c.hook.on_failure = "block";
+      break;
+    case "statusMessage":
+      if (typeof v === "string" && v.trim()) c.hook.description = v.trim();
+      else if (v !== "") c.notes.push(`statusMessage ${JSON.stringify(v)} is not text; not carried`);
+      break;
+    case "rewakeMessage":
+    case "rewakeSummary":
+      // Only read for an asyncRewake hook, which carryRunField refuses.
+      c.notes.push(`\`${k}\` not carried: Claude Code reads it only for an asyncRewake hook`);
+      break;
+    case "holdsTools":
+      c.notes.push("`holdsTools` not carried: Claude Code honours it only for its official security-guidance plugin");
+      break;
+    case "cloud":
+      c.notes.push("`cloud` not carried: it says where the hook runs for Claude Code's cloud sessions");
+      break;
+    default:
+      c.notes.push(`\`${k}\` is not a field of Claude Code's command hooks (Claude Code ignores it); not carried`);
+  }
+  return null;
 }
 
 /** Where `hooks import claude` looks without a FILE: `.claude/settings.json` here, then in each parent. */
