@@ -40,7 +40,7 @@ export class DetachedAsyncBackend implements AsyncBackend {
 
   take(sessionId: string): AsyncTake {
     // Nothing was ever started from this state dir: skip hashing the session's dir name (the
-    // hash loads node:crypto, which costs a cold `hooks run` milliseconds; SPEC §15).
+    // hash loads node:crypto, which costs a cold `hooks run` milliseconds; docs/performance.md).
     if (!fs.existsSync(path.join(this.options.stateDir, "async"))) return { delivered: [], expired: [], warnings: [] };
     // Results become messages to the agent and records name pids to kill: only from a private dir.
     const refused = this.refusal();
