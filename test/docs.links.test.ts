@@ -33,7 +33,6 @@ const NOT_SWEPT_YET = new Set([
   "src/dialects/native.ts",
   "src/dialects/claude.ts",
   "src/interop/lastMessageFromTranscript.ts",
-  "src/interop/claudeImport.ts",
   "src/async/worker.ts",
   "src/async/backend.ts",
   "src/async/records.ts",

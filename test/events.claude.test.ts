@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EVENT_BY_NAME, EVENTS } from "../src/events/catalog.js";
-import { CLAUDE_EVENTS_LEFT_OUT, importClaudeSettings } from "../src/interop/claudeImport.js";
+import { CLAUDE_EVENTS_LEFT_OUT, importClaudeSettings } from "../src/interop/importClaudeSettings.js";
 import { runMain } from "./helpers/cli.js";
 import { sandbox } from "./helpers/sandbox.js";
 

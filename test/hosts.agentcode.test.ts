@@ -295,7 +295,7 @@ describe("agentCode.import (parsed TOML → hooks.yaml)", () => {
       },
       [],
     );
-    expect(r.hooks.map((h) => [h.event, h.claudeEvent, h.at, h.hook])).toEqual([
+    expect(r.hooks.map((h) => [h.event, h.hostEvent, h.at, h.hook])).toEqual([
       ["pre_tool_use", "pre_tool_use", "hooks[0]", { name: "guard", matcher: "Bash", command: "./guard.sh", timeout: 25, on_failure: "block" }],
       ["post_tool_use", "post_tool_use", "hooks[1]", { name: "prettier", matcher: "Write", command: "npx prettier --write .", timeout: 25 }],
       ["stop", "stop", "hooks[2]", { name: "notify", command: "./notify.sh", timeout: 25 }],

@@ -379,7 +379,7 @@ describe("copilot.import", () => {
       },
       [],
     );
-    expect(imp.hooks.map((h) => [h.event, h.claudeEvent, h.hook])).toEqual([
+    expect(imp.hooks.map((h) => [h.event, h.hostEvent, h.hook])).toEqual([
       [
         "pre_tool_use",
         "preToolUse",

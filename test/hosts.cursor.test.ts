@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
 import { cursor } from "../src/hosts/cursor.js";
-import { renderClaudeImport } from "../src/interop/claudeImport.js";
+import { renderImport } from "../src/interop/importHooks.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import { CLAUDE_PAYLOADS, hostFixtures, otherHostsFixtures } from "./helpers/hostFixtures.js";
 import { afterToolBlocks, hookResult, triggerResult } from "./helpers/results.js";
@@ -287,7 +287,7 @@ describe("cursor: import", () => {
   it("carries every field or says why not; Cursor's output contract is named in a note", () => {
     const imp = cursor.import?.(file, []);
     if (!imp) throw new Error("no import");
-    const hooks = imp.hooks.map((h) => [h.event, h.claudeEvent, h.hook]);
+    const hooks = imp.hooks.map((h) => [h.event, h.hostEvent, h.hook]);
     expect(hooks).toEqual([
       ["pre_tool_use", "beforeShellExecution", { name: "block-git", matcher: "Bash", command: "./hooks/block-git.sh", timeout: 10, on_failure: "block" }],
       ["pre_tool_use", "beforeShellExecution", { name: "audit", matcher: "Bash", command: "./hooks/audit.sh" }],
@@ -324,7 +324,7 @@ describe("cursor: import", () => {
     expect(again?.notes.join("\n")).toContain("`./hooks/block-git.sh` is already a pre_tool_use hook; skipped");
     const imp = cursor.import?.(file, []);
     if (!imp) throw new Error("no import");
-    sb.current.write("hooks.yaml", renderClaudeImport(imp, ".cursor/hooks.json"));
+    sb.current.write("hooks.yaml", renderImport(imp, ".cursor/hooks.json"));
     const loaded = await loadConfig({ cwd: sb.current.dir, userConfig: false, env: sb.current.processEnv });
     expect(loaded.hooks.map((h) => `${h.event}:${h.name}`)).toContain("pre_tool_use:block-git");
     expect(loaded.hooks.find((h) => h.name === "block-git")?.onFailure).toBe("block");

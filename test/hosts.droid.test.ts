@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
 import { renderClaude } from "../src/hosts/claude.js";
 import { droid } from "../src/hosts/droid.js";
-import { renderClaudeImport } from "../src/interop/claudeImport.js";
+import { renderImport } from "../src/interop/importHooks.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import { CLAUDE_PAYLOADS, hostFixtures, otherHostsFixtures } from "./helpers/hostFixtures.js";
 import { hookResult, triggerResult } from "./helpers/results.js";
@@ -176,7 +176,7 @@ describe("droid: import", () => {
     if (!imp) throw new Error("no import");
     expect(imp.notes[0]).toBe("read as a standalone hooks.json (events at the top level)");
     expect(imp.hooks).toHaveLength(5);
-    sb.current.write("hooks.yaml", renderClaudeImport(imp, ".factory/hooks.json"));
+    sb.current.write("hooks.yaml", renderImport(imp, ".factory/hooks.json"));
     const loaded = await loadConfig({ cwd: sb.current.dir, userConfig: false, env: sb.current.processEnv });
     expect(loaded.hooks.find((h) => h.name === "guard")).toMatchObject({ matcher: "Bash", dialect: "claude", timeoutMs: 10_000 });
   });

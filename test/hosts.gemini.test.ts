@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
 import { matchesMatcher } from "../src/config/matcher.js";
-import { renderClaudeImport } from "../src/interop/claudeImport.js";
+import { renderImport } from "../src/interop/importHooks.js";
 import { gemini } from "../src/hosts/gemini.js";
 import { GEMINI_OUTPUT_NOTE, importGeminiSettings, rewritePlaceholders } from "../src/hosts/geminiImport.js";
 import { ASK_DEGRADED, formatGemini } from "../src/hosts/geminiRender.js";
@@ -349,7 +349,7 @@ describe("gemini: import", () => {
     );
     expect(again.hooks).toEqual([]);
     const file = path.join(dir, "hooks.yaml");
-    writeFileSync(file, renderClaudeImport(first, ".gemini/settings.json"));
+    writeFileSync(file, renderImport(first, ".gemini/settings.json"));
     const loaded = await loadConfig({ configPath: file, userConfig: false, env: {} });
     expect(loaded.hooks.map((h) => [h.name, h.event, h.timeoutMs])).toContainEqual(["block-rm", "pre_tool_use", 5000]);
   });

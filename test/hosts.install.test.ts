@@ -7,7 +7,7 @@ import { dispatchTimeoutMs, matchedValues, ownsEntry } from "../src/hosts/instal
 import { dispatchCommand, isDispatchCommand, walkUpDispatchCommand } from "../src/hosts/dispatch.js";
 import { installedEntries, mergeEntries, uninstallText, wantedEntries } from "../src/hosts/hostFile.js";
 import { HOSTS, resolveHost } from "../src/hosts/table.js";
-import { importClaudeSettings } from "../src/interop/claudeImport.js";
+import { importClaudeSettings } from "../src/interop/importClaudeSettings.js";
 import type { HostAdapter } from "../src/hosts/types.js";
 import { CLI, runMain } from "./helpers/cli.js";
 import { sandbox } from "./helpers/sandbox.js";

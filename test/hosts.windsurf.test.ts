@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
 import { windsurf } from "../src/hosts/windsurf.js";
-import { renderClaudeImport } from "../src/interop/claudeImport.js";
+import { renderImport } from "../src/interop/importHooks.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import { CLAUDE_PAYLOADS, hostFixtures, otherHostsFixtures } from "./helpers/hostFixtures.js";
 import { afterToolBlocks, hookResult, triggerResult } from "./helpers/results.js";
@@ -204,7 +204,7 @@ describe("windsurf: import", () => {
   it("carries each hook with the matcher its event implies, noting what it cannot carry", () => {
     const imp = windsurf.import?.(file, []);
     if (!imp) throw new Error("no import");
-    expect(imp.hooks.map((h) => [h.event, h.claudeEvent, h.hook])).toEqual([
+    expect(imp.hooks.map((h) => [h.event, h.hostEvent, h.hook])).toEqual([
       ["pre_tool_use", "pre_run_command", { name: "check-cmd", matcher: "Bash", command: "python3 /opt/guards/check_cmd.py" }],
       ["pre_tool_use", "pre_write_code", { name: "lint", matcher: "Write|Edit", command: "./lint.sh" }],
       ["post_tool_use", "post_mcp_tool_use", { name: "audit", matcher: "^mcp__", command: "./audit.sh" }],
@@ -228,7 +228,7 @@ describe("windsurf: import", () => {
   it("writes a hooks.yaml hookrun loads; skips what exists; refuses other shapes", async () => {
     const imp = windsurf.import?.(file, []);
     if (!imp) throw new Error("no import");
-    sb.current.write("hooks.yaml", renderClaudeImport(imp, ".windsurf/hooks.json"));
+    sb.current.write("hooks.yaml", renderImport(imp, ".windsurf/hooks.json"));
     const loaded = await loadConfig({ cwd: sb.current.dir, userConfig: false, env: sb.current.processEnv });
     expect(loaded.hooks.map((h) => h.name).sort()).toEqual(["audit", "check-cmd", "lint", "npm-ci", "summary"]);
     const again = windsurf.import?.(file, [{ event: "pre_tool_use", name: "check-cmd", command: "python3 /opt/guards/check_cmd.py", matcher: "Bash" }]);

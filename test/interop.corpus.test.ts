@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { HOOK_NAME_PATTERN, importClaudeSettings } from "../src/interop/claudeImport.js";
+import { HOOK_NAME_PATTERN } from "../src/interop/hookNames.js";
+import { importClaudeSettings } from "../src/interop/importClaudeSettings.js";
 import { ROOT, runMain } from "./helpers/cli.js";
 import { sandbox } from "./helpers/sandbox.js";
 

@@ -2,8 +2,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { hookNameFromCommand, HOOK_NAME_PATTERN, importClaudeSettings } from "../src/interop/claudeImport.js";
-import { mergeClaudeImport } from "../src/interop/mergeClaudeImport.js";
+import { hookNameFromCommand, HOOK_NAME_PATTERN } from "../src/interop/hookNames.js";
+import { importClaudeSettings } from "../src/interop/importClaudeSettings.js";
+import { mergeImport } from "../src/interop/mergeImport.js";
 import { runMain, ROOT } from "./helpers/cli.js";
 import { sandbox } from "./helpers/sandbox.js";
 
@@ -113,7 +114,7 @@ describe("importClaudeSettings", () => {
   });
 });
 
-describe("mergeClaudeImport", () => {
+describe("mergeImport", () => {
   const original = [
     "# team hooks: keep this comment",
     "version: 1",
@@ -138,7 +139,7 @@ describe("mergeClaudeImport", () => {
       FancyNewEvent: [{ hooks: [{ type: "command", command: "./fancy.sh" }] }],
     },
   });
-  const merged = mergeClaudeImport(original, "yaml", imp);
+  const merged = mergeImport(original, "yaml", imp);
 
   it("keeps every original line byte for byte, in order", () => {
     const lines = merged.split("\n");
@@ -161,7 +162,7 @@ describe("mergeClaudeImport", () => {
 
   it("merges into JSON keeping its indentation", () => {
     const json = JSON.stringify({ hooks: { stop: [{ name: "a", command: "true" }] } }, null, 4);
-    const out = mergeClaudeImport(json, "json", imp);
+    const out = mergeImport(json, "json", imp);
     expect(out).toMatch(/^ {4}"hooks"/m);
     expect((JSON.parse(out) as { hooks: Record<string, unknown[]> }).hooks.stop).toHaveLength(2);
   });

@@ -221,7 +221,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: "--user", description: "from the user's config files instead of the project's" },
       { flags: "--dry-run", description: "print what would be written or removed; write nothing" },
     ],
-    action: async (ctx, [hosts], opts) => (await import("./actions/install.js")).uninstallHosts(ctx, hosts ?? [], opts),
+    action: async (ctx, [hosts], opts) => (await import("./actions/uninstall.js")).uninstallHosts(ctx, hosts ?? [], opts),
   },
   {
     name: "import",

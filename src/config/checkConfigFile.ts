@@ -21,44 +21,23 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /**
- * The checks of SPEC §2.3 that a schema cannot express: events, durations, sizes, regexes,
- * duplicate names, directories and scripts on disk. Merging checks (overrides) live in mergeLayers.
+ * The checks that a schema cannot express (docs/configuration.md#diagnostics): events,
+ * durations, sizes, regexes, duplicate names, directories and scripts on disk. Merging checks
+ * (overrides) live in mergeLayers.
  */
 export function checkConfigFile(input: CheckConfigFileInput): Diagnostic[] {
   const { parsed } = input;
   const custom = [...input.custom.keys()];
   const out: Diagnostic[] = [];
-  const report = (severity: Diagnostic["severity"], at: ConfigPath, message: string, target: "key" | "value" = "value") =>
-    out.push({ file: parsed.file, ...parsed.locate(at, target), severity, message });
+  const report: Report = (severity, at, message, target = "value") => out.push({ file: parsed.file, ...parsed.locate(at, target), severity, message });
   const root = parsed.value;
   if (!isObj(root)) return out;
-
   if (isObj(root.defaults)) {
     const d = root.defaults;
     if (d.timeout !== undefined) problem(report, ["defaults", "timeout"], durationProblem("timeout", d.timeout));
     if (d.max_output !== undefined) problem(report, ["defaults", "max_output"], sizeProblem("max_output", d.max_output));
   }
-
-  if (isObj(root.events)) {
-    for (const [key, settings] of Object.entries(root.events)) {
-      if (key.startsWith("x-")) continue;
-      const builtin = tryParseHookEvent(key);
-      const s = isObj(settings) ? settings : {};
-      if (builtin === null) {
-        if (s.custom !== true && tryParseHookEvent(key, custom) === null)
-          report("error", ["events", key], `unknown event \`${key}\` under \`events\`${suggest(key, custom)}; to declare your own event, add \`custom: true\``, "key");
-        continue;
-      }
-      const info = eventInfo(builtin)!;
-      if (s.custom === true) report("error", ["events", key, "custom"], `\`${key}\` is a built-in event: remove \`custom: true\``, "key");
-      if (s.gate !== undefined)
-        report("error", ["events", key, "gate"], `\`gate\` can only be set on custom events; \`${builtin}\` ${info.gate === "yes" ? "can" : "cannot"} block by definition: remove it`, "key");
-      if (s.parallel === true && info.gate === "transform") {
-        report("error", ["events", key, "parallel"], `\`parallel\` is not allowed on \`${builtin}\`: its hooks chain updated_input one after another, so they cannot run in parallel`, "key");
-      }
-    }
-  }
-
+  if (isObj(root.events)) checkEvents(report, root.events, custom);
   if (!isObj(root.hooks)) return out;
   const firstByName = new Map<string, ConfigPath>();
   for (const [key, list] of Object.entries(root.hooks)) {
@@ -76,41 +55,71 @@ export function checkConfigFile(input: CheckConfigFileInput): Diagnostic[] {
           report("error", [...at, "name"], `duplicate hook name \`${hook.name}\`: already used at line ${p.line}, column ${p.col} of this file; names are unique in a file, rename one`);
         } else firstByName.set(hook.name, at);
       }
-      if (hook.command !== undefined && hook.args !== undefined) {
-        report("error", [...at, "args"], `hook${label(hook)} has both \`command\` and \`args\`: keep exactly one (command runs in a shell, args runs without one)`, "key");
-      }
-      if (hook.timeout !== undefined) problem(report, [...at, "timeout"], durationProblem("timeout", hook.timeout));
-      if (hook.max_output !== undefined) problem(report, [...at, "max_output"], sizeProblem("max_output", hook.max_output));
-      if (typeof hook.matcher === "string") checkMatcher(report, [...at, "matcher"], hook.matcher, event);
-      if (typeof hook.if === "string" && event !== null && !TOOL_CALL_EVENTS.has(event)) {
-        report(
-          "warning",
-          [...at, "if"],
-          `hook${label(hook)} never runs: \`if\` tests a tool call, and \`${event}\` has none (only ${[...TOOL_CALL_EVENTS].join(", ")}); remove \`if\` or move the hook`,
-        );
-      }
-      if (hook.on_failure === "block" && event !== null && !canBlock(event, input.custom)) {
-        report("warning", [...at, "on_failure"], `\`on_failure: block\` has no effect on \`${event}\`, which cannot block: remove it or move the hook to a gate event`);
-      }
-      // User-layer hooks run in whatever directory the caller is in: only absolute paths are checkable.
-      const hookCwd = typeof hook.cwd === "string" && hook.cwd !== "" ? hook.cwd : null;
-      if (input.dir === null && !(hookCwd && path.isAbsolute(hookCwd))) return;
-      let runDir = input.dir ?? input.cwd;
-      if (hookCwd) {
-        runDir = path.resolve(runDir, hookCwd);
-        if (!isDirectory(runDir)) {
-          report("error", [...at, "cwd"], `\`cwd\` ${JSON.stringify(hookCwd)} does not exist (resolved to ${runDir}): create it or fix the path (it is relative to the directory of this file)`);
-          return;
-        }
-      }
-      const script = typeof hook.command === "string" ? firstWord(hook.command) : Array.isArray(hook.args) && typeof hook.args[0] === "string" ? hook.args[0] : null;
-      if (script && looksLikeRelativeScript(script) && !existsSync(path.resolve(runDir, script))) {
-        const field = typeof hook.command === "string" ? "command" : "args";
-        report("warning", [...at, field], `\`${field}\` runs ${script}, which does not exist (looked for ${path.resolve(runDir, script)}): create it or fix the path`);
-      }
+      checkHook(report, at, hook, event, input.custom);
+      checkHookPaths(report, at, hook, input);
     });
   }
   return out;
+}
+
+/** Adds one diagnostic at a path of the file (its key's position, or its value's). */
+type Report = (severity: Diagnostic["severity"], at: ConfigPath, message: string, target?: "key" | "value") => void;
+
+/** The settings of `events:`: custom events declared as such, built-in ones left as they are. */
+function checkEvents(report: Report, events: Obj, custom: string[]): void {
+  for (const [key, settings] of Object.entries(events)) {
+    if (key.startsWith("x-")) continue;
+    const builtin = tryParseHookEvent(key);
+    const s = isObj(settings) ? settings : {};
+    if (builtin === null) {
+      if (s.custom !== true && tryParseHookEvent(key, custom) === null)
+        report("error", ["events", key], `unknown event \`${key}\` under \`events\`${suggest(key, custom)}; to declare your own event, add \`custom: true\``, "key");
+      continue;
+    }
+    const info = eventInfo(builtin)!;
+    if (s.custom === true) report("error", ["events", key, "custom"], `\`${key}\` is a built-in event: remove \`custom: true\``, "key");
+    if (s.gate !== undefined)
+      report("error", ["events", key, "gate"], `\`gate\` can only be set on custom events; \`${builtin}\` ${info.gate === "yes" ? "can" : "cannot"} block by definition: remove it`, "key");
+    if (s.parallel === true && info.gate === "transform") {
+      report("error", ["events", key, "parallel"], `\`parallel\` is not allowed on \`${builtin}\`: its hooks chain updated_input one after another, so they cannot run in parallel`, "key");
+    }
+  }
+}
+
+/** One hook's fields: command or args, durations and sizes, its matcher, an `if` or on_failure that cannot apply to its event. */
+function checkHook(report: Report, at: ConfigPath, hook: Obj, event: string | null, custom: ReadonlyMap<string, boolean>): void {
+  if (hook.command !== undefined && hook.args !== undefined) {
+    report("error", [...at, "args"], `hook${label(hook)} has both \`command\` and \`args\`: keep exactly one (command runs in a shell, args runs without one)`, "key");
+  }
+  if (hook.timeout !== undefined) problem(report, [...at, "timeout"], durationProblem("timeout", hook.timeout));
+  if (hook.max_output !== undefined) problem(report, [...at, "max_output"], sizeProblem("max_output", hook.max_output));
+  if (typeof hook.matcher === "string") checkMatcher(report, [...at, "matcher"], hook.matcher, event);
+  if (typeof hook.if === "string" && event !== null && !TOOL_CALL_EVENTS.has(event)) {
+    report("warning", [...at, "if"], `hook${label(hook)} never runs: \`if\` tests a tool call, and \`${event}\` has none (only ${[...TOOL_CALL_EVENTS].join(", ")}); remove \`if\` or move the hook`);
+  }
+  if (hook.on_failure === "block" && event !== null && !canBlock(event, custom)) {
+    report("warning", [...at, "on_failure"], `\`on_failure: block\` has no effect on \`${event}\`, which cannot block: remove it or move the hook to a gate event`);
+  }
+}
+
+/** A hook's `cwd` and the script its command names, on disk (relative to the file's directory). */
+function checkHookPaths(report: Report, at: ConfigPath, hook: Obj, input: CheckConfigFileInput): void {
+  // User-layer hooks run in whatever directory the caller is in: only absolute paths are checkable.
+  const hookCwd = typeof hook.cwd === "string" && hook.cwd !== "" ? hook.cwd : null;
+  if (input.dir === null && !(hookCwd && path.isAbsolute(hookCwd))) return;
+  let runDir = input.dir ?? input.cwd;
+  if (hookCwd) {
+    runDir = path.resolve(runDir, hookCwd);
+    if (!isDirectory(runDir)) {
+      report("error", [...at, "cwd"], `\`cwd\` ${JSON.stringify(hookCwd)} does not exist (resolved to ${runDir}): create it or fix the path (it is relative to the directory of this file)`);
+      return;
+    }
+  }
+  const script = typeof hook.command === "string" ? firstWord(hook.command) : Array.isArray(hook.args) && typeof hook.args[0] === "string" ? hook.args[0] : null;
+  if (script && looksLikeRelativeScript(script) && !existsSync(path.resolve(runDir, script))) {
+    const field = typeof hook.command === "string" ? "command" : "args";
+    report("warning", [...at, field], `\`${field}\` runs ${script}, which does not exist (looked for ${path.resolve(runDir, script)}): create it or fix the path`);
+  }
 }
 
 function problem(report: (s: Diagnostic["severity"], at: ConfigPath, m: string) => void, at: ConfigPath, message: string | null): void {

@@ -1,13 +1,14 @@
 import type { ResolvedConfig } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
 import type { HookSpec } from "../config/types.js";
-import { type ExistingHook, hookNameFromCommand, uniqueName } from "../interop/claudeImport.js";
+import { hookNameFromCommand, uniqueName } from "../interop/hookNames.js";
+import type { ExistingHook, HookImport } from "../interop/importHooks.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { configEvents, matchedValues } from "./install.js";
 import { hookrunCallNote, dispatchCommand, walkUpDispatchCommand } from "./dispatch.js";
 import { baseRead, canonicalTool, sampleFields } from "./payload.js";
 import { blockReason, rankedDecision, resultTexts } from "./resultText.js";
-import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload, TableProblem } from "./types.js";
+import type { HostAdapter, HostAnswer, HostEntry, Payload, TableProblem } from "./types.js";
 import { closestMatches, didYouMean } from "../text.js";
 
 /**
@@ -251,8 +252,8 @@ const TABLE_KEYS = new Set(["event", "tool_name", "action"]);
  * hook gets `timeout: 25` (agent-code kills any hook at 30 s). What a script reads differs: under
  * hookrun its stdin is hookrun's context (the tool input under `tool_input`), noted once.
  */
-function importAgentCode(settings: unknown, existing: ExistingHook[]): HostImport {
-  const result: HostImport = { hooks: [], customEvents: {}, notes: [] };
+function importAgentCode(settings: unknown, existing: ExistingHook[]): HookImport {
+  const result: HookImport = { hooks: [], customEvents: {}, notes: [] };
   if (!isJsonObject(settings)) throw new TypeError("agent-code settings must be a TOML table");
   const tables = settings.hooks;
   if (tables === undefined) {
@@ -305,7 +306,7 @@ function importAgentCode(settings: unknown, existing: ExistingHook[]): HostImpor
       timeout: 25,
       ...(event === "pre_tool_use" && { on_failure: "block" as const }),
     };
-    result.hooks.push({ event, claudeEvent: hostEvent, at, hook });
+    result.hooks.push({ event, hostEvent, at, hook });
   }
   if (result.hooks.length)
     result.notes.push(

@@ -1,7 +1,7 @@
 import { EVENT_BY_NAME, EVENTS, pascalEventName } from "../events/catalog.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
 import type { HookResult, Message, TriggerResult } from "../runner/types.js";
-import { importClaudeSettings } from "../interop/claudeImport.js";
+import { importClaudeSettings } from "../interop/importClaudeSettings.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { cursor } from "./cursor.js";
 import { baseRead, POSIX_SHELL, sampleFields } from "./payload.js";

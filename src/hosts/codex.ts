@@ -2,13 +2,14 @@ import type { ResolvedConfig } from "../config/types.js";
 import { matcherRule } from "../config/matcher.js";
 import { isJsonObject } from "../config/scanJson.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
-import { type ExistingHook, importClaudeSettings } from "../interop/claudeImport.js";
+import { importClaudeSettings } from "../interop/importClaudeSettings.js";
+import type { ExistingHook, HookImport } from "../interop/importHooks.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { hookrunCallNote, dispatchCommand, walkUpDispatchCommand } from "./dispatch.js";
 import { baseRead, sampleFields } from "./payload.js";
-import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
+import type { HostAdapter, HostAnswer, HostEntry, Payload } from "./types.js";
 import { failureLine, texts } from "./resultText.js";
 
 /**
@@ -250,7 +251,7 @@ const HANDLER_KEYS = new Set(["type", "command", "timeout", "timeoutSec", "timeo
  * has and Claude has not (mcp_tool / prompt / agent handlers, commandWindows, async, which Codex
  * skips) is noted; matchers naming apply_patch become `Edit|Write`.
  */
-function importCodex(settings: unknown, existing: ExistingHook[]): HostImport {
+function importCodex(settings: unknown, existing: ExistingHook[]): HookImport {
   if (!isJsonObject(settings)) throw new TypeError("Codex hooks.json must be a JSON object");
   const notes: string[] = [];
   if (settings.description !== undefined) notes.push("`description` not carried (hooks.yaml has no file description)");

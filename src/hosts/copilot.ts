@@ -18,10 +18,11 @@ import { isJsonObject } from "../config/scanJson.js";
 import { matcherRule } from "../config/matcher.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
-import { hookNameFromCommand, slug, uniqueName, type ExistingHook, type ImportedHook } from "../interop/claudeImport.js";
+import { hookNameFromCommand, slug, uniqueName } from "../interop/hookNames.js";
+import type { ExistingHook, HookImport, ImportedHook } from "../interop/importHooks.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { hookrunCallNote } from "./dispatch.js";
-import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
+import type { HostAdapter, HostAnswer, HostEntry, Payload } from "./types.js";
 import { failureLine, texts } from "./resultText.js";
 import { baseRead, field, sampleFields } from "./payload.js";
 
@@ -269,8 +270,8 @@ const MAX_TIMEOUT_S = 24 * 60 * 60;
  * dialect reads a flat `permissionDecision` or `modifiedArgs`. preToolUse hooks get
  * `on_failure: block` (Copilot denies the call when one fails).
  */
-function importCopilot(settings: unknown, existing: ExistingHook[] = []): HostImport {
-  const result: HostImport = { hooks: [], customEvents: {}, notes: [] };
+function importCopilot(settings: unknown, existing: ExistingHook[] = []): HookImport {
+  const result: HookImport = { hooks: [], customEvents: {}, notes: [] };
   if (!isJsonObject(settings)) throw new TypeError("a Copilot hooks file must be a JSON object");
   const hooks = settings.hooks;
   if (hooks === undefined) {
@@ -316,7 +317,7 @@ function importCopilot(settings: unknown, existing: ExistingHook[] = []): HostIm
         const base = hookNameFromCommand(hook.command ?? "") || slug(`${event.replace(/_/g, "-")}${hook.matcher ? `-${hook.matcher.replace(/[|,]+/g, "-")}` : ""}-hook`);
         hook.name = uniqueName(base, taken);
         result.notes.push(...notes.map((n) => `${where} (\`${hook.name}\`): ${n}`));
-        const imported: ImportedHook = { event, claudeEvent: hostEvent, at: where, hook: ordered(hook) };
+        const imported: ImportedHook = { event, hostEvent, at: where, hook: ordered(hook) };
         result.hooks.push(imported);
       }
     });

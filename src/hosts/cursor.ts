@@ -1,12 +1,12 @@
 import { isJsonObject } from "../config/scanJson.js";
 import { matcherRule } from "../config/matcher.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
-import type { ExistingHook } from "../interop/claudeImport.js";
+import type { ExistingHook, HookImport } from "../interop/importHooks.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { blockReason, parseJsonObject, rankedDecision, resultTexts } from "./resultText.js";
 import { type FlatConverted, type FlatEntry, importFlatHooks } from "./flatImport.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
-import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
+import type { HostAdapter, HostAnswer, HostEntry, Payload } from "./types.js";
 import { baseRead, canonicalTool, field, POSIX_SHELL, sampleFields, stringField } from "./payload.js";
 
 /**
@@ -307,7 +307,7 @@ function convertEntry({ hostEvent, event, command, entry }: FlatEntry): FlatConv
   return { matcher, timeout, ...(onFailure && { on_failure: onFailure }), notes };
 }
 
-function importCursor(settings: unknown, existing: ExistingHook[]): HostImport {
+function importCursor(settings: unknown, existing: ExistingHook[]): HookImport {
   if (!isJsonObject(settings)) throw new TypeError("Cursor's hooks.json must be a JSON object");
   const imp = importFlatHooks(settings.hooks, existing, { title: "Cursor", events: EVENTS, convert: convertEntry });
   if (settings.version !== undefined && settings.version !== 1) imp.notes.unshift(`version ${JSON.stringify(settings.version)}: Cursor documents version 1 only; read as version 1`);

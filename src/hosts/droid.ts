@@ -1,12 +1,13 @@
 import type { ResolvedConfig } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
 import { matcherRule } from "../config/matcher.js";
-import { type ExistingHook, importClaudeSettings } from "../interop/claudeImport.js";
+import { importClaudeSettings } from "../interop/importClaudeSettings.js";
+import type { ExistingHook, HookImport } from "../interop/importHooks.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { renderClaude } from "./claude.js";
 import { str } from "./resultText.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
-import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
+import type { HostAdapter, HostAnswer, HostEntry, Payload } from "./types.js";
 import { baseRead, canonicalTool, POSIX_SHELL, sampleFields } from "./payload.js";
 
 /**
@@ -77,7 +78,7 @@ function eventMap(settings: Record<string, unknown>): { map: unknown; standalone
   return { map: undefined, standalone: false };
 }
 
-function importDroid(settings: unknown, existing: ExistingHook[]): HostImport {
+function importDroid(settings: unknown, existing: ExistingHook[]): HookImport {
   if (!isJsonObject(settings)) throw new TypeError("Droid settings must be a JSON object");
   const { map, standalone } = eventMap(settings);
   if (map === undefined) return { hooks: [], customEvents: {}, notes: ["the file has no `hooks` object and names no Droid event; nothing to import"] };
@@ -100,7 +101,7 @@ function importDroid(settings: unknown, existing: ExistingHook[]): HostImport {
   imp.notes = imp.notes.map((n) => n.replace(/Claude Code/g, "Droid"));
   if (standalone) imp.notes.unshift("read as a standalone hooks.json (events at the top level)");
   for (const h of imp.hooks) {
-    if (!Object.hasOwn(EVENTS, h.claudeEvent)) imp.notes.push(`${h.at}: Droid does not fire ${h.claudeEvent} (it has nine events); imported as ${h.event} for other hosts`);
+    if (!Object.hasOwn(EVENTS, h.hostEvent)) imp.notes.push(`${h.at}: Droid does not fire ${h.hostEvent} (it has nine events); imported as ${h.event} for other hosts`);
     const text = h.hook.command ?? (h.hook.args ?? []).join(" ");
     if (/\$\{?FACTORY_PROJECT_DIR\b/.test(text))
       imp.notes.push(`${h.at} (\`${h.hook.name}\`): uses $FACTORY_PROJECT_DIR, which only Droid sets: under another host it is empty; a path relative to hooks.yaml works everywhere`);

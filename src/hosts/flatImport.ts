@@ -1,7 +1,7 @@
 import type { HookSpec } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
-import { type ExistingHook, hookNameFromCommand, slug, uniqueName } from "../interop/claudeImport.js";
-import type { HostImport } from "./types.js";
+import { hookNameFromCommand, slug, uniqueName } from "../interop/hookNames.js";
+import type { ExistingHook, HookImport } from "../interop/importHooks.js";
 import { hookrunCallNote } from "./dispatch.js";
 
 /**
@@ -33,8 +33,8 @@ export interface FlatImportRules {
 }
 
 /** The `hooks` object of a flat hooks.json → hookrun hooks (native dialect), one note per thing not carried. */
-export function importFlatHooks(hooks: unknown, existing: ExistingHook[], rules: FlatImportRules): HostImport {
-  const result: HostImport = { hooks: [], customEvents: {}, notes: [] };
+export function importFlatHooks(hooks: unknown, existing: ExistingHook[], rules: FlatImportRules): HookImport {
+  const result: HookImport = { hooks: [], customEvents: {}, notes: [] };
   if (hooks === undefined) {
     result.notes.push("the file has no `hooks` object; nothing to import");
     return result;
@@ -95,7 +95,7 @@ export function importFlatHooks(hooks: unknown, existing: ExistingHook[], rules:
         ...(converted.on_failure && { on_failure: converted.on_failure }),
       };
       result.notes.push(...converted.notes.map((n) => `${at} (\`${name}\`): ${n}`));
-      result.hooks.push({ event, claudeEvent: hostEvent, at, hook });
+      result.hooks.push({ event, hostEvent, at, hook });
     }
   }
   return result;

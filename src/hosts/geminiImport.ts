@@ -1,11 +1,11 @@
 import type { HookSpec } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
-import { type ExistingHook, hookNameFromCommand, slug, uniqueName } from "../interop/claudeImport.js";
+import { hookNameFromCommand, slug, uniqueName } from "../interop/hookNames.js";
+import type { ExistingHook, HookImport } from "../interop/importHooks.js";
 import { hookrunCallNote } from "./dispatch.js";
 import { EVENTS, PLACEHOLDERS, TOOLS } from "./geminiTables.js";
 import { escapeRegex } from "./geminiSetup.js";
-import type { HostImport } from "./types.js";
 
 /**
  * `hooks import gemini`: the hooks of Gemini CLI's settings as hookrun hooks (`dialect: native`),
@@ -92,8 +92,8 @@ function toolMatcher(matcher: string, notes: string[], where: string): string | 
  * (placeholders rewritten), `timeout` (ms), `description`, `env`, the group's `matcher` (tool
  * names to canonical; SessionStart/SessionEnd/PreCompress compare it for equality) and `sequential`.
  */
-export function importGeminiSettings(settings: unknown, existing: ExistingHook[] = []): HostImport {
-  const result: HostImport = { hooks: [], customEvents: {}, notes: [] };
+export function importGeminiSettings(settings: unknown, existing: ExistingHook[] = []): HookImport {
+  const result: HookImport = { hooks: [], customEvents: {}, notes: [] };
   if (!isJsonObject(settings)) throw new TypeError("Gemini CLI settings must be a JSON object");
   const hooks = settings.hooks;
   if (hooks === undefined) {
@@ -161,7 +161,7 @@ export function importGeminiSettings(settings: unknown, existing: ExistingHook[]
         seen.add(id);
         hook.name = uniqueName((name && slug(name)) || hookNameFromCommand(hook.command ?? "") || `${event.replace(/_/g, "-")}-hook`, taken);
         result.notes.push(...notes.map((n) => `${at} (\`${hook.name}\`): ${n}`));
-        result.hooks.push({ event, claudeEvent: geminiEvent, at, hook: orderGeminiKeys(hook) });
+        result.hooks.push({ event, hostEvent: geminiEvent, at, hook: orderGeminiKeys(hook) });
         imported++;
       });
     });

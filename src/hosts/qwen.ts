@@ -2,14 +2,15 @@ import { EVENT_BY_NAME } from "../events/catalog.js";
 import type { HookSpec } from "../config/types.js";
 import { matcherRule } from "../config/matcher.js";
 import { type ClaudeHookResponse, claudeHost, formatClaude } from "./claude.js";
-import { HOOK_NAME_PATTERN, importClaudeSettings } from "../interop/claudeImport.js";
+import { HOOK_NAME_PATTERN } from "../interop/hookNames.js";
+import { importClaudeSettings } from "../interop/importClaudeSettings.js";
 import { isJsonObject } from "../config/scanJson.js";
 import type { TriggerResult } from "../runner/types.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { isDispatchCommand } from "./dispatch.js";
 import { baseRead, sampleFields } from "./payload.js";
-import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
-import type { ExistingHook } from "../interop/claudeImport.js";
+import type { HostAdapter, HostAnswer, HostEntry, Payload } from "./types.js";
+import type { ExistingHook, HookImport } from "../interop/importHooks.js";
 
 /**
  * Qwen Code (`@qwen-code/qwen-code`, checked against 0.24.4) as a host: everything hookrun knows
@@ -206,7 +207,7 @@ function canonicalMatcher(matcher: string, where: string, notes: string[]): stri
  * differences are taken out: tool ids in matchers, `timeout` ≥ 1000 read as milliseconds, the
  * fields Qwen adds (`name`, `description`, `env`, a group's `sequential`), `$QWEN_PROJECT_DIR`.
  */
-export function importQwenSettings(settings: unknown, existing: ExistingHook[] = []): HostImport {
+export function importQwenSettings(settings: unknown, existing: ExistingHook[] = []): HookImport {
   if (!isJsonObject(settings)) throw new TypeError("Qwen Code settings must be a JSON object");
   const notes: string[] = [];
   const extras = new Map<string, { name?: string; description?: string; env?: Record<string, string> }>();

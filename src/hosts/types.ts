@@ -1,14 +1,6 @@
 import type { ResolvedConfig } from "../config/types.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
-import type { ClaudeImport, ExistingHook } from "../interop/claudeImport.js";
-
-/**
- * A result of `hooks import HOST`: the hooks in hooks.yaml's shape (each with `dialect` set to the
- * output dialect its script was written for), custom events, and one note per field not carried or
- * hook refused (never dropped silently). The same shape as Claude's import, so one merge and one
- * renderer serve every host (`ImportedHook.claudeEvent` holds the host's own event name).
- */
-export type HostImport = ClaudeImport;
+import type { ExistingHook, HookImport } from "../interop/importHooks.js";
 
 /**
  * A host is the agent that fires an event (docs/hosts.md). Each host is one module in src/hosts/
@@ -212,5 +204,5 @@ export interface HostAdapter {
    * Hooks of the host's config file (parsed JSON) → hooks.yaml (`hooks import HOST`); `existing`
    * are the hooks already in the target config, so a second import adds nothing twice.
    */
-  import?(settings: unknown, existing: ExistingHook[]): HostImport;
+  import?(settings: unknown, existing: ExistingHook[]): HookImport;
 }

@@ -1,12 +1,12 @@
 import type { ResolvedConfig } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
-import type { ExistingHook } from "../interop/claudeImport.js";
+import type { ExistingHook, HookImport } from "../interop/importHooks.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { blockReason, parseJsonObject, rankedDecision, resultTexts } from "./resultText.js";
 import { type FlatConverted, type FlatEntry, importFlatHooks } from "./flatImport.js";
 import { configEvents, matchedValues } from "./install.js";
-import type { HostAdapter, HostAnswer, HostEntry, HostImport, Payload } from "./types.js";
+import type { HostAdapter, HostAnswer, HostEntry, Payload } from "./types.js";
 import { baseRead, field, POSIX_SHELL, stringField } from "./payload.js";
 
 /**
@@ -191,7 +191,7 @@ function convertEntry({ hostEvent, event, entry }: FlatEntry): FlatConverted {
   return { matcher, notes };
 }
 
-function importWindsurf(settings: unknown, existing: ExistingHook[]): HostImport {
+function importWindsurf(settings: unknown, existing: ExistingHook[]): HookImport {
   if (!isJsonObject(settings)) throw new TypeError("Windsurf's hooks.json must be a JSON object");
   return importFlatHooks(settings.hooks, existing, { title: "Windsurf", events: EVENTS, convert: convertEntry });
 }

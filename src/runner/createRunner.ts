@@ -13,7 +13,7 @@ import { appendRunLog, runLogRecord, type RunLogExtras } from "./runLog.js";
 import { checkContext } from "./context.js";
 import type { Leftover, SpawnedHook } from "./spawnHook.js";
 import { type AsyncBackend, MemoryAsyncBackend, asyncMessages, asyncRunLogRecord, type AsyncPhase } from "../async/backend.js";
-import { DetachedAsyncBackend } from "../async/worker.js";
+import { DetachedAsyncBackend } from "../async/detachedBackend.js";
 import { DEFAULT_ASYNC_CLOSE_GRACE_MS } from "../async/paths.js";
 import type { AsyncDelivery, CloseOptions, HookContext, HookEndEvent, HookResult, HookStartEvent, PendingAsync, Runner, RunnerEvent, RunnerOptions, TriggerOptions, TriggerResult } from "./types.js";
 
@@ -27,6 +27,27 @@ interface TriggerRun {
 }
 
 type Listener = (e: never) => void;
+
+/** A trigger's result before anything ran. */
+function emptyResult(event: string, sessionId: string): TriggerResult {
+  return {
+    event,
+    session_id: sessionId,
+    duration_ms: 0,
+    messages: [],
+    blocked: false,
+    blocked_by: null,
+    reason: null,
+    continue: true,
+    stop_reason: null,
+    stopped_by: null,
+    updated_input: null,
+    hooks: [],
+    async_started: [],
+    async_delivered: [],
+    warnings: [],
+  };
+}
 
 class HookRunner implements Runner {
   config!: ResolvedConfig;
@@ -118,39 +139,11 @@ class HookRunner implements Runner {
     const started = Date.now();
     const event = this.canonical(eventInput);
     checkContext(context, `of \`${event}\``);
-    const result: TriggerResult = {
-      event,
-      session_id: sessionIdOf(context, this.env),
-      duration_ms: 0,
-      messages: [],
-      blocked: false,
-      blocked_by: null,
-      reason: null,
-      continue: true,
-      stop_reason: null,
-      stopped_by: null,
-      updated_input: null,
-      hooks: [],
-      async_started: [],
-      async_delivered: [],
-      warnings: [],
-    };
-    const candidates = this.byEvent.get(event);
-    const selected = candidates ? orderHooks(selectHooks(candidates, event, context, this.config, { env: this.env, cwd: this.cwd, only: options.only, skip: options.skip })) : [];
-    // Only when something would run: untrusted project/local config never spawns (SPEC §11).
-    if (selected.length > 0 && !this.trusted && this.trust !== "all") {
-      assertTrusted(this.config, { env: this.env, stateDir: this.stateDir });
-      this.trusted = true;
-    }
+    const result = emptyResult(event, sessionIdOf(context, this.env));
+    const selected = this.select(event, context, options);
     // Finished async results of this session come first, whatever hooks this event has (taken
     // after the trust check, so a refused run cannot swallow them).
-    const taken = this.async.take(result.session_id);
-    if (taken.delivered.length > 0) {
-      result.async_delivered = taken.delivered;
-      for (const d of taken.delivered) this.logAsync(d, "delivered");
-    }
-    for (const e of taken.expired) this.logAsync(e, "expired");
-    if (taken.warnings.length > 0) result.warnings.push(...taken.warnings);
+    this.takeAsync(result);
     if (selected.length === 0) return this.finishEarly(result, started, this.logExtras(context, options), options.log?.always === true);
     // Built only once something will run: a matcher miss stays on the no-match fast path.
     const base = buildContext(event, context, this.cwd, this.env);
@@ -158,45 +151,12 @@ class HookRunner implements Runner {
     const sync: ResolvedHook[] = [];
     const background: ResolvedHook[] = [];
     for (const hook of selected) (hook.async ? background : sync).push(hook);
-    let waited: Promise<AsyncDelivery[]> | null = null;
-    if (background.length > 0) {
-      const gate = eventGate(event, this.config);
-      const startedAsync = this.async.start({
-        event,
-        gate,
-        sessionId: result.session_id,
-        hooks: background,
-        context,
-        wait: options.wait === true,
-        // Called only for hooks run in this process: detached workers report nothing back live.
-        run: (hook, signal) => {
-          this.emit("hook:start", { event, session_id: result.session_id, name: hook.name, async: true });
-          return runHook(hook, base, { env: this.baseEnv, projectDir: this.config.projectDir, gate, signal, onSpawn: (s) => this.track(s) });
-        },
-        onFinish: (d) => {
-          this.emit("hook:end", { event, session_id: d.session_id, name: d.name, async: true, result: d });
-          this.logAsync(d, "finished");
-        },
-      });
-      result.async_started = startedAsync.names;
-      if (startedAsync.warnings.length > 0) result.warnings.push(...startedAsync.warnings);
-      if (options.wait) waited = startedAsync.waited;
-    }
+    const waited = background.length > 0 ? this.startAsync(result, background, context, base, options) : null;
     if (sync.length === 0) {
       if (waited) this.deliverWaited(result, await waited);
       return this.finishEarly(result, started, this.logExtras(context, options));
     }
-    const run: TriggerRun = { cancelled: false, active: new Set() };
-    this.runs.add(run);
-    const onAbort = (): void => this.cancelRun(run);
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-    if (options.signal?.aborted) this.cancelRun(run);
-    try {
-      result.hooks = await this.runSync(sync, event, base, run);
-    } finally {
-      this.runs.delete(run);
-      options.signal?.removeEventListener("abort", onAbort);
-    }
+    result.hooks = await this.runCancellable(sync, event, base, options.signal);
     if (waited) this.deliverWaited(result, await waited);
     this.collect(result);
     result.duration_ms = Date.now() - started;
@@ -208,6 +168,70 @@ class HookRunner implements Runner {
       }
     }
     return result;
+  }
+
+  /** The event's hooks that run for this context, in order; the config's trust checked once something would run. */
+  private select(event: string, context: HookContext, options: TriggerOptions): ResolvedHook[] {
+    const candidates = this.byEvent.get(event);
+    const selected = candidates ? orderHooks(selectHooks(candidates, event, context, this.config, { env: this.env, cwd: this.cwd, only: options.only, skip: options.skip })) : [];
+    // Only when something would run: untrusted project/local config never spawns (docs/trust.md).
+    if (selected.length > 0 && !this.trusted && this.trust !== "all") {
+      assertTrusted(this.config, { env: this.env, stateDir: this.stateDir });
+      this.trusted = true;
+    }
+    return selected;
+  }
+
+  /** The session's finished async results into `result` (and the run log), with the expired ones logged. */
+  private takeAsync(result: TriggerResult): void {
+    const taken = this.async.take(result.session_id);
+    if (taken.delivered.length > 0) {
+      result.async_delivered = taken.delivered;
+      for (const d of taken.delivered) this.logAsync(d, "delivered");
+    }
+    for (const e of taken.expired) this.logAsync(e, "expired");
+    if (taken.warnings.length > 0) result.warnings.push(...taken.warnings);
+  }
+
+  /** Start the async hooks; with `options.wait`, what resolves to their results (else null). */
+  private startAsync(result: TriggerResult, hooks: ResolvedHook[], context: HookContext, base: Record<string, unknown>, options: TriggerOptions): Promise<AsyncDelivery[]> | null {
+    const event = result.event;
+    const gate = eventGate(event, this.config);
+    const startedAsync = this.async.start({
+      event,
+      gate,
+      sessionId: result.session_id,
+      hooks,
+      context,
+      wait: options.wait === true,
+      // Called only for hooks run in this process: detached workers report nothing back live.
+      run: (hook, signal) => {
+        this.emit("hook:start", { event, session_id: result.session_id, name: hook.name, async: true });
+        return runHook(hook, base, { env: this.baseEnv, projectDir: this.config.projectDir, gate, signal, onSpawn: (s) => this.track(s) });
+      },
+      onFinish: (d) => {
+        this.emit("hook:end", { event, session_id: d.session_id, name: d.name, async: true, result: d });
+        this.logAsync(d, "finished");
+      },
+    });
+    result.async_started = startedAsync.names;
+    if (startedAsync.warnings.length > 0) result.warnings.push(...startedAsync.warnings);
+    return options.wait ? startedAsync.waited : null;
+  }
+
+  /** The sync hooks, as one run that close() or `signal` cancels. */
+  private async runCancellable(sync: ResolvedHook[], event: string, base: Record<string, unknown>, signal: AbortSignal | undefined): Promise<HookResult[]> {
+    const run: TriggerRun = { cancelled: false, active: new Set() };
+    this.runs.add(run);
+    const onAbort = (): void => this.cancelRun(run);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (signal?.aborted) this.cancelRun(run);
+    try {
+      return await this.runSync(sync, event, base, run);
+    } finally {
+      this.runs.delete(run);
+      signal?.removeEventListener("abort", onAbort);
+    }
   }
 
   // Run sync hooks in order (or by equal-priority groups on a parallel event); stop on a block or stop_propagation.

@@ -29,135 +29,164 @@ export interface RunLogFollower {
  * appended by short-lived processes of any agent, and polling a stat is as cheap as it is robust.
  */
 export function followRunLog(stateDir: string, options: FollowOptions): RunLogFollower {
-  const file = runLogFile(stateDir);
-  let fd: number | null = null;
-  let ino = -1;
-  let pos = 0;
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  // Inside a line already over the limit: its bytes are dropped up to its newline.
-  let dropping = false;
+  const follower = new LogFollower(runLogFile(stateDir), new LineReader(options));
+  follower.open(true);
+  const timer = setInterval(() => follower.poll(), options.intervalMs ?? 200);
+  return {
+    poll: () => follower.poll(),
+    stop: () => {
+      clearInterval(timer);
+      follower.stop();
+    },
+  };
+}
 
-  const open = (fromEnd: boolean): void => {
+/** The run log's file as it is followed: the one open now, and how far it was read. */
+class LogFollower {
+  private fd: number | null = null;
+  private ino = -1;
+  private pos = 0;
+
+  constructor(
+    private readonly file: string,
+    private readonly lines: LineReader,
+  ) {}
+
+  open(fromEnd: boolean): void {
     try {
       // Non-blocking: a FIFO planted as runs.jsonl must not hang the open; only a regular file is read.
-      const f = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+      const f = openSync(this.file, constants.O_RDONLY | constants.O_NONBLOCK);
       const st = fstatSync(f);
       if (!st.isFile()) {
         closeSync(f);
         return;
       }
-      fd = f;
-      ino = st.ino;
-      pos = fromEnd ? st.size : 0;
+      this.fd = f;
+      this.ino = st.ino;
+      this.pos = fromEnd ? st.size : 0;
     } catch {
       // no log yet
     }
-  };
+  }
 
-  const emit = (line: Buffer): void => {
+  /** Read the open file from `pos` to its end (bounded per poll); true when at its end. */
+  private drain(): boolean {
+    if (this.fd === null) return true;
+    const buf = Buffer.allocUnsafe(64 * 1024);
+    for (let read = 0; read < READ_PER_POLL; ) {
+      let n: number;
+      try {
+        n = readSync(this.fd, buf, 0, buf.length, this.pos);
+      } catch {
+        return true;
+      }
+      if (n === 0) return true;
+      this.pos += n;
+      read += n;
+      this.lines.consume(buf.subarray(0, n));
+    }
+    return false;
+  }
+
+  private close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+    // A line cut at the end of a rotated file never gets its end: it is not a record.
+    this.lines.cut();
+  }
+
+  poll(): void {
+    let current: { ino: number; size: number } | null = null;
+    try {
+      const st = statSync(this.file);
+      current = { ino: st.ino, size: st.size };
+    } catch {
+      // rotated away this instant, or no log yet
+    }
+    if (this.fd !== null) {
+      if (current && current.ino === this.ino && current.size < this.pos) {
+        // Truncated in place: start again from its start.
+        this.pos = 0;
+        this.lines.reset();
+      }
+      const atEnd = this.drain();
+      // Renamed (rotation) or removed: what it still held is read; the new file is read from its start.
+      if (atEnd && (!current || current.ino !== this.ino)) this.close();
+    }
+    if (this.fd === null && current) {
+      this.open(false);
+      this.drain();
+    }
+  }
+
+  stop(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+}
+
+/**
+ * Appended bytes → records, line by line: a line over FOLLOW_MAX_LINE_BYTES is skipped unread,
+ * and an unfinished last line waits for its end.
+ */
+class LineReader {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  // Inside a line already over the limit: its bytes are dropped up to its newline.
+  private dropping = false;
+
+  constructor(private readonly options: FollowOptions) {}
+
+  consume(chunk: Buffer): void {
+    let start = 0;
+    for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
+      const piece = chunk.subarray(start, nl);
+      start = nl + 1;
+      if (this.dropping) {
+        this.dropping = false;
+        continue;
+      }
+      const line = this.pending.length > 0 ? Buffer.concat([...this.pending, piece]) : piece;
+      this.pending = [];
+      this.pendingBytes = 0;
+      if (line.length > FOLLOW_MAX_LINE_BYTES) this.options.onSkipped?.();
+      else this.emit(line);
+    }
+    const rest = chunk.subarray(start);
+    if (rest.length === 0 || this.dropping) return;
+    this.pendingBytes += rest.length;
+    if (this.pendingBytes > FOLLOW_MAX_LINE_BYTES) {
+      this.pending = [];
+      this.pendingBytes = 0;
+      this.dropping = true;
+      this.options.onSkipped?.();
+    } else this.pending.push(Buffer.from(rest));
+  }
+
+  /** The file ended inside a line: that line is skipped, and the next file starts afresh. */
+  cut(): void {
+    if (this.pending.length > 0) this.options.onSkipped?.();
+    this.reset();
+  }
+
+  /** Forget the line in progress (the file was truncated). */
+  reset(): void {
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.dropping = false;
+  }
+
+  private emit(line: Buffer): void {
     const text = line.toString("utf8");
     if (!text.trim()) return;
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
-      options.onSkipped?.();
+      this.options.onSkipped?.();
       return;
     }
-    if (isRunLogRecord(value)) options.onRecord(value);
-    else options.onSkipped?.();
-  };
-
-  const consume = (chunk: Buffer): void => {
-    let start = 0;
-    for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
-      const piece = chunk.subarray(start, nl);
-      start = nl + 1;
-      if (dropping) {
-        dropping = false;
-        continue;
-      }
-      const line = pending.length > 0 ? Buffer.concat([...pending, piece]) : piece;
-      pending = [];
-      pendingBytes = 0;
-      if (line.length > FOLLOW_MAX_LINE_BYTES) options.onSkipped?.();
-      else emit(line);
-    }
-    const rest = chunk.subarray(start);
-    if (rest.length === 0 || dropping) return;
-    pendingBytes += rest.length;
-    if (pendingBytes > FOLLOW_MAX_LINE_BYTES) {
-      pending = [];
-      pendingBytes = 0;
-      dropping = true;
-      options.onSkipped?.();
-    } else pending.push(Buffer.from(rest));
-  };
-
-  // Read the open file from `pos` to its end (bounded per poll); true when at its end.
-  const drain = (): boolean => {
-    if (fd === null) return true;
-    const buf = Buffer.allocUnsafe(64 * 1024);
-    for (let read = 0; read < READ_PER_POLL; ) {
-      let n: number;
-      try {
-        n = readSync(fd, buf, 0, buf.length, pos);
-      } catch {
-        return true;
-      }
-      if (n === 0) return true;
-      pos += n;
-      read += n;
-      consume(buf.subarray(0, n));
-    }
-    return false;
-  };
-
-  const close = (): void => {
-    if (fd !== null) closeSync(fd);
-    fd = null;
-    // A line cut at the end of a rotated file never gets its end: it is not a record.
-    if (pending.length > 0) options.onSkipped?.();
-    pending = [];
-    pendingBytes = 0;
-    dropping = false;
-  };
-
-  const poll = (): void => {
-    let current: { ino: number; size: number } | null = null;
-    try {
-      const st = statSync(file);
-      current = { ino: st.ino, size: st.size };
-    } catch {
-      // rotated away this instant, or no log yet
-    }
-    if (fd !== null) {
-      if (current && current.ino === ino && current.size < pos) {
-        // Truncated in place: start again from its start.
-        pos = 0;
-        pending = [];
-        pendingBytes = 0;
-        dropping = false;
-      }
-      const atEnd = drain();
-      // Renamed (rotation) or removed: what it still held is read; the new file is read from its start.
-      if (atEnd && (!current || current.ino !== ino)) close();
-    }
-    if (fd === null && current) {
-      open(false);
-      drain();
-    }
-  };
-
-  open(true);
-  const timer = setInterval(poll, options.intervalMs ?? 200);
-  return {
-    poll,
-    stop: () => {
-      clearInterval(timer);
-      if (fd !== null) closeSync(fd);
-      fd = null;
-    },
-  };
+    if (isRunLogRecord(value)) this.options.onRecord(value);
+    else this.options.onSkipped?.();
+  }
 }

@@ -97,6 +97,16 @@ const RESERVED = new Set(["if", "then", "else", "elif", "fi", "do", "done", "whi
  * then runs the hook without testing the rule, and so does hookrun.
  */
 export function simpleCommands(command: string): string[] | null {
+  const commands = commandWords(command);
+  if (commands === null) return null;
+  // Compound commands (`if …; then git push; fi`, `! git push`, `time git push`, loops) are not
+  // followed either: `then git push` is no simple command, and a skipped guard is worse.
+  if (commands.some((argv) => RESERVED.has(argv.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) ?? ""))) return null;
+  return commands.map(commandText).filter((c) => c !== "");
+}
+
+/** The words of each command of a line, quotes removed; null at a construct simpleCommands does not follow. */
+function commandWords(command: string): string[][] | null {
   const commands: string[][] = [];
   let words: string[] = [];
   let word = "";
@@ -157,29 +167,27 @@ export function simpleCommands(command: string): string[] | null {
     }
   }
   endCommand();
-  // Compound commands (`if …; then git push; fi`, `! git push`, `time git push`, loops) are not
-  // followed either: `then git push` is no simple command, and a skipped guard is worse.
-  if (commands.some((argv) => RESERVED.has(argv.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) ?? ""))) return null;
-  return commands
-    .map((argv) => {
-      const out: string[] = [];
-      let skipNext = false;
-      for (const w of argv) {
-        if (skipNext) {
-          skipNext = false;
-          continue;
-        }
-        if (out.length === 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) continue;
-        const redirect = /^(\d*|&)(>>?|<)(&?\d*-?)?(.*)$/.exec(w);
-        if (redirect && (redirect[1] !== "" || w.startsWith(">") || w.startsWith("<"))) {
-          if (redirect[4] === "" && !redirect[3]) skipNext = true;
-          continue;
-        }
-        out.push(w);
-      }
-      return out.join(" ");
-    })
-    .filter((c) => c !== "");
+  return commands;
+}
+
+/** One command's words as simpleCommands gives them: without its leading assignments and its redirections. */
+function commandText(argv: string[]): string {
+  const out: string[] = [];
+  let skipNext = false;
+  for (const w of argv) {
+    if (skipNext) {
+      skipNext = false;
+      continue;
+    }
+    if (out.length === 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) continue;
+    const redirect = /^(\d*|&)(>>?|<)(&?\d*-?)?(.*)$/.exec(w);
+    if (redirect && (redirect[1] !== "" || w.startsWith(">") || w.startsWith("<"))) {
+      if (redirect[4] === "" && !redirect[3]) skipNext = true;
+      continue;
+    }
+    out.push(w);
+  }
+  return out.join(" ");
 }
 
 /** Claude's Bash rule: some simple command of the line matches (`npm run test:*` is a legacy prefix rule). */

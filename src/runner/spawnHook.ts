@@ -136,152 +136,200 @@ function describeSpawnError(error: NodeJS.ErrnoException, request: SpawnRequest)
  */
 export function spawnHook(request: SpawnRequest): SpawnedHook {
   const started = Date.now();
-  try {
-    if (!statSync(request.cwd).isDirectory()) {
-      return settled(spawnFailure(`working directory ${request.cwd} is not a directory`, started));
-    }
-  } catch {
-    return settled(spawnFailure(`working directory ${request.cwd} does not exist`, started));
-  }
+  const badCwd = cwdProblem(request.cwd);
+  if (badCwd) return settled(spawnFailure(badCwd, started));
   let child: ChildProcess;
   try {
     child = spawn(request.file, request.args, { cwd: request.cwd, env: request.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
   } catch (error) {
     return settled(spawnFailure(describeSpawnError(error as NodeJS.ErrnoException, request), started));
   }
-  const drainers: ChildProcess[] = [];
-  const handOff = (stream: Readable, capture: () => Capture) => () => {
-    const drainer = drainElsewhere(stream, capture().push);
-    if (drainer) drainers.push(drainer);
+  const hook = new HookProcess(request, child, started);
+  return {
+    pid: hook.pid,
+    outcome: hook.outcome,
+    reaped: hook.reaped,
+    cancel: () => hook.kill("cancelled"),
+    leftover: () => hook.leftover(),
+    release: () => hook.endBackground(false),
   };
-  const out: Capture = new Capture(
-    request.maxOutput,
-    handOff(child.stdout as Readable, () => out),
-  );
-  const err: Capture = new Capture(
-    request.maxOutput,
-    handOff(child.stderr as Readable, () => err),
-  );
-  let end: SpawnEnd = "exited";
-  let spawnError: string | null = null;
-  let reapResolve!: () => void;
-  const reaped = new Promise<void>((r) => (reapResolve = r));
-  let killing: Promise<void> | null = null;
-  const pid = child.pid;
-  let exited = false;
+}
 
-  let afterKill: (() => void) | null = null;
+/** Why the hook cannot run in `cwd`, or null. */
+function cwdProblem(cwd: string): string | null {
+  try {
+    if (!statSync(cwd).isDirectory()) return `working directory ${cwd} is not a directory`;
+  } catch {
+    return `working directory ${cwd} does not exist`;
+  }
+  return null;
+}
+
+/**
+ * A spawned hook process and its group, from the spawn to the outcome: capture of both streams,
+ * the timeout, the kill, the reaping of what the process left behind, and with keepBackground
+ * the group kept until its deadline.
+ */
+class HookProcess {
+  readonly pid: number | undefined;
+  readonly outcome: Promise<SpawnOutcome>;
+  readonly reaped: Promise<void>;
+  private reapResolve!: () => void;
+  private readonly drainers: ChildProcess[] = [];
+  private readonly out: Capture;
+  private readonly err: Capture;
+  private end: SpawnEnd = "exited";
+  private spawnError: string | null = null;
+  private killing: Promise<void> | null = null;
+  private exited = false;
   // keepBackground: the group outlives the process until this deadline (or a cancel). The timers
   // hold the event loop: a caller that waits (drain, an async worker) is not cut short; one that
   // exits first hands the group on and release()s it.
-  let background: { timer: NodeJS.Timeout; poll: NodeJS.Timeout } | null = null;
-  const deadline = started + request.timeoutMs;
-  // Read while the leader is surely alive (it cannot be reaped before the exit event).
-  const leaderStart = request.keepBackground && pid !== undefined ? (readProcStat(pid)?.start ?? null) : null;
-  const endBackground = (killIt: boolean): void => {
-    if (!background || pid === undefined) return;
-    clearTimeout(background.timer);
-    clearInterval(background.poll);
-    background = null;
-    if (killIt) void terminateGroup(pid).then(reapResolve);
-    else reapResolve();
-  };
-  const kill = (why: SpawnEnd): void => {
-    if (background) {
-      endBackground(true);
+  private background: { timer: NodeJS.Timeout; poll: NodeJS.Timeout } | null = null;
+  private readonly deadline: number;
+  private readonly leaderStart: string | null;
+  // The outcome's state, until finish() resolves it.
+  private resolve!: (outcome: SpawnOutcome) => void;
+  private done = false;
+  private exitCode: number | null = null;
+  private exitSignal: NodeJS.Signals | null = null;
+  private open = 2;
+  private graceTimer: NodeJS.Timeout | undefined;
+  private timer!: NodeJS.Timeout;
+
+  constructor(
+    private readonly request: SpawnRequest,
+    private readonly child: ChildProcess,
+    private readonly started: number,
+  ) {
+    this.out = new Capture(
+      request.maxOutput,
+      this.handOff(child.stdout as Readable, () => this.out),
+    );
+    this.err = new Capture(
+      request.maxOutput,
+      this.handOff(child.stderr as Readable, () => this.err),
+    );
+    this.reaped = new Promise<void>((r) => (this.reapResolve = r));
+    this.pid = child.pid;
+    this.deadline = started + request.timeoutMs;
+    // Read while the leader is surely alive (it cannot be reaped before the exit event).
+    this.leaderStart = request.keepBackground && this.pid !== undefined ? (readProcStat(this.pid)?.start ?? null) : null;
+    this.outcome = new Promise<SpawnOutcome>((resolve) => this.watch(resolve));
+  }
+
+  private handOff(stream: Readable, capture: () => Capture): () => void {
+    return () => {
+      const drainer = drainElsewhere(stream, capture().push);
+      if (drainer) this.drainers.push(drainer);
+    };
+  }
+
+  leftover(): Leftover | null {
+    return this.background && this.pid !== undefined ? { pgid: this.pid, deadline: this.deadline, start: this.leaderStart } : null;
+  }
+
+  endBackground(killIt: boolean): void {
+    if (!this.background || this.pid === undefined) return;
+    clearTimeout(this.background.timer);
+    clearInterval(this.background.poll);
+    this.background = null;
+    if (killIt) void terminateGroup(this.pid).then(this.reapResolve);
+    else this.reapResolve();
+  }
+
+  kill(why: SpawnEnd): void {
+    if (this.background) {
+      this.endBackground(true);
       return;
     }
-    if (end !== "exited" || exited || pid === undefined) return;
-    end = why;
-    killing = terminateGroup(pid, KILL_GRACE_MS);
+    if (this.end !== "exited" || this.exited || this.pid === undefined) return;
+    this.end = why;
+    this.killing = terminateGroup(this.pid, KILL_GRACE_MS);
     // Safety net: a process stuck even after SIGKILL (uninterruptible I/O) must not hold the result.
-    void killing.then(() => setTimeout(() => afterKill?.(), 500).unref());
-  };
+    void this.killing.then(() => setTimeout(() => void this.finish(), 500).unref());
+  }
 
-  const outcome = new Promise<SpawnOutcome>((resolve) => {
-    let done = false;
-    let exitCode: number | null = null;
-    let exitSignal: NodeJS.Signals | null = null;
-    let open = 2;
-    let graceTimer: NodeJS.Timeout | undefined;
-    const timer = setTimeout(() => kill("timed_out"), request.timeoutMs);
-
-    const finish = async (): Promise<void> => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      if (graceTimer) clearTimeout(graceTimer);
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-      child.stdin?.destroy();
-      // Like our own pipe ends: an escaped descendant still writing gets EPIPE, nothing lingers.
-      for (const d of drainers) d.kill("SIGKILL");
-      if (killing) await killing;
-      resolve({
-        end: spawnError ? "spawn_error" : end,
-        exitCode: spawnError ? null : exitCode,
-        signal: spawnError ? null : exitSignal,
-        stdout: out.text(),
-        stderr: err.text(),
-        truncated: out.truncated || err.truncated,
-        error: spawnError,
-        durationMs: Date.now() - started,
-      });
-    };
-    afterKill = () => void finish();
+  private watch(resolve: (outcome: SpawnOutcome) => void): void {
+    const { child } = this;
+    this.resolve = resolve;
+    this.timer = setTimeout(() => this.kill("timed_out"), this.request.timeoutMs);
     const streamClosed = (): void => {
-      open -= 1;
-      if (open === 0 && exited) void finish();
+      this.open -= 1;
+      if (this.open === 0 && this.exited) void this.finish();
     };
-    (child.stdout as Readable).on("data", out.push).once("close", streamClosed);
-    (child.stderr as Readable).on("data", err.push).once("close", streamClosed);
+    (child.stdout as Readable).on("data", this.out.push).once("close", streamClosed);
+    (child.stderr as Readable).on("data", this.err.push).once("close", streamClosed);
     child.stdin?.on("error", () => {});
     child.once("error", (error: NodeJS.ErrnoException) => {
       // Only spawn failures arrive here (we never kill through the ChildProcess object).
-      if (!exited && pid === undefined) {
-        spawnError = describeSpawnError(error, request);
-        exited = true;
-        reapResolve();
-        void finish();
+      if (!this.exited && this.pid === undefined) {
+        this.spawnError = describeSpawnError(error, this.request);
+        this.exited = true;
+        this.reapResolve();
+        void this.finish();
       }
     });
-    child.once("exit", (code, signal) => {
-      exited = true;
-      exitCode = code;
-      exitSignal = signal;
-      // Leftover members of the group (a backgrounded `cmd &`) must not outlive a sync hook, or,
-      // with keepBackground, its timeout; polling notices when the group empties by itself.
-      if (!killing && pid !== undefined && request.keepBackground && groupAlive(pid)) {
-        background = {
-          timer: setTimeout(() => endBackground(true), Math.max(0, deadline - Date.now())),
-          poll: setInterval(() => {
-            if (!groupAlive(pid)) endBackground(false);
-          }, BACKGROUND_POLL_MS),
-        };
-      } else if (!killing && pid !== undefined && groupAlive(pid)) {
-        void terminateGroup(pid).then(reapResolve);
-      } else if (killing) {
-        void killing.then(reapResolve);
-      } else {
-        reapResolve();
-      }
-      if (open === 0) void finish();
-      // The grace is measured in time AND at least one I/O poll: on a loop blocked for longer than
-      // the grace (50 concurrent spawns under load), the timer can fire before the poll phase has
-      // read what the hook wrote before exiting. setImmediate runs after that poll phase.
-      else graceTimer = setTimeout(() => setImmediate(() => void finish()), DRAIN_GRACE_MS);
-    });
-    child.stdin?.end(request.input);
-  });
+    child.once("exit", (code, signal) => this.onExit(code, signal));
+    child.stdin?.end(this.request.input);
+  }
 
-  return {
-    pid,
-    outcome,
-    reaped,
-    cancel: () => kill("cancelled"),
-    leftover: () => (background && pid !== undefined ? { pgid: pid, deadline, start: leaderStart } : null),
-    release: () => endBackground(false),
-  };
+  private onExit(code: number | null, signal: NodeJS.Signals | null): void {
+    this.exited = true;
+    this.exitCode = code;
+    this.exitSignal = signal;
+    this.reapGroup();
+    if (this.open === 0) void this.finish();
+    // The grace is measured in time AND at least one I/O poll: on a loop blocked for longer than
+    // the grace (50 concurrent spawns under load), the timer can fire before the poll phase has
+    // read what the hook wrote before exiting. setImmediate runs after that poll phase.
+    else this.graceTimer = setTimeout(() => setImmediate(() => void this.finish()), DRAIN_GRACE_MS);
+  }
+
+  /**
+   * Leftover members of the group (a backgrounded `cmd &`) must not outlive a sync hook, or, with
+   * keepBackground, its timeout; polling notices when the group empties by itself.
+   */
+  private reapGroup(): void {
+    const pid = this.pid;
+    if (!this.killing && pid !== undefined && this.request.keepBackground && groupAlive(pid)) {
+      this.background = {
+        timer: setTimeout(() => this.endBackground(true), Math.max(0, this.deadline - Date.now())),
+        poll: setInterval(() => {
+          if (!groupAlive(pid)) this.endBackground(false);
+        }, BACKGROUND_POLL_MS),
+      };
+    } else if (!this.killing && pid !== undefined && groupAlive(pid)) {
+      void terminateGroup(pid).then(this.reapResolve);
+    } else if (this.killing) {
+      void this.killing.then(this.reapResolve);
+    } else {
+      this.reapResolve();
+    }
+  }
+
+  private async finish(): Promise<void> {
+    if (this.done) return;
+    this.done = true;
+    clearTimeout(this.timer);
+    if (this.graceTimer) clearTimeout(this.graceTimer);
+    this.child.stdout?.destroy();
+    this.child.stderr?.destroy();
+    this.child.stdin?.destroy();
+    // Like our own pipe ends: an escaped descendant still writing gets EPIPE, nothing lingers.
+    for (const d of this.drainers) d.kill("SIGKILL");
+    if (this.killing) await this.killing;
+    this.resolve({
+      end: this.spawnError ? "spawn_error" : this.end,
+      exitCode: this.spawnError ? null : this.exitCode,
+      signal: this.spawnError ? null : this.exitSignal,
+      stdout: this.out.text(),
+      stderr: this.err.text(),
+      truncated: this.out.truncated || this.err.truncated,
+      error: this.spawnError,
+      durationMs: Date.now() - this.started,
+    });
+  }
 }
 
 function settled(outcome: SpawnOutcome): SpawnedHook {

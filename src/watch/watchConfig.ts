@@ -45,42 +45,19 @@ function ancestorsOf(scope: ConfigWatchScope): Set<string> {
 }
 
 /**
- * Keep a config loaded and reload it when any layer changes on disk (SPEC §12, §14): editors'
+ * Keep a config loaded and reload it when any layer changes on disk (docs/configuration.md): editors'
  * atomic-rename and backup-rename saves, delete and recreate, truncate-then-write, and files
  * that do not exist yet. Directories are watched, not files, and events filtered by name.
  */
 export function watchConfig(options: WatchConfigOptions = {}): ConfigWatcher {
   const debounceMs = options.debounceMs ?? 100;
   const loadOptions: LoadConfigOptions = { cwd: options.cwd, configPath: options.configPath, userConfig: options.userConfig, env: options.env };
-  let scope: ConfigWatchScope = configWatchScope(loadOptions);
   let current: ResolvedConfig | null = null;
   let lastError: ConfigError | null = null;
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
   let initial = true;
-
-  // Only the watched directories, their ancestors (chokidar drops a watched directory that it
-  // sees ignored as a child of another one) and the config names inside them get through.
-  let chain = ancestorsOf(scope);
-  const ignored = (p: string): boolean => {
-    if (chain.has(p)) return false;
-    const names = scope.get(path.dirname(p));
-    return !names?.has(path.basename(p));
-  };
-
-  const watcher: FSWatcher = watch([...scope.keys()], { ignoreInitial: true, depth: 0, atomic: true, ignored });
-
-  // A new directory or project file can move the scope (walk-up), so recompute it on every
-  // event. Directories are only ever added: chokidar's unwatch(dir) also ignores everything
-  // below it, which would blind us to a watched subdirectory; `ignored` filters the rest.
-  const watched = new Set(scope.keys());
-  const rescope = (): void => {
-    scope = configWatchScope(loadOptions);
-    chain = ancestorsOf(scope);
-    const added = [...scope.keys()].filter((d) => !watched.has(d));
-    for (const d of added) watched.add(d);
-    if (added.length) watcher.add(added);
-  };
+  const { watcher, rescope } = watchScope(loadOptions);
 
   const reloader = serialReloader(async () => {
     if (closed) return;
@@ -143,6 +120,37 @@ export function watchConfig(options: WatchConfigOptions = {}): ConfigWatcher {
       await reloader.idle();
     },
   };
+}
+
+/**
+ * A watcher of the config's directories (not its files) and the names that matter in them; its
+ * `rescope` follows a walk-up scope that a new directory or project file moved.
+ */
+function watchScope(loadOptions: LoadConfigOptions): { watcher: FSWatcher; rescope: () => void } {
+  let scope: ConfigWatchScope = configWatchScope(loadOptions);
+  // Only the watched directories, their ancestors (chokidar drops a watched directory that it
+  // sees ignored as a child of another one) and the config names inside them get through.
+  let chain = ancestorsOf(scope);
+  const ignored = (p: string): boolean => {
+    if (chain.has(p)) return false;
+    const names = scope.get(path.dirname(p));
+    return !names?.has(path.basename(p));
+  };
+
+  const watcher: FSWatcher = watch([...scope.keys()], { ignoreInitial: true, depth: 0, atomic: true, ignored });
+
+  // A new directory or project file can move the scope (walk-up), so recompute it on every
+  // event. Directories are only ever added: chokidar's unwatch(dir) also ignores everything
+  // below it, which would blind us to a watched subdirectory; `ignored` filters the rest.
+  const watched = new Set(scope.keys());
+  const rescope = (): void => {
+    scope = configWatchScope(loadOptions);
+    chain = ancestorsOf(scope);
+    const added = [...scope.keys()].filter((d) => !watched.has(d));
+    for (const d of added) watched.add(d);
+    if (added.length) watcher.add(added);
+  };
+  return { watcher, rescope };
 }
 
 /**

@@ -4,9 +4,9 @@ import path from "node:path";
 import { loadConfig, readConfigFile } from "../../config/loadConfig.js";
 import { ConfigError, HookrunError } from "../../errors.js";
 import { parse as parseJsonc, type ParseError, printParseErrorCode } from "jsonc-parser";
-import { findClaudeSettings, claudeImportToSpec, renderClaudeImport } from "../../interop/claudeImport.js";
-import { existingHooks, mergeClaudeImport, type ConfigFormat } from "../../interop/mergeClaudeImport.js";
-import type { ExistingHook } from "../../interop/claudeImport.js";
+import { findClaudeSettings } from "../../interop/importClaudeSettings.js";
+import { type ExistingHook, importToSpec, renderImport } from "../../interop/importHooks.js";
+import { existingHooks, mergeImport, type ConfigFormat } from "../../interop/mergeImport.js";
 import { dispatchCommand } from "../../hosts/dispatch.js";
 import { parseTomlFile } from "../../hosts/tomlFile.js";
 import { FileReadError, READ_LIMITS, readBoundedText } from "../../fs/readBounded.js";
@@ -57,7 +57,7 @@ async function importSettings(ctx: CliContext, host: HostAdapter, file: string |
   if (!opts.write) {
     const imp = convert(host, settings, source);
     imp.notes.forEach(note);
-    ctx.stdout.write(opts.json ? `${JSON.stringify(claudeImportToSpec(imp), null, 2)}\n` : renderClaudeImport(imp, label, host.name));
+    ctx.stdout.write(opts.json ? `${JSON.stringify(importToSpec(imp), null, 2)}\n` : renderImport(imp, label, host.name));
     return 0;
   }
   const target = await projectConfigFile(ctx);
@@ -73,7 +73,7 @@ async function importSettings(ctx: CliContext, host: HostAdapter, file: string |
     return 0;
   }
   // The result must load (docs/configuration.md#diagnostics) before it replaces the file: an import never breaks a config.
-  const merged = exists ? mergeClaudeImport(text, format, imp) : renderClaudeImport(imp, label, host.name);
+  const merged = exists ? mergeImport(text, format, imp) : renderImport(imp, label, host.name);
   try {
     await loadConfig({ cwd: ctx.cwd, configPath: target, userConfig: false, env: ctx.env, overrides: { [target]: merged } });
   } catch (error) {

@@ -33,15 +33,15 @@ export async function validateConfig(ctx: CliContext, opts: { json?: boolean }):
     const config = await loadCliConfig(ctx);
     assertConfigFound(config, ctx.cwd);
     // hooks install's entries that no longer match hooks.yaml (an event added, a timeout raised) are warnings.
-    const install = await import("./install.js");
-    for (const h of install.staleHosts(ctx, config)) {
+    const checks = await import("../../hosts/installChecks.js");
+    for (const h of checks.staleHosts(config)) {
       const message = `hookrun's entries are stale for ${h.stale.join(", ")} (hooks.yaml changed since \`hooks install ${h.host}\`); run \`hooks install ${h.host}\``;
       config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message });
     }
     // A host's own setup around installed entries (agent-code: a layer hiding them, hooks outlasting its timeout).
-    for (const h of await install.hostSetupWarnings(ctx, config)) config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message: h.message });
+    for (const h of await checks.hostSetupWarnings(config, ctx.env)) config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message: h.message });
     // Warm mode with no server: the host refuses every guarded action until one answers.
-    for (const h of await install.silentWarmServers(config)) {
+    for (const h of await checks.silentWarmServers(config)) {
       const message = `hookrun's entries call \`hooks serve\` on 127.0.0.1:${h.port} (warm mode) and nothing answers there: guarded actions are refused until \`hooks serve --port ${h.port}\` runs`;
       config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message });
     }

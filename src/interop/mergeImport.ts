@@ -3,7 +3,7 @@ import { type Document, isMap, isScalar, isSeq, parseDocument, stringify, type Y
 import type { ConfigFileSpec, HookSpec } from "../config/types.js";
 import { tryParseHookEvent } from "../events/parseHookEvent.js";
 import type { ConfigFormat } from "../edit/textEdits.js";
-import { type ClaudeImport, type ExistingHook, claudeImportToSpec } from "./claudeImport.js";
+import { type HookImport, type ExistingHook, importToSpec } from "./importHooks.js";
 
 /** One definition, in edit/textEdits; re-exported for the import command. */
 export type { ConfigFormat };
@@ -25,7 +25,7 @@ export function existingHooks(text: string, format: ConfigFormat): ExistingHook[
  * appending under the right keys so comments and formatting elsewhere stay byte for byte; when
  * the layout is unusual (flow style, no block map) it falls back to the yaml Document API.
  */
-export function mergeClaudeImport(text: string, format: ConfigFormat, imp: ClaudeImport): string {
+export function mergeImport(text: string, format: ConfigFormat, imp: HookImport): string {
   const before = parseSpec(text, format);
   const expected = mergedSpec(before, imp);
   if (format === "json") {
@@ -36,7 +36,7 @@ export function mergeClaudeImport(text: string, format: ConfigFormat, imp: Claud
   if (edited !== null && isDeepStrictEqual(parseSpec(edited, "yaml"), expected)) return edited;
   const doc: Document = parseDocument(text);
   if (!isMap(doc.contents)) doc.contents = doc.createNode({}) as YAMLMap;
-  const spec = claudeImportToSpec(imp);
+  const spec = importToSpec(imp);
   for (const [name, settings] of Object.entries(spec.events ?? {})) if (!doc.hasIn(["events", name])) doc.setIn(["events", name], settings);
   for (const [event, hooks] of Object.entries(spec.hooks ?? {})) {
     const key = eventKey(doc, event) ?? event;
@@ -53,9 +53,9 @@ function parseSpec(text: string, format: ConfigFormat): ConfigFileSpec {
 }
 
 /** What the file must hold after the merge, used to check the text edit. */
-function mergedSpec(before: ConfigFileSpec, imp: ClaudeImport): ConfigFileSpec {
+function mergedSpec(before: ConfigFileSpec, imp: HookImport): ConfigFileSpec {
   const after = structuredClone(before);
-  const add = claudeImportToSpec(imp);
+  const add = importToSpec(imp);
   for (const [name, settings] of Object.entries(add.events ?? {})) {
     after.events ??= {};
     after.events[name] ??= settings;
@@ -82,9 +82,9 @@ function eventKey(doc: Document, event: string): string | null {
 }
 
 /** Text-level append; null when the file's layout is not plain block style. */
-function editYamlText(text: string, imp: ClaudeImport): string | null {
+function editYamlText(text: string, imp: HookImport): string | null {
   let out = text;
-  const spec = claudeImportToSpec(imp);
+  const spec = importToSpec(imp);
   for (const [name, settings] of Object.entries(spec.events ?? {})) {
     const doc = parseDocument(out);
     if (doc.hasIn(["events", name])) continue;

@@ -1,0 +1,108 @@
+import { getNodeValue, type Node } from "jsonc-parser";
+import type { DispatchTarget } from "../hosts/dispatch.js";
+import { installState, wantedEntries } from "../hosts/hostFile.js";
+import { configEvents, entryCommands, ownsEntry } from "../hosts/install.js";
+import type { HostAdapter, HostEntry } from "../hosts/types.js";
+import { installedPort } from "../hosts/warm.js";
+import { canonicalOf, type DoctorRun, isList, type Layer, lineOf } from "./doctorReport.js";
+import { probeEntry } from "./doctorFire.js";
+import { sameCommand } from "./hookCommands.js";
+
+// hookrun's entries in a host's file: current with hooks.yaml, each fired as the host fires it;
+// hooks.yaml's events the host never fires; the host's own entries that run a hook a second time.
+
+/** hookrun's entries: current with hooks.yaml, each fired as the host fires it; the host's own entries that duplicate a hook. */
+export async function checkEntries(d: DoctorRun, host: HostAdapter, layer: Layer, text: string, file: string, owned: Record<string, HostEntry[]>, map: Node | undefined): Promise<void> {
+  const base = { host: host.name, layer };
+  const where = d.shown(file);
+  const target: DispatchTarget | null =
+    layer === "user" ? (d.options.selfBin ? { root: null, bin: d.options.selfBin, exec: host.install!.exec } : null) : { root: host.install!.root, bin: null, exec: host.install!.exec };
+  // The doctor runs a command from the host's file only when it is byte for byte one that `hooks
+  // install` writes now: the file is the project's, and a command that merely looks like a
+  // dispatch (`curl … | sh; hooks run stop`) must never run because someone asked for a check.
+  const ours = new Set<string>();
+  if (target) {
+    const wanted = wantedEntries(host, d.config, target, installedPort(owned));
+    for (const list of Object.values(wanted)) for (const entry of list) for (const c of entryCommands(entry).commands) ours.add(c);
+    const state = installState(host, text, file, wanted);
+    for (const e of state.stale) {
+      const canonical = canonicalOf(host, e) ?? e;
+      // Own keys only: an event named "constructor" in the file is not Object's.
+      const what = !Object.hasOwn(owned, e)
+        ? `hooks.yaml has hooks for ${canonical} but ${where} has no hookrun entry for ${e}: they never run under ${host.title}`
+        : !Object.hasOwn(wanted, e)
+          ? `hookrun's entry for ${e} is left over: hooks.yaml has no hook for ${canonical} any more`
+          : `hookrun's entry for ${e} is stale: hooks.yaml changed since \`hooks install\` (matcher or timeout differ), so some hooks may not fire or be cut short`;
+      d.add({ ...base, event: e, level: Object.hasOwn(wanted, e) ? "error" : "warning", what, where, fix: `hooks install ${host.name}${layer === "user" ? " --user" : ""}` });
+    }
+    if (state.stale.length === 0) d.add({ ...base, level: "ok", what: `${where}: hookrun's entries are current with hooks.yaml (${Object.keys(owned).join(", ")})`, where });
+  } else d.add({ ...base, level: "warning", what: `${where}: not compared with hooks.yaml (run the installed \`hooks\` binary to compare user entries)`, where });
+  if (layer === "project") checkUnfired(d, host);
+  for (const w of (await host.install!.warnings?.(d.config, { file, text, user: layer === "user", env: d.options.env })) ?? []) d.add({ ...base, level: "warning", what: w, where });
+  sayAssumed(d, host, layer);
+  for (const [event, list] of Object.entries(owned)) {
+    for (const entry of list) {
+      const { commands, urls } = entryCommands(entry);
+      if (urls.length) d.add({ ...base, event, level: "ok", what: `warm mode: ${host.title} POSTs ${event} to ${urls[0]}; not fired (\`hooks install --check\` says whether the server answers)` });
+      for (const command of commands) {
+        if (ours.has(command)) await probeEntry(d, host, layer, event, command, false, host.probe?.entryTool?.(entry));
+        else
+          d.add({
+            ...base,
+            event,
+            level: "warning",
+            what: `${event}: not fired: its command is not the one \`hooks install ${host.name}\` writes now (the doctor runs no other command from ${where})`,
+            where,
+            fix: `hooks install ${host.name}${layer === "user" ? " --user" : ""}`,
+          });
+      }
+    }
+  }
+  if (layer === "project" && map?.type === "object") checkDuplicates(d, host, text, file, map);
+}
+
+/** What the probe assumes of a host no source describes fully, said once. */
+export function sayAssumed(d: DoctorRun, host: HostAdapter, layer: Layer): void {
+  if (host.probe?.assumed) d.add({ host: host.name, layer, level: "ok", what: `fired as ${host.title} is assumed to run hooks: ${host.probe.assumed} (no source states it)` });
+}
+
+/** hooks.yaml events this host never fires: their hooks never run under it. */
+export function checkUnfired(d: DoctorRun, host: HostAdapter): void {
+  const fired = new Set(Object.values(host.events));
+  for (const event of configEvents(d.config))
+    if (!fired.has(event))
+      d.add({ host: host.name, layer: "project", event, level: "warning", what: `${host.title} has no event hookrun reads as ${event}: hooks.yaml's ${event} hooks never run under it` });
+}
+
+/** The host's own entries that run what a hook of hooks.yaml runs for the same event: it would run twice. */
+export function checkDuplicates(d: DoctorRun, host: HostAdapter, text: string, file: string, map: Node): void {
+  for (const prop of map.children ?? []) {
+    const key = prop.children![0].value as string;
+    const list = prop.children![1];
+    if (!isList(list)) continue;
+    for (const node of list.children ?? []) {
+      const entry = getNodeValue(node);
+      if (ownsEntry(entry)) continue;
+      checkDuplicate(d, host, key, entry, d.shown(file, lineOf(text, node.offset)), file);
+    }
+  }
+}
+
+/** One of the host's own entries for its event `key`: a warning when it runs what a hook of hooks.yaml runs for that event. */
+export function checkDuplicate(d: DoctorRun, host: HostAdapter, key: string, entry: unknown, where: string, file: string): void {
+  const canonical = canonicalOf(host, key);
+  if (!canonical) return;
+  for (const command of entryCommands(entry).commands) {
+    const hook = d.config.hooks.find((h) => h.event === canonical && h.enabled && sameCommand(command, h, d.config.projectDir));
+    if (hook)
+      d.add({
+        host: host.name,
+        layer: "project",
+        event: key,
+        level: "warning",
+        what: `${host.title}'s own ${key} entry runs \`${command}\`, as hooks.yaml's hook ${hook.name} does: it would run twice`,
+        where,
+        fix: `remove the entry from ${d.shown(file)} (hooks.yaml's ${hook.name} at ${d.shown(hook.source.file, hook.source.line)} runs it)`,
+      });
+  }
+}

@@ -1,0 +1,79 @@
+import { accessSync, constants } from "node:fs";
+import path from "node:path";
+import { type DispatchTarget, dispatchCommand } from "../hosts/dispatch.js";
+import { ownedScripts, planScripts } from "../hosts/hostScripts.js";
+import type { HostAdapter } from "../hosts/types.js";
+import { checkUnfired, sayAssumed } from "./doctorEntries.js";
+import { probeEntry } from "./doctorFire.js";
+import type { DoctorRun, Layer } from "./doctorReport.js";
+
+/** A host that runs one file per hook (Cline): hookrun's files current, each run as the host runs it. */
+export async function checkHostScripts(d: DoctorRun, host: HostAdapter, layer: Layer, named: boolean): Promise<boolean> {
+  const scripts = host.scripts!;
+  const dir = path.join(layer === "user" ? d.options.home : d.config.projectDir, layer === "user" ? scripts.userDir : scripts.projectDir);
+  const base = { host: host.name, layer };
+  const where = d.shown(dir);
+  let owned: string[];
+  try {
+    owned = ownedScripts(dir);
+  } catch (error) {
+    d.checked.push({ ...base, file: dir });
+    d.add({ ...base, level: "error", what: `${where}: ${(error as Error).message}`, where, fix: "make each hook file a regular file" });
+    return true;
+  }
+  if (owned.length === 0) {
+    if (named) d.add({ ...base, level: "error", what: `${host.title} has no hookrun hook files in ${where}: no hook of hooks.yaml runs under it`, where, fix: `hooks install ${host.name}` });
+    return named;
+  }
+  d.checked.push({ ...base, file: dir });
+  d.installed++;
+  const current = new Set<string>();
+  if (layer === "project") {
+    const target: DispatchTarget = { root: null, bin: null };
+    const plan = planScripts(
+      dir,
+      scripts.files(d.config, (event) => dispatchCommand(host.name, event, target)),
+    );
+    const stale = [...plan.write.map((w) => path.basename(w.file)), ...plan.remove.map((f) => path.basename(f))];
+    // Only a file whose bytes are what `hooks install` writes now is run (as for entries above).
+    for (const f of owned) if (!stale.includes(path.basename(f))) current.add(f);
+    for (const name of stale)
+      d.add({
+        ...base,
+        event: name,
+        level: "error",
+        what: `hookrun's ${name} is missing, stale or left over against hooks.yaml`,
+        where: d.shown(path.join(dir, name)),
+        fix: `hooks install ${host.name}`,
+      });
+    if (stale.length === 0) d.add({ ...base, level: "ok", what: `${where}: hookrun's hook files are current with hooks.yaml`, where });
+    checkUnfired(d, host);
+  }
+  sayAssumed(d, host, layer);
+  for (const file of owned) {
+    try {
+      accessSync(file, constants.X_OK);
+    } catch {
+      d.add({
+        ...base,
+        event: path.basename(file),
+        level: "error",
+        what: `${d.shown(file)} is not executable: ${host.title} cannot run it`,
+        where: d.shown(file),
+        fix: `chmod +x ${d.shown(file)}`,
+      });
+      continue;
+    }
+    if (current.has(file)) await probeEntry(d, host, layer, path.basename(file), file, true);
+    else
+      d.add({
+        ...base,
+        event: path.basename(file),
+        level: "warning",
+        what: `${d.shown(file)}: not run: its bytes are not what \`hooks install ${host.name}\` writes now (the doctor runs no other file)`,
+        where: d.shown(file),
+        fix: `hooks install ${host.name}${layer === "user" ? " --user" : ""}`,
+      });
+  }
+  return true;
+}
