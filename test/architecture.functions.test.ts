@@ -10,19 +10,6 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const SRC = path.join(ROOT, "src");
 const MAX_LINES = 80;
 
-/**
- * Functions allowed over the limit for now, by file and name, each with why. Empty is the goal:
- * delete an entry as soon as its function is cut.
- */
-const ALLOWED_LONG: Record<string, string> = {
-  // Each of these is being rewritten as a whole (the `hooks run` door, the server, the doctor's
-  // probe); the rewrite cuts it, and deletes its entry here.
-  "src/cli/actions/run.ts runHooks": "the `hooks run` door, being rewritten",
-  "src/server/handleRequest.ts createRequestHandler": "the server's routes, being rewritten",
-  "src/server/startServer.ts startServer": "the server's start-up, being rewritten",
-  "src/prove/fireEntry.ts fireEntry": "the doctor's probe of one entry, being rewritten",
-};
-
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = path.join(dir, e.name);
@@ -69,13 +56,8 @@ export function longFunctions(file: string, text: string, max = MAX_LINES): Long
 describe("function length in src/", () => {
   const long = sourceFiles(SRC).flatMap((f) => longFunctions(path.relative(ROOT, f).split(path.sep).join("/"), readFileSync(f, "utf8")));
 
-  it(`has no function over ${MAX_LINES} lines but those allowed for now`, () => {
-    expect(long.filter((f) => !Object.hasOwn(ALLOWED_LONG, f.key)).map((f) => `${f.at} ${f.key.split(" ")[1]}: ${f.lines} lines`)).toEqual([]);
-  });
-
-  it("allows only functions that are still long (an entry goes when its function is cut)", () => {
-    const keys = new Set(long.map((f) => f.key));
-    expect(Object.keys(ALLOWED_LONG).filter((k) => !keys.has(k))).toEqual([]);
+  it(`has no function over ${MAX_LINES} lines `, () => {
+    expect(long.map((f) => `${f.at} ${f.key.split(" ")[1]}: ${f.lines} lines`)).toEqual([]);
   });
 
   it("measures functions, methods and arrows, names included (the check can fail)", () => {

@@ -27,9 +27,8 @@ import { removeTree } from "./helpers/removeTree.js";
  * Under both Bs the model must see exactly what it sees under A (modelView(B) equals
  * modelView(A)), the same hooks must run and their side effects must be the same.
  *
- * Each case names the point of issue 13 it shows (or "held": what already worked when it was
- * filed). Point 13 (an untrusted hooks.yaml) has no A: it is a B-import run without `hooks trust`,
- * at the end of the file.
+ * An untrusted hooks.yaml has no A: it is a B-import run without `hooks trust`, at the end of
+ * the file (docs/integrations.md#untrusted-config-under-claude-code).
  *
  * Claude quotes a hook's command line in some of what it feeds the model (exit 2 errors, PostToolUse
  * and Stop blocks); under B that line is the dispatch entry, so modelView replaces both by
@@ -57,8 +56,6 @@ interface Hook {
 }
 
 interface Case {
-  /** The point of issue 13 the case shows; null: a behaviour that held before the issue. */
-  point: number | null;
   name: string;
   event: ClaudeEvent;
   /** Claude's matcher (and hookrun's) for tool events. */
@@ -111,7 +108,6 @@ async function stubbornLeft(project: string): Promise<{ hookPid: "none written" 
 
 const cases: Case[] = [
   {
-    point: null,
     name: "PreToolUse exit 2 guard on Bash",
     event: "PreToolUse",
     matcher: "Bash",
@@ -124,7 +120,6 @@ const cases: Case[] = [
     },
   },
   {
-    point: null,
     name: "PreToolUse JSON permissionDecision deny",
     event: "PreToolUse",
     matcher: "Bash",
@@ -137,7 +132,6 @@ const cases: Case[] = [
     },
   },
   {
-    point: null,
     name: "PreToolUse updatedInput rewrites the Bash command",
     event: "PreToolUse",
     matcher: "Bash",
@@ -157,7 +151,6 @@ const cases: Case[] = [
     },
   },
   {
-    point: 1,
     name: 'PostToolUse {"decision":"block"} on exit 0',
     event: "PostToolUse",
     matcher: "Bash",
@@ -171,7 +164,6 @@ const cases: Case[] = [
     },
   },
   {
-    point: 2,
     name: "PostToolUse systemMessage",
     event: "PostToolUse",
     matcher: "Bash",
@@ -184,7 +176,6 @@ const cases: Case[] = [
     },
   },
   {
-    point: 3,
     name: "PostToolUse plain stdout on exit 0",
     event: "PostToolUse",
     matcher: "Bash",
@@ -197,7 +188,6 @@ const cases: Case[] = [
     },
   },
   {
-    point: 3,
     name: "SessionStart plain stdout on exit 0",
     event: "SessionStart",
     hooks: [{ name: "start-stdout", script: "echo STARTOUT: branch main, 2 files changed" }],
@@ -208,7 +198,6 @@ const cases: Case[] = [
     },
   },
   {
-    point: 9,
     name: "PostToolBatch additionalContext (an event hookrun's catalog lacked: imported as a custom event, its context was lost)",
     event: "PostToolBatch",
     hooks: [{ name: "batch-context", script: json({ hookSpecificOutput: { hookEventName: "PostToolBatch", additionalContext: "BATCHCTX: 1 file touched" } }) }],
@@ -220,7 +209,6 @@ const cases: Case[] = [
     },
   },
   {
-    point: 4,
     name: "Stop hookSpecificOutput.additionalContext (stop_hook_active guard)",
     event: "Stop",
     hooks: [{ name: "stop-context", script: `${STOP_GUARD}\n${json({ hookSpecificOutput: { hookEventName: "Stop", additionalContext: "STOPCTX: 2 tests fail" } })}` }],
@@ -232,7 +220,6 @@ const cases: Case[] = [
     },
   },
   {
-    point: null,
     name: "Stop decision block (stop_hook_active guard)",
     event: "Stop",
     hooks: [{ name: "stop-block", script: `${STOP_GUARD}\n${json({ decision: "block", reason: "STOPBLOCK: run the tests first" })}` }],
@@ -249,7 +236,6 @@ const cases: Case[] = [
     },
   },
   {
-    point: 5,
     name: 'PreToolUse top-level {"decision":"deny"} (outside Claude\'s schema)',
     event: "PreToolUse",
     matcher: "Bash",
@@ -263,7 +249,6 @@ const cases: Case[] = [
     },
   },
   {
-    point: 6,
     name: "two PreToolUse hooks: a blocking guard, then an audit logger",
     event: "PreToolUse",
     matcher: "Bash",
@@ -281,7 +266,6 @@ const cases: Case[] = [
     effect: async (project) => (existsSync(path.join(project, "audit.log")) ? readFileSync(path.join(project, "audit.log"), "utf8") : null),
   },
   {
-    point: 7,
     name: "a hook that backgrounds a job and exits",
     event: "PostToolUse",
     matcher: "Bash",
@@ -305,7 +289,6 @@ const cases: Case[] = [
     },
   },
   {
-    point: 10,
     name: 'PreToolUse hook with "if": "Bash(git *)", the command is not git',
     event: "PreToolUse",
     matcher: "Bash",
@@ -321,7 +304,6 @@ const cases: Case[] = [
     effect: gitAudit,
   },
   {
-    point: 10,
     name: 'PreToolUse hook with "if": "Bash(git *)", the command is git status',
     event: "PreToolUse",
     matcher: "Bash",
@@ -335,7 +317,6 @@ const cases: Case[] = [
     effect: gitAudit,
   },
   {
-    point: 12,
     name: 'a PreToolUse hook that ignores SIGTERM and outlives its "timeout": 2',
     event: "PreToolUse",
     matcher: "Bash",
@@ -411,8 +392,7 @@ function configureDirect(c: Case, dir: string): void {
 /**
  * B: hookrun's dispatch entry in .claude/settings.json, the hooks in hooks.yaml with `dialect:
  * claude`, written by hand. A hook's Claude `timeout` goes on the dispatch entry (dispatchTimeout),
- * not on the hook: so where Claude kills a hook under A, it kills hookrun under B (issue 13 point
- * 12). B-import carries it to the hook as well, as the import does. `native`: the hooks are
+ * not on the hook: so where Claude kills a hook under A, it kills hookrun under B (docs/running-hooks.md#signals). B-import carries it to the hook as well, as the import does. `native`: the hooks are
  * written for hookrun instead (no `dialect` line).
  */
 function configureHookrun(c: Case, dir: string, dialect: "claude" | "native" = "claude"): void {
@@ -531,9 +511,8 @@ function describeRun(s: Side): string {
   return `exit ${s.run.exitCode}${s.run.timedOut ? " (timed out)" : ""}, ${s.run.mainRequests.length} main + ${s.run.sideRequests.length} side requests, ${s.run.durationMs} ms${log}${imported}; stderr: ${s.run.stderr.slice(0, 500)}`;
 }
 
-/** Issue 13 point 13: a SessionStart hook imported as a user would, then no `hooks trust` (B-import only). */
+/** docs/integrations.md#untrusted-config-under-claude-code: a SessionStart hook imported as a user would, then no `hooks trust` (B-import only). */
 const UNTRUSTED: Case = {
-  point: 13,
   name: "untrusted hooks.yaml",
   event: "SessionStart",
   hooks: [{ name: "start-stdout", script: "echo STARTOUT: branch main" }],
@@ -570,7 +549,7 @@ function runsOf(c: Case): Runs {
   return runs.get(c)!;
 }
 
-const caseTitle = (c: Case) => `${c.point === null ? "issue 13, held" : `issue 13 point ${c.point}`}: ${c.name}`;
+const caseTitle = (c: Case) => c.name;
 
 describe.skipIf(!claude.path)(`Claude Code ${claude.version ?? `(skipped: ${claude.reason})`} runs a hook directly (A) and through hookrun with dialect: claude (B by hand, B-import imported)`, () => {
   afterAll(async () => {
@@ -653,7 +632,6 @@ describe.skipIf(!claude.path)(`Claude Code ${claude.version ?? `(skipped: ${clau
 
 /** A native PostToolUse hook on Bash that blocks with LINT_REASON, by `script`. */
 const nativeCase = (name: string, script: string): Case => ({
-  point: null,
   name,
   event: "PostToolUse",
   matcher: "Bash",
@@ -727,7 +705,6 @@ const median = (xs: number[]) => {
 describe.runIf(claude.path && LATENCY_CALLS > 0)("latency of one PreToolUse dispatch inside Claude Code", () => {
   it(`direct vs through hookrun, ${LATENCY_CALLS || "N"} Bash calls each, runs alternated`, { timeout: 600_000 }, async () => {
     const c: Case = {
-      point: 15,
       name: "latency",
       event: "PreToolUse",
       matcher: "Bash",

@@ -5,8 +5,8 @@ import { runCli, runMain } from "./helpers/cli.js";
 import { alive, readPid, useSandbox, waitGone } from "./helpers/sandbox.js";
 import { sleep, waitFor } from "./helpers/waitFor.js";
 
-// Issue 13: a hook written for Claude Code (`dialect: claude`) behaves under hookrun as under
-// Claude Code; the same hook in the native dialect keeps hookrun's rules (SPEC §6). Each case runs
+// docs/dialects.md: a hook written for Claude Code (`dialect: claude`) behaves under hookrun as under
+// Claude Code; the same hook in the native dialect keeps hookrun's rules (docs/running-hooks.md#what-a-hook-prints-and-decisions). Each case runs
 // through the real runner and the CLI (`hooks run EVENT --output claude`, what Claude Code reads).
 const sb = useSandbox({ survivors: true });
 
@@ -81,7 +81,7 @@ describe("dialect: claude reads a hook's output by Claude Code's rules", () => {
       { name: "todo", command: printing({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "2 TODOs" } }) },
     ]);
     expect((await dispatch("session_start")).claude).toEqual({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "Branch: main\n\n2 TODOs" } });
-    // Native: plain text is a Message wherever it is printed (SPEC §6).
+    // Native: plain text is a Message wherever it is printed (docs/running-hooks.md#what-a-hook-prints-and-decisions).
     configure("post_tool_use", "native", [{ name: "prettier", command: "echo 'src/a.ts 12ms'" }]);
     expect((await dispatch("post_tool_use", { tool_name: "Edit" })).claude).toEqual({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "src/a.ts 12ms" } });
   });

@@ -24,28 +24,6 @@ const POINTERS: [string, RegExp][] = [
 ];
 
 /**
- * Files being rewritten on other branches when the pointer sweep ran, which still hold pointers:
- * they keep them until those branches are merged, then they are swept, each leaves this list,
- * and the list ends empty. (Other files rewritten there held no pointer, so are checked already.)
- */
-const NOT_SWEPT_YET = new Set([
-  "src/cli/actions/install.ts",
-  "src/dialects/native.ts",
-  "src/dialects/claude.ts",
-  "src/interop/lastMessageFromTranscript.ts",
-  "src/async/worker.ts",
-  "src/async/backend.ts",
-  "src/async/records.ts",
-  "src/runner/createRunner.ts",
-  "src/config/checkConfigFile.ts",
-  "src/watch/watchConfig.ts",
-  "test/hosts.gemini.test.ts",
-  "test/dialects.claude.test.ts",
-  "test/claude.e2e.test.ts",
-  "test/runner.output.test.ts",
-]);
-
-/**
  * Files whose `docs/….md` strings are data, not links: file paths a test feeds to a hook's
  * `paths` filter, and the link checker's own cases.
  */
@@ -86,14 +64,7 @@ describe("no pointer outside the repository", () => {
   });
 
   it("in src/, docs/, README.md, test/, scripts/, bench/, examples/ and integrations/", () => {
-    expect(FILES.filter((f) => !NOT_SWEPT_YET.has(f)).flatMap((f) => pointers(f, read(f)))).toEqual([]);
-  });
-
-  it("each file not swept yet exists and still holds a pointer (else it leaves NOT_SWEPT_YET)", () => {
-    for (const file of NOT_SWEPT_YET) {
-      expect(FILES, `${file} does not exist`).toContain(file);
-      expect(pointers(file, read(file)).length, `${file} has no pointer left: remove it from NOT_SWEPT_YET`).toBeGreaterThan(0);
-    }
+    expect(FILES.flatMap((f) => pointers(f, read(f)))).toEqual([]);
   });
 
   it("the patterns catch each kind of pointer, and plain words pass", () => {

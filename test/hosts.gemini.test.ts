@@ -17,7 +17,7 @@ import { removeTree } from "./helpers/removeTree.js";
 const base = {
   session_id: "6d9cf022-d45a-4c1e-9b35-9f440defeb78",
   transcript_path: "/home/u/.gemini/tmp/proj/chats/session-1.jsonl",
-  cwd: "/work/proj",
+  cwd: "/home/me/proj",
   timestamp: "2026-11-24T12:32:23.383Z",
 };
 // Payloads as Gemini CLI 0.61.0 wrote them in a real run (test/gemini.e2e.test.ts records them too).

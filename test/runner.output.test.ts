@@ -15,7 +15,7 @@ async function printing(stdout: string, event = "stop", exit = 0): Promise<HookR
   return r.hooks[0];
 }
 
-describe("what a hook prints: the five rules (SPEC §6)", () => {
+describe("what a hook prints: the five rules (docs/running-hooks.md)", () => {
   it("1. empty or whitespace only: nothing", async () => {
     const r = await printing("  \n\t\n");
     expect(r).toMatchObject({ status: "ok", messages: [], decision: null });
@@ -59,7 +59,7 @@ describe("what a hook prints: the five rules (SPEC §6)", () => {
   });
 });
 
-describe("output object fields, snake_case and Claude Code camelCase (SPEC §6)", () => {
+describe("output object fields, snake_case and Claude Code camelCase (docs/running-hooks.md)", () => {
   it("Claude's hookSpecificOutput: permissionDecision deny blocks with its reason; additionalContext and updatedInput", async () => {
     const r = await printing(
       JSON.stringify({

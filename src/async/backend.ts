@@ -186,7 +186,7 @@ export interface AsyncBackend {
 }
 
 /**
- * Async hooks never block, stop or transform (SPEC §5.3): strip those effects from a finished
+ * Async hooks never block, stop or transform (docs/running-hooks.md#which-hooks-run-and-in-what-order): strip those effects from a finished
  * async result, keeping a warning on the result for each one ignored.
  */
 export function neutralizeAsyncResult(result: HookResult): HookResult {

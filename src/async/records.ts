@@ -50,7 +50,7 @@ const STATUSES = new Set(["ok", "failed", "timed_out", "spawn_error", "invalid_o
 /**
  * Read a result file (at most READ_LIMITS.state bytes, regular files only) and rebuild it from
  * checked fields: it comes from disk, and its messages go to the agent, so nothing of an
- * unexpected shape passes. Async results never block, stop or transform (SPEC §5.3): such
+ * unexpected shape passes. Async results never block, stop or transform (docs/running-hooks.md#which-hooks-run-and-in-what-order): such
  * fields are not carried over. Throws with the offending field.
  */
 export function readAsyncDelivery(file: string): AsyncDelivery {
@@ -118,7 +118,7 @@ export function readAsyncDelivery(file: string): AsyncDelivery {
  * The "started" record of one detached async run, written once, before its worker is spawned:
  * the worker's job (what to run) and the run's claim token. Whoever renames it away first owns
  * the run's outcome: the worker when it publishes its result, or a collector that declares the
- * worker lost (SPEC §7: delivered exactly once). So nobody rewrites it in place; what the
+ * worker lost (docs/async.md#expiry-and-guarantees: delivered exactly once). So nobody rewrites it in place; what the
  * worker learns while running (its pid, the hook's pid) goes to the run's worker record. The
  * environment is not stored (it may hold secrets): the worker inherits it from its spawner.
  */

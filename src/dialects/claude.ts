@@ -184,7 +184,7 @@ function applyJson(r: HookResult, hook: ResolvedHook, rules: ClaudeEventRules, g
 }
 
 /**
- * The stdin context of a claude hook with every field Claude Code always sends (SPEC §13: a hook
+ * The stdin context of a claude hook with every field Claude Code always sends (docs/dialects.md#how-a-claude-hook-runs: a hook
  * receives the context shaped as its dialect's host sends it, whoever fired the event). Under
  * Claude Code they are all there; fired from elsewhere, what hookrun cannot know gets a
  * documented default, so libraries that require Claude's fields (fasthooks' models) still accept

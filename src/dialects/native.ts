@@ -1,5 +1,5 @@
 /**
- * The native dialect (SPEC §6): how hookrun reads a hook's exit code and stdout, for hooks
+ * The native dialect (docs/running-hooks.md#what-a-hook-prints-and-decisions): how hookrun reads a hook's exit code and stdout, for hooks
  * written for hookrun. src/dialects/claude.ts reads hooks written for Claude Code.
  */
 import { setOwn } from "../runner/context.js";
@@ -8,7 +8,7 @@ import { FEEDBACK_EVENTS, type GateKind } from "../events/catalog.js";
 import type { ResolvedHook } from "../config/types.js";
 import type { Decision, HookResult, Message, Role } from "../runner/types.js";
 
-/** What a hook's stdout said (SPEC §6), merged over all its output objects. */
+/** What a hook's stdout said (docs/running-hooks.md#what-a-hook-prints-and-decisions), merged over all its output objects. */
 export interface HookOutput {
   messages: Message[];
   decision: Decision | null;
@@ -175,7 +175,7 @@ function tryJson(text: string): { ok: true; value: unknown } | { ok: false; erro
   }
 }
 
-/** Read a hook's stdout by the five rules of SPEC §6. */
+/** Read a hook's stdout by the five rules of docs/running-hooks.md#what-a-hook-prints-and-decisions. */
 export function parseHookOutput(stdout: string): ParsedOutput {
   const acc = empty();
   const trimmed = stdout.trim();

@@ -54,12 +54,12 @@ export function lastMessageFromTranscript(file: string): string | null {
 }
 
 /**
- * Claude Code passes its transcript, not the last message (SPEC §13): when a context has
+ * Claude Code passes its transcript, not the last message (docs/running-hooks.md#last_assistant_message-from-a-transcript): when a context has
  * `transcript_path` and no `last_assistant_message`, set it from the transcript's tail, the
  * agent-code way. A relative path is taken from the context's `cwd`, else from `fallbackDir`.
  * Both `hooks run` and the server call this. A transcript that cannot be read leaves the message
  * null and never fails the run: the returned warning (else null) belongs in the result's
- * top-level `warnings` (SPEC §7).
+ * top-level `warnings` (docs/running-hooks.md#the-result).
  */
 export function deriveLastMessage(context: Record<string, unknown>, fallbackDir: string): string | null {
   if (context.last_assistant_message !== undefined || typeof context.transcript_path !== "string") return null;

@@ -17,7 +17,7 @@ import { DetachedAsyncBackend } from "../async/detachedBackend.js";
 import { DEFAULT_ASYNC_CLOSE_GRACE_MS } from "../async/paths.js";
 import type { AsyncDelivery, CloseOptions, HookContext, HookEndEvent, HookResult, HookStartEvent, PendingAsync, Runner, RunnerEvent, RunnerOptions, TriggerOptions, TriggerResult } from "./types.js";
 
-/** Context field a transform event chains through its hooks (SPEC §3). */
+/** Context field a transform event chains through its hooks (docs/configuration.md#events). */
 const TRANSFORM_FIELD: Record<string, string> = { tool_transform: "tool_input", message_transform: "message" };
 
 // One trigger in flight: what close() or an abort signal must cancel.
@@ -301,7 +301,7 @@ class HookRunner implements Runner {
     });
   }
 
-  // Fill the trigger-level fields from the hook results (SPEC §7).
+  // Fill the trigger-level fields from the hook results (docs/running-hooks.md#the-result).
   private collect(result: TriggerResult): void {
     result.messages = asyncMessages(result.async_delivered);
     for (const r of result.hooks) {
@@ -373,7 +373,7 @@ class HookRunner implements Runner {
     return { ...host, context: log.payload, ...(log.env && Object.keys(log.env).length > 0 ? { env: { ...log.env } } : {}) };
   }
 
-  // One run-log line per async run finishing, being delivered, or expiring (SPEC §10, `hooks log`).
+  // One run-log line per async run finishing, being delivered, or expiring (docs/cli.md#hooks-log).
   private logAsync(d: Parameters<typeof asyncRunLogRecord>[0], phase: AsyncPhase): void {
     if (!this.runLog) return;
     try {
@@ -399,7 +399,7 @@ class HookRunner implements Runner {
   }
 }
 
-/** Create a runner for a resolved config (SPEC §14). */
+/** Create a runner for a resolved config (docs/running-hooks.md#from-a-program-library). */
 export function createRunner(config: ResolvedConfig, options: RunnerOptions = {}): Runner {
   return new HookRunner(config, options);
 }
