@@ -19,7 +19,11 @@ const TOOL_ALIASES: Readonly<Record<string, string>> = {
   ReadMcpResourceDir: "ReadMcpResourceDirTool",
   ProposeGoal: "SetGoal",
 };
-const canonicalTool = (name: string): string => (Object.hasOwn(TOOL_ALIASES, name) ? TOOL_ALIASES[name] : name);
+/**
+ * A Claude Code tool's current name (a rule may name it by its legacy one). Not a host's tool
+ * mapping: every host's tool names become Claude's through its adapter (src/hosts/payload.ts).
+ */
+const currentToolName = (name: string): string => (Object.hasOwn(TOOL_ALIASES, name) ? TOOL_ALIASES[name] : name);
 
 export interface PermissionRule {
   toolName: string;
@@ -44,14 +48,14 @@ function unescapedIndex(text: string, ch: string, last: boolean): number {
 
 /** `Tool(content)` → {toolName, content}; a bare or malformed rule is all tool name (so it matches only that name). */
 export function parsePermissionRule(rule: string): PermissionRule {
-  if (!rule.includes("(") && !rule.includes(")")) return { toolName: canonicalTool(rule) };
+  if (!rule.includes("(") && !rule.includes(")")) return { toolName: currentToolName(rule) };
   const open = unescapedIndex(rule, "(", false);
   const close = unescapedIndex(rule, ")", true);
   const head = open === -1 ? "" : rule.slice(0, open);
-  if (open === -1 || close <= open || close !== rule.length - 1 || /[()]/.test(head) || head === "") return { toolName: canonicalTool(rule) };
+  if (open === -1 || close <= open || close !== rule.length - 1 || /[()]/.test(head) || head === "") return { toolName: currentToolName(rule) };
   const raw = rule.slice(open + 1, close);
-  if (raw === "" || raw === "*") return { toolName: canonicalTool(head) };
-  return { toolName: canonicalTool(head), content: raw.replaceAll("\\(", "(").replaceAll("\\)", ")").replaceAll("\\\\", "\\") };
+  if (raw === "" || raw === "*") return { toolName: currentToolName(head) };
+  return { toolName: currentToolName(head), content: raw.replaceAll("\\(", "(").replaceAll("\\)", ")").replaceAll("\\\\", "\\") };
 }
 
 const ESC_STAR = "\0ESCAPED_STAR\0";
@@ -278,7 +282,7 @@ export function ifRuleMatches(rule: string, event: string, context: Record<strin
   const tool = typeof context.tool_name === "string" ? context.tool_name : "";
   if (tool === "") return false;
   const parsed = parsePermissionRule(rule);
-  const name = tool.startsWith("mcp__") ? tool : canonicalTool(tool);
+  const name = tool.startsWith("mcp__") ? tool : currentToolName(tool);
   if (parsed.toolName !== name) return false;
   if (parsed.content === undefined) return true;
   const input = context.tool_input && typeof context.tool_input === "object" ? (context.tool_input as Record<string, unknown>) : {};
