@@ -4,13 +4,12 @@ import { isJsonObject } from "../config/scanJson.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
 import { importClaudeSettings } from "../interop/importClaudeSettings.js";
 import type { ExistingHook, HookImport } from "../interop/importHooks.js";
-import { FAILURE_STATUSES } from "../runner/runHook.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { hookrunCallNote, dispatchCommand, walkUpDispatchCommand } from "./dispatch.js";
 import { baseRead, sampleFields } from "./payload.js";
+import { blockReason, resultTexts } from "./resultText.js";
 import type { HostAdapter, HostAnswer, HostEntry, Payload } from "./types.js";
-import { failureLine, texts } from "./resultText.js";
 
 /**
  * Codex CLI (`@openai/codex`, verified against 0.169.0; docs/hosts/codex.md). Codex reads
@@ -111,7 +110,6 @@ function read(payload: Payload, event: string): HookContext {
 }
 
 /** The reason of a blocked run. */
-const blockReason = (r: TriggerResult) => r.reason ?? `blocked by ${r.blocked_by ?? "a hook"}`;
 
 /**
  * The run as Codex's answer for its event. Rules (docs/hosts/codex.md):
@@ -137,12 +135,8 @@ export function formatCodex(result: TriggerResult): CodexHookResponse {
   const shape = SHAPES[event] ?? { context: false, block: false, stop: true };
   const out: CodexHookResponse = {};
   const specific: NonNullable<CodexHookResponse["hookSpecificOutput"]> = { hookEventName: CODEX_NAME.get(event) ?? event };
-  const shown = result.messages.filter((m) => !m.hide);
-  const context = texts(shown.filter((m) => m.kind === undefined));
-  const followups = texts(shown.filter((m) => m.kind === "followup"));
-  const feedback = texts(shown.filter((m) => m.kind === "feedback"));
-  const finished = [...result.async_delivered, ...result.hooks];
-  const system = [...texts(shown.filter((m) => m.kind === "notice")), ...finished.filter((r) => FAILURE_STATUSES.has(r.status)).map(failureLine)];
+  const { context, followups, feedback, notices, failures } = resultTexts(result);
+  const system = [...notices, ...failures];
   if (shape.context && context.length) specific.additionalContext = context.join("\n\n");
   else system.unshift(...context);
   const stopWhy = result.stop_reason ?? `stopped by ${result.stopped_by ?? "a hook"}`;

@@ -16,15 +16,14 @@
 import type { ResolvedConfig, HookSpec } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
 import { matcherRule } from "../config/matcher.js";
-import { FAILURE_STATUSES } from "../runner/runHook.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { hookNameFromCommand, slug, uniqueName } from "../interop/hookNames.js";
 import type { ExistingHook, HookImport, ImportedHook } from "../interop/importHooks.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { hookrunCallNote } from "./dispatch.js";
 import type { HostAdapter, HostAnswer, HostEntry, Payload } from "./types.js";
-import { failureLine, texts } from "./resultText.js";
 import { baseRead, field, sampleFields } from "./payload.js";
+import { resultTexts } from "./resultText.js";
 
 /** The camelCase events (Copilot's own config spelling) → canonical; the dialect hookrun installs in. */
 const CAMEL_EVENTS: Readonly<Record<string, string>> = {
@@ -163,12 +162,8 @@ const CONTINUE_EVENTS = new Set(["stop", "subagent_stop"]);
 export function formatCopilot(result: TriggerResult): { response: CopilotResponse; notes: string[] } {
   const out: CopilotResponse = {};
   const event = result.event;
-  const shown = result.messages.filter((m) => !m.hide);
-  const context = texts(shown.filter((m) => m.kind === undefined));
-  const followups = texts(shown.filter((m) => m.kind === "followup"));
-  const feedback = texts(shown.filter((m) => m.kind === "feedback"));
-  const failures = [...result.async_delivered, ...result.hooks].filter((r) => FAILURE_STATUSES.has(r.status)).map(failureLine);
-  const notes = [...texts(shown.filter((m) => m.kind === "notice")), ...failures];
+  const { context, followups, feedback, failures, notices } = resultTexts(result);
+  const notes = [...notices, ...failures];
   const stopped = !result.continue;
   const stopWhy = `the hooks asked to stop the agent${result.stop_reason ? `: ${result.stop_reason}` : ""}${result.stopped_by ? ` (hook ${result.stopped_by})` : ""}`;
   const blockedWhy = result.reason ?? `blocked by ${result.blocked_by}`;

@@ -1,8 +1,7 @@
-import { FAILURE_STATUSES } from "../runner/runHook.js";
 import type { TriggerResult } from "../runner/types.js";
 import { GEMINI_NAME } from "./geminiTables.js";
+import { blockReason, resultTexts } from "./resultText.js";
 import type { HostAnswer } from "./types.js";
-import { failureLine, texts } from "./resultText.js";
 
 /**
  * A run's result as Gemini CLI's answer to a command hook (docs/hosts/gemini.md says what each
@@ -43,24 +42,20 @@ export const ASK_DEGRADED = "a hook asked for the user's confirmation, which Gem
 export function formatGemini(result: TriggerResult): GeminiHookResponse {
   const out: GeminiHookResponse = {};
   const event = result.event;
-  const shown = result.messages.filter((m) => !m.hide);
-  const context = texts(shown.filter((m) => m.kind === undefined));
-  const feedback = texts(shown.filter((m) => m.kind === "feedback"));
-  const followups = texts(shown.filter((m) => m.kind === "followup"));
-  const finished = [...result.async_delivered, ...result.hooks];
-  const system = [...texts(shown.filter((m) => m.kind === "notice")), ...finished.filter((r) => FAILURE_STATUSES.has(r.status)).map(failureLine)];
+  const { context, feedback, followups, notices, failures } = resultTexts(result);
+  const system = [...notices, ...failures];
   const modelContext: string[] = [];
   if (CONTEXT_EVENTS.has(event)) modelContext.push(...context);
   else system.unshift(...context);
   if (event === "post_tool_use") modelContext.push(...feedback);
   else if (feedback.length) system.push(...feedback);
 
-  const blockReason = result.reason ?? `blocked by ${result.blocked_by}`;
+  const blocked = blockReason(result);
   if (result.blocked) {
-    if (event === "pre_compact") system.push(`hookrun: a hook blocked compaction (${blockReason}), but Gemini CLI cannot stop a compaction; it goes on`);
+    if (event === "pre_compact") system.push(`hookrun: a hook blocked compaction (${blocked}), but Gemini CLI cannot stop a compaction; it goes on`);
     else {
       out.decision = event === "stop" ? "block" : "deny";
-      out.reason = blockReason;
+      out.reason = blocked;
     }
   } else if (event === "pre_tool_use" && result.hooks.some((r) => r.decision === "ask")) {
     const why = result.hooks
