@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { cline, clineHookScripts } from "../src/hosts/cline.js";
 import { dispatchCommand } from "../src/hosts/dispatch.js";
+import { buildContext } from "../src/runner/context.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import { CLAUDE_PAYLOADS, hostFixtures, otherHostsFixtures } from "./helpers/hostFixtures.js";
 import { afterToolBlocks, hookResult, triggerResult } from "./helpers/results.js";
@@ -39,7 +40,9 @@ describe("cline: reading every documented payload", () => {
       const payload = FX[name];
       expect(cline.events[payload.hookName as string]).toBe(event);
       const ctx = cline.read(payload, event);
-      expect(ctx).toMatchObject({ session_id: "1764000000000", cwd: "/home/dev/shop", ...fields });
+      expect(ctx).toMatchObject({ session_id: "1764000000000", cwd: "/home/dev/shop" });
+      // What the hook receives: the canonical event's declared fields filled in (stop_hook_active on stop).
+      expect(buildContext(event, ctx, "/tmp", {})).toMatchObject(fields);
       expect(ctx.tool_name).toBe(tool);
       expect(ctx.tool_input).toEqual(input);
       expect(ctx.host).toMatchObject({ name: "cline", event: payload.hookName, clineVersion: "3.62.0", userId: "user_2x9" });

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
+import { buildContext } from "../src/runner/context.js";
 import { matchesMatcher } from "../src/config/matcher.js";
 import { renderImport } from "../src/interop/importHooks.js";
 import { gemini } from "../src/hosts/gemini.js";
@@ -61,7 +62,8 @@ describe("gemini: read", () => {
     expect(ctx.last_assistant_message).toBe("All good.");
     expect(ctx.prompt_response).toBeUndefined();
     expect(ctx.stop_hook_active).toBe(false);
-    expect(gemini.read({ ...base, hook_event_name: "AfterAgent" }, "stop").stop_hook_active).toBe(false);
+    // Sent or not, the hook receives it (filled when its stdin is built, as under every host).
+    expect(buildContext("stop", gemini.read({ ...base, hook_event_name: "AfterAgent" }, "stop"), "/tmp", {}).stop_hook_active).toBe(false);
   });
 
   it("takes bad input without throwing: a non-string tool name stays as is, no event name gives host.event null", () => {

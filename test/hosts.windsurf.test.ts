@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
 import { windsurf } from "../src/hosts/windsurf.js";
 import { renderImport } from "../src/interop/importHooks.js";
+import { buildContext } from "../src/runner/context.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import { CLAUDE_PAYLOADS, hostFixtures, otherHostsFixtures } from "./helpers/hostFixtures.js";
 import { afterToolBlocks, hookResult, triggerResult } from "./helpers/results.js";
@@ -43,7 +44,8 @@ describe("windsurf: reading every documented payload", () => {
       expect(ctx.session_id).toBe("traj-5e7d1c");
       expect(ctx.tool_name).toBe(tool);
       expect(ctx.tool_input).toEqual(input);
-      expect(ctx).toMatchObject(fields);
+      // What the hook receives: the canonical event's declared fields filled in (stop_hook_active on stop).
+      expect(buildContext(event, ctx, "/tmp", {})).toMatchObject(fields);
       expect(ctx.host).toMatchObject({ name: "windsurf", event: name, trajectory_id: "traj-5e7d1c", execution_id: "exec-91ab", tool_info: payload.tool_info });
       for (const k of ["agent_action_name", "trajectory_id", "tool_info"]) expect(ctx[k]).toBeUndefined();
     });

@@ -84,7 +84,6 @@ function read(payload: Payload, event: string): HookContext {
   if (hookName === "TaskStart") ctx.source = "startup";
   if (hookName === "TaskResume") ctx.source = "resume";
   if (hookName === "TaskCancel") ctx.reason = "cancel";
-  if (hookName === "TaskComplete") ctx.stop_hook_active = false;
   ctx.host = host;
   return ctx;
 }

@@ -48,11 +48,10 @@ const RENAMES: Readonly<Record<string, string>> = Object.freeze({ prompt_respons
  * field (`timestamp`, `mcp_context`, `original_request_name`, …) as Gemini sent it. `tool_input` is
  * Gemini's own (its shell tool's argument is `command`, its file tools' `file_path`, as Claude's).
  */
-export function readGemini(payload: Payload, event: string): HookContext {
-  const context = baseRead(gemini, payload, { renames: RENAMES });
-  // A canonical event's declared fields always exist, so `hooks run stop` under Gemini sees the same shape.
-  if (event === "stop" && context.stop_hook_active === undefined) context.stop_hook_active = false;
-  return context;
+export function readGemini(payload: Payload): HookContext {
+  // A canonical event's declared fields (`stop_hook_active` on stop) are filled once, for every
+  // host, when the hook's stdin is built (src/runner/context.ts).
+  return baseRead(gemini, payload, { renames: RENAMES });
 }
 
 export const gemini: HostAdapter = {

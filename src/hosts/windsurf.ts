@@ -92,7 +92,6 @@ function read(payload: Payload, event: string): HookContext {
       break;
     case "cascade_response":
       if (typeof info.response === "string") ctx.last_assistant_message = info.response;
-      ctx.stop_hook_active = false;
       break;
   }
   ctx.host = host;
