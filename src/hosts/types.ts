@@ -62,7 +62,7 @@ export interface HostInstall {
 }
 
 /**
- * How the host runs a hook's command, for `hooks doctor`'s probe (src/prove/doctor.ts): fire the
+ * How the host runs a hook's command, for `hooks doctor`'s probe (src/prove/doctorFire.ts, src/prove/fireEntry.ts): fire the
  * dispatch entry as the host would, with a synthetic payload, and see whether it reaches hookrun.
  * Each fact comes from the host's contract notes (docs/hosts/<host>.md).
  */
