@@ -90,7 +90,6 @@ function read(payload: Payload, event: string): HookContext {
   // The shared reader: the common fields under `host` (the transcript kept at the top level too).
   const ctx = baseRead(cursor, payload, { hostFields: COMMON, event: hostEvent ?? event });
   const host = ctx.host as Record<string, unknown>;
-  host.event = hostEvent ?? event;
   delete host.tool_name;
   delete ctx.tool_name;
   if (field(payload, "transcript_path") !== undefined) ctx.transcript_path = payload.transcript_path;

@@ -5,10 +5,9 @@ import { importClaudeSettings } from "../interop/importClaudeSettings.js";
 import type { ExistingHook, HookImport } from "../interop/importHooks.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { renderClaude } from "./claude.js";
-import { str } from "./resultText.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import type { HostAdapter, HostAnswer, HostEntry, Payload } from "./types.js";
-import { baseRead, canonicalTool, POSIX_SHELL, sampleFields } from "./payload.js";
+import { baseRead, canonicalTool, POSIX_SHELL, sampleFields, stringField } from "./payload.js";
 
 /**
  * Factory Droid (`droid`, `droid exec`): Claude Code's hook contract (same settings shape, same
@@ -122,10 +121,10 @@ export const droid: HostAdapter = {
   tools: TOOLS,
   timeout: { unit: "s", default: 60 },
   detect: (payload) => {
-    const event = str(payload, "hook_event_name");
+    const event = stringField(payload, "hook_event_name");
     if (event === undefined || !Object.hasOwn(EVENTS, event) || typeof payload.session_id !== "string") return false;
-    const tool = str(payload, "tool_name");
-    const transcript = str(payload, "transcript_path") ?? "";
+    const tool = stringField(payload, "tool_name");
+    const transcript = stringField(payload, "transcript_path") ?? "";
     return (tool !== undefined && DROID_ONLY_TOOLS.has(tool)) || /[\\/]\.factory[\\/]/.test(transcript);
   },
   read,

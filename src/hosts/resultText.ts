@@ -1,6 +1,5 @@
 import { FAILURE_STATUSES } from "../runner/runHook.js";
 import type { HookResult, Message, TriggerResult } from "../runner/types.js";
-import type { Payload } from "./types.js";
 
 /**
  * Small helpers the host adapters share to render a result (its texts by kind, a failure in one
@@ -49,9 +48,6 @@ export function rankedDecision(result: TriggerResult): { decision: "ask" | "allo
     .join("; ");
   return { decision: ranked, reason };
 }
-
-/** A string field of a payload, or undefined. */
-export const str = (p: Payload, key: string): string | undefined => (typeof p[key] === "string" ? (p[key] as string) : undefined);
 
 /** A JSON text that holds an object, parsed; anything else as it is. */
 export function parseJsonObject(value: unknown): unknown {
