@@ -133,6 +133,34 @@ describe("architecture of src/ (STYLE.md)", () => {
     expect(readFileSync(path.join(SRC, "cli/actions/test.ts"), "utf8")).toMatch(/\bdispatchEvent\(/);
   });
 
+  // A host's setup is one interface (src/hosts/setup.ts builds the three kinds): callers never ask
+  // which kind it is, by its old shapes (`.install`, `.scripts`, a TOML format flag) or by its
+  // kind, except the doctor's one table of parsers (prove/doctor.ts).
+  const SHAPE = /\b(?:host|h|adapter|setup)[!?]?\.(install|scripts|format|kind)\b|format\s*===\s*"toml"|\bisToml\b/g;
+  const shapeBranches = (files: Iterable<string>, read: (file: string) => string): string[] => {
+    const out: string[] = [];
+    for (const file of files) {
+      if (file === "hosts/setup.ts" || file === "prove/doctor.ts") continue;
+      for (const m of read(file).matchAll(SHAPE)) out.push(`${file}: ${m[0]}`);
+    }
+    return out;
+  };
+
+  it("callers of a host's setup do not branch on its shape", () => {
+    expect(shapeBranches(graph.keys(), (file) => readFileSync(path.join(SRC, file), "utf8"))).toEqual([]);
+    expect(readFileSync(path.join(SRC, "prove/doctor.ts"), "utf8")).toMatch(/CHECKS\[host\.setup\.kind\]/);
+  });
+
+  it("finds a branch on a setup's shape when there is one (the check can fail)", () => {
+    const files: Record<string, string> = {
+      "cli/actions/a.ts": "if (host.scripts) removeScripts();",
+      "prove/b.ts": 'if (install.format === "toml") return;',
+      "hosts/c.ts": 'const ok = h.setup.kind === "json-file";',
+      "hosts/setup.ts": "host.install",
+    };
+    expect(shapeBranches(Object.keys(files), (f) => files[f])).toEqual(["cli/actions/a.ts: host.scripts", 'prove/b.ts: format === "toml"', "hosts/c.ts: setup.kind"]);
+  });
+
   it("finds a cycle and an upward import when there is one (the check can fail)", () => {
     const g = new Map([
       ["config/a.ts", ["config/b.ts"]],

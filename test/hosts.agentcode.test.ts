@@ -4,7 +4,6 @@ import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import { agentCode } from "../src/hosts/agentCode.js";
-import { installedEntries, installState, mergeEntries, uninstallText } from "../src/hosts/hostFile.js";
 import { ownsEntry } from "../src/hosts/install.js";
 import { dispatchCommand, walkUpDispatchCommand } from "../src/hosts/dispatch.js";
 import { detectHost, hostByName, resolveHost } from "../src/hosts/table.js";
@@ -14,6 +13,8 @@ import { CLI, runMain } from "./helpers/cli.js";
 import { hookResult, triggerResult } from "./helpers/results.js";
 import { config, hook } from "./helpers/runnerConfig.js";
 import { type Sandbox, sandbox } from "./helpers/sandbox.js";
+import { entriesOf, stateOf } from "./helpers/hostSetup.js";
+import { tomlEditor } from "../src/hosts/tomlFile.js";
 
 /**
  * agent-code as a host, checked against its source (avala-ai/agent-code c25b885f): it cannot run
@@ -135,7 +136,7 @@ describe("agentCode.render: only a pre_tool_use veto reaches agent-code", () => 
   });
 });
 
-describe("agentCode.install.entries", () => {
+describe("agent-code's setup: its entries", () => {
   it("one [[hooks]] table per event, only names agent-code knows, tool_name one table per exact tool", () => {
     const c = config("/p", [
       hook("guard", "pre_tool_use", { matcher: "Bash|Write" }),
@@ -145,7 +146,7 @@ describe("agentCode.install.entries", () => {
       hook("sub", "subagent_stop"),
       hook("custom", "deploy_done"),
     ]);
-    const e = agentCode.install!.entries(c, project);
+    const e = entriesOf(agentCode, c, project);
     expect(Object.keys(e)).toEqual(["session_stop", "pre_tool_use", "post_tool_use", "stop"]);
     for (const name of Object.keys(e)) expect(Object.hasOwn(agentCode.events, name)).toBe(true);
     expect(e.pre_tool_use.map((t) => t.tool_name)).toEqual(["Bash", "FileWrite"]);
@@ -153,15 +154,15 @@ describe("agentCode.install.entries", () => {
     expect(e.stop).toEqual([{ action: { command: walkUpDispatchCommand("agent-code", "stop"), type: "shell" } }]);
     for (const list of Object.values(e)) for (const t of list) expect(ownsEntry(t)).toBe(true);
     // A matcher that is a regex, or a hook without one, takes every tool: no tool_name.
-    const wide = agentCode.install!.entries(config("/p", [hook("g", "pre_tool_use", { matcher: "Bash" }), hook("all", "pre_tool_use")]), project);
+    const wide = entriesOf(agentCode, config("/p", [hook("g", "pre_tool_use", { matcher: "Bash" }), hook("all", "pre_tool_use")]), project);
     expect(wide.pre_tool_use).toEqual([{ action: { command: walkUpDispatchCommand("agent-code", "pre_tool_use"), type: "shell" } }]);
     // --user: the absolute bin is kept as given.
-    const user = agentCode.install!.entries(config("/p", [hook("t", "stop")]), (ev) => `'/opt/hookrun/dist/bin/hooks.js' run ${ev} --host agent-code`);
+    const user = entriesOf(agentCode, config("/p", [hook("t", "stop")]), (ev) => `'/opt/hookrun/dist/bin/hooks.js' run ${ev} --host agent-code`);
     expect(user.stop[0].action).toEqual({ command: "'/opt/hookrun/dist/bin/hooks.js' run stop --host agent-code", type: "shell" });
   });
 });
 
-const wanted = (c = config("/p", [hook("guard", "pre_tool_use", { matcher: "Bash" }), hook("tests", "stop")])) => agentCode.install!.entries(c, project);
+const wanted = (c = config("/p", [hook("guard", "pre_tool_use", { matcher: "Bash" }), hook("tests", "stop")])) => entriesOf(agentCode, c, project);
 
 const USER_FILE = `schema_version = 2
 # team settings: keep this comment
@@ -179,14 +180,14 @@ default_mode = "ask"
 describe("hookrun's [[hooks]] tables in a TOML file (src/hosts/tomlFile.ts)", () => {
   it("appends its tables, keeps every byte of the user's, is idempotent, and uninstall restores the file byte for byte", () => {
     for (const before of [USER_FILE, USER_FILE.replaceAll("\n", "\r\n"), `schema_version = 2\n[ui]\ntheme = "dark"\n\n\n`]) {
-      const after = mergeEntries(agentCode, before, "s.toml", wanted());
+      const after = tomlEditor.merge(before, "s.toml", wanted());
       expect(after.startsWith(before)).toBe(true);
-      expect(installedEntries(agentCode, after, "s.toml")).toEqual(wanted());
-      expect(mergeEntries(agentCode, after, "s.toml", wanted())).toBe(after);
-      expect(installState(agentCode, after, "s.toml", wanted())).toEqual({ installed: true, stale: [] });
+      expect(tomlEditor.installed(after, "s.toml")).toEqual(wanted());
+      expect(tomlEditor.merge(after, "s.toml", wanted())).toBe(after);
+      expect(stateOf(tomlEditor, after, "s.toml", wanted())).toEqual({ installed: true, stale: [] });
       const doc = parseToml(after) as { hooks: { event: string; tool_name?: string }[] };
       expect(doc.hooks.map((h) => [h.event, h.tool_name ?? null])).toEqual([...(before.includes("session_start") ? [["session_start", null]] : []), ["pre_tool_use", "Bash"], ["stop", null]]);
-      expect(uninstallText(agentCode, after, "s.toml")).toBe(before);
+      expect(tomlEditor.uninstall(after, "s.toml")).toBe(before);
     }
   });
 
@@ -222,60 +223,58 @@ describe("hookrun's [[hooks]] tables in a TOML file (src/hosts/tomlFile.ts)", ()
   });
 
   it("replaces only its own stale tables, wherever they are, and reports the stale events", () => {
-    const first = mergeEntries(agentCode, USER_FILE, "s.toml", wanted());
+    const first = tomlEditor.merge(USER_FILE, "s.toml", wanted());
     const mine = `${first}\n[[hooks]]\nevent = "stop"\naction = { type = "shell", command = "./notify.sh" }\n`;
     const fewer = wanted(config("/p", [hook("tests", "stop")]));
-    expect(installState(agentCode, mine, "s.toml", fewer)).toEqual({ installed: true, stale: ["pre_tool_use"] });
-    const again = mergeEntries(agentCode, mine, "s.toml", fewer);
+    expect(stateOf(tomlEditor, mine, "s.toml", fewer)).toEqual({ installed: true, stale: ["pre_tool_use"] });
+    const again = tomlEditor.merge(mine, "s.toml", fewer);
     expect((parseToml(again) as { hooks: { event: string; action: { command: string } }[] }).hooks.map((h) => h.action.command)).toEqual([
       "echo starting >> /tmp/log",
       "./notify.sh",
       walkUpDispatchCommand("agent-code", "stop"),
     ]);
-    expect(uninstallText(agentCode, again, "s.toml")).toBe(`${USER_FILE}\n[[hooks]]\nevent = "stop"\naction = { type = "shell", command = "./notify.sh" }\n`);
+    expect(tomlEditor.uninstall(again, "s.toml")).toBe(`${USER_FILE}\n[[hooks]]\nevent = "stop"\naction = { type = "shell", command = "./notify.sh" }\n`);
   });
 
   it("finds and removes its tables after agent-code rewrote the file (sub-table [hooks.action], its own key order)", () => {
     const cmd = walkUpDispatchCommand("agent-code", "stop");
     const rewritten = `schema_version = 2\n\n[[hooks]]\nevent = "session_start"\n\n[hooks.action]\ntype = "shell"\ncommand = "echo hi"\n\n[[hooks]]\nevent = "stop"\n\n[hooks.action]\ntype = "shell"\ncommand = ${JSON.stringify(cmd)}\n\n[ui]\ntheme = "dark"\n`;
-    expect(installedEntries(agentCode, rewritten, "s.toml")).toEqual({ stop: [{ action: { command: cmd, type: "shell" } }] });
-    const un = uninstallText(agentCode, rewritten, "s.toml")!;
+    expect(tomlEditor.installed(rewritten, "s.toml")).toEqual({ stop: [{ action: { command: cmd, type: "shell" } }] });
+    const un = tomlEditor.uninstall(rewritten, "s.toml")!;
     expect(parseToml(un)).toEqual({ schema_version: 2, hooks: [{ event: "session_start", action: { type: "shell", command: "echo hi" } }], ui: { theme: "dark" } });
     expect(un).toContain('[[hooks]]\nevent = "session_start"\n\n[hooks.action]\ntype = "shell"\ncommand = "echo hi"\n');
   });
 
   it("a new file starts with schema_version = 2 and goes away on uninstall", () => {
-    const made = mergeEntries(agentCode, null, "s.toml", wanted());
+    const made = tomlEditor.merge(null, "s.toml", wanted());
     expect(made.startsWith("schema_version = 2\n\n[[hooks]]\n")).toBe(true);
     expect(parseToml(made)).toMatchObject({ schema_version: 2 });
-    expect(uninstallText(agentCode, made, "s.toml")).toBeNull();
+    expect(tomlEditor.uninstall(made, "s.toml")).toBeNull();
   });
 
   it("stamps schema_version = 2 on a file agent-code would rewrite for nothing, and takes the stamp back on uninstall", () => {
     const bare = '# mine\n[ui]\ntheme = "dark"\n';
-    const after = mergeEntries(agentCode, bare, "s.toml", wanted());
+    const after = tomlEditor.merge(bare, "s.toml", wanted());
     expect(after.startsWith(SCHEMA_STAMP + bare)).toBe(true);
     expect(parseToml(after)).toMatchObject({ schema_version: 2, ui: { theme: "dark" } });
-    expect(uninstallText(agentCode, after, "s.toml")).toBe(bare);
+    expect(tomlEditor.uninstall(after, "s.toml")).toBe(bare);
     // A file with a migration to run (api.token, or version 1) is not stamped: agent-code must migrate it.
     for (const migrates of ['[api]\ntoken = "sk-x"\n', 'schema_version = 1\n[ui]\ntheme = "dark"\n']) {
-      const out = mergeEntries(agentCode, migrates, "s.toml", wanted());
+      const out = tomlEditor.merge(migrates, "s.toml", wanted());
       expect(out.startsWith(migrates)).toBe(true);
       expect(out).not.toContain("# hooks install agent-code");
-      expect(uninstallText(agentCode, out, "s.toml")).toBe(migrates);
+      expect(tomlEditor.uninstall(out, "s.toml")).toBe(migrates);
     }
   });
 
   it("refuses what it cannot edit exactly, saying where, with nothing written", () => {
-    expect(() => mergeEntries(agentCode, 'schema_version = 2\n[api\nmodel = "x"\n', "/p/.agent/settings.toml", wanted())).toThrow(
-      /\/p\/\.agent\/settings\.toml:2: .*it must be TOML.*nothing was written/,
-    );
+    expect(() => tomlEditor.merge('schema_version = 2\n[api\nmodel = "x"\n', "/p/.agent/settings.toml", wanted())).toThrow(/\/p\/\.agent\/settings\.toml:2: .*it must be TOML.*nothing was written/);
     // An inline hooks array: appending [[hooks]] would not be TOML.
-    expect(() => mergeEntries(agentCode, 'hooks = [{ event = "stop", action = { type = "shell", command = "x" } }]\n', "s.toml", wanted())).toThrow(/nothing was written/);
-    expect(() => mergeEntries(agentCode, 'hooks = "nope"\n', "s.toml", wanted())).toThrow(/not an array of \[\[hooks\]\] tables/);
+    expect(() => tomlEditor.merge('hooks = [{ event = "stop", action = { type = "shell", command = "x" } }]\n', "s.toml", wanted())).toThrow(/nothing was written/);
+    expect(() => tomlEditor.merge('hooks = "nope"\n', "s.toml", wanted())).toThrow(/not an array of \[\[hooks\]\] tables/);
     // hookrun's entry inside an inline array: it cannot remove exactly it.
     const inline = `hooks = [{ event = "stop", action = { type = "shell", command = ${JSON.stringify(walkUpDispatchCommand("agent-code", "stop"))} } }]\n`;
-    expect(() => uninstallText(agentCode, inline, "s.toml")).toThrow(/not each a \[\[hooks\]\] table of their own/);
+    expect(() => tomlEditor.uninstall(inline, "s.toml")).toThrow(/not each a \[\[hooks\]\] table of their own/);
   });
 });
 

@@ -139,8 +139,8 @@ describe("cline: real hooks, and the hook file Cline runs", () => {
     chmodSync(file, 0o755);
     const run = spawnSync(file, { input: JSON.stringify(FX.PreToolUse), encoding: "utf8" });
     expect(run.stdout).toBe("dispatched pre_tool_use\n");
-    expect(cline.install).toBeUndefined();
-    expect(cline.scripts?.files).toBe(clineHookScripts);
+    expect(cline.setup?.summary).toBe("one script per hook in `.clinerules/hooks/`");
+    expect(cline.setup?.wanted(cfg, (e) => `echo dispatched ${e}`)).toEqual(scripts);
     expect(cline.import).toBeUndefined();
   });
 });
@@ -155,7 +155,7 @@ describe("cline: through the CLI", () => {
     expect((await runMain(["trust", "--yes"], { cwd: p.dir, env: p.env })).code).toBe(0);
     const install = await runMain(["install"], { cwd: p.dir, env: p.env });
     expect(install.code).toBe(0);
-    expect(install.stdout).toMatch(/\.clinerules\/hooks: Cline hands PreToolUse to hookrun/);
+    expect(install.stdout).toMatch(/\.clinerules\/hooks: created; Cline hands PreToolUse to hookrun/);
     const file = p.path(".clinerules/hooks/PreToolUse");
     expect(statSync(file).mode & 0o777).toBe(0o755);
     expect(readFileSync(file, "utf8")).toBe(clineHookScripts(await p.load(), (e) => dispatchCommand("cline", e, { root: null, bin: null })).PreToolUse);

@@ -10,6 +10,7 @@ import { detectHost, hostByName } from "../src/hosts/table.js";
 import { afterToolBlocks, hookResult, triggerResult } from "./helpers/results.js";
 import { config, hook } from "./helpers/runnerConfig.js";
 import { removeTree } from "./helpers/removeTree.js";
+import { entriesOf } from "./helpers/hostSetup.js";
 
 /** A payload as Codex 0.169.0 sends it (captured from a real run; paths shortened). */
 const base = {
@@ -243,7 +244,7 @@ describe("codex.install.entries", () => {
       hook("ctx", "session_start", { timeoutMs: 1_500 }),
       hook("end", "session_end"),
     ]);
-    const e = codex.install!.entries(cfg, project);
+    const e = entriesOf(codex, cfg, project);
     expect(Object.keys(e).sort()).toEqual(["PreToolUse", "SessionStart"]);
     expect(e.PreToolUse).toEqual([{ matcher: "Bash", hooks: [{ type: "command", command: codexDispatchCommand("pre_tool_use"), timeout: 35 }] }]);
     expect(e.SessionStart).toEqual([{ hooks: [{ type: "command", command: codexDispatchCommand("session_start"), timeout: 12 }] }]);
@@ -253,22 +254,22 @@ describe("codex.install.entries", () => {
   });
 
   it("a --user command (absolute hookrun, no root) is kept as the engine gives it", () => {
-    const e = codex.install!.entries(config("/p", [hook("s", "stop")]), user);
+    const e = entriesOf(codex, config("/p", [hook("s", "stop")]), user);
     expect((e.Stop[0].hooks as { command: string }[])[0].command).toBe("exec /opt/hookrun/bin/hooks.js run stop --host codex");
   });
 
   it("parallel events take the longest hook, async hooks add nothing", () => {
     const cfg = config("/p", [hook("a", "stop", { timeoutMs: 5_000 }), hook("b", "stop", { timeoutMs: 8_000 }), hook("c", "stop", { async: true, timeoutMs: 100_000 })], { stop: { parallel: true } });
-    expect((codex.install!.entries(cfg, project).Stop[0].hooks as { timeout: number }[])[0].timeout).toBe(18);
+    expect((entriesOf(codex, cfg, project).Stop[0].hooks as { timeout: number }[])[0].timeout).toBe(18);
   });
 
   it("narrows the matcher to what hooks.yaml's matchers select (Edit also as apply_patch), or none when one hook takes every tool", () => {
     const narrow = config("/p", [hook("guard", "pre_tool_use", { matcher: "Bash" }), hook("fmt", "pre_tool_use", { matcher: "Write|Edit" })]);
-    expect(codex.install!.entries(narrow, project).PreToolUse[0].matcher).toBe("Bash|Write|Edit|apply_patch");
+    expect(entriesOf(codex, narrow, project).PreToolUse[0].matcher).toBe("Bash|Write|Edit|apply_patch");
     const wide = config("/p", [hook("fmt", "post_tool_use", { matcher: "Write|Edit" }), hook("all", "post_tool_use")]);
-    expect(codex.install!.entries(wide, project).PostToolUse[0]).not.toHaveProperty("matcher");
+    expect(entriesOf(codex, wide, project).PostToolUse[0]).not.toHaveProperty("matcher");
     const regex = config("/p", [hook("mcp", "post_tool_use", { matcher: "^mcp__" })]);
-    expect(codex.install!.entries(regex, project).PostToolUse[0]).not.toHaveProperty("matcher");
+    expect(entriesOf(codex, regex, project).PostToolUse[0]).not.toHaveProperty("matcher");
   });
 
   describe("the dispatch command, run by a real shell as Codex runs it ($SHELL -lc in the session's cwd)", () => {

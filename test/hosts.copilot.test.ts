@@ -4,6 +4,7 @@ import { dispatchCommand } from "../src/hosts/dispatch.js";
 import { detectHost, resolveHost } from "../src/hosts/table.js";
 import { config, hook } from "./helpers/runnerConfig.js";
 import { afterToolBlocks, hookResult, triggerResult } from "./helpers/results.js";
+import { entriesOf, specOf } from "./helpers/hostSetup.js";
 
 // Payloads as Copilot CLI 1.0.102 wrote them to hooks' stdin (captured in a real `copilot -p` run).
 const SID = "f59f491c-2e71-4b8c-a069-2f00106d58d4";
@@ -313,7 +314,7 @@ describe("copilot.install", () => {
   const cmd = (event: string) => `hooks run ${event} --host copilot`;
 
   it("writes hookrun's own file under .github/hooks, version 1, camelCase events", () => {
-    expect(copilot.install).toMatchObject({
+    expect(specOf(copilot)).toMatchObject({
       root: '"$COPILOT_PROJECT_DIR"',
       exec: true,
       projectFile: ".github/hooks/hookrun.json",
@@ -334,7 +335,7 @@ describe("copilot.install", () => {
       hook("perm", "permission_request"),
       hook("gptme", "loop_continue"),
     ]);
-    expect(copilot.install!.entries(cfg, cmd)).toEqual({
+    expect(entriesOf(copilot, cfg, cmd)).toEqual({
       sessionStart: [{ type: "command", bash: "hooks run session_start --host copilot", timeoutSec: 20 }],
       preToolUse: [{ type: "command", bash: "hooks run pre_tool_use --host copilot", timeoutSec: 35, matcher: "Bash|Edit|Write|bash|create|edit" }],
       postToolUse: [{ type: "command", bash: "hooks run post_tool_use --host copilot", timeoutSec: 12 }],
@@ -343,23 +344,23 @@ describe("copilot.install", () => {
   });
 
   it("leaves the matcher out (every tool) when one hook has none or a regex, and sums parallel groups by their longest", () => {
-    const entry = (...hooks: ReturnType<typeof hook>[]) => copilot.install!.entries(config("/p", hooks), cmd).preToolUse[0].matcher;
+    const entry = (...hooks: ReturnType<typeof hook>[]) => entriesOf(copilot, config("/p", hooks), cmd).preToolUse[0].matcher;
     expect(entry(hook("a", "pre_tool_use", { matcher: "Bash" }), hook("b", "pre_tool_use"))).toBeUndefined();
     expect(entry(hook("a", "pre_tool_use", { matcher: "Bash" }), hook("b", "pre_tool_use", { matcher: "mcp__.*" }))).toBeUndefined();
     expect(entry(hook("a", "pre_tool_use", { matcher: "mcp__github__x|Read" }))).toBe("Read|mcp__github__x|view");
     const cfg = config("/p", [hook("a", "session_start", { timeoutMs: 4_000 }), hook("b", "session_start", { timeoutMs: 7_000 })], { session_start: { parallel: true } });
-    expect(copilot.install!.entries(cfg, cmd)).toEqual({ sessionStart: [{ type: "command", bash: "hooks run session_start --host copilot", timeoutSec: 17 }] });
+    expect(entriesOf(copilot, cfg, cmd)).toEqual({ sessionStart: [{ type: "command", bash: "hooks run session_start --host copilot", timeoutSec: 17 }] });
   });
 
   it("Copilot anchors its matcher: the one written selects exactly the named tools", () => {
-    const m = copilot.install!.entries(config("/p", [hook("a", "pre_tool_use", { matcher: "Write|Edit" })]), cmd).preToolUse[0].matcher as string;
+    const m = entriesOf(copilot, config("/p", [hook("a", "pre_tool_use", { matcher: "Write|Edit" })]), cmd).preToolUse[0].matcher as string;
     const re = new RegExp(`^(?:${m})$`);
     expect(["create", "edit", "Write", "Edit"].every((t) => re.test(t))).toBe(true);
     expect(["bash", "view", "edit_file", "xcreate"].some((t) => re.test(t))).toBe(false);
   });
 
   it("dispatches through $COPILOT_PROJECT_DIR with exec, so Copilot's timeout kills hookrun itself", () => {
-    expect(dispatchCommand("copilot", "stop", { root: copilot.install!.root, bin: null, exec: copilot.install!.exec })).toBe(
+    expect(dispatchCommand("copilot", "stop", { root: copilot.setup!.root, bin: null, exec: copilot.setup!.exec })).toBe(
       'exec "$COPILOT_PROJECT_DIR"/node_modules/.bin/hooks -C "$COPILOT_PROJECT_DIR" run stop --host copilot',
     );
   });

@@ -10,6 +10,7 @@ import { config, hook } from "./helpers/runnerConfig.js";
 import { runMain } from "./helpers/cli.js";
 import { linkHookrun, runEntry } from "./helpers/hostDispatch.js";
 import { sandbox, useSandbox } from "./helpers/sandbox.js";
+import { entriesOf, specOf } from "./helpers/hostSetup.js";
 
 const sb = useSandbox();
 const FX = hostFixtures("cursor");
@@ -242,21 +243,21 @@ describe("cursor: install entries", () => {
       hook("watch", "file_changed"),
       hook("off", "notification", { enabled: false }),
     ]);
-    expect(cursor.install?.entries(cfg, cmd)).toEqual({
+    expect(entriesOf(cursor, cfg, cmd)).toEqual({
       preToolUse: [{ command: "hooks run pre_tool_use --host cursor", timeout: 35, matcher: "Bash|Shell|Read", failClosed: true }],
       postToolUse: [{ command: "hooks run post_tool_use --host cursor", timeout: 40, matcher: "Write|Edit" }],
       sessionStart: [{ command: "hooks run session_start --host cursor", timeout: 11 }],
       stop: [{ command: "hooks run stop --host cursor", timeout: 13 }],
     });
-    expect(cursor.install).toMatchObject({ projectFile: ".cursor/hooks.json", userFile: ".cursor/hooks.json", hooksPath: ["hooks"], skeleton: { version: 1 } });
+    expect(specOf(cursor)).toMatchObject({ projectFile: ".cursor/hooks.json", userFile: ".cursor/hooks.json", hooksPath: ["hooks"], skeleton: { version: 1 } });
     expect(cursor.timeout.unit).toBe("s");
   });
 
   it("does not narrow when a hook matches every tool or by regex", () => {
     const cfg = config(sb.current.dir, [hook("a", "pre_tool_use", { matcher: "Bash" }), hook("b", "pre_tool_use", { matcher: "^mcp__" })]);
-    expect(cursor.install?.entries(cfg, cmd).preToolUse[0].matcher).toBeUndefined();
+    expect(entriesOf(cursor, cfg, cmd).preToolUse[0].matcher).toBeUndefined();
     const all = config(sb.current.dir, [hook("a", "post_tool_use")]);
-    expect(cursor.install?.entries(all, cmd).postToolUse[0].matcher).toBeUndefined();
+    expect(entriesOf(cursor, all, cmd).postToolUse[0].matcher).toBeUndefined();
   });
 });
 

@@ -11,6 +11,7 @@ import { config, hook } from "./helpers/runnerConfig.js";
 import { runMain } from "./helpers/cli.js";
 import { linkHookrun, runEntry } from "./helpers/hostDispatch.js";
 import { sandbox, useSandbox } from "./helpers/sandbox.js";
+import { entriesOf, specOf } from "./helpers/hostSetup.js";
 
 const sb = useSandbox();
 const FX = hostFixtures("droid");
@@ -124,18 +125,18 @@ describe("droid: install entries (the hooks key of .factory/settings.json)", () 
       hook("fail", "post_tool_use_failure"),
       hook("perm", "permission_request"),
     ]);
-    expect(droid.install?.entries(cfg, cmd)).toEqual({
+    expect(entriesOf(droid, cfg, cmd)).toEqual({
       PreToolUse: [{ matcher: "Bash|Execute|Write|Create", hooks: [{ type: "command", command: "hooks run pre_tool_use --host droid", timeout: 15 }] }],
       PostToolUse: [{ matcher: "Edit", hooks: [{ type: "command", command: "hooks run post_tool_use --host droid", timeout: 40 }] }],
       SessionStart: [{ hooks: [{ type: "command", command: "hooks run session_start --host droid", timeout: 11 }] }],
       Stop: [{ hooks: [{ type: "command", command: "hooks run stop --host droid", timeout: 20 }] }],
     });
-    expect(droid.install).toMatchObject({ projectFile: ".factory/settings.json", userFile: ".factory/settings.json", hooksPath: ["hooks"] });
-    expect(droid.install?.skeleton).toBeUndefined();
+    expect(specOf(droid)).toMatchObject({ projectFile: ".factory/settings.json", userFile: ".factory/settings.json", hooksPath: ["hooks"] });
+    expect(specOf(droid).skeleton).toBeUndefined();
   });
   it("leaves the matcher out when a hook can select any tool", () => {
     const cfg = config(sb.current.dir, [hook("a", "pre_tool_use", { matcher: "Bash" }), hook("b", "pre_tool_use", { matcher: "*" })]);
-    expect(droid.install?.entries(cfg, cmd).PreToolUse[0].matcher).toBeUndefined();
+    expect(entriesOf(droid, cfg, cmd).PreToolUse[0].matcher).toBeUndefined();
   });
 });
 

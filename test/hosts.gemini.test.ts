@@ -14,6 +14,7 @@ import { detectHost, hostByName } from "../src/hosts/table.js";
 import { config, hook } from "./helpers/runnerConfig.js";
 import { afterToolBlocks, hookResult, triggerResult } from "./helpers/results.js";
 import { removeTree } from "./helpers/removeTree.js";
+import { entriesOf, specOf } from "./helpers/hostSetup.js";
 
 const base = {
   session_id: "6d9cf022-d45a-4c1e-9b35-9f440defeb78",
@@ -238,7 +239,7 @@ describe("gemini: install entries", () => {
       hook("todo", "stop", { timeoutMs: 60_000 }),
       hook("gone", "file_changed"),
     ]);
-    const entries = gemini.install!.entries(cfg, (e) => `run ${e}`);
+    const entries = entriesOf(gemini, cfg, (e) => `run ${e}`);
     const h = (event: string, timeout: number) => ({ type: "command", name: "hookrun", command: `run ${event}`, timeout });
     expect(entries).toEqual({
       // two run groups (sequential): 5 s + 30 s, each + 2 s kill grace, + 10 s margin
@@ -248,7 +249,7 @@ describe("gemini: install entries", () => {
       SessionStart: ["clear", "resume", "startup"].map((matcher) => ({ matcher, hooks: [h("session_start", 34_000)] })),
       AfterAgent: [{ hooks: [h("stop", 72_000)] }],
     });
-    expect(gemini.install).toMatchObject({ projectFile: ".gemini/settings.json", userFile: ".gemini/settings.json", hooksPath: ["hooks"] });
+    expect(specOf(gemini)).toMatchObject({ projectFile: ".gemini/settings.json", userFile: ".gemini/settings.json", hooksPath: ["hooks"] });
   });
 
   it("narrows a tool matcher only when every hook names its tools", () => {

@@ -5,12 +5,15 @@ import { describe, expect, it } from "vitest";
 import { claudeHost } from "../src/hosts/claude.js";
 import { dispatchTimeoutMs, matchedValues, ownsEntry } from "../src/hosts/install.js";
 import { dispatchCommand, isDispatchCommand, walkUpDispatchCommand } from "../src/hosts/dispatch.js";
-import { installedEntries, mergeEntries, uninstallText, wantedEntries } from "../src/hosts/hostFile.js";
-import { HOSTS, resolveHost } from "../src/hosts/table.js";
+import { resolveHost } from "../src/hosts/table.js";
 import { importClaudeSettings } from "../src/interop/importClaudeSettings.js";
 import type { HostAdapter } from "../src/hosts/types.js";
 import { CLI, runMain } from "./helpers/cli.js";
 import { sandbox } from "./helpers/sandbox.js";
+import { installable, wantedFor } from "../src/hosts/installTargets.js";
+import { editorOf } from "./helpers/hostSetup.js";
+
+const claudeEditor = editorOf(claudeHost);
 
 const GUARD = "hooks:\n  pre_tool_use:\n    - {name: guard, command: ./guard.sh, matcher: Bash|Write, timeout: 5s}\n  stop:\n    - {name: tests, command: npm test, timeout: 2m}\n";
 const entry = (event: string) => `"$CLAUDE_PROJECT_DIR"/node_modules/.bin/hooks -C "$CLAUDE_PROJECT_DIR" run ${event} --host claude`;
@@ -26,29 +29,29 @@ describe("the install engine: hookrun's entries in a host's JSON file", () => {
       '// Gemini allows comments\n{\n  "a": 1, // kept\n}\n',
     ];
     for (const before of layouts) {
-      const after = mergeEntries(claudeHost, before, "s.json", wanted);
+      const after = claudeEditor.merge(before, "s.json", wanted);
       expect(after).not.toBe(before);
-      expect(installedEntries(claudeHost, after, "s.json")).toEqual(wanted);
+      expect(claudeEditor.installed(after, "s.json")).toEqual(wanted);
       // Only insertions: every line of the original is still there, in order.
       expect(after.split(/\r?\n/).filter((l) => before.includes(l)).length).toBeGreaterThanOrEqual(before.split(/\r?\n/).length - 2);
-      expect(mergeEntries(claudeHost, after, "s.json", wanted)).toBe(after);
-      expect(uninstallText(claudeHost, after, "s.json")).toBe(before.replace('"PreToolUse": []', '"PreToolUse": []'));
+      expect(claudeEditor.merge(after, "s.json", wanted)).toBe(after);
+      expect(claudeEditor.uninstall(after, "s.json")).toBe(before.replace('"PreToolUse": []', '"PreToolUse": []'));
     }
   });
 
   it("keeps the user's entries of the same event, and replaces only its own stale ones", () => {
     const user = { hooks: [{ type: "command", command: "./mine.sh" }] };
     const text = `${JSON.stringify({ hooks: { Stop: [user, { hooks: [{ type: "command", command: entry("stop"), timeout: 70 }] }] } }, null, 2)}\n`;
-    const after = mergeEntries(claudeHost, text, "s.json", wanted);
+    const after = claudeEditor.merge(text, "s.json", wanted);
     expect(JSON.parse(after).hooks.Stop).toEqual([user, ...wanted.Stop]);
     // Uninstall leaves the user's entry; the file stays.
-    expect(JSON.parse(uninstallText(claudeHost, after, "s.json")!).hooks.Stop).toEqual([user]);
+    expect(JSON.parse(claudeEditor.uninstall(after, "s.json")!).hooks.Stop).toEqual([user]);
   });
 
   it("creates a new file, and removing its entries leaves nothing of hookrun's (null: delete the file)", () => {
-    const made = mergeEntries(claudeHost, null, "s.json", wanted);
+    const made = claudeEditor.merge(null, "s.json", wanted);
     expect(JSON.parse(made)).toEqual({ hooks: wanted });
-    expect(uninstallText(claudeHost, made, "s.json")).toBeNull();
+    expect(claudeEditor.uninstall(made, "s.json")).toBeNull();
   });
 
   it("owns only entries whose every command dispatches to hookrun (older --output claude ones too)", () => {
@@ -64,14 +67,14 @@ describe("the install engine: hookrun's entries in a host's JSON file", () => {
   it("every entry `hooks install` writes, for every host, project and --user (a path with a space and an apostrophe), is hookrun's", async () => {
     const p = sandbox({ config: GUARD });
     const config = await p.load();
-    const hosts = HOSTS.filter((h) => h.install);
+    const hosts = installable().filter((h) => h.name !== "cline");
     expect(hosts.length).toBeGreaterThan(8);
     for (const host of hosts)
       for (const target of [
-        { root: host.install!.root ?? null, bin: null, exec: host.install!.exec },
-        { root: null, bin: "/home/o'b/my tools/hookrun/dist/bin/hooks.js", exec: host.install!.exec },
+        { root: host.setup.root ?? null, bin: null, exec: host.setup.exec },
+        { root: null, bin: "/home/o'b/my tools/hookrun/dist/bin/hooks.js", exec: host.setup.exec },
       ]) {
-        const entries = Object.values(wantedEntries(host, config, target)).flat();
+        const entries = Object.values(wantedFor(host, config, target)).flat();
         expect(entries.length, host.name).toBeGreaterThan(0);
         for (const e of entries) expect(ownsEntry(e), `${host.name}: ${JSON.stringify(e)}`).toBe(true);
       }
@@ -100,9 +103,9 @@ describe("the install engine: hookrun's entries in a host's JSON file", () => {
       const user = { hooks: [{ type: "command", command }] };
       expect(ownsEntry(user), command).toBe(false);
       const text = `${JSON.stringify({ hooks: { Stop: [user] } }, null, 2)}\n`;
-      const after = mergeEntries(claudeHost, text, "s.json", wanted);
+      const after = claudeEditor.merge(text, "s.json", wanted);
       expect(JSON.parse(after).hooks.Stop, command).toEqual([user, ...wanted.Stop]);
-      expect(uninstallText(claudeHost, after, "s.json"), command).toBe(text);
+      expect(claudeEditor.uninstall(after, "s.json"), command).toBe(text);
       // Imported, it would run hookrun from its own hook: left out, with the reason.
       const imported = importClaudeSettings({ hooks: { Stop: [user] } });
       expect(imported.hooks, command).toEqual([]);
@@ -121,8 +124,8 @@ describe("the install engine: hookrun's entries in a host's JSON file", () => {
   });
 
   it("refuses a file that is not JSON, saying where, and writes nothing", () => {
-    expect(() => mergeEntries(claudeHost, '{"hooks": {', "/p/.claude/settings.json", wanted)).toThrow(/\/p\/\.claude\/settings\.json:1: .*nothing was written/);
-    expect(() => mergeEntries(claudeHost, "[1, 2]", "s.json", wanted)).toThrow(/not a JSON object/);
+    expect(() => claudeEditor.merge('{"hooks": {', "/p/.claude/settings.json", wanted)).toThrow(/\/p\/\.claude\/settings\.json:1: .*nothing was written/);
+    expect(() => claudeEditor.merge("[1, 2]", "s.json", wanted)).toThrow(/not a JSON object/);
   });
 
   it("narrows matchers to the names hooks.yaml's matchers select, spelled as the host spells them", async () => {

@@ -6,6 +6,7 @@ import { createRunner } from "../src/runner/createRunner.js";
 import type { TriggerResult } from "../src/runner/types.js";
 import { runMain } from "./helpers/cli.js";
 import { useSandbox } from "./helpers/sandbox.js";
+import { entriesOf } from "./helpers/hostSetup.js";
 
 // The Qwen Code adapter in process: payloads as Qwen 0.24.4 sends them (captured from the real
 // CLI, test/qwen.e2e.test.ts runs it), results of real hook runs rendered, install entries, import.
@@ -195,7 +196,7 @@ describe("qwen: render", () => {
 });
 
 describe("qwen: install entries", () => {
-  const command = (event: string) => dispatchCommand("qwen", event, { root: qwenHost.install!.root, bin: null, exec: qwenHost.install!.exec });
+  const command = (event: string) => dispatchCommand("qwen", event, { root: qwenHost.setup!.root, bin: null, exec: qwenHost.setup!.exec });
 
   it("one entry per event Qwen fires; tool matchers as Qwen ids and Claude names; timeouts in seconds", async () => {
     sb.current.write(
@@ -214,7 +215,7 @@ describe("qwen: install entries", () => {
         "",
       ].join("\n"),
     );
-    const entries = qwenHost.install!.entries(await sb.current.load(), command);
+    const entries = entriesOf(qwenHost, await sb.current.load(), command);
     expect(Object.keys(entries)).toEqual(["PreToolUse", "PostToolUse", "Stop"]);
     const pre = entries.PreToolUse[0] as any;
     expect(pre.matcher.split("|").sort()).toEqual(["Bash", "Edit", "Write", "edit", "replace", "run_shell_command", "write_file"]);
@@ -229,7 +230,7 @@ describe("qwen: install entries", () => {
     expect(qwenTimeout(999_001)).toBe(1_000_000);
     expect(qwenTimeout(1_800_000)).toBe(1_800_000);
     sb.current.write("hooks.yaml", "hooks:\n  stop:\n    - {name: long, command: ./long.sh, timeout: 30m}\n");
-    expect((qwenHost.install!.entries(await sb.current.load(), command).Stop[0] as any).hooks[0].timeout).toBe(1_810_000);
+    expect((entriesOf(qwenHost, await sb.current.load(), command).Stop[0] as any).hooks[0].timeout).toBe(1_810_000);
   });
 });
 

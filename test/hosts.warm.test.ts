@@ -5,10 +5,13 @@ import { describe, expect, it } from "vitest";
 import { claudeHost } from "../src/hosts/claude.js";
 import { ownsEntry } from "../src/hosts/install.js";
 import { dispatchCommand } from "../src/hosts/dispatch.js";
-import { installedEntries, mergeEntries, uninstallText } from "../src/hosts/hostFile.js";
 import { installedPort, warmEntries, warmUrl } from "../src/hosts/warm.js";
 import { runMain } from "./helpers/cli.js";
 import { sandbox } from "./helpers/sandbox.js";
+import { entriesOf } from "./helpers/hostSetup.js";
+import { editorOf } from "./helpers/hostSetup.js";
+
+const claudeEditor = editorOf(claudeHost);
 
 /** Warm mode's install side: `hooks install claude --serve PORT` writes http entries the engine owns. */
 
@@ -36,8 +39,8 @@ describe("warm entries", () => {
   it("turn each command entry into an http entry on the server (same matcher and timeout, token header, fail closed); SessionStart stays a command", async () => {
     const p = sandbox({ config: CONFIG });
     const config = await p.load();
-    const cold = claudeHost.install!.entries(config, command);
-    const warm = warmEntries(claudeHost, config, command, 8411);
+    const cold = entriesOf(claudeHost, config, command);
+    const warm = warmEntries("claude", cold, 8411);
     expect(warm.SessionStart).toEqual(cold.SessionStart);
     expect(warm.PreToolUse).toEqual([{ matcher: "Bash|Shell|Write", hooks: [http("PreToolUse", 15)] }]);
     expect(warm.Stop).toEqual([{ hooks: [http("Stop", 130)] }]);
@@ -62,11 +65,11 @@ describe("warm entries", () => {
     const user = { hooks: [{ type: "http", url: "http://127.0.0.1:9000/audit" }] };
     const before = `${JSON.stringify({ hooks: { Stop: [user] } }, null, 2)}\n`;
     const wanted = { Stop: [{ hooks: [http("Stop", 130)] }] };
-    const after = mergeEntries(claudeHost, before, "s.json", wanted);
+    const after = claudeEditor.merge(before, "s.json", wanted);
     expect(JSON.parse(after).hooks.Stop).toEqual([user, ...wanted.Stop]);
-    expect(installedEntries(claudeHost, after, "s.json")).toEqual(wanted);
-    expect(mergeEntries(claudeHost, after, "s.json", wanted)).toBe(after);
-    expect(uninstallText(claudeHost, after, "s.json")).toBe(before);
+    expect(claudeEditor.installed(after, "s.json")).toEqual(wanted);
+    expect(claudeEditor.merge(after, "s.json", wanted)).toBe(after);
+    expect(claudeEditor.uninstall(after, "s.json")).toBe(before);
   });
 });
 

@@ -11,6 +11,7 @@ import { config, hook } from "./helpers/runnerConfig.js";
 import { runMain } from "./helpers/cli.js";
 import { linkHookrun, runEntry } from "./helpers/hostDispatch.js";
 import { sandbox, useSandbox } from "./helpers/sandbox.js";
+import { entriesOf, specOf } from "./helpers/hostSetup.js";
 
 const sb = useSandbox();
 const FX = hostFixtures("windsurf");
@@ -175,18 +176,18 @@ describe("windsurf: install entries", () => {
       hook("ctx", "session_start"),
     ]);
     const e = (event: string) => [{ command: cmd(event), show_output: true }];
-    expect(windsurf.install?.entries(cfg, cmd)).toEqual({
+    expect(entriesOf(windsurf, cfg, cmd)).toEqual({
       pre_run_command: e("pre_tool_use"),
       post_write_code: e("post_tool_use"),
       pre_user_prompt: e("user_prompt_submit"),
       post_cascade_response: e("stop"),
     });
-    expect(windsurf.install).toMatchObject({ projectFile: ".windsurf/hooks.json", userFile: ".codeium/windsurf/hooks.json", hooksPath: ["hooks"] });
+    expect(specOf(windsurf)).toMatchObject({ projectFile: ".windsurf/hooks.json", userFile: ".codeium/windsurf/hooks.json", hooksPath: ["hooks"] });
   });
   it("every tool action for a regex or match-all matcher; MCP only for mcp__ names", () => {
-    const all = windsurf.install?.entries(config(sb.current.dir, [hook("a", "pre_tool_use", { matcher: "^mcp__" })]), cmd) ?? {};
+    const all = entriesOf(windsurf, config(sb.current.dir, [hook("a", "pre_tool_use", { matcher: "^mcp__" })]), cmd) ?? {};
     expect(Object.keys(all).sort()).toEqual(["pre_mcp_tool_use", "pre_read_code", "pre_run_command", "pre_write_code"]);
-    const mcp = windsurf.install?.entries(config(sb.current.dir, [hook("a", "pre_tool_use", { matcher: "mcp__db__query|Read" })]), cmd) ?? {};
+    const mcp = entriesOf(windsurf, config(sb.current.dir, [hook("a", "pre_tool_use", { matcher: "mcp__db__query|Read" })]), cmd) ?? {};
     expect(Object.keys(mcp).sort()).toEqual(["pre_mcp_tool_use", "pre_read_code"]);
   });
 });

@@ -8,6 +8,7 @@ import { configEvents, matchedValues } from "./install.js";
 import { hookrunCallNote, dispatchCommand, walkUpDispatchCommand } from "./dispatch.js";
 import { baseRead, canonicalTool, sampleFields } from "./payload.js";
 import { blockReason, rankedDecision, resultTexts } from "./resultText.js";
+import { tomlFile } from "./setup.js";
 import type { HostAdapter, HostAnswer, HostEntry, Payload, TableProblem } from "./types.js";
 import { closestMatches, didYouMean } from "../text.js";
 
@@ -355,8 +356,7 @@ export const agentCode: HostAdapter = {
     entryTool: (entry) => (typeof entry.tool_name === "string" ? entry.tool_name : undefined),
     tables,
   },
-  install: {
-    format: "toml",
+  setup: tomlFile({
     projectFile: ".agent/settings.toml",
     userFile: ".config/agent-code/config.toml",
     hooksPath: ["hooks"],
@@ -369,6 +369,6 @@ export const agentCode: HostAdapter = {
       const { agentCodeWarnings } = await import("./agentCodeSetup.js");
       return agentCodeWarnings(config, at, EVENTS);
     },
-  },
+  }),
   import: importAgentCode,
 };

@@ -5,6 +5,7 @@ import { importClaudeSettings } from "../interop/importClaudeSettings.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { cursor } from "./cursor.js";
 import { baseRead, POSIX_SHELL, sampleFields } from "./payload.js";
+import { jsonFile } from "./setup.js";
 import type { HostAdapter, HostAnswer, HostEntry, OffSwitch } from "./types.js";
 import { failureLine, rankedDecision, texts } from "./resultText.js";
 
@@ -235,7 +236,7 @@ export const claudeHost: HostAdapter = {
       return out;
     },
   },
-  install: {
+  setup: jsonFile({
     projectFile: ".claude/settings.json",
     userFile: ".claude/settings.json",
     hooksPath: ["hooks"],
@@ -251,6 +252,6 @@ export const claudeHost: HostAdapter = {
       }
       return out;
     },
-  },
+  }),
   import: (settings, existing) => importClaudeSettings(settings, existing),
 };

@@ -3,6 +3,7 @@ import { isJsonObject } from "../config/scanJson.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { blockReason, parseJsonObject, rankedDecision, resultTexts } from "./resultText.js";
 import { configEvents } from "./install.js";
+import { scriptFolder } from "./setup.js";
 import type { HostAdapter, HostAnswer, Payload } from "./types.js";
 import { baseRead, canonicalTool, field, sampleFields, stringField } from "./payload.js";
 import { setOwn } from "../runner/context.js";
@@ -16,7 +17,7 @@ import { setOwn } from "../runner/context.js";
  * timeout BLOCKS (Cline fails closed), so a dispatch always exits 0. Facts: docs/hosts/cline.md.
  *
  * There is no JSON config to merge entries into: `hooks install cline` writes one small script per
- * hook type instead (`scripts`), and there is nothing to import.
+ * hook type instead (a `scriptFolder` setup), and there is nothing to import.
  */
 
 const EVENTS: Readonly<Record<string, string>> = Object.freeze({
@@ -160,7 +161,7 @@ export const cline: HostAdapter = {
       return { clineVersion: "hooks-doctor", hookName: hostEvent, timestamp: String(Date.now()), taskId: "hooks-doctor", workspaceRoots: [projectDir], [specificKey(hostEvent)]: specific };
     },
   },
-  scripts: { projectDir: ".clinerules/hooks", userDir: "Documents/Cline/Hooks", files: clineHookScripts },
+  setup: scriptFolder({ projectDir: ".clinerules/hooks", userDir: "Documents/Cline/Hooks", files: clineHookScripts }),
   degrade: {
     ask: "a block (`cancel: true`) whose errorMessage says Cline cannot ask",
     defer: "`cancel: false`: Cline's own approval rules decide",

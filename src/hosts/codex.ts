@@ -9,6 +9,7 @@ import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { hookrunCallNote, dispatchCommand, walkUpDispatchCommand } from "./dispatch.js";
 import { baseRead, sampleFields } from "./payload.js";
 import { blockReason, resultTexts } from "./resultText.js";
+import { jsonFile } from "./setup.js";
 import type { HostAdapter, HostAnswer, HostEntry, Payload } from "./types.js";
 
 /**
@@ -347,7 +348,7 @@ export const codex: HostAdapter = {
       why: 'Codex refuses the whole file ("failed to parse hooks config"): none of its hooks runs',
     },
   },
-  install: {
+  setup: jsonFile({
     projectFile: ".codex/hooks.json",
     userFile: ".codex/hooks.json",
     hooksPath: ["hooks"],
@@ -355,6 +356,6 @@ export const codex: HostAdapter = {
     exec: true,
     note: 'Codex reads a project\'s .codex/hooks.json only when the project is trusted in ~/.codex/config.toml ([projects."<dir>"] trust_level = "trusted"); otherwise it ignores the file without a word',
     entries,
-  },
+  }),
   import: importCodex,
 };

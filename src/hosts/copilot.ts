@@ -21,6 +21,7 @@ import { hookNameFromCommand, slug, uniqueName } from "../interop/hookNames.js";
 import type { ExistingHook, HookImport, ImportedHook } from "../interop/importHooks.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { hookrunCallNote } from "./dispatch.js";
+import { jsonFile } from "./setup.js";
 import type { HostAdapter, HostAnswer, HostEntry, Payload } from "./types.js";
 import { baseRead, field, sampleFields } from "./payload.js";
 import { resultTexts } from "./resultText.js";
@@ -456,7 +457,7 @@ export const copilot: HostAdapter = {
       };
     },
   },
-  install: {
+  setup: jsonFile({
     projectFile: ".github/hooks/hookrun.json",
     userFile: ".copilot/hooks/hookrun.json",
     hooksPath: ["hooks"],
@@ -466,6 +467,6 @@ export const copilot: HostAdapter = {
     exec: true,
     skeleton: { version: 1 },
     entries,
-  },
+  }),
   import: importCopilot,
 };

@@ -1,3 +1,4 @@
+import type { ResolvedConfig } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
 import { matcherRule } from "../config/matcher.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
@@ -6,6 +7,7 @@ import type { HookContext, TriggerResult } from "../runner/types.js";
 import { blockReason, parseJsonObject, rankedDecision, resultTexts } from "./resultText.js";
 import { type FlatConverted, type FlatEntry, importFlatHooks } from "./flatImport.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
+import { jsonFile } from "./setup.js";
 import type { HostAdapter, HostAnswer, HostEntry, Payload } from "./types.js";
 import { baseRead, canonicalTool, field, POSIX_SHELL, sampleFields, stringField } from "./payload.js";
 
@@ -230,7 +232,7 @@ function notRun(event: string, forUser: string, forModel: string): HostAnswer {
 
 const TOOL_EVENTS = new Set(["pre_tool_use", "post_tool_use", "post_tool_use_failure"]);
 
-function entries(config: Parameters<NonNullable<HostAdapter["install"]>["entries"]>[0], command: (event: string) => string): Record<string, HostEntry[]> {
+function entries(config: ResolvedConfig, command: (event: string) => string): Record<string, HostEntry[]> {
   const out: Record<string, HostEntry[]> = {};
   for (const event of configEvents(config)) {
     const hostEvent = INSTALL_EVENT[event];
@@ -354,7 +356,7 @@ export const cursor: HostAdapter = {
     },
     assumed: "the shell (`/bin/sh -c`), the working directory (the workspace root) and the environment",
   },
-  install: {
+  setup: jsonFile({
     projectFile: ".cursor/hooks.json",
     userFile: ".cursor/hooks.json",
     hooksPath: ["hooks"],
@@ -363,6 +365,6 @@ export const cursor: HostAdapter = {
     root: '"${CURSOR_PROJECT_DIR:-$PWD}"',
     skeleton: { version: 1 },
     entries,
-  },
+  }),
   import: importCursor,
 };

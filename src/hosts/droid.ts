@@ -6,6 +6,7 @@ import type { ExistingHook, HookImport } from "../interop/importHooks.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { renderClaude } from "./claude.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
+import { jsonFile } from "./setup.js";
 import type { HostAdapter, HostAnswer, HostEntry, Payload } from "./types.js";
 import { baseRead, canonicalTool, POSIX_SHELL, sampleFields, stringField } from "./payload.js";
 
@@ -153,6 +154,6 @@ export const droid: HostAdapter = {
     }),
     assumed: "the shell (`/bin/sh -c`, as Claude Code, whose contract Droid follows)",
   },
-  install: { projectFile: ".factory/settings.json", userFile: ".factory/settings.json", hooksPath: ["hooks"], root: '"$FACTORY_PROJECT_DIR"', entries },
+  setup: jsonFile({ projectFile: ".factory/settings.json", userFile: ".factory/settings.json", hooksPath: ["hooks"], root: '"$FACTORY_PROJECT_DIR"', entries }),
   import: importDroid,
 };

@@ -4,6 +4,7 @@ import { geminiNotRun, renderGemini } from "./geminiRender.js";
 import { importGeminiSettings } from "./geminiImport.js";
 import { EVENTS, TOOLS } from "./geminiTables.js";
 import { baseRead } from "./payload.js";
+import { jsonFile } from "./setup.js";
 import type { HostAdapter, Payload } from "./types.js";
 
 /**
@@ -76,13 +77,13 @@ export const gemini: HostAdapter = {
     notice: "systemMessage",
   },
   probe: geminiProbe,
-  install: {
+  setup: jsonFile({
     projectFile: ".gemini/settings.json",
     userFile: ".gemini/settings.json",
     hooksPath: ["hooks"],
     root: GEMINI_ROOT,
     exec: true,
     entries: geminiEntries,
-  },
+  }),
   import: importGeminiSettings,
 };

@@ -1,20 +1,21 @@
 import { applyEdits, type FormattingOptions, type Node, modify, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import { WriteError } from "../errors.js";
-import type { ResolvedConfig } from "../config/types.js";
 import { ownsEntry } from "./install.js";
-import { type DispatchTarget, dispatchCommand } from "./dispatch.js";
-import * as toml from "./tomlFile.js";
-import { warmEntries } from "./warm.js";
-import type { HostAdapter, HostEntry } from "./types.js";
+import type { EntryEditor, EntryFileSpec, HostEntry } from "./types.js";
 
 /**
- * hookrun's entries in a host's JSON config file (`hooks install` / `uninstall` / `--check`,
- * `hooks validate`'s staleness check): merged with the user's own entries, edited in place (every
- * byte outside hookrun's entries kept), idempotent and exactly reversible (decision 0009). A host
- * whose file is TOML (`install.format: "toml"`, agent-code) is edited by src/hosts/tomlFile.ts.
+ * hookrun's entries in a host's JSON config file (the `jsonFile` setup of src/hosts/setup.ts:
+ * `hooks install` / `uninstall` / `--check`, `hooks validate`'s staleness check): merged with the
+ * user's own entries, edited in place (every byte outside hookrun's entries kept), idempotent and
+ * exactly reversible (decision 0009).
  */
 
-const isToml = (adapter: HostAdapter): boolean => adapter.install?.format === "toml";
+/** The editor of a JSON config file whose hooks map is at `spec.hooksPath`. */
+export const jsonEditor = (spec: Pick<EntryFileSpec, "hooksPath" | "skeleton">): EntryEditor => ({
+  installed: (text, file) => installedEntries(spec.hooksPath, text, file),
+  merge: (text, file, wanted) => mergeEntries(spec, text, file, wanted),
+  uninstall: (text, file) => uninstallText(spec, text, file),
+});
 
 interface Parsed {
   root: Node | undefined;
@@ -53,10 +54,9 @@ const jsonValue = (node: Node | undefined): unknown => {
 };
 
 /** hookrun's entries now in the file's text: host event → entries, in file order. */
-export function installedEntries(adapter: HostAdapter, text: string, file: string): Record<string, HostEntry[]> {
-  if (isToml(adapter)) return toml.installedEntries(adapter, text, file);
+export function installedEntries(hooksPath: readonly string[], text: string, file: string): Record<string, HostEntry[]> {
   const { root } = parse(text, file);
-  const map = nodeAt(root, adapter.install!.hooksPath);
+  const map = nodeAt(root, hooksPath);
   // No prototype: an event key "__proto__" or "constructor" in the file is a key like any other.
   const out: Record<string, HostEntry[]> = Object.create(null);
   for (const prop of map?.type === "object" ? (map.children ?? []) : []) {
@@ -71,8 +71,7 @@ export function installedEntries(adapter: HostAdapter, text: string, file: strin
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** The text without hookrun's entries; an event list or hooks map hookrun's removal empties goes too. */
-export function removeEntries(adapter: HostAdapter, text: string, file: string): string {
-  const at = adapter.install!.hooksPath;
+function removeEntries(at: readonly string[], text: string, file: string): string {
   let out = text;
   for (;;) {
     const { root } = parse(out, file);
@@ -124,11 +123,9 @@ function removeChild(text: string, container: Node, index: number): string {
  * there (idempotent); else hookrun's old entries removed and the wanted ones appended to each
  * event's list, the user's entries and formatting untouched. `text` null: a new file.
  */
-export function mergeEntries(adapter: HostAdapter, text: string | null, file: string, wanted: Record<string, HostEntry[]>): string {
-  if (isToml(adapter)) return toml.mergeEntries(adapter, text, file, wanted);
-  const install = adapter.install!;
-  if (text !== null && text.trim() !== "" && same(installedEntries(adapter, text, file), wanted)) return text;
-  let out = text === null || text.trim() === "" ? `${JSON.stringify({ ...install.skeleton }, null, 2)}\n` : removeEntries(adapter, text, file);
+function mergeEntries(install: Pick<EntryFileSpec, "hooksPath" | "skeleton">, text: string | null, file: string, wanted: Record<string, HostEntry[]>): string {
+  if (text !== null && text.trim() !== "" && same(installedEntries(install.hooksPath, text, file), wanted)) return text;
+  let out = text === null || text.trim() === "" ? `${JSON.stringify({ ...install.skeleton }, null, 2)}\n` : removeEntries(install.hooksPath, text, file);
   for (const [event, entries] of Object.entries(wanted)) {
     for (const entry of entries) {
       const { root, fmt } = parse(out, file);
@@ -178,35 +175,11 @@ function appendToArray(text: string, list: Node, entry: unknown, fmt: Formatting
  * The text after `hooks uninstall`: hookrun's entries gone; null when nothing else is left in the
  * file (only what hookrun would have created), so the file can be removed.
  */
-export function uninstallText(adapter: HostAdapter, text: string, file: string): string | null {
-  if (isToml(adapter)) return toml.uninstallText(adapter, text, file);
-  const out = removeEntries(adapter, text, file);
+function uninstallText(spec: Pick<EntryFileSpec, "hooksPath" | "skeleton">, text: string, file: string): string | null {
+  const out = removeEntries(spec.hooksPath, text, file);
   const { root } = parse(out, file);
   const value = jsonValue(root) ?? {};
-  const rest = Object.entries(value as Record<string, unknown>).filter(([k, v]) => !(Object.hasOwn(adapter.install!.skeleton ?? {}, k) && same(adapter.install!.skeleton![k], v)));
+  const skeleton = spec.skeleton ?? {};
+  const rest = Object.entries(value as Record<string, unknown>).filter(([k, v]) => !(Object.hasOwn(skeleton, k) && same(skeleton[k], v)));
   return rest.length === 0 ? null : out;
-}
-
-/** How a host's file stands against the config: what `hooks install --check` and `hooks validate` report. */
-export interface InstallState {
-  /** hookrun has entries in the file. */
-  installed: boolean;
-  /** Host events whose entries are missing, extra or different from what the config needs. */
-  stale: string[];
-}
-
-export function installState(adapter: HostAdapter, text: string | null, file: string, wanted: Record<string, HostEntry[]>): InstallState {
-  const have = text === null || text.trim() === "" ? {} : installedEntries(adapter, text, file);
-  const events = [...new Set([...Object.keys(have), ...Object.keys(wanted)])];
-  return { installed: Object.keys(have).length > 0, stale: events.filter((e) => !same(have[e] ?? [], wanted[e] ?? [])) };
-}
-
-/**
- * The entries `hooks install` writes for `config`: command entries running hookrun at `target`,
- * or warm mode's http entries on `port`. `hooks install --check` and `hooks doctor` hold a file
- * against them.
- */
-export function wantedEntries(adapter: HostAdapter, config: ResolvedConfig, target: DispatchTarget, port: number | null = null): Record<string, HostEntry[]> {
-  const command = (event: string) => dispatchCommand(adapter.name, event, target);
-  return port === null ? adapter.install!.entries(config, command) : warmEntries(adapter, config, command, port);
 }

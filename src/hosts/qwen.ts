@@ -1,3 +1,4 @@
+import type { ResolvedConfig } from "../config/types.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
 import type { HookSpec } from "../config/types.js";
 import { matcherRule } from "../config/matcher.js";
@@ -9,6 +10,7 @@ import type { TriggerResult } from "../runner/types.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { isDispatchCommand } from "./dispatch.js";
 import { baseRead, sampleFields } from "./payload.js";
+import { jsonFile } from "./setup.js";
 import type { HostAdapter, HostAnswer, HostEntry, Payload } from "./types.js";
 import type { ExistingHook, HookImport } from "../interop/importHooks.js";
 
@@ -158,7 +160,7 @@ export function detectQwen(p: Payload): boolean {
 }
 
 /** Dispatch entries: one per event of hooks.yaml that Qwen fires, the matcher narrowed to Qwen's tool ids, the timeout in Qwen's unit. */
-function qwenEntries(config: Parameters<NonNullable<HostAdapter["install"]>["entries"]>[0], command: (event: string) => string): Record<string, HostEntry[]> {
+function qwenEntries(config: ResolvedConfig, command: (event: string) => string): Record<string, HostEntry[]> {
   const out: Record<string, HostEntry[]> = {};
   for (const event of configEvents(config)) {
     const name = Object.keys(QWEN_EVENTS).find((k) => QWEN_EVENTS[k] === event);
@@ -307,13 +309,13 @@ export const qwenHost: HostAdapter = {
     }),
     assumed: "the shell (`bash -c`, as Gemini CLI, which Qwen Code forks)",
   },
-  install: {
+  setup: jsonFile({
     projectFile: ".qwen/settings.json",
     userFile: ".qwen/settings.json",
     hooksPath: ["hooks"],
     root: '"$QWEN_PROJECT_DIR"',
     exec: true,
     entries: qwenEntries,
-  },
+  }),
   import: importQwenSettings,
 };

@@ -1,9 +1,7 @@
 import { existsSync } from "node:fs";
-import path from "node:path";
 import type { ResolvedConfig } from "../config/types.js";
 import { ConfigError, TrustError } from "../errors.js";
 import { parseHookEvent, tryParseHookEvent } from "../events/parseHookEvent.js";
-import { READ_LIMITS, readBoundedText } from "../fs/readBounded.js";
 import { deriveLastMessage } from "../interop/lastMessageFromTranscript.js";
 import { hooksDisabledByEnv } from "../runner/select.js";
 import type { HookContext, Runner, TriggerOptions, TriggerResult } from "../runner/types.js";
@@ -136,15 +134,11 @@ function readEnvOf(host: HostAdapter, env: Env): Record<string, string> {
   return out;
 }
 
-/** Whether `host`'s own config file in the project holds hookrun entries for `event` (the JSON editor loads only then). */
+/** Whether `host`'s own setup in the project holds hookrun entries for `event` (its editor loads only then). */
 async function hasOwnEntries(host: HostAdapter, projectDir: string, event: string): Promise<boolean> {
-  if (!host.install) return false;
-  const file = path.join(projectDir, host.install.projectFile);
-  if (!existsSync(file)) return false;
+  if (!host.setup || !existsSync(host.setup.place(projectDir, false))) return false;
   try {
-    const { installedEntries } = await import("./hostFile.js");
-    const own = installedEntries(host, readBoundedText(file, READ_LIMITS.config, { what: `${host.title} config` }), file);
-    return Object.keys(own).some((name) => host.events[name] === event);
+    return Object.keys(await host.setup.installed(projectDir, false)).some((name) => host.events[name] === event);
   } catch {
     // An unreadable file runs the hooks here: running them once too often beats not at all.
     return false;

@@ -64,7 +64,7 @@ export const INTEGRATIONS: readonly { title: string; setup: string; events: numb
 export function hostTableMarkdown(): string {
   const rows = HOSTS.map((h) => {
     const events = [...new Set(Object.values(h.events))].filter((e) => EVENT_BY_NAME.has(e)).length;
-    const install = h.install ? `\`hooks install ${h.name}\` → \`${h.install.projectFile}\`` : h.scripts ? `\`hooks install ${h.name}\` → one script per hook in \`${h.scripts.projectDir}/\`` : "–";
+    const install = h.setup ? `\`hooks install ${h.name}\` → ${h.setup.summary}` : "–";
     const unit = h.timeout.unit === "ms" ? "milliseconds" : "seconds";
     return `| ${h.title} | ${install} | ${events} | ${h.import ? `\`hooks import ${h.name}\`` : "–"} | ${unit} | ${h.verified} |`;
   });

@@ -2,7 +2,7 @@ import { parse, TomlError } from "smol-toml";
 import { isJsonObject } from "../config/scanJson.js";
 import { WriteError } from "../errors.js";
 import { ownsEntry } from "./install.js";
-import type { HostAdapter, HostEntry } from "./types.js";
+import type { EntryEditor, HostEntry } from "./types.js";
 
 /**
  * hookrun's entries in a host's TOML config file (agent-code's `.agent/settings.toml`): an array
@@ -10,9 +10,16 @@ import type { HostAdapter, HostEntry } from "./types.js";
  * file and removes exactly those bytes again (every byte of the user's kept, comments included);
  * the file is parsed (smol-toml) before and after each edit, and an edit whose result is not the
  * same document plus or minus hookrun's tables is refused with nothing written. The entry map is
- * the JSON engine's (`{event: [entry]}`, entry = the table without `event`), so `installState`
- * and the CLI serve both formats.
+ * the JSON editor's (`{event: [entry]}`, entry = the table without `event`): the `tomlFile` setup
+ * of src/hosts/setup.ts serves both formats alike.
  */
+
+/** The editor of agent-code's TOML settings file. */
+export const tomlEditor: EntryEditor = {
+  installed: (text, file) => installedEntries(text, file),
+  merge: (text, file, wanted) => mergeEntries(text, file, wanted),
+  uninstall: (text, file) => uninstallText(text, file),
+};
 
 /** The line `hooks install` puts at the top of a file agent-code would otherwise rewrite on load. */
 export const SCHEMA_STAMP = "schema_version = 2 # hooks install agent-code: agent-code rewrites a settings file without it, dropping its comments\n";
@@ -72,7 +79,7 @@ export function ownedEntries(tables: readonly unknown[]): Record<string, HostEnt
 }
 
 /** hookrun's entries now in the file's text: host event → entries, in file order. */
-export function installedEntries(_adapter: HostAdapter, text: string, file: string): Record<string, HostEntry[]> {
+function installedEntries(text: string, file: string): Record<string, HostEntry[]> {
   return ownedEntries(hookTableList(text, file));
 }
 
@@ -215,9 +222,9 @@ export function schemaState(doc: Record<string, unknown>): "current" | "stampabl
  * after one blank line. A new file starts with `schema_version = 2`; an existing one agent-code
  * would rewrite on load (no schema_version, nothing to migrate) gets SCHEMA_STAMP on top.
  */
-export function mergeEntries(adapter: HostAdapter, text: string | null, file: string, wanted: Record<string, HostEntry[]>): string {
+function mergeEntries(text: string | null, file: string, wanted: Record<string, HostEntry[]>): string {
   const fresh = text === null || text.trim() === "";
-  if (!fresh && same(installedEntries(adapter, text, file), wanted)) return text;
+  if (!fresh && same(installedEntries(text, file), wanted)) return text;
   const eol = !fresh && text.includes("\r\n") ? "\r\n" : "\n";
   let out = fresh ? `schema_version = 2${eol}` : removeOwned(text, file);
   if (!fresh && schemaState(parseTomlFile(text, file)) === "stampable") out = SCHEMA_STAMP.replace("\n", eol) + out;
@@ -235,7 +242,7 @@ export function mergeEntries(adapter: HostAdapter, text: string | null, file: st
  * The text after `hooks uninstall`: hookrun's tables (and its schema stamp) gone; null when nothing
  * else is left but the `schema_version = 2` a new file starts with, so the file can be removed.
  */
-export function uninstallText(_adapter: HostAdapter, text: string, file: string): string | null {
+function uninstallText(text: string, file: string): string | null {
   let out = removeOwned(text, file);
   for (const stamp of [SCHEMA_STAMP, SCHEMA_STAMP.replace("\n", "\r\n")]) if (out !== text && out.startsWith(stamp)) out = out.slice(stamp.length);
   if (out !== text) verify(text, out, file, {});

@@ -5,7 +5,7 @@ import type { ExistingHook, HookImport } from "../interop/importHooks.js";
 /**
  * A host is the agent that fires an event (docs/hosts.md). Each host is one module in src/hosts/
  * exporting one `HostAdapter`: tables (events, tools, timeout unit, config file) plus small
- * functions (read a payload, render a result, install entries, import hooks). src/hosts/table.ts
+ * functions (read a payload, render a result, import hooks), and an optional setup (src/hosts/setup.ts). src/hosts/table.ts
  * lists them all; the CLI, the docs' tables and the tests walk that list.
  */
 
@@ -22,18 +22,24 @@ export interface HostAnswer {
 /** A hook entry of a host's config file that hookrun owns (one element of an event's array). */
 export type HostEntry = Record<string, unknown>;
 
-export interface HostInstall {
+/**
+ * How `hooks install` hands a host's events to hookrun: one of the builders of
+ * src/hosts/setup.ts (a JSON config file, a TOML config file, a folder of one script per hook).
+ * `hooks install`, `uninstall`, `validate`, `doctor`, `import --dispatch` and the README's table
+ * use this interface alone; none of them asks which kind it is (docs/architecture.md).
+ */
+export interface HostSetup {
   /**
-   * The config file's format: JSON (default; src/hosts/hostFile.ts edits it) or TOML (agent-code:
-   * hookrun's `[[hooks]]` tables appended and removed textually, src/hosts/tomlFile.ts).
+   * Which builder made it, for the one table that needs more than this interface: `hooks
+   * doctor`'s checks of a host's file as the host parses it (src/prove/doctor.ts).
    */
-  readonly format?: "json" | "toml";
-  /** The project's config file of this host, relative to the project root (`.gemini/settings.json`). */
-  readonly projectFile: string;
-  /** The user's config file, relative to the home directory (`.gemini/settings.json`). */
-  readonly userFile: string;
-  /** Where the map of events lives in that file: `["hooks"]` for most hosts. */
-  readonly hooksPath: readonly string[];
+  readonly kind: "json-file" | "toml-file" | "script-folder";
+  /** The folder whose presence says a project uses the host (`.claude`, `.clinerules`). */
+  readonly folder: string;
+  /** What `hooks install` writes, for the README's host table: "`.gemini/settings.json`". */
+  readonly summary: string;
+  /** The config file (or hook folder) under `base`: the project root, or HOME for the user's layer. */
+  place(base: string, user: boolean): string;
   /**
    * Shell text for the project root in the host's command line (`"$CLAUDE_PROJECT_DIR"`, or
    * `$GEMINI_PROJECT_DIR`, which Gemini substitutes itself), or null when the host runs project
@@ -44,21 +50,91 @@ export interface HostInstall {
   readonly exec?: boolean;
   /** What the user must still do for the host to read the entries, said after `hooks install` writes them. */
   readonly note?: string;
-  /** Top-level keys a file that hookrun creates starts with (`{version: 1}`), besides the hooks map. */
-  readonly skeleton?: Readonly<Record<string, unknown>>;
   /**
-   * The entries that hand each event of `config` this host fires to hookrun: host event name →
-   * entries, each covering the event's hooks (matchers narrowed to what hooks.yaml's matchers can
-   * select; a timeout in the host's unit covering the event's run). `command(event)` is the
-   * dispatch command line for a canonical event.
+   * What the config wants hookrun to have in the host's setup, by name: host event → entries
+   * (matchers narrowed to what hooks.yaml's matchers can select; a timeout in the host's unit
+   * covering the event's run), or file name → script. `command(event)` is the dispatch command
+   * line for a canonical event. (Warm mode's http entries are made from these: src/hosts/warm.ts.)
    */
-  entries(config: ResolvedConfig, command: (event: string) => string): Record<string, HostEntry[]>;
+  wanted(config: ResolvedConfig, command: (event: string) => string): Record<string, unknown>;
+  /** What `hooks install` would change under `base` to leave exactly `wanted` as hookrun's (idempotent; the user's own kept byte for byte). */
+  plan(wanted: Record<string, unknown>, at: SetupPlace): Promise<SetupPlan>;
+  /** What `hooks uninstall` would change: hookrun's entries or files gone, a file left with nothing of the user's removed. */
+  removal(at: SetupPlace): Promise<SetupPlan>;
+  /** hookrun's entries (host event → entries) or files (name → path) installed under `base` now; empty when absent; throws when unreadable. */
+  installed(base: string, user: boolean): Promise<Record<string, unknown>>;
   /**
    * What `hooks install` (and `--check`) must warn about in this host's setup besides the entries:
    * another layer of the host's config that hides them, a file the host would rewrite, hooks whose
    * run can outlast the host's fixed timeout. `file`/`text`: the file being written (text null: new).
    */
   warnings?(config: ResolvedConfig, at: { file: string; text: string | null; user: boolean; env: Readonly<Record<string, string | undefined>> }): Promise<string[]>;
+}
+
+/** A host's config file that holds hookrun's entries among the user's (the `jsonFile` and `tomlFile` setups). */
+export interface EntryFileSpec {
+  /** The project's config file of this host, relative to the project root (`.gemini/settings.json`). */
+  readonly projectFile: string;
+  /** The user's config file, relative to the home directory (`.gemini/settings.json`). */
+  readonly userFile: string;
+  /** Where the map of events lives in that file: `["hooks"]` for most hosts. */
+  readonly hooksPath: readonly string[];
+  /** See HostSetup.root. */
+  readonly root: string | null;
+  readonly exec?: boolean;
+  readonly note?: string;
+  /** Top-level keys a file that hookrun creates starts with (`{version: 1}`), besides the hooks map. */
+  readonly skeleton?: Readonly<Record<string, unknown>>;
+  /** The entries that hand each event of `config` this host fires to hookrun: host event → entries (HostSetup.wanted). */
+  entries(config: ResolvedConfig, command: (event: string) => string): Record<string, HostEntry[]>;
+  warnings?: HostSetup["warnings"];
+}
+
+/** How one file format reads and edits hookrun's entries in a host's config file's text. */
+export interface EntryEditor {
+  /** hookrun's entries in the text: host event → entries, in file order. */
+  installed(text: string, file: string): Record<string, HostEntry[]>;
+  /** The text with exactly `wanted` as hookrun's entries (text null: a new file). */
+  merge(text: string | null, file: string, wanted: Record<string, HostEntry[]>): string;
+  /** The text without hookrun's entries; null when nothing of the user's is left (the file can go). */
+  uninstall(text: string, file: string): string | null;
+}
+
+/** Where a setup is planned: under `base` (the project root, or HOME with `user`), for `host`. */
+export interface SetupPlace {
+  base: string;
+  user: boolean;
+  host: HostAdapter;
+}
+
+/** One file a plan writes (`text`) or removes (`text` null). */
+export interface SetupChange {
+  /** The file as named (what the user is shown). */
+  file: string;
+  /** Where the bytes go: the symlink's target when `file` is a link (the link stays). */
+  target: string;
+  text: string | null;
+  /** The file's mode when it must be exactly this (a hook script: 0o755). */
+  mode?: number;
+  /** Why a removed file goes, said beside it: "hookrun's", "it held only hookrun's entries". */
+  why?: string;
+}
+
+/** What a setup holds now against what is wanted, and the changes that make it so. */
+export interface SetupPlan {
+  /** The config file or hook folder, as named. */
+  where: string;
+  /** It exists now. */
+  exists: boolean;
+  /** The config file's text now (null: absent, or a folder). */
+  before: string | null;
+  /** hookrun has entries or files there now. */
+  installed: boolean;
+  /** Names (host events, script files) whose entries are missing, extra or different from what is wanted. */
+  stale: string[];
+  /** The user's own files where hookrun would write: left alone, and the install refused. */
+  foreign: string[];
+  changes: SetupChange[];
 }
 
 /**
@@ -188,18 +264,8 @@ export interface HostAdapter {
   readonly degrade: Readonly<Partial<Record<"ask" | "defer" | "updated_input" | "context" | "feedback" | "followup" | "stop" | "notice", string>>>;
   /** How the host runs a hook (`hooks doctor` fires its entries so); absent: the doctor does not fire them. */
   readonly probe?: HostProbe;
-  /** Dispatch entries in the host's config file; absent for a host without a config hookrun writes. */
-  readonly install?: HostInstall;
-  /**
-   * For a host with no config file but one executable per hook (Cline): the folder (project,
-   * user) and the files for `config`: file name → script. `hooks install` writes them executable,
-   * never over a file that is not hookrun's, and removes hookrun's that the config no longer needs.
-   */
-  readonly scripts?: {
-    readonly projectDir: string;
-    readonly userDir: string;
-    files(config: ResolvedConfig, command: (event: string) => string): Record<string, string>;
-  };
+  /** How `hooks install` hands the host's events to hookrun; absent for a host hookrun does not install into. */
+  readonly setup?: HostSetup;
   /**
    * Hooks of the host's config file (parsed JSON) → hooks.yaml (`hooks import HOST`); `existing`
    * are the hooks already in the target config, so a second import adds nothing twice.

@@ -1,7 +1,6 @@
-import type { ResolvedConfig } from "../config/types.js";
 import type { TriggerResult } from "../runner/types.js";
 import { formatClaude } from "./claude.js";
-import type { HostAdapter, HostEntry } from "./types.js";
+import type { HostEntry } from "./types.js";
 
 /**
  * Warm mode: a host that can call a URL instead of a command (Claude Code's
@@ -53,9 +52,8 @@ export const warmUrl = (port: number, host: string, hostEvent: string): string =
  * bearer token from $HOOKS_SERVE_TOKEN and failing closed; events the host never sends to a URL
  * keep their command entries.
  */
-export function warmEntries(adapter: HostAdapter, config: ResolvedConfig, command: (event: string) => string, port: number): Record<string, HostEntry[]> {
-  const warm = WARM[adapter.name];
-  const entries = adapter.install!.entries(config, command);
+export function warmEntries(host: string, entries: Record<string, HostEntry[]>, port: number): Record<string, HostEntry[]> {
+  const warm = Object.hasOwn(WARM, host) ? WARM[host] : undefined;
   if (!warm) return entries;
   const out: Record<string, HostEntry[]> = {};
   for (const [hostEvent, list] of Object.entries(entries)) {
@@ -67,7 +65,7 @@ export function warmEntries(adapter: HostAdapter, config: ResolvedConfig, comman
       ...entry,
       hooks: (entry.hooks as Record<string, unknown>[]).map((h) => ({
         type: "http",
-        url: warmUrl(port, adapter.name, hostEvent),
+        url: warmUrl(port, host, hostEvent),
         ...(h.timeout !== undefined && { timeout: h.timeout }),
         headers: { Authorization: `Bearer $${TOKEN_VAR}` },
         allowedEnvVars: [TOKEN_VAR],
@@ -79,7 +77,7 @@ export function warmEntries(adapter: HostAdapter, config: ResolvedConfig, comman
 }
 
 /** The port of the warm entries among `entries` (hookrun's, as installed), or null when none is an http entry. */
-export function installedPort(entries: Record<string, HostEntry[]>): number | null {
+export function installedPort(entries: Readonly<Record<string, unknown>>): number | null {
   const text = JSON.stringify(entries);
   const m = /"url":"http:\/\/[^"/]+:(\d+)\/v1\/hosts\//.exec(text);
   return m ? Number(m[1]) : null;

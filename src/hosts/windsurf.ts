@@ -6,6 +6,7 @@ import type { HookContext, TriggerResult } from "../runner/types.js";
 import { blockReason, parseJsonObject, rankedDecision, resultTexts } from "./resultText.js";
 import { type FlatConverted, type FlatEntry, importFlatHooks } from "./flatImport.js";
 import { configEvents, matchedValues } from "./install.js";
+import { jsonFile } from "./setup.js";
 import type { HostAdapter, HostAnswer, HostEntry, Payload } from "./types.js";
 import { baseRead, field, POSIX_SHELL, stringField } from "./payload.js";
 
@@ -231,6 +232,6 @@ export const windsurf: HostAdapter = {
     }),
     assumed: "the shell (`/bin/sh -c`), the working directory (the workspace root) and the environment",
   },
-  install: { projectFile: ".windsurf/hooks.json", userFile: ".codeium/windsurf/hooks.json", hooksPath: ["hooks"], root: null, entries },
+  setup: jsonFile({ projectFile: ".windsurf/hooks.json", userFile: ".codeium/windsurf/hooks.json", hooksPath: ["hooks"], root: null, entries }),
   import: importWindsurf,
 };

@@ -1,9 +1,11 @@
 import type { ResolvedConfig } from "../config/types.js";
-import { HOSTS } from "../hosts/table.js";
-import { checkHostFile } from "./doctorHostFile.js";
+import { installable } from "../hosts/installTargets.js";
+import type { EntryFileSetup } from "../hosts/setup.js";
+import type { HostAdapter, HostSetup } from "../hosts/types.js";
+import { checkJsonFile, checkTomlFile } from "./doctorHostFile.js";
+import { checkHostScripts } from "./doctorScripts.js";
 import { checkProject } from "./doctorProject.js";
 import { type DoctorOptions, type DoctorReport, DoctorRun } from "./doctorReport.js";
-import { checkHostScripts } from "./doctorScripts.js";
 import { checkSwitches } from "./doctorSwitches.js";
 
 // `hooks doctor`: for every agent installed in the project (and the user's layer), whether a hook
@@ -11,10 +13,22 @@ import { checkSwitches } from "./doctorSwitches.js";
 // as the agent parses it, hookrun's entries current), its dispatch command fired as the agent
 // fires it (src/prove/fireEntry.ts), then trust, the state dir and each hook's command. Returns
 // findings; printing is the CLI's (src/cli/actions/doctor.ts). docs/doctor.md has every check.
-// The checks, by what they look at: doctorHostFile (a host's config file), doctorScripts (Cline's
-// hook files), doctorEntries (hookrun's entries in them), doctorFire and doctorBin (firing an
+// The checks, by what they look at: doctorHostFile (a host's config file) and doctorScripts (Cline's
+// hook files), chosen by the host's setup (CHECKS below); doctorEntries (hookrun's entries in them), doctorFire and doctorBin (firing an
 // entry, and the binary it runs), doctorSwitches (settings that turn hooks off), doctorProject
 // (trust, state dir, commands); doctorReport holds the report's shape.
+
+/**
+ * How the doctor reads each kind of setup as its host does: a JSON file (parsed as the hosts parse
+ * it, shape and keys), agent-code's TOML tables, Cline's executable files. The one place that
+ * asks a setup's kind: each needs its own parser, and the setup interface stays the same for
+ * every other caller.
+ */
+const CHECKS: Record<HostSetup["kind"], (d: DoctorRun, host: HostAdapter, setup: HostSetup, layer: "project" | "user", named: boolean) => Promise<boolean>> = {
+  "json-file": (d, host, setup, layer, named) => checkJsonFile(d, host, setup as EntryFileSetup, layer, named),
+  "toml-file": (d, host, setup, layer, named) => checkTomlFile(d, host, setup as EntryFileSetup, layer, named),
+  "script-folder": checkHostScripts,
+};
 
 /**
  * Every check of `hooks doctor` for the project of `config`. Hosts: the named ones, else every
@@ -24,13 +38,12 @@ import { checkSwitches } from "./doctorSwitches.js";
 export async function doctor(config: ResolvedConfig, options: DoctorOptions): Promise<DoctorReport> {
   const d = new DoctorRun(config, options);
   const named = new Set(options.hosts ?? []);
-  const hosts = HOSTS.filter((h) => (h.install || h.scripts) && (named.size === 0 || named.has(h.name)));
+  const hosts = installable().filter((h) => named.size === 0 || named.has(h.name));
   for (const host of hosts) {
     for (const layer of ["project", "user"] as const) {
       // The user layer without hookrun's entries is the usual case (the project's entries run the hooks): never an error.
       const mustReport = named.has(host.name) && layer === "project";
-      if (host.install) await checkHostFile(d, host, layer, mustReport);
-      else await checkHostScripts(d, host, layer, mustReport);
+      await CHECKS[host.setup.kind](d, host, host.setup, layer, mustReport);
     }
     checkSwitches(d, host);
   }

@@ -1,8 +1,9 @@
 import { getNodeValue, type Node } from "jsonc-parser";
 import type { DispatchTarget } from "../hosts/dispatch.js";
-import { installState, wantedEntries } from "../hosts/hostFile.js";
+import { wantedFor } from "../hosts/installTargets.js";
+import { staleNames } from "../hosts/setup.js";
 import { configEvents, entryCommands, ownsEntry } from "../hosts/install.js";
-import type { HostAdapter, HostEntry } from "../hosts/types.js";
+import type { HostAdapter, HostEntry, HostSetup } from "../hosts/types.js";
 import { installedPort } from "../hosts/warm.js";
 import { canonicalOf, type DoctorRun, isList, type Layer, lineOf } from "./doctorReport.js";
 import { probeEntry } from "./doctorFire.js";
@@ -12,20 +13,19 @@ import { sameCommand } from "./hookCommands.js";
 // hooks.yaml's events the host never fires; the host's own entries that run a hook a second time.
 
 /** hookrun's entries: current with hooks.yaml, each fired as the host fires it; the host's own entries that duplicate a hook. */
-export async function checkEntries(d: DoctorRun, host: HostAdapter, layer: Layer, text: string, file: string, owned: Record<string, HostEntry[]>, map: Node | undefined): Promise<void> {
+export async function checkEntries(d: DoctorRun, host: HostAdapter, setup: HostSetup, layer: Layer, text: string, file: string, owned: Record<string, HostEntry[]>, map?: Node): Promise<void> {
   const base = { host: host.name, layer };
   const where = d.shown(file);
-  const target: DispatchTarget | null =
-    layer === "user" ? (d.options.selfBin ? { root: null, bin: d.options.selfBin, exec: host.install!.exec } : null) : { root: host.install!.root, bin: null, exec: host.install!.exec };
+  const target: DispatchTarget | null = layer === "user" ? (d.options.selfBin ? { root: null, bin: d.options.selfBin, exec: setup.exec } : null) : { root: setup.root, bin: null, exec: setup.exec };
   // The doctor runs a command from the host's file only when it is byte for byte one that `hooks
   // install` writes now: the file is the project's, and a command that merely looks like a
   // dispatch (`curl … | sh; hooks run stop`) must never run because someone asked for a check.
   const ours = new Set<string>();
   if (target) {
-    const wanted = wantedEntries(host, d.config, target, installedPort(owned));
+    const wanted = wantedFor({ ...host, setup }, d.config, target, installedPort(owned)) as Record<string, HostEntry[]>;
     for (const list of Object.values(wanted)) for (const entry of list) for (const c of entryCommands(entry).commands) ours.add(c);
-    const state = installState(host, text, file, wanted);
-    for (const e of state.stale) {
+    const stale = staleNames(owned, wanted);
+    for (const e of stale) {
       const canonical = canonicalOf(host, e) ?? e;
       // Own keys only: an event named "constructor" in the file is not Object's.
       const what = !Object.hasOwn(owned, e)
@@ -35,10 +35,10 @@ export async function checkEntries(d: DoctorRun, host: HostAdapter, layer: Layer
           : `hookrun's entry for ${e} is stale: hooks.yaml changed since \`hooks install\` (matcher or timeout differ), so some hooks may not fire or be cut short`;
       d.add({ ...base, event: e, level: Object.hasOwn(wanted, e) ? "error" : "warning", what, where, fix: `hooks install ${host.name}${layer === "user" ? " --user" : ""}` });
     }
-    if (state.stale.length === 0) d.add({ ...base, level: "ok", what: `${where}: hookrun's entries are current with hooks.yaml (${Object.keys(owned).join(", ")})`, where });
+    if (stale.length === 0) d.add({ ...base, level: "ok", what: `${where}: hookrun's entries are current with hooks.yaml (${Object.keys(owned).join(", ")})`, where });
   } else d.add({ ...base, level: "warning", what: `${where}: not compared with hooks.yaml (run the installed \`hooks\` binary to compare user entries)`, where });
   if (layer === "project") checkUnfired(d, host);
-  for (const w of (await host.install!.warnings?.(d.config, { file, text, user: layer === "user", env: d.options.env })) ?? []) d.add({ ...base, level: "warning", what: w, where });
+  for (const w of (await setup.warnings?.(d.config, { file, text, user: layer === "user", env: d.options.env })) ?? []) d.add({ ...base, level: "warning", what: w, where });
   sayAssumed(d, host, layer);
   for (const [event, list] of Object.entries(owned)) {
     for (const entry of list) {

@@ -1,11 +1,10 @@
 import { lstatSync } from "node:fs";
-import path from "node:path";
 import { getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import { isJsonObject } from "../config/scanJson.js";
 import { FileReadError, READ_LIMITS, readBoundedText } from "../fs/readBounded.js";
-import { installedEntries } from "../hosts/hostFile.js";
 import { ownsEntry } from "../hosts/install.js";
 import { hookTableLines, hookTableList, ownedEntries } from "../hosts/tomlFile.js";
+import type { EntryFileSetup } from "../hosts/setup.js";
 import type { HostAdapter, HostEntry } from "../hosts/types.js";
 import { editDistance } from "../text.js";
 import { checkDuplicate, checkEntries } from "./doctorEntries.js";
@@ -34,10 +33,9 @@ function closestEvent(key: string, events: readonly string[]): string | null {
 /** Handler keys the hosts read (Claude, Codex, Gemini, Qwen, Copilot, Cursor, Droid, Windsurf); `probe.strict` hosts narrow it. */
 const HANDLER_KINDS = ["command", "bash", "powershell", "url", "prompt", "mcp_tool", "agent"];
 
-/** One host's JSON config file in one layer; false when the host is not installed there. */
-export async function checkHostFile(d: DoctorRun, host: HostAdapter, layer: Layer, named: boolean): Promise<boolean> {
-  const install = host.install!;
-  const file = path.join(layer === "user" ? d.options.home : d.config.projectDir, layer === "user" ? install.userFile : install.projectFile);
+/** A host's config file in one layer as the doctor reads it: its text, or what to return when it is absent or unreadable. */
+function readLayer(d: DoctorRun, host: HostAdapter, setup: EntryFileSetup, layer: Layer, named: boolean): { file: string; text: string; notInstalled: () => false } | boolean {
+  const file = setup.place(layer === "user" ? d.options.home : d.config.projectDir, layer === "user");
   const base = { host: host.name, layer };
   const where = d.shown(file);
   const notInstalled = (): false => {
@@ -51,17 +49,24 @@ export async function checkHostFile(d: DoctorRun, host: HostAdapter, layer: Laye
       });
     return false;
   };
-  let text: string;
   try {
     if (!lstatSync(file, { throwIfNoEntry: false })) return notInstalled();
-    text = readBoundedText(file, READ_LIMITS.config, { what: `${host.title} config` });
+    return { file, text: readBoundedText(file, READ_LIMITS.config, { what: `${host.title} config` }), notInstalled };
   } catch (error) {
     if (!(error instanceof FileReadError)) throw error;
     d.checked.push({ ...base, file });
-    d.add({ ...base, level: "error", what: `${error.message.replace(/; replace it with a regular file$/, "")}: ${host.title} cannot read it either`, where, fix: "make it a regular JSON file" });
+    d.add({ ...base, level: "error", what: `${error.message.replace(/; replace it with a regular file$/, "")}: ${host.title} cannot read it either`, where, fix: "make it a regular file" });
     return true;
   }
-  if (install.format === "toml") return checkTomlFile(d, host, layer, text, file, named, notInstalled);
+}
+
+/** One host's JSON config file in one layer; false when the host is not installed there. */
+export async function checkJsonFile(d: DoctorRun, host: HostAdapter, setup: EntryFileSetup, layer: Layer, named: boolean): Promise<boolean> {
+  const read = readLayer(d, host, setup, layer, named);
+  if (typeof read === "boolean") return read;
+  const { file, text, notInstalled } = read;
+  const base = { host: host.name, layer };
+  const where = d.shown(file);
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0 || root?.type !== "object") {
@@ -73,8 +78,8 @@ export async function checkHostFile(d: DoctorRun, host: HostAdapter, layer: Laye
     d.add({ ...base, level: "error", what: `${where} is not valid JSON (${why}): ${host.title} drops the whole file, every hook in it`, where: d.shown(file, line), fix: "fix the JSON" });
     return true;
   }
-  const map = nodeAt(root, install.hooksPath);
-  const owned = installedEntries(host, text, file);
+  const map = nodeAt(root, setup.spec.hooksPath);
+  const owned = (await setup.editor()).installed(text, file);
   const hasHooks = map?.type === "object" && (map.children ?? []).some((p) => isList(p.children?.[1]) && (p.children?.[1].children?.length ?? 0) > 0);
   // Without hookrun's entries a file is reported when its host is named, or when it holds hooks of its own
   // (the user's only with --user): hooks.yaml does not run under that host.
@@ -104,7 +109,7 @@ export async function checkHostFile(d: DoctorRun, host: HostAdapter, layer: Laye
     }
   d.entryNames.set(host.name, names);
   checkFileShape(d, host, layer, text, root, map, file);
-  await checkEntries(d, host, layer, text, file, owned, map);
+  await checkEntries(d, host, setup, layer, text, file, owned, map);
   return true;
 }
 
@@ -112,7 +117,10 @@ export async function checkHostFile(d: DoctorRun, host: HostAdapter, layer: Laye
  * A host whose file is TOML (agent-code): parsed as `hooks install` parses it, hookrun's entries
  * current and fired; the JSON checks of the file's shape do not apply.
  */
-export async function checkTomlFile(d: DoctorRun, host: HostAdapter, layer: Layer, text: string, file: string, named: boolean, notInstalled: () => false): Promise<boolean> {
+export async function checkTomlFile(d: DoctorRun, host: HostAdapter, setup: EntryFileSetup, layer: Layer, named: boolean): Promise<boolean> {
+  const read = readLayer(d, host, setup, layer, named);
+  if (typeof read === "boolean") return read;
+  const { file, text, notInstalled } = read;
   const base = { host: host.name, layer };
   // Parsed once: hookrun's entries and the host's check of every table come from the same list.
   let tables: unknown[];
@@ -142,7 +150,7 @@ export async function checkTomlFile(d: DoctorRun, host: HostAdapter, layer: Laye
     const event = isJsonObject(tables[p.index]) ? (tables[p.index] as Record<string, unknown>).event : undefined;
     d.add({ ...base, ...(typeof event === "string" ? { event } : {}), level: p.level, what: p.what, where: at(p.index), fix: p.fix });
   }
-  await checkEntries(d, host, layer, text, file, owned, undefined);
+  await checkEntries(d, host, setup, layer, text, file, owned);
   if (layer === "project")
     tables.forEach((table, index) => {
       if (!isJsonObject(table) || ownsEntry(table) || typeof table.event !== "string") return;

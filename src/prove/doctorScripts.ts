@@ -2,15 +2,14 @@ import { accessSync, constants } from "node:fs";
 import path from "node:path";
 import { type DispatchTarget, dispatchCommand } from "../hosts/dispatch.js";
 import { ownedScripts, planScripts } from "../hosts/hostScripts.js";
-import type { HostAdapter } from "../hosts/types.js";
+import type { HostAdapter, HostSetup } from "../hosts/types.js";
 import { checkUnfired, sayAssumed } from "./doctorEntries.js";
 import { probeEntry } from "./doctorFire.js";
 import type { DoctorRun, Layer } from "./doctorReport.js";
 
 /** A host that runs one file per hook (Cline): hookrun's files current, each run as the host runs it. */
-export async function checkHostScripts(d: DoctorRun, host: HostAdapter, layer: Layer, named: boolean): Promise<boolean> {
-  const scripts = host.scripts!;
-  const dir = path.join(layer === "user" ? d.options.home : d.config.projectDir, layer === "user" ? scripts.userDir : scripts.projectDir);
+export async function checkHostScripts(d: DoctorRun, host: HostAdapter, setup: HostSetup, layer: Layer, named: boolean): Promise<boolean> {
+  const dir = setup.place(layer === "user" ? d.options.home : d.config.projectDir, layer === "user");
   const base = { host: host.name, layer };
   const where = d.shown(dir);
   let owned: string[];
@@ -30,10 +29,7 @@ export async function checkHostScripts(d: DoctorRun, host: HostAdapter, layer: L
   const current = new Set<string>();
   if (layer === "project") {
     const target: DispatchTarget = { root: null, bin: null };
-    const plan = planScripts(
-      dir,
-      scripts.files(d.config, (event) => dispatchCommand(host.name, event, target)),
-    );
+    const plan = planScripts(dir, setup.wanted(d.config, (event) => dispatchCommand(host.name, event, target)) as Record<string, string>);
     const stale = [...plan.write.map((w) => path.basename(w.file)), ...plan.remove.map((f) => path.basename(f))];
     // Only a file whose bytes are what `hooks install` writes now is run (as for entries above).
     for (const f of owned) if (!stale.includes(path.basename(f))) current.add(f);

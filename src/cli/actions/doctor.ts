@@ -3,7 +3,8 @@ import os from "node:os";
 import { assertConfigFound } from "../../config/discover.js";
 import { loadConfig } from "../../config/loadConfig.js";
 import { UsageError } from "../../errors.js";
-import { hostByName, HOSTS } from "../../hosts/table.js";
+import { installable } from "../../hosts/installTargets.js";
+import { hostByName } from "../../hosts/table.js";
 import { doctor } from "../../prove/doctor.js";
 import type { DoctorReport, Finding } from "../../prove/doctorReport.js";
 import { terminalSafe } from "../../text.js";
@@ -50,9 +51,9 @@ function formatReport(r: DoctorReport): string {
 export async function doctorCommand(ctx: CliContext, names: string[], opts: { user?: boolean; json?: boolean }): Promise<number> {
   for (const n of names) {
     const host = hostByName(n);
-    if (!host || (!host.install && !host.scripts))
+    if (!host?.setup)
       throw new UsageError(
-        `${n}: no such host; use one of ${HOSTS.filter((h) => h.install || h.scripts)
+        `${n}: no such host; use one of ${installable()
           .map((h) => h.name)
           .join(", ")}`,
       );

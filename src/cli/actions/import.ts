@@ -7,7 +7,7 @@ import { parse as parseJsonc, type ParseError, printParseErrorCode } from "jsonc
 import { findClaudeSettings } from "../../interop/importClaudeSettings.js";
 import { type ExistingHook, importToSpec, renderImport } from "../../interop/importHooks.js";
 import { existingHooks, mergeImport, type ConfigFormat } from "../../interop/mergeImport.js";
-import { dispatchCommand } from "../../hosts/dispatch.js";
+import { dispatchTarget, wantedFor } from "../../hosts/installTargets.js";
 import { parseTomlFile } from "../../hosts/tomlFile.js";
 import { FileReadError, READ_LIMITS, readBoundedText } from "../../fs/readBounded.js";
 import { writeFileAtomic } from "../../fs/writeFileAtomic.js";
@@ -42,10 +42,10 @@ export async function importHost(ctx: CliContext, hostName: string, file: string
  * replaces the imported hooks in the host's file), each entry's timeout covering the event's hooks.
  */
 async function printDispatch(ctx: CliContext, host: HostAdapter): Promise<number> {
-  if (!host.install) throw new UsageError(`${host.name}: hookrun writes no entries for it`);
+  if (!host.setup) throw new UsageError(`${host.name}: hookrun writes no entries for it`);
   const config = await loadConfig({ cwd: ctx.cwd, configPath: ctx.configPath, userConfig: ctx.userConfig, env: ctx.env });
-  const target = { root: host.install.root, bin: null, exec: host.install.exec };
-  ctx.stdout.write(`${JSON.stringify({ hooks: host.install.entries(config, (event) => dispatchCommand(host.name, event, target)) }, null, 2)}\n`);
+  const installing = { ...host, setup: host.setup };
+  ctx.stdout.write(`${JSON.stringify({ hooks: wantedFor(installing, config, dispatchTarget(installing, false, undefined)) }, null, 2)}\n`);
   return 0;
 }
 
@@ -96,16 +96,16 @@ function resolveSource(ctx: CliContext, host: HostAdapter, file: string | undefi
   if (host.name === "claude") {
     const found = findClaudeSettings(ctx.cwd);
     if (found.file) return found.file;
-  } else if (host.install) {
+  } else if (host.setup) {
     // The host's project file, here or in a parent directory.
     for (let dir = ctx.cwd; ; dir = path.dirname(dir)) {
-      const candidate = path.join(dir, host.install.projectFile);
+      const candidate = host.setup.place(dir, false);
       if (existsSync(candidate)) return candidate;
       if (path.dirname(dir) === dir) break;
     }
   }
-  const where = host.install ? `${host.install.projectFile} in ${ctx.cwd} and every parent` : "a default file";
-  throw new HookrunError(`no ${host.title} config found: looked for ${where}; name the file to import (the user's is ~/${host.install?.userFile ?? "…"})`, { code: "import" });
+  const where = host.setup ? `${path.relative(ctx.cwd, host.setup.place(ctx.cwd, false))} in ${ctx.cwd} and every parent` : "a default file";
+  throw new HookrunError(`no ${host.title} config found: looked for ${where}; name the file to import (the user's is ${host.setup ? host.setup.place("~", true) : "…"})`, { code: "import" });
 }
 
 function readSettings(file: string, host: HostAdapter): unknown {
@@ -117,7 +117,8 @@ function readSettings(file: string, host: HostAdapter): unknown {
     if (error instanceof FileReadError) throw new HookrunError(error.message, { code: "import", cause: error });
     throw error;
   }
-  if (host.install?.format === "toml") {
+  // A TOML settings file (agent-code's) by its name, as its host reads it by its name.
+  if (file.endsWith(".toml")) {
     try {
       return parseTomlFile(text, file, `run \`hooks import ${host.name}\` again`);
     } catch (error) {

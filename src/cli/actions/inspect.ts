@@ -34,7 +34,7 @@ export async function validateConfig(ctx: CliContext, opts: { json?: boolean }):
     assertConfigFound(config, ctx.cwd);
     // hooks install's entries that no longer match hooks.yaml (an event added, a timeout raised) are warnings.
     const checks = await import("../../hosts/installChecks.js");
-    for (const h of checks.staleHosts(config)) {
+    for (const h of await checks.staleHosts(config)) {
       const message = `hookrun's entries are stale for ${h.stale.join(", ")} (hooks.yaml changed since \`hooks install ${h.host}\`); run \`hooks install ${h.host}\``;
       config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message });
     }

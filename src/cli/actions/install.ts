@@ -6,13 +6,10 @@ import { loadConfig } from "../../config/loadConfig.js";
 import type { ResolvedConfig } from "../../config/types.js";
 import { displayFile, UsageError, WriteError } from "../../errors.js";
 import { writeFileAtomic } from "../../fs/writeFileAtomic.js";
-import { dispatchCommand } from "../../hosts/dispatch.js";
-import { installState, mergeEntries } from "../../hosts/hostFile.js";
-import { planScripts } from "../../hosts/hostScripts.js";
 import { serverAnswers } from "../../hosts/installChecks.js";
-import { dispatchTarget, filePort, hostFolder, installable, pickHosts, readHostFile, scriptDir, wantedEntries } from "../../hosts/installTargets.js";
+import { dispatchTarget, type Installable, installable, pickHosts, setupPort, usesHost, wantedFor } from "../../hosts/installTargets.js";
 import { TOKEN_VAR, warmCapable } from "../../hosts/warm.js";
-import type { HostAdapter } from "../../hosts/types.js";
+import type { HostAdapter, SetupChange } from "../../hosts/types.js";
 import { terminalSafe } from "../../text.js";
 import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";
@@ -65,18 +62,22 @@ function warmNotice(port: number, up: boolean): string {
 const loadProject = (ctx: CliContext) => loadConfig({ cwd: ctx.cwd, configPath: ctx.configPath, userConfig: ctx.userConfig, env: ctx.env });
 
 /**
- * `hooks install [HOST…]`: hookrun's dispatch entries into each host's own config file, merged
- * with the user's entries (docs/hosts.md). No HOST: the hosts whose config folder the project
- * has. `--check`: exit 1 when an entry is missing or stale (for CI); `--dry-run`: print the file
- * as it would be written.
+ * `hooks install [HOST…]`: hookrun's dispatch entries into each host's own setup (its config
+ * file, or its folder of hook scripts), merged with the user's own (docs/hosts.md). No HOST: the
+ * hosts whose config folder the project has. `--check`: exit 1 when an entry is missing or stale
+ * (for CI); `--dry-run`: print what would be written.
  */
 export async function installHosts(ctx: CliContext, names: string[], flags: InstallFlags): Promise<number> {
   const config = await loadProject(ctx);
   assertConfigFound(config, ctx.cwd);
   const base = flags.user ? ctx.env.HOME || os.homedir() : config.projectDir;
-  const hosts = pickHosts(names, base, (h) => existsSync(path.join(base, hostFolder(h))));
+  const hosts = await pickHosts(names, (h) => usesHost(h, base));
   if (hosts.length === 0) {
-    throw new UsageError(`no host config folder in ${base} (${installable().map(hostFolder).join(", ")}); name the hosts: hooks install claude codex …`);
+    throw new UsageError(
+      `no host config folder in ${base} (${installable()
+        .map((h) => h.setup.folder)
+        .join(", ")}); name the hosts: hooks install claude codex …`,
+    );
   }
   if (names.length === 0) ctx.stderr.write(`hooks install: found ${hosts.map((h) => h.title).join(", ")} in ${displayFile(base, ctx.cwd)}\n`);
   if (!flags.user && !existsSync(path.join(config.projectDir, "node_modules", ".bin", "hooks")))
@@ -89,7 +90,7 @@ export async function installHosts(ctx: CliContext, names: string[], flags: Inst
   let stale = 0;
   const report: unknown[] = [];
   for (const host of hosts) {
-    const outcome = host.scripts ? installScripts(run, host) : await installHostFile(run, host);
+    const outcome = await installHost(run, host);
     report.push(outcome.report);
     if (outcome.stale) stale++;
   }
@@ -98,41 +99,68 @@ export async function installHosts(ctx: CliContext, names: string[], flags: Inst
   return flags.check && stale > 0 ? EXIT.failed : EXIT.ok;
 }
 
-/** One host's config file: checked (`--check`), printed (`--dry-run`) or written with the entries the config wants. */
-async function installHostFile(run: InstallRun, host: HostAdapter): Promise<HostOutcome> {
+/** One host's setup: checked (`--check`), printed (`--dry-run`) or written with what the config wants. */
+async function installHost(run: InstallRun, host: Installable): Promise<HostOutcome> {
   const { ctx, config, flags } = run;
-  const f = readHostFile(host, run.base, Boolean(flags.user));
+  const user = Boolean(flags.user);
   // --check checks the mode that is installed unless --serve names one.
-  const port = run.servePort !== null && warmCapable(host.name) ? run.servePort : flags.check ? filePort(f) : null;
+  const port = run.servePort !== null && warmCapable(host.name) ? run.servePort : flags.check ? await setupPort(host, run.base, user) : null;
   if (port !== null) run.warmPorts.add(port);
-  const wanted = wantedEntries(config, host, Boolean(flags.user), ctx.entry, port);
-  const shown = displayFile(f.file, ctx.cwd);
-  for (const w of (await host.install!.warnings?.(config, { file: f.file, text: f.text, user: Boolean(flags.user), env: ctx.env })) ?? [])
+  const wanted = wantedFor(host, config, dispatchTarget(host, user, ctx.entry), port);
+  const plan = await host.setup.plan(wanted, { base: run.base, user, host });
+  const shown = displayFile(plan.where, ctx.cwd);
+  if (plan.foreign.length) throw foreignFiles(ctx, host, plan.foreign);
+  for (const w of (await host.setup.warnings?.(config, { file: plan.where, text: plan.before, user, env: ctx.env })) ?? [])
     ctx.stderr.write(`${terminalSafe(`hooks install: warning: ${host.title}: ${w}`)}\n`);
   if (flags.check) {
-    const state = installState(host, f.text, f.file, wanted);
     if (!flags.json)
       ctx.stdout.write(
-        terminalSafe(state.stale.length ? `${shown}: ${state.installed ? "stale" : "missing"}: ${state.stale.join(", ")}; run \`hooks install ${host.name}\`` : `${shown}: up to date`) + "\n",
+        `${terminalSafe(plan.stale.length ? `${shown}: ${plan.installed ? "stale" : "missing"}: ${plan.stale.join(", ")}; run \`hooks install ${host.name}\`` : `${shown}: up to date`)}\n`,
       );
-    return { report: { host: host.name, file: f.file, installed: state.installed, stale: state.stale }, stale: state.stale.length > 0 };
+    return { report: { host: host.name, file: plan.where, installed: plan.installed, stale: plan.stale }, stale: plan.stale.length > 0 };
   }
-  const after = mergeEntries(host, f.text, f.file, wanted);
   const events = Object.keys(wanted);
-  const outcome = { report: { host: host.name, file: f.file, changed: after !== f.text, events }, stale: false };
+  const outcome = { report: { host: host.name, file: plan.where, changed: plan.changes.length > 0, events }, stale: false };
   if (flags.dryRun) {
-    if (!flags.json) ctx.stdout.write(`# ${shown}\n${after}${after.endsWith("\n") ? "" : "\n"}`);
+    if (!flags.json) for (const c of plan.changes) ctx.stdout.write(dryRunText(ctx, c));
     return outcome;
   }
-  if (after === f.text) {
-    if (!flags.json) ctx.stdout.write(terminalSafe(`${shown}: up to date (${events.join(", ") || "no events"})`) + "\n");
+  if (plan.changes.length === 0) {
+    if (!flags.json) ctx.stdout.write(`${terminalSafe(`${shown}: up to date (${events.join(", ") || "no events"})`)}\n`);
     return outcome;
   }
-  mkdirSync(path.dirname(f.target), { recursive: true });
-  writeFileAtomic(f.target, after);
-  if (!flags.json) ctx.stdout.write(terminalSafe(`${shown}: ${f.text === null ? "created" : "updated"}; ${host.title} hands ${events.join(", ") || "no events"} to hookrun`) + "\n");
-  if (!flags.json && host.install!.note && !flags.user) ctx.stderr.write(`hooks install: note: ${host.install!.note}\n`);
+  applyChanges(plan.changes);
+  if (!flags.json) ctx.stdout.write(`${terminalSafe(`${shown}: ${plan.exists ? "updated" : "created"}; ${host.title} hands ${events.join(", ") || "no events"} to hookrun`)}\n`);
+  if (!flags.json && host.setup.note && !user) ctx.stderr.write(`hooks install: note: ${host.setup.note}\n`);
   return outcome;
+}
+
+/** A plan's changes made: each file written atomically (with its exact mode when it has one) or removed. */
+export function applyChanges(changes: readonly SetupChange[]): void {
+  for (const c of changes) {
+    if (c.text === null) unlinkSync(c.target);
+    else {
+      mkdirSync(path.dirname(c.target), { recursive: true });
+      if (c.mode === undefined) writeFileAtomic(c.target, c.text);
+      else writeFileAtomic(c.target, c.text, c.mode, { exactMode: true });
+    }
+  }
+}
+
+/** What `--dry-run` prints for one change: the file as it would be written, or that it would go. */
+export const dryRunText = (ctx: CliContext, c: SetupChange): string => {
+  const shown = displayFile(c.file, ctx.cwd);
+  if (c.text === null) return `${terminalSafe(shown)}: would be removed (${c.why ?? "hookrun's"})\n`;
+  return `# ${shown}\n${c.text}${c.text.endsWith("\n") ? "" : "\n"}`;
+};
+
+/** The user's own files where hookrun would write: the install stops, with nothing written, rather than overwrite them. */
+function foreignFiles(ctx: CliContext, host: HostAdapter, files: string[]): WriteError {
+  const one = files.length === 1;
+  return new WriteError(
+    `${files.map((f) => displayFile(f, ctx.cwd)).join(", ")}: your own ${host.title} hook${one ? "" : "s"}, not hookrun's; hookrun will not overwrite ${one ? "it" : "them"}: add ${one ? "its" : "their"} command to hooks.yaml and remove the file, then run \`hooks install ${host.name}\` again; nothing was written`,
+    files[0],
+  );
 }
 
 /** Warm mode: whether its server answers, a warning for `--check`, the full notice after a write. */
@@ -143,41 +171,4 @@ async function tellWarmServers({ ctx, flags, warmPorts }: InstallRun): Promise<v
       if (!up) ctx.stderr.write(`hooks install: warning: warm mode, and nothing answers on 127.0.0.1:${port}: Claude Code refuses guarded actions until \`hooks serve --port ${port}\` runs\n`);
     } else if (!flags.dryRun) ctx.stderr.write(`${warmNotice(port, up)}\n`);
   }
-}
-
-/**
- * A host with one executable per hook type (Cline): hookrun's scripts written (mode 0755),
- * updated and removed as the config needs; a file of the user's where hookrun would write stops
- * the install, with nothing written, rather than being overwritten.
- */
-function installScripts({ ctx, config, base, flags }: InstallRun, host: HostAdapter): HostOutcome {
-  const dir = scriptDir(host, base, Boolean(flags.user));
-  const target = dispatchTarget(host, Boolean(flags.user), ctx.entry);
-  const wanted = host.scripts!.files(config, (event) => dispatchCommand(host.name, event, target));
-  const plan = planScripts(dir, wanted);
-  const stale = [...plan.write.map((w) => path.basename(w.file)), ...plan.remove.map((f) => path.basename(f))];
-  const shown = displayFile(dir, ctx.cwd);
-  const outcome = { report: { host: host.name, dir, stale }, stale: stale.length > 0 };
-  if (plan.foreign.length)
-    throw new WriteError(
-      `${plan.foreign.map((f) => displayFile(f, ctx.cwd)).join(", ")}: your own ${host.title} hook${plan.foreign.length === 1 ? "" : "s"}, not hookrun's; hookrun will not overwrite ${plan.foreign.length === 1 ? "it" : "them"}: add ${plan.foreign.length === 1 ? "its" : "their"} command to hooks.yaml and remove the file, then run \`hooks install ${host.name}\` again; nothing was written`,
-      plan.foreign[0],
-    );
-  if (flags.check) {
-    if (!flags.json) ctx.stdout.write(terminalSafe(stale.length ? `${shown}: stale: ${stale.join(", ")}; run \`hooks install ${host.name}\`` : `${shown}: up to date`) + "\n");
-    return outcome;
-  }
-  if (flags.dryRun) {
-    if (!flags.json) for (const w of plan.write) ctx.stdout.write(`# ${displayFile(w.file, ctx.cwd)}\n${w.text}`);
-    return outcome;
-  }
-  if (stale.length === 0) {
-    if (!flags.json) ctx.stdout.write(`${terminalSafe(shown)}: up to date\n`);
-    return outcome;
-  }
-  mkdirSync(dir, { recursive: true });
-  for (const w of plan.write) writeFileAtomic(w.file, w.text, 0o755, { exactMode: true });
-  for (const f of plan.remove) unlinkSync(f);
-  if (!flags.json) ctx.stdout.write(terminalSafe(`${shown}: ${host.title} hands ${Object.keys(wanted).join(", ") || "nothing"} to hookrun (one script each)`) + "\n");
-  return outcome;
 }

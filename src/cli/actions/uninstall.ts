@@ -1,70 +1,45 @@
-import { unlinkSync } from "node:fs";
 import os from "node:os";
 import { loadConfig } from "../../config/loadConfig.js";
 import { displayFile } from "../../errors.js";
-import { writeFileAtomic } from "../../fs/writeFileAtomic.js";
-import { installState, uninstallText } from "../../hosts/hostFile.js";
-import { ownedScripts } from "../../hosts/hostScripts.js";
-import { pickHosts, readHostFile, scriptDir } from "../../hosts/installTargets.js";
-import type { HostAdapter } from "../../hosts/types.js";
+import { type Installable, pickHosts } from "../../hosts/installTargets.js";
 import { terminalSafe } from "../../text.js";
 import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";
-import type { InstallFlags } from "./install.js";
+import { applyChanges, dryRunText, type InstallFlags } from "./install.js";
 
-/** `hooks uninstall [HOST…]`: hookrun's entries out of each host's config; a file left with nothing of the user's is removed. */
+/** `hooks uninstall [HOST…]`: hookrun's entries out of each host's setup; a file left with nothing of the user's is removed. */
 export async function uninstallHosts(ctx: CliContext, names: string[], flags: InstallFlags): Promise<number> {
   const base = flags.user ? ctx.env.HOME || os.homedir() : await projectDirOf(ctx);
-  const hosts = pickHosts(names, base, (h) => {
-    if (h.scripts) return ownedScripts(scriptDir(h, base, Boolean(flags.user))).length > 0;
-    const f = readHostFile(h, base, Boolean(flags.user));
-    return f.text !== null && installState(h, f.text, f.file, {}).installed;
-  });
+  const user = Boolean(flags.user);
+  const hosts = await pickHosts(names, async (host) => (await host.setup.removal({ base, user, host })).installed);
   if (hosts.length === 0) {
     ctx.stdout.write(`no hookrun entries in any host's config under ${displayFile(base, ctx.cwd)}\n`);
     return EXIT.ok;
   }
-  for (const host of hosts) {
-    if (host.scripts) removeScripts(ctx, host, base, flags);
-    else removeEntries(ctx, host, base, flags);
-  }
+  for (const host of hosts) await removeFrom(ctx, host, base, flags);
   return EXIT.ok;
 }
 
-/** A script host's (Cline's) hook scripts that are hookrun's, removed. */
-function removeScripts(ctx: CliContext, host: HostAdapter, base: string, flags: InstallFlags): void {
-  const dir = scriptDir(host, base, Boolean(flags.user));
-  for (const file of ownedScripts(dir)) {
-    if (!flags.dryRun) unlinkSync(file);
-    ctx.stdout.write(`${terminalSafe(displayFile(file, ctx.cwd))}: ${flags.dryRun ? "would be removed" : "removed"} (hookrun's)\n`);
-  }
-}
-
-/** hookrun's entries out of a host's config file; the file removed when nothing of the user's is left. */
-function removeEntries(ctx: CliContext, host: HostAdapter, base: string, flags: InstallFlags): void {
-  const f = readHostFile(host, base, Boolean(flags.user));
-  const shown = displayFile(f.file, ctx.cwd);
-  if (f.text === null) {
-    ctx.stdout.write(`${terminalSafe(shown)}: not there; nothing to remove\n`);
+/** hookrun's entries or files out of one host's setup; a config file removed when nothing of the user's is left. */
+async function removeFrom(ctx: CliContext, host: Installable, base: string, flags: InstallFlags): Promise<void> {
+  const plan = await host.setup.removal({ base, user: Boolean(flags.user), host });
+  const shown = terminalSafe(displayFile(plan.where, ctx.cwd));
+  if (!plan.exists) {
+    ctx.stdout.write(`${shown}: not there; nothing to remove\n`);
     return;
   }
-  const after = uninstallText(host, f.text, f.file);
-  if (after === f.text) {
-    ctx.stdout.write(`${terminalSafe(shown)}: no hookrun entries; left as it is\n`);
+  if (plan.changes.length === 0) {
+    ctx.stdout.write(`${shown}: no hookrun entries; left as it is\n`);
     return;
   }
   if (flags.dryRun) {
-    ctx.stdout.write(after === null ? `# ${shown} would be removed\n` : `# ${shown}\n${after}`);
+    for (const c of plan.changes) ctx.stdout.write(dryRunText(ctx, c));
     return;
   }
-  if (after === null) {
-    // The folder stays (hookrun cannot tell whether it made it): an empty `.codex/` is harmless.
-    unlinkSync(f.target);
-    ctx.stdout.write(`${terminalSafe(shown)}: removed (it held only hookrun's entries)\n`);
-  } else {
-    writeFileAtomic(f.target, after);
-    ctx.stdout.write(`${terminalSafe(shown)}: hookrun's entries removed; the rest is as it was\n`);
-  }
+  // A folder stays (hookrun cannot tell whether it made it): an empty `.codex/` is harmless.
+  applyChanges(plan.changes);
+  for (const c of plan.changes)
+    ctx.stdout.write(`${terminalSafe(displayFile(c.file, ctx.cwd))}: ${c.text === null ? `removed (${c.why ?? "hookrun's"})` : "hookrun's entries removed; the rest is as it was"}\n`);
 }
 
 async function projectDirOf(ctx: CliContext): Promise<string> {
