@@ -24,7 +24,7 @@ import { tomlEditor } from "../src/hosts/tomlFile.js";
  * is the exit code and the first line of stderr (query/mod.rs reads a pre_tool_use veto so).
  */
 
-const project = (event: string) => dispatchCommand("agent-code", event, { root: null, bin: null, exec: true });
+const project = (event: string) => dispatchCommand("agent-code", event, { root: null, bin: null, exec: true, walkUp: true });
 
 describe("agentCode.read: each event's payload as query/mod.rs builds it", () => {
   it("pre_tool_use: stdin is the raw tool input; the tool comes from AGENT_CODE_HOOK_TOOL", () => {

@@ -158,7 +158,7 @@ describe("cline: through the CLI", () => {
     expect(install.stdout).toMatch(/\.clinerules\/hooks: created; Cline hands PreToolUse to hookrun/);
     const file = p.path(".clinerules/hooks/PreToolUse");
     expect(statSync(file).mode & 0o777).toBe(0o755);
-    expect(readFileSync(file, "utf8")).toBe(clineHookScripts(await p.load(), (e) => dispatchCommand("cline", e, { root: null, bin: null })).PreToolUse);
+    expect(readFileSync(file, "utf8")).toBe(clineHookScripts(await p.load(), (e) => dispatchCommand("cline", e, { root: null, bin: null, exec: true })).PreToolUse);
     const run = spawnSync(file, { cwd: p.dir, env: cliEnv(p.env), input: JSON.stringify(FX.PreToolUse), encoding: "utf8" });
     expect(run.status).toBe(0);
     expect(json(run.stdout)).toEqual({ cancel: true, errorMessage: "destructive", contextModification: "destructive" });

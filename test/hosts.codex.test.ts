@@ -228,7 +228,7 @@ describe("formatCodex (render)", () => {
 
 describe("codex.install.entries", () => {
   /** The engine's command for a project install (root null, exec) and for `--user` (an absolute bin). */
-  const project = (e: string) => dispatchCommand("codex", e, { root: null, bin: null, exec: true });
+  const project = (e: string) => dispatchCommand("codex", e, { root: null, bin: null, exec: true, walkUp: true });
   const user = (e: string) => dispatchCommand("codex", e, { root: null, bin: "/opt/hookrun/bin/hooks.js", exec: true });
 
   it("is in the host table, and --host auto finds Codex's payloads but not Claude's", () => {

@@ -59,6 +59,11 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: "--wait", description: "wait for async hooks and report them in this run (default when CI is set)" },
       { flags: "--no-wait", description: "do not wait for async hooks, even when CI is set" },
       { flags: "--max-parallel <n>", description: "concurrency cap for parallel events (default: CPUs × 2)" },
+      {
+        flags: "--fail-closed",
+        description:
+          "with --host: on a gate event, block the call when hookrun cannot run the hooks (config invalid or untrusted, context over a limit, an internal error); hooks install writes it for events with an on_failure: block hook",
+      },
     ],
     action: async (ctx, [event], opts) => (await import("./actions/run.js")).runHooks(ctx, event, opts),
   },

@@ -5,7 +5,7 @@ import { hookNameFromCommand, uniqueName } from "../interop/hookNames.js";
 import type { ExistingHook, HookImport } from "../interop/importHooks.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { configEvents, matchedValues } from "./install.js";
-import { hookrunCallNote, dispatchCommand, walkUpDispatchCommand } from "./dispatch.js";
+import { hookrunCallNote } from "./dispatch.js";
 import { baseRead, canonicalTool, sampleFields } from "./payload.js";
 import { blockReason, rankedDecision, resultTexts } from "./resultText.js";
 import { tomlFile } from "./setup.js";
@@ -234,8 +234,7 @@ function entries(config: ResolvedConfig, command: (event: string) => string): Re
   for (const event of configEvents(config)) {
     const name = HOST_NAME.get(event);
     if (!name) continue;
-    const given = command(event);
-    const line = given === dispatchCommand("agent-code", event, { root: null, bin: null, exec: true }) ? walkUpDispatchCommand("agent-code", event) : given;
+    const line = command(event);
     const action = { command: line, type: "shell" };
     const tools = TOOL_EVENTS.has(event) ? toolNames(config, event) : null;
     out[name] = tools === null ? [{ action }] : tools.map((tool_name) => ({ action, tool_name }));
@@ -362,6 +361,7 @@ export const agentCode: HostAdapter = {
     hooksPath: ["hooks"],
     root: null,
     exec: true,
+    walkUp: true,
     skeleton: { schema_version: 2 },
     note: "agent-code reads its settings when it starts: entries written now take effect in its next session",
     entries,

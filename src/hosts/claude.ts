@@ -5,6 +5,7 @@ import { importClaudeSettings } from "../interop/importClaudeSettings.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { cursor } from "./cursor.js";
 import { baseRead, POSIX_SHELL, sampleFields } from "./payload.js";
+import { asksFailClosed } from "./failClosed.js";
 import { jsonFile } from "./setup.js";
 import type { HostAdapter, HostAnswer, HostEntry, OffSwitch } from "./types.js";
 import { failureLine, rankedDecision, texts } from "./resultText.js";
@@ -247,7 +248,13 @@ export const claudeHost: HostAdapter = {
         const name = EVENT_BY_NAME.get(event)?.claude?.name;
         if (!name) continue;
         const values = EVENT_BY_NAME.get(event)?.matchField ? matchedValues(config, event, CLAUDE_FILE_READERS) : null;
-        const hook = { type: "command", command: command(event), timeout: Math.ceil(dispatchTimeoutMs(config, event) / 1000) };
+        const hook = {
+          type: "command",
+          command: command(event),
+          timeout: Math.ceil(dispatchTimeoutMs(config, event) / 1000),
+          // Failing closed: Claude Code blocks when the entry itself fails (killed at its timeout, crashed) too.
+          ...(asksFailClosed(config, event) && { onFailure: "block" }),
+        };
         out[name] = [{ ...(values && { matcher: values.join("|") }), hooks: [hook] }];
       }
       return out;

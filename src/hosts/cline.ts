@@ -131,11 +131,14 @@ function notRun(_event: string, forUser: string, forModel: string): HostAnswer {
   return answer({ cancel: false, contextModification: `hookrun: the project's hooks are not running in this session: ${forModel}` }, [`hookrun: the project's hooks did not run: ${forUser}`]);
 }
 
-/** Cline's hook files for the events of `config`: file name in the hooks folder → script. */
+/**
+ * Cline's hook files for the events of `config`: file name in the hooks folder → script. The
+ * command `exec`s hookrun (the setup's `exec`), so the process Cline waits on is hookrun itself.
+ */
 export function clineHookScripts(config: ResolvedConfig, command: (event: string) => string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const event of configEvents(config))
-    for (const [hookName, canonical] of Object.entries(EVENTS)) if (canonical === event) out[hookName] = `#!/bin/sh\n# hookrun: hands Cline's ${hookName} to hooks.yaml\nexec ${command(event)}\n`;
+    for (const [hookName, canonical] of Object.entries(EVENTS)) if (canonical === event) out[hookName] = `#!/bin/sh\n# hookrun: hands Cline's ${hookName} to hooks.yaml\n${command(event)}\n`;
   return out;
 }
 
@@ -161,7 +164,7 @@ export const cline: HostAdapter = {
       return { clineVersion: "hooks-doctor", hookName: hostEvent, timestamp: String(Date.now()), taskId: "hooks-doctor", workspaceRoots: [projectDir], [specificKey(hostEvent)]: specific };
     },
   },
-  setup: scriptFolder({ projectDir: ".clinerules/hooks", userDir: "Documents/Cline/Hooks", files: clineHookScripts }),
+  setup: scriptFolder({ projectDir: ".clinerules/hooks", userDir: "Documents/Cline/Hooks", exec: true, files: clineHookScripts }),
   degrade: {
     ask: "a block (`cancel: true`) whose errorMessage says Cline cannot ask",
     defer: "`cancel: false`: Cline's own approval rules decide",

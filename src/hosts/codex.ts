@@ -6,7 +6,7 @@ import { importClaudeSettings } from "../interop/importClaudeSettings.js";
 import type { ExistingHook, HookImport } from "../interop/importHooks.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
-import { hookrunCallNote, dispatchCommand, walkUpDispatchCommand } from "./dispatch.js";
+import { hookrunCallNote, walkUpDispatchCommand } from "./dispatch.js";
 import { baseRead, sampleFields } from "./payload.js";
 import { blockReason, resultTexts } from "./resultText.js";
 import { jsonFile } from "./setup.js";
@@ -229,8 +229,7 @@ function entries(config: ResolvedConfig, command: (event: string) => string): Re
   for (const event of configEvents(config)) {
     const name = CODEX_NAME.get(event);
     if (!name) continue;
-    const given = command(event);
-    const line = given === dispatchCommand("codex", event, { root: null, bin: null, exec: true }) ? codexDispatchCommand(event) : given;
+    const line = command(event);
     const values = EVENT_BY_NAME.get(event)?.matchField ? matchedValues(config, event, codex) : null;
     out[name] = [{ ...(values && { matcher: values.join("|") }), hooks: [{ type: "command", command: line, timeout: Math.ceil(dispatchTimeoutMs(config, event) / 1000) }] }];
   }
@@ -354,6 +353,7 @@ export const codex: HostAdapter = {
     hooksPath: ["hooks"],
     root: null,
     exec: true,
+    walkUp: true,
     note: 'Codex reads a project\'s .codex/hooks.json only when the project is trusted in ~/.codex/config.toml ([projects."<dir>"] trust_level = "trusted"); otherwise it ignores the file without a word',
     entries,
   }),

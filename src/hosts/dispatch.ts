@@ -14,31 +14,63 @@ export interface DispatchTarget {
   bin: string | null;
   /** Prefix `exec` so the process the host kills on its timeout is hookrun itself, no shell between. */
   exec?: boolean;
+  /**
+   * For a host that runs hooks in the session's cwd and names no project directory (Codex,
+   * agent-code): a project install walks up from $PWD to the project's hookrun (walkUpDispatchCommand).
+   */
+  walkUp?: boolean;
+  /**
+   * The event fails closed (docs/fail-closed.md): the host's blocking answer, printed by the
+   * command itself when hookrun cannot start (its binary missing, node not on PATH); hookrun then
+   * runs with `--fail-closed`. Absent: hookrun not starting lets the call through, as before.
+   */
+  failClosed?: { stdout: string; stderr: string; exitCode: number };
 }
+
+/** Shell text that prints a host's answer and exits with its code: the fail-closed fallback of a dispatch entry. */
+export function answerShell(answer: { stdout: string; stderr: string; exitCode: number }): string {
+  const parts: string[] = [];
+  if (answer.stdout) parts.push(`printf '%s' ${quoteAlways(answer.stdout)}`);
+  if (answer.stderr) parts.push(`printf '%s' ${quoteAlways(answer.stderr)} >&2`);
+  parts.push(`exit ${answer.exitCode}`);
+  return parts.join("; ");
+}
+
+const quoteAlways = (s: string): string => `'${s.replaceAll("'", "'\\''")}'`;
+
+// Whether hookrun can start: its binary is there and executable, and node (its interpreter) is on PATH.
+const canStart = (bin: string): string => `{ [ -x ${bin} ] && command -v node >/dev/null 2>&1; }`;
 
 const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
 
 /** The dispatch command line of one canonical event for a host. */
 export function dispatchCommand(host: string, event: string, target: DispatchTarget): string {
+  if (target.walkUp && !target.bin) return walkUpDispatchCommand(host, event, target.failClosed);
   const bin = target.bin ? shellQuote(target.bin) : target.root ? `${target.root}/node_modules/.bin/hooks` : "node_modules/.bin/hooks";
   const cd = target.root ? ` -C ${target.root}` : "";
-  return `${target.exec ? "exec " : ""}${bin}${cd} run ${event} --host ${host}`;
+  const run = `${target.exec ? "exec " : ""}${bin}${cd} run ${event} --host ${host}`;
+  return target.failClosed ? `${canStart(bin)} || { ${answerShell(target.failClosed)}; }; ${run} ${FAIL_CLOSED}` : run;
 }
+
+/** The flag of a fail-closed dispatch (src/hosts/failClosed.ts FAIL_CLOSED_FLAG; this module imports nothing). */
+const FAIL_CLOSED = "--fail-closed";
 
 /**
  * The dispatch command of a project install for a host that runs hooks in the session's cwd (a
  * subdirectory, possibly) and names no project directory (Codex, agent-code): walk up from $PWD
  * to the nearest directory with an executable node_modules/.bin/hooks (every teammate's
  * `npm install` leaves it there; never npx) and `exec` it there, so the process the host kills on
- * its timeout is hookrun itself. No hookrun found: exit 1 with the reason on stderr.
+ * its timeout is hookrun itself. No hookrun found: exit 1 with the reason on stderr, or, failing
+ * closed, the host's blocking answer.
  */
-export function walkUpDispatchCommand(host: string, event: string): string {
+export function walkUpDispatchCommand(host: string, event: string, failClosed?: DispatchTarget["failClosed"]): string {
+  const bin = '"$d/node_modules/.bin/hooks"';
   return [
     'd="$PWD"',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansions, not a template
     'while [ ! -x "$d/node_modules/.bin/hooks" ] && [ "$d" != / ]; do d="${d%/*}"; d="${d:-/}"; done',
-    `[ -x "$d/node_modules/.bin/hooks" ] || { echo "hookrun: no node_modules/.bin/hooks in $PWD or above (run npm install)" >&2; exit 1; }`,
-    `exec "$d/node_modules/.bin/hooks" -C "$d" run ${event} --host ${host}`,
+    failClosed ? `${canStart(bin)} || { ${answerShell(failClosed)}; }` : `[ -x ${bin} ] || { echo "hookrun: no node_modules/.bin/hooks in $PWD or above (run npm install)" >&2; exit 1; }`,
+    `exec ${bin} -C "$d" run ${event} --host ${host}${failClosed ? ` ${FAIL_CLOSED}` : ""}`,
   ].join("; ");
 }
 
@@ -47,12 +79,21 @@ export function walkUpDispatchCommand(host: string, event: string): string {
 // closing quote in the shell's reading); outside quotes `\'` (shellQuote's apostrophe) only.
 // Blanks are space and tab: the shell splits on nothing else.
 const SHELL_WORD = /(?:"[^"`$\\]*(?:\$(?:\w+|\{\w+(?::-\$?\w*)?\})[^"`$\\]*)*"|'[^']*'|\\'|[^ \t"'`;&|<>()\\]+)+/g;
-// The walk-up form (walkUpDispatchCommand), with any event and host in it.
-const WALK_UP = new RegExp(
-  `^${walkUpDispatchCommand("HOST", "EVENT")
-    .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
-    .replace(/EVENT --host HOST/, "[\\w.:-]+ --host [\\w-]+")}$`,
-);
+const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+// The fail-closed answer of an entry (answerShell): single-quoted words printed, then an exit.
+const ANSWER = String.raw`(?:printf '%s' (?:'[^']*'|\\')+(?: >&2)?; )*exit \d{1,3}`;
+const SAMPLE_ANSWER = { stdout: "OUT", stderr: "ERR", exitCode: 7 };
+/** A template of a generated command as a pattern: any event and host, any fail-closed answer. */
+const templatePattern = (command: string): RegExp =>
+  new RegExp(
+    `^${escapeRegex(command)
+      .replace(escapeRegex(answerShell(SAMPLE_ANSWER)), ANSWER)
+      .replace(/EVENT --host HOST/, "[\\w.:-]+ --host [\\w-]+")}$`,
+  );
+// The walk-up form (walkUpDispatchCommand), plain and failing closed.
+const WALK_UP = [templatePattern(walkUpDispatchCommand("HOST", "EVENT")), templatePattern(walkUpDispatchCommand("HOST", "EVENT", SAMPLE_ANSWER))];
+// The fail-closed prefix of a simple dispatch (dispatchCommand): hookrun's start checked, the answer when it cannot.
+const CLOSED_PREFIX = new RegExp(String.raw`^\{ \[ -x (\S+) \] && command -v node >/dev/null 2>&1; \} \|\| \{ ${ANSWER}; \}; (.*)$`, "s");
 
 /**
  * Whether a host entry's command dispatches to hookrun, and only that: `[exec|npx|node]
@@ -62,7 +103,14 @@ const WALK_UP = new RegExp(
  * install never replaces it and uninstall never removes it.
  */
 export function isDispatchCommand(command: string): boolean {
-  if (WALK_UP.test(command)) return true;
+  if (WALK_UP.some((p) => p.test(command))) return true;
+  // Failing closed: the rest is a plain dispatch of the very binary the prefix checks.
+  const closed = CLOSED_PREFIX.exec(command);
+  if (closed) {
+    const rest = closed[2];
+    const words = rest.match(SHELL_WORD) ?? [];
+    return (words[0] === "exec" ? words[1] : words[0]) === closed[1] && rest.endsWith(` ${FAIL_CLOSED}`) && isDispatchCommand(rest);
+  }
   // Printable text on one line (no control character, no blank but space and tab), every
   // character but the blanks between words belonging to a word, and each `$` a plain variable,
   // at most with a plain default (`${x:=…}`, `$(…)`, `${x@P}` run or change things): no shell syntax.

@@ -3,6 +3,8 @@ import path from "node:path";
 import type { ResolvedConfig } from "../config/types.js";
 import { HookrunError, UsageError } from "../errors.js";
 import { type DispatchTarget, dispatchCommand } from "./dispatch.js";
+import { asksFailClosed } from "./failClosed.js";
+import { cannotStartAnswer } from "./runHostEvent.js";
 import { HOSTS, hostByName } from "./table.js";
 import type { HostAdapter, HostEntry, HostSetup } from "./types.js";
 import { installedPort, warmEntries } from "./warm.js";
@@ -39,7 +41,7 @@ export async function pickHosts(names: string[], present: (h: Installable) => bo
  * absolute path of this hookrun (`entry`, the running CLI's script).
  */
 export function dispatchTarget(host: Installable, user: boolean, entry: string | undefined): DispatchTarget {
-  if (!user) return { root: host.setup.root, bin: null, exec: host.setup.exec };
+  if (!user) return { root: host.setup.root, bin: null, exec: host.setup.exec, walkUp: host.setup.walkUp };
   const bin = entry && existsSync(entry) ? entry : null;
   if (!bin) throw new HookrunError("--user needs hookrun's own path to write into the entries; run the installed `hooks` binary", { code: "install" });
   return { root: null, bin: realpathSync(bin), exec: host.setup.exec };
@@ -51,7 +53,9 @@ export function dispatchTarget(host: Installable, user: boolean, entry: string |
  * setup against them.
  */
 export function wantedFor(host: Installable, config: ResolvedConfig, target: DispatchTarget, port: number | null = null): Record<string, unknown> {
-  const wanted = host.setup.wanted(config, (event) => dispatchCommand(host.name, event, target));
+  // An event with an `on_failure: block` hook fails closed even when hookrun cannot start (docs/fail-closed.md).
+  const command = (event: string) => dispatchCommand(host.name, event, asksFailClosed(config, event) ? { ...target, failClosed: cannotStartAnswer(host, event) } : target);
+  const wanted = host.setup.wanted(config, command);
   return port === null ? wanted : warmEntries(host.name, wanted as Record<string, HostEntry[]>, port);
 }
 

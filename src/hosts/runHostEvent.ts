@@ -7,6 +7,7 @@ import { hooksDisabledByEnv } from "../runner/select.js";
 import type { HookContext, Runner, TriggerOptions, TriggerResult } from "../runner/types.js";
 import { terminalSafe } from "../text.js";
 import { assertTrusted } from "../trust/store.js";
+import { asksFailClosed, failedClosedResult, isGateEvent, textAsksFailClosed } from "./failClosed.js";
 import { invalidConfigWords, notTrustedWords } from "./notRunWords.js";
 import type { HostAdapter, HostAnswer, Payload } from "./types.js";
 
@@ -49,6 +50,13 @@ export interface HostEventRequest {
   options?: TriggerOptions;
   /** Stop after reading the payload, running nothing (`hooks explain`, `--dry-run`, the doctor's probe). */
   prepareOnly?: boolean;
+  /**
+   * The dispatch entry asked to fail closed (`--fail-closed`, written by `hooks install` for an
+   * event with an `on_failure: block` hook): it holds even when the config no longer says so.
+   */
+  failClosed?: boolean;
+  /** The door could not read the payload (over the context limit, not JSON): `payload` is empty. */
+  payloadProblem?: Error;
 }
 
 /** What came of an event, for the door to print. */
@@ -60,7 +68,12 @@ export type HostEventOutcome =
   /** Nothing runs and nothing is said: the host fired this for none of hookrun's events, or another entry of the host runs it. */
   | { kind: "ignored"; event: string; why: string; answer: HostAnswer }
   /** The config kept the hooks from running (untrusted or invalid): the host's not-run answer. */
-  | { kind: "not-run"; event: string; why: "untrusted" | "invalid"; error: TrustError | ConfigError; answer: HostAnswer };
+  | { kind: "not-run"; event: string; why: "untrusted" | "invalid"; error: TrustError | ConfigError; answer: HostAnswer }
+  /**
+   * hookrun could not run a hook that asked `on_failure: block` (docs/fail-closed.md): the call is
+   * blocked, `result` says why (hookrun's own block), `answer` is the host's blocking answer.
+   */
+  | { kind: "blocked"; event: string; cause: string; result: TriggerResult; answer: HostAnswer };
 
 /** An answer that says nothing: exit 0, no output. */
 const SILENT: HostAnswer = Object.freeze({ stdout: "", stderr: "", exitCode: 0 });
@@ -77,43 +90,87 @@ export async function runHostEvent(req: HostEventRequest): Promise<HostEventOutc
   const hostEvent = host && Object.hasOwn(host.events, req.event) ? host.events[req.event] : undefined;
   const early = hostEvent ?? tryParseHookEvent(req.event) ?? req.event;
   // A host event fired for none of hookrun's events (Qwen's UserPromptSubmit on a continuation).
-  if (host?.route && host.route(req.payload, early) === null) return { kind: "ignored", event: early, why: `${host.title} sends this event for no hookrun event: nothing runs`, answer: SILENT };
+  if (host?.route && !req.payloadProblem && host.route(req.payload, early) === null)
+    return { kind: "ignored", event: early, why: `${host.title} sends this event for no hookrun event: nothing runs`, answer: SILENT };
   let config: ResolvedConfig;
   try {
     config = await req.config();
   } catch (error) {
     if (!host || req.prepareOnly || !(error instanceof ConfigError)) throw error;
+    const files = [...new Set(error.diagnostics.filter((d) => d.severity === "error").map((d) => d.file))];
+    if (isGateEvent(early, null) && (req.failClosed || textAsksFailClosed(files)))
+      return blocked(req, host, early, `the hooks config does not load (${firstProblem(error)})`, "fix it (`hooks validate` lists every problem)");
     return { kind: "not-run", event: early, why: "invalid", error, answer: invalidAnswer(host, early, error) };
   }
   const custom = Object.keys(config.events).filter((e) => config.events[e].custom);
   const event = hostEvent ?? parseHookEvent(req.event, custom);
+  const failsClosed = host !== null && (asksFailClosed(config, event) || (req.failClosed === true && isGateEvent(event, config)));
+  if (req.payloadProblem) {
+    if (failsClosed) return blocked(req, host, event, req.payloadProblem.message, "see docs/limits.md");
+    throw req.payloadProblem;
+  }
   if (host && req.named !== undefined && req.named !== host.name && (await hasOwnEntries(host, config.projectDir, event)))
     return { kind: "ignored", event, why: `${host.title} has hookrun entries of its own for this event, which run the hooks; this ${req.named} entry stays quiet`, answer: SILENT };
+  try {
+    return await readAndRun(req, config, event);
+  } catch (error) {
+    if (!host) throw error;
+    if (error instanceof TrustError) {
+      const review = req.trustCommand(config.projectDir);
+      if (failsClosed) return blocked(req, host, event, error.message, `review it: ${review}`);
+      const answer = host.notRun(event, ...notTrustedWords(error.files, review));
+      return { kind: "not-run", event, why: "untrusted", error, answer: withDiagnostic(answer, `hooks: ${error.message}`) };
+    }
+    if (failsClosed && !req.prepareOnly) return blocked(req, host, event, `hookrun failed: ${(error as Error).message ?? String(error)}`, "run `hooks doctor`; report it if it persists");
+    throw error;
+  }
+}
+
+/** The payload read as the host's, then, unless only preparing, the trigger and the host's answer. */
+async function readAndRun(req: HostEventRequest, config: ResolvedConfig, event: string): Promise<HostEventOutcome> {
+  const { host } = req;
   const context = host ? host.read(req.payload, event, req.env) : req.payload;
   // A transcript that cannot be read (a FIFO, a device, too large) never fails the run.
   const transcriptWarning = deriveLastMessage(context, req.cwd);
   if (req.prepareOnly) return { kind: "prepared", event, config, context, transcriptWarning };
-  try {
-    if (host && (host.announceNotRun ?? ANNOUNCED).has(event) && !hooksDisabledByEnv(req.env)) assertTrusted(config, { env: req.env, trust: req.trust });
-    // With a host, the run log records the payload as the host sent it, and the variables its
-    // adapter read: `hooks log --fixture` replays both through the same adapter. `always`: an
-    // event that matched no hook is logged too, so `hooks log --follow` shows it reached hookrun.
-    const log = { always: true, ...req.options?.log, ...(host ? { host: host.name, payload: req.payload, env: readEnvOf(host, req.env) } : {}) };
-    const result = await req.runner(config).trigger(event, context, { ...req.options, log });
-    if (transcriptWarning) result.warnings.unshift(transcriptWarning);
-    return { kind: "ran", event, config, context, result, answer: host ? host.render(result) : null };
-  } catch (error) {
-    if (!host || !(error instanceof TrustError)) throw error;
-    const answer = host.notRun(event, ...notTrustedWords(error.files, req.trustCommand(config.projectDir)));
-    return { kind: "not-run", event, why: "untrusted", error, answer: withDiagnostic(answer, `hooks: ${error.message}`) };
-  }
+  if (host && (host.announceNotRun ?? ANNOUNCED).has(event) && !hooksDisabledByEnv(req.env)) assertTrusted(config, { env: req.env, trust: req.trust });
+  // With a host, the run log records the payload as the host sent it, and the variables its
+  // adapter read: `hooks log --fixture` replays both through the same adapter. `always`: an
+  // event that matched no hook is logged too, so `hooks log --follow` shows it reached hookrun.
+  const log = { always: true, ...req.options?.log, ...(host ? { host: host.name, payload: req.payload, env: readEnvOf(host, req.env) } : {}) };
+  const result = await req.runner(config).trigger(event, context, { ...req.options, log });
+  if (transcriptWarning) result.warnings.unshift(transcriptWarning);
+  return { kind: "ran", event, config, context, result, answer: host ? host.render(result) : null };
+}
+
+/** hookrun failed closed: the host's blocking answer, the cause and the fix in its reason, and on stderr for the person reading the log. */
+function blocked(req: HostEventRequest, host: HostAdapter, event: string, cause: string, fix: string): HostEventOutcome {
+  const reason = `hookrun blocked this because a hook asks to fail closed (on_failure: block) and it could not run: ${cause}; ${fix}`;
+  const sessionId = typeof req.payload.session_id === "string" ? req.payload.session_id : "";
+  const result = failedClosedResult(event, sessionId, reason);
+  return { kind: "blocked", event, cause, result, answer: withDiagnostic(host.render(result), `hooks: ${reason}`) };
+}
+
+/**
+ * What a dispatch entry answers, failing closed, when hookrun cannot start at all (`hooks install`
+ * writes it into the entry, src/hosts/dispatch.ts): the host's own block, rendered by its adapter.
+ */
+export function cannotStartAnswer(host: HostAdapter, event: string): HostAnswer {
+  const reason =
+    "hookrun blocked this because a hook asks to fail closed (on_failure: block) and hookrun could not start: its binary is missing or node is not on PATH; run `npm install` in the project (or `hooks doctor`)";
+  return host.render(failedClosedResult(event, "", reason));
+}
+
+/** A config error's first problem, as FILE:LINE:COL: message. */
+function firstProblem(error: ConfigError): string {
+  const d = error.diagnostics.find((x) => x.severity === "error") ?? error.diagnostics[0];
+  return d ? `${d.file}:${d.line}:${d.col}: ${d.message}` : error.message;
 }
 
 /** The host's answer for a config that does not load, its first error named as FILE:LINE:COL. */
 function invalidAnswer(host: HostAdapter, event: string, error: ConfigError): HostAnswer {
-  const d = error.diagnostics.find((x) => x.severity === "error") ?? error.diagnostics[0];
-  const problem = d ? `${d.file}:${d.line}:${d.col}: ${d.message}` : error.message;
-  return withDiagnostic(host.notRun(event, ...invalidConfigWords(problem)), `hooks: ${error.message}${d ? `\n${problem}` : ""}`);
+  const problem = firstProblem(error);
+  return withDiagnostic(host.notRun(event, ...invalidConfigWords(problem)), `hooks: ${error.message}${error.diagnostics.length ? `\n${problem}` : ""}`);
 }
 
 /**

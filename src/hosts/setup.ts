@@ -69,6 +69,7 @@ function entryFile(kind: "json-file" | "toml-file", spec: EntryFileSpec, loadEdi
     summary: `\`${spec.projectFile}\``,
     root: spec.root,
     exec: spec.exec,
+    walkUp: spec.walkUp,
     note: spec.note,
     warnings: spec.warnings,
     place,
@@ -121,6 +122,8 @@ export interface ScriptFolderSpec {
   readonly projectDir: string;
   /** The folder of the user's, relative to the home directory. */
   readonly userDir: string;
+  /** See HostSetup.exec. */
+  readonly exec?: boolean;
   /** The scripts for `config`: file name → script text (each carries SCRIPT_MARK, src/hosts/hostScripts.ts). */
   files(config: ResolvedConfig, command: (event: string) => string): Record<string, string>;
 }
@@ -137,6 +140,7 @@ export function scriptFolder(spec: ScriptFolderSpec): HostSetup {
     folder: spec.projectDir.split("/")[0],
     summary: `one script per hook in \`${spec.projectDir}/\``,
     root: null,
+    exec: spec.exec,
     place,
     wanted: (config, command) => spec.files(config, command),
     async plan(wanted, at: SetupPlace): Promise<SetupPlan> {

@@ -48,6 +48,8 @@ export interface HostSetup {
   readonly root: string | null;
   /** Start the command with `exec`, so the process the host kills on its timeout is hookrun itself. */
   readonly exec?: boolean;
+  /** A project install walks up from the session's cwd to the project's hookrun (a host that names no project directory: Codex, agent-code). */
+  readonly walkUp?: boolean;
   /** What the user must still do for the host to read the entries, said after `hooks install` writes them. */
   readonly note?: string;
   /**
@@ -79,9 +81,10 @@ export interface EntryFileSpec {
   readonly userFile: string;
   /** Where the map of events lives in that file: `["hooks"]` for most hosts. */
   readonly hooksPath: readonly string[];
-  /** See HostSetup.root. */
+  /** See HostSetup.root, exec, walkUp. */
   readonly root: string | null;
   readonly exec?: boolean;
+  readonly walkUp?: boolean;
   readonly note?: string;
   /** Top-level keys a file that hookrun creates starts with (`{version: 1}`), besides the hooks map. */
   readonly skeleton?: Readonly<Record<string, unknown>>;

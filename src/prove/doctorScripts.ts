@@ -1,6 +1,7 @@
 import { accessSync, constants } from "node:fs";
 import path from "node:path";
-import { type DispatchTarget, dispatchCommand } from "../hosts/dispatch.js";
+import type { DispatchTarget } from "../hosts/dispatch.js";
+import { wantedFor } from "../hosts/installTargets.js";
 import { ownedScripts, planScripts } from "../hosts/hostScripts.js";
 import type { HostAdapter, HostSetup } from "../hosts/types.js";
 import { checkUnfired, sayAssumed } from "./doctorEntries.js";
@@ -28,8 +29,8 @@ export async function checkHostScripts(d: DoctorRun, host: HostAdapter, setup: H
   d.installed++;
   const current = new Set<string>();
   if (layer === "project") {
-    const target: DispatchTarget = { root: null, bin: null };
-    const plan = planScripts(dir, setup.wanted(d.config, (event) => dispatchCommand(host.name, event, target)) as Record<string, string>);
+    const target: DispatchTarget = { root: setup.root, bin: null, exec: setup.exec };
+    const plan = planScripts(dir, wantedFor({ ...host, setup }, d.config, target) as Record<string, string>);
     const stale = [...plan.write.map((w) => path.basename(w.file)), ...plan.remove.map((f) => path.basename(f))];
     // Only a file whose bytes are what `hooks install` writes now is run (as for entries above).
     for (const f of owned) if (!stale.includes(path.basename(f))) current.add(f);

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { loadConfig } from "../../config/loadConfig.js";
 import type { ResolvedConfig } from "../../config/types.js";
-import { UsageError } from "../../errors.js";
+import { ContextError, UsageError } from "../../errors.js";
 import { runningInCi } from "../../env.js";
 import { hastenTerminations, terminateGroup } from "../../fs/processes.js";
 import { trustCommand } from "../../hosts/notRunWords.js";
@@ -37,6 +37,8 @@ export interface RunFlags extends ContextFlags {
   skip?: string[];
   wait?: boolean;
   maxParallel?: string;
+  /** The dispatch entry's `--fail-closed` (docs/fail-closed.md). */
+  failClosed?: boolean;
 }
 
 /**
@@ -56,6 +58,8 @@ const OUTPUTS = ["text", "json", "junit", "claude"];
 
 /** How `hooks run`'s flags say to answer: in a host's contract, or as text, JSON or JUnit. */
 export interface RunPlan {
+  /** `--fail-closed`: block on a gate event when hookrun cannot run the hooks. */
+  failClosed?: boolean;
   /** The host named (`--host NAME`, `--output claude`) or `auto`; undefined: none named. */
   hostFlag: string | undefined;
   /** `--output`; undefined: the host's contract when there is one, else text. */
@@ -82,7 +86,7 @@ function planRun(ctx: CliContext, flags: RunFlags): RunPlan {
   // explanation as JSON instead of a run, so the probe reaches hookrun and starts no hook.
   const probe = ctx.env.HOOKS_EXPLAIN === "1";
   const explain = flags.explain || probe ? (probe || flags.json || asked === "json" ? "json" : "text") : null;
-  return { hostFlag, asked, maxParallel, explain };
+  return { hostFlag, asked, maxParallel, explain, failClosed: flags.failClosed };
 }
 
 /**
@@ -95,9 +99,10 @@ export function cliHostEventRequest(
   ctx: CliContext,
   eventArg: string,
   payload: HookContext,
-  plan: Pick<RunPlan, "hostFlag" | "asked">,
+  plan: Pick<RunPlan, "hostFlag" | "asked" | "failClosed">,
   runner: (config: ResolvedConfig) => Runner,
   options: TriggerOptions,
+  payloadProblem?: Error,
 ): HostEventRequest {
   const host = plan.asked !== undefined && plan.asked !== "claude" ? null : resolveHost(plan.hostFlag, payload);
   return {
@@ -112,6 +117,8 @@ export function cliHostEventRequest(
     trust: ctx.trust,
     trustCommand: (projectDir) => trustCommand(ctx, projectDir),
     options,
+    failClosed: plan.failClosed,
+    payloadProblem,
   };
 }
 
@@ -133,7 +140,15 @@ export function cliRunner(ctx: CliContext, config: ResolvedConfig, maxParallel?:
  */
 export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlags): Promise<number> {
   const plan = planRun(ctx, flags);
-  const payload = await readRunContext(ctx, flags);
+  // A context hookrun cannot read (over its limit, not JSON) fails closed where a hook asks it to (docs/fail-closed.md).
+  let payload: HookContext = {};
+  let payloadProblem: ContextError | undefined;
+  try {
+    payload = await readRunContext(ctx, flags);
+  } catch (error) {
+    if (!(error instanceof ContextError) || plan.hostFlag === undefined) throw error;
+    payloadProblem = error;
+  }
   const names = (config: ResolvedConfig): void => {
     const all = config.hooks.map((h) => h.name);
     checkHookNames("--only", flags.only, all);
@@ -150,21 +165,22 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
         throw new Error("a dry run runs nothing");
       },
       {},
+      payloadProblem,
     );
     const outcome = await runHostEvent({ ...request, prepareOnly: true });
     if (outcome.kind === "ignored") {
       if (plan.explain === "json") ctx.stdout.write(`${JSON.stringify({ event: outcome.event, host: request.host?.name, ignored: outcome.why })}\n`);
       return EXIT.ok;
     }
-    if (outcome.kind !== "prepared") return outcome.kind === "not-run" ? answer(ctx, outcome.answer) : EXIT.ok;
+    if (outcome.kind !== "prepared") return outcome.kind === "not-run" || outcome.kind === "blocked" ? answer(ctx, outcome.answer) : EXIT.ok;
     names(outcome.config);
     return inspectRun(ctx, flags, plan, request.host, outcome);
   }
   // CI leaves nothing behind: under CI `hooks run` waits for its async hooks.
   const wait = flags.wait ?? runningInCi(ctx.env);
   const options = { only: flags.only, skip: flags.skip, wait, ...(flags.record ? { log: { record: true } } : {}) };
-  const { outcome, session } = await dispatchEvent(ctx, eventArg, payload, plan, options, names);
-  if (outcome.kind === "ignored" || outcome.kind === "not-run") return answer(ctx, outcome.answer);
+  const { outcome, session } = await dispatchEvent(ctx, eventArg, payload, plan, options, names, payloadProblem);
+  if (outcome.kind === "ignored" || outcome.kind === "not-run" || outcome.kind === "blocked") return answer(ctx, outcome.answer);
   if (outcome.kind !== "ran") return EXIT.ok;
   const code = outcome.answer ? answer(ctx, outcome.answer) : printResult(ctx, outcome.result, session);
   if (session.interrupted) return signalExitCode(session.interrupted);
@@ -180,13 +196,14 @@ export async function dispatchEvent(
   ctx: CliContext,
   eventArg: string,
   payload: HookContext,
-  plan: Pick<RunPlan, "hostFlag" | "asked" | "maxParallel">,
+  plan: Pick<RunPlan, "hostFlag" | "asked" | "maxParallel" | "failClosed">,
   options: TriggerOptions,
   check?: (config: ResolvedConfig) => void,
+  payloadProblem?: Error,
 ): Promise<{ outcome: HostEventOutcome; session: RunSession }> {
   const session = startSession(ctx, plan);
   try {
-    const request = cliHostEventRequest(ctx, eventArg, payload, plan, (config) => (check?.(config), session.start(config)), options);
+    const request = cliHostEventRequest(ctx, eventArg, payload, plan, (config) => (check?.(config), session.start(config)), options, payloadProblem);
     session.host = request.host;
     return { outcome: await runHostEvent(request), session };
   } finally {

@@ -126,6 +126,8 @@ async function fire(ctx: CliContext, fixture: Fixture): Promise<Fired> {
     if (outcome.kind === "ran") return { exitCode: outcome.answer?.exitCode ?? exitCodeForResult(outcome.result, true), result: outcome.result };
     // A host answered without running the hooks (config invalid or untrusted): say what it told the user.
     if (outcome.kind === "not-run") return { exitCode: outcome.answer.exitCode, result: null, error: outcome.answer.stderr.trim() || outcome.error.message };
+    // hookrun failed closed (docs/fail-closed.md): the host's blocking answer, and hookrun's own result.
+    if (outcome.kind === "blocked") return { exitCode: outcome.answer.exitCode, result: outcome.result };
     return { exitCode: EXIT.ok, result: null };
   } catch (error) {
     return { exitCode: exitCodeFor(error), result: null, error: formatError(error, ctx.verbose, ctx.cwd).trim() };

@@ -1,0 +1,84 @@
+import type { ResolvedConfig } from "../config/types.js";
+import { EVENT_BY_NAME } from "../events/catalog.js";
+import { READ_LIMITS, readBoundedText } from "../fs/readBounded.js";
+import { eventGate } from "../runner/select.js";
+import type { TriggerResult } from "../runner/types.js";
+
+/**
+ * Fail closed by choice (docs/fail-closed.md): on a gate event with a hook that asked
+ * `on_failure: block`, anything that keeps hookrun from running that hook as configured blocks
+ * the call, in the host's own contract, with a reason naming the cause and the fix. Without
+ * such a hook, hookrun fails open and tells the user, as before.
+ */
+
+/** The flag `hooks install` adds to a dispatch entry of an event with such a hook: it fails closed even when the config cannot be read. */
+export const FAIL_CLOSED_FLAG = "--fail-closed";
+
+/** The name a block of hookrun's own goes by (in `blocked_by`, the run log, a host's "blocked by …"). */
+export const HOOKRUN_GUARD = "hookrun";
+
+/** Whether `event` can block at all (a gate event of the catalog, or a custom one declared `gate: true`). */
+export function isGateEvent(event: string, config: ResolvedConfig | null): boolean {
+  if (config) return eventGate(event, config) === "yes";
+  return EVENT_BY_NAME.get(event)?.gate === "yes";
+}
+
+/** Whether the config asks to fail closed on `event`: a gate event with an enabled hook of `on_failure: block`. */
+export function asksFailClosed(config: ResolvedConfig, event: string): boolean {
+  return isGateEvent(event, config) && config.hooks.some((h) => h.event === event && h.enabled && h.onFailure === "block");
+}
+
+/**
+ * Whether files that do not load ask for `on_failure: block` anywhere in their text: a config that
+ * no longer parses cannot say which hook asked, so any such line counts (an unreadable file
+ * counts as asking: nothing says it did not).
+ */
+export function textAsksFailClosed(files: readonly string[]): boolean {
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readBoundedText(file, READ_LIMITS.config, { what: "config file" });
+    } catch {
+      return true;
+    }
+    if (/\bon_failure["']?\s*:\s*["']?block\b/.test(text)) return true;
+  }
+  return false;
+}
+
+/** A result that blocks `event` with `reason`, made by hookrun itself: what a host renders when hookrun fails closed. */
+export function failedClosedResult(event: string, sessionId: string, reason: string): TriggerResult {
+  return {
+    event,
+    session_id: sessionId,
+    duration_ms: 0,
+    messages: [],
+    blocked: true,
+    blocked_by: HOOKRUN_GUARD,
+    reason,
+    continue: true,
+    stop_reason: null,
+    stopped_by: null,
+    updated_input: null,
+    hooks: [
+      {
+        name: HOOKRUN_GUARD,
+        status: "blocked",
+        exit_code: null,
+        signal: null,
+        duration_ms: 0,
+        stdout: "",
+        stderr: "",
+        truncated: false,
+        messages: [],
+        decision: "block",
+        reason,
+        error: null,
+        warnings: [],
+      },
+    ],
+    async_started: [],
+    async_delivered: [],
+    warnings: [],
+  };
+}
