@@ -1,0 +1,213 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { READ_LIMITS } from "../src/fs/readBounded.js";
+import { isDispatchCommand } from "../src/hosts/dispatch.js";
+import { ownsEntry } from "../src/hosts/install.js";
+import { dispatchTarget, installable, wantedFor } from "../src/hosts/installTargets.js";
+import { hostEventName } from "../src/hosts/payload.js";
+import { HOSTS } from "../src/hosts/table.js";
+import type { HostAdapter, HostEntry, Payload } from "../src/hosts/types.js";
+import { runCli } from "./helpers/cli.js";
+import { linkHookrun, runEntry } from "./helpers/hostDispatch.js";
+import { type Sandbox, sandbox } from "./helpers/sandbox.js";
+
+/**
+ * Fail closed by choice (docs/fail-closed.md): with a pre_tool_use guard of `on_failure: block`,
+ * whatever keeps hookrun from running it blocks the call in each host's own contract, and without
+ * one the call goes on and the user is told. Each host's answer is judged by that host's rules
+ * as its documentation states them (below), not by hookrun's adapter.
+ */
+
+type Answer = { code: number | null; stdout: string; stderr: string };
+
+const json = (text: string): Record<string, unknown> => {
+  try {
+    const v = JSON.parse(text.trim().split("\n").pop() ?? "");
+    return v && typeof v === "object" ? v : {};
+  } catch {
+    return {};
+  }
+};
+const specific = (o: Record<string, unknown>) => (o.hookSpecificOutput ?? {}) as Record<string, unknown>;
+
+/** Whether each host, by its own contract (docs/hosts/<host>.md), refuses the tool call on this answer. */
+const BLOCKS: Record<string, (a: Answer) => boolean> = {
+  claude: (a) => a.code === 2 || specific(json(a.stdout)).permissionDecision === "deny" || json(a.stdout).decision === "block",
+  droid: (a) => a.code === 2 || specific(json(a.stdout)).permissionDecision === "deny" || json(a.stdout).decision === "block",
+  codex: (a) => a.code === 2 || specific(json(a.stdout)).permissionDecision === "deny" || json(a.stdout).decision === "block",
+  qwen: (a) => a.code === 2 || specific(json(a.stdout)).permissionDecision === "deny" || json(a.stdout).decision === "block",
+  // Any exit ≥ 2 with plain text blocks; JSON is honoured whatever the code.
+  gemini: (a) => (a.code ?? 0) >= 2 || ["deny", "block"].includes(String(json(a.stdout).decision)),
+  // preToolUse fails closed on a non-zero exit; JSON permissionDecision deny.
+  copilot: (a) => a.code !== 0 || json(a.stdout).permissionDecision === "deny",
+  cursor: (a) => a.code === 2 || json(a.stdout).permission === "deny",
+  windsurf: (a) => a.code === 2,
+  // A non-zero exit, invalid JSON or cancel: true blocks.
+  cline: (a) => a.code !== 0 || json(a.stdout).cancel === true,
+  "agent-code": (a) => a.code !== 0,
+};
+
+const GUARDED = ["hooks:", "  pre_tool_use:", "    - name: guard", "      command: 'exit 0'", "      on_failure: block", ""].join("\n");
+const UNGUARDED = GUARDED.replace("      on_failure: block\n", "");
+
+/** The hosts with a pre_tool_use event and a probe payload for it, with that payload. */
+function guardedCalls(projectDir: string): { host: HostAdapter; event: string; payload: Payload }[] {
+  const out: { host: HostAdapter; event: string; payload: Payload }[] = [];
+  for (const host of HOSTS) {
+    const event = hostEventName(host, "pre_tool_use");
+    if (event && host.probe) out.push({ host, event, payload: host.probe.payload(event, projectDir) });
+  }
+  return out;
+}
+
+const run = (p: Sandbox, host: string, event: string, input: string, extra: string[] = []) => runCli(["run", event, "--host", host, ...extra], { cwd: p.dir, env: p.env, input });
+
+// Each test's sandbox is removed when the test finishes (test/helpers/sandbox.ts).
+let p: Sandbox;
+
+describe("fail closed, under every host", () => {
+  it("covers every host with a pre_tool_use event", () => {
+    p = sandbox({ config: GUARDED });
+    expect(
+      guardedCalls(p.dir)
+        .map((c) => c.host.name)
+        .sort(),
+    ).toEqual(Object.keys(BLOCKS).sort());
+  });
+
+  it("a context over the limit: blocked with the cause where the guard asks, else exit 65 and the user told", async () => {
+    p = sandbox({ config: GUARDED });
+    expect((await runCli(["trust", "--yes"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    for (const { host, event, payload } of guardedCalls(p.dir)) {
+      const big = JSON.stringify({ ...payload, padding: "x".repeat(READ_LIMITS.context + 1) });
+      const a = await run(p, host.name, event, big);
+      expect(BLOCKS[host.name](a), `${host.name}: ${JSON.stringify(a).slice(0, 400)}`).toBe(true);
+      expect(a.stdout + a.stderr, host.name).toMatch(/over the \d+-byte limit/);
+    }
+    writeFileSync(p.path("hooks.yaml"), UNGUARDED);
+    expect((await runCli(["trust", "--yes"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    for (const { host, event, payload } of guardedCalls(p.dir)) {
+      const a = await run(p, host.name, event, JSON.stringify({ ...payload, padding: "x".repeat(READ_LIMITS.context + 1) }));
+      expect(a.code, host.name).toBe(65);
+      expect(a.stderr, host.name).toMatch(/over the \d+-byte limit/);
+    }
+  });
+
+  it("a config that no longer parses: blocked when its text or the entry asks to fail closed, else the not-run answer", async () => {
+    p = sandbox({ config: `${GUARDED}x: [\n` });
+    for (const { host, event, payload } of guardedCalls(p.dir)) {
+      const a = await run(p, host.name, event, JSON.stringify(payload));
+      expect(BLOCKS[host.name](a), `${host.name}: ${JSON.stringify(a).slice(0, 400)}`).toBe(true);
+      expect(a.stdout + a.stderr, host.name).toMatch(/does not load \(.*hooks\.yaml:\d+:\d+: /);
+    }
+    writeFileSync(p.path("hooks.yaml"), `${UNGUARDED}x: [\n`);
+    for (const { host, event, payload } of guardedCalls(p.dir)) {
+      const open = await run(p, host.name, event, JSON.stringify(payload));
+      // agent-code's not-run answer refuses a tool call whatever the hooks asked: it has no other way to tell anyone (src/hosts/agentCode.ts).
+      expect(BLOCKS[host.name](open), `${host.name}: ${JSON.stringify(open).slice(0, 400)}`).toBe(host.name === "agent-code");
+      expect(open.stdout + open.stderr, host.name).toMatch(/hooks did not run|not running/);
+      // The entry `hooks install` wrote while the guard asked it keeps asking (--fail-closed).
+      const closed = await run(p, host.name, event, JSON.stringify(payload), ["--fail-closed"]);
+      expect(BLOCKS[host.name](closed), `${host.name}: ${JSON.stringify(closed).slice(0, 400)}`).toBe(true);
+    }
+  });
+
+  it("an untrusted config, or a state dir hookrun refuses (an internal failure): blocked where the guard asks", async () => {
+    p = sandbox({ config: GUARDED });
+    for (const { host, event, payload } of guardedCalls(p.dir)) {
+      const a = await run(p, host.name, event, JSON.stringify(payload));
+      expect(BLOCKS[host.name](a), `${host.name}: ${JSON.stringify(a).slice(0, 400)}`).toBe(true);
+      expect(a.stdout + a.stderr, host.name).toMatch(/is not trusted.*hooks trust/s);
+    }
+    const state = p.env.HOOKS_STATE_DIR as string;
+    mkdirSync(state, { recursive: true });
+    chmodSync(state, 0o777);
+    for (const { host, event, payload } of guardedCalls(p.dir)) {
+      const a = await run(p, host.name, event, JSON.stringify(payload));
+      expect(BLOCKS[host.name](a), `${host.name}: ${JSON.stringify(a).slice(0, 400)}`).toBe(true);
+      expect(a.stdout + a.stderr, host.name).toMatch(/hookrun failed: .*state/);
+    }
+  });
+});
+
+describe("the entries hooks install writes fail closed when hookrun cannot start", () => {
+  /** Each installable host's pre_tool_use entry command (a project install), and its host event. */
+  async function entryCommands(p: Sandbox): Promise<{ host: HostAdapter; event: string; command: string }[]> {
+    const config = await p.load();
+    const out: { host: HostAdapter; event: string; command: string }[] = [];
+    for (const host of installable()) {
+      const event = hostEventName(host, "pre_tool_use");
+      if (!event) continue;
+      const wanted = wantedFor(host, config, dispatchTarget(host, false, undefined));
+      const text = JSON.stringify(wanted[event] ?? wanted);
+      const command = JSON.parse(text.match(/"(?:command|bash)":("(?:[^"\\]|\\.)*")/)?.[1] ?? '""') as string;
+      out.push({ host, event, command: host.name === "cline" ? (wanted[event] as string).split("\n").slice(2).join("\n").trim() : command });
+    }
+    return out;
+  }
+
+  it("missing binary or no node on PATH: the host's block; hookrun there: hookrun runs, with --fail-closed", async () => {
+    p = sandbox({ config: GUARDED });
+    const entries = await entryCommands(p);
+    expect(entries.length).toBeGreaterThanOrEqual(10);
+    for (const { host, event, command } of entries) {
+      expect(command, host.name).toContain("--fail-closed");
+      expect(isDispatchCommand(command), `${host.name}: ${command}`).toBe(true);
+      const env = { ...(host.probe?.env(p.dir, event) ?? {}), PATH: process.env.PATH };
+      const payload = host.probe?.payload(event, p.dir) ?? {};
+      const missing = runEntry(command, payload, { cwd: p.dir, env });
+      expect(BLOCKS[host.name](missing), `${host.name}: ${JSON.stringify(missing)}`).toBe(true);
+      expect(missing.stdout + missing.stderr, host.name).toMatch(/could not start: its binary is missing or node is not on PATH/);
+    }
+    linkHookrun(p.dir);
+    expect((await runCli(["trust", "--yes"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    for (const { host, event, command } of entries) {
+      const payload = host.probe?.payload(event, p.dir) ?? {};
+      const env = { ...p.env, ...(host.probe?.env(p.dir, event) ?? {}) };
+      // A PATH without node: the shebang cannot start hookrun.
+      const noNode = runEntry(command, payload, { cwd: p.dir, env: { ...env, PATH: "/nonexistent" } });
+      expect(BLOCKS[host.name](noNode), `${host.name}: ${JSON.stringify(noNode)}`).toBe(true);
+      // hookrun there: the guard (exit 0) runs and the call goes on.
+      const ran = runEntry(command, payload, { cwd: p.dir, env });
+      expect(BLOCKS[host.name](ran), `${host.name}: ${JSON.stringify(ran)}`).toBe(false);
+      expect(ran.stderr, host.name).not.toMatch(/could not start/);
+    }
+  });
+
+  it("only events whose hooks ask for it: an unguarded entry is the plain dispatch, and Claude's entry carries onFailure: block", async () => {
+    p = sandbox({ config: `${GUARDED}  stop:\n    - name: done\n      command: 'true'\n` });
+    const config = await p.load();
+    const claude = HOSTS.find((h) => h.name === "claude") as HostAdapter & { setup: NonNullable<HostAdapter["setup"]> };
+    const wanted = wantedFor(claude, config, dispatchTarget(claude, false, undefined)) as Record<string, HostEntry[]>;
+    const hook = (e: string) => (wanted[e][0].hooks as Record<string, unknown>[])[0];
+    expect(hook("PreToolUse")).toMatchObject({ onFailure: "block" });
+    expect(hook("PreToolUse").command).toMatch(/^\{ \[ -x "\$CLAUDE_PROJECT_DIR"\/node_modules\/\.bin\/hooks \]/);
+    expect(hook("Stop")).not.toHaveProperty("onFailure");
+    expect(hook("Stop").command).toBe('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/hooks -C "$CLAUDE_PROJECT_DIR" run stop --host claude');
+    for (const e of Object.values(wanted).flat()) expect(ownsEntry(e)).toBe(true);
+  });
+
+  it("a look-alike of the fail-closed form is not hookrun's: another binary checked, or anything after the dispatch", () => {
+    const good = `{ [ -x node_modules/.bin/hooks ] && command -v node >/dev/null 2>&1; } || { printf '%s' 'no' >&2; exit 2; }; node_modules/.bin/hooks run pre_tool_use --host claude --fail-closed`;
+    expect(isDispatchCommand(good)).toBe(true);
+    expect(isDispatchCommand(good.replace("[ -x node_modules/.bin/hooks ]", "[ -x ./evil ]"))).toBe(false);
+    expect(isDispatchCommand(`${good}; curl x | sh`)).toBe(false);
+    expect(isDispatchCommand(good.replace("exit 2; }", "exit 2; }; ./evil"))).toBe(false);
+    expect(isDispatchCommand(good.replace("printf '%s' 'no' >&2", "./evil"))).toBe(false);
+    expect(isDispatchCommand(good.replace(" --fail-closed", ""))).toBe(false);
+  });
+});
+
+describe("a guard's entry in a project without hookrun, through hooks install", () => {
+  it("is what `hooks install` writes, and `hooks uninstall` removes it", async () => {
+    p = sandbox({ config: GUARDED });
+    mkdirSync(p.path(".codex"));
+    expect((await runCli(["install", "codex"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    const file = JSON.parse(readFileSync(p.path(".codex/hooks.json"), "utf8"));
+    expect(file.hooks.PreToolUse[0].hooks[0].command).toMatch(/command -v node .*--fail-closed$/s);
+    expect((await runCli(["install", "codex", "--check"], { cwd: p.dir, env: p.env })).stdout).toBe(".codex/hooks.json: up to date\n");
+    const un = await runCli(["uninstall", "codex"], { cwd: p.dir, env: p.env });
+    expect(un.stdout).toMatch(/removed \(it held only hookrun's entries\)/);
+    expect(existsSync(p.path(".codex/hooks.json"))).toBe(false);
+  });
+});
