@@ -39,19 +39,22 @@ describe("an untrusted config under `--output claude` (docs/integrations.md#untr
     expect(out.hookSpecificOutput.additionalContext).toContain(`\`hooks -C ${sb.current.dir} trust\``);
   });
 
-  it("UserPromptSubmit after the trusted file changed: the same, and the hook does not run", async () => {
+  it("UserPromptSubmit after the trusted file changed: its last trusted version runs, and the user is told what changed and how to review it", async () => {
     sb.current.write("hooks.yaml", CONFIG);
     expect((await runMain(["trust", "--yes"], { cwd: sb.current.dir, env: sb.current.env })).code).toBe(0);
     expect((await claude("UserPromptSubmit", { session_id: "s1", prompt: "x" })).code).toBe(0);
     expect(existsSync(sb.current.path("ran"))).toBe(true);
     rmSync(sb.current.path("ran"));
-    sb.current.write("hooks.yaml", `${CONFIG}# changed\n`);
+    // The edit would switch the hook off; until a person trusts it, the trusted version runs.
+    sb.current.write("hooks.yaml", `hooks:\n  user_prompt_submit:\n    - {name: ctx, command: "echo changed"}\n`);
     const r = await runMain(["run", "UserPromptSubmit", "--output", "claude"], { cwd: sb.current.dir, env: sb.current.env, input: '{"session_id":"s1","prompt":"x"}' });
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out.hookSpecificOutput.hookEventName).toBe("UserPromptSubmit");
-    expect(out.hookSpecificOutput.additionalContext).toMatch(/not trusted \(new or changed since it was last reviewed\)/);
-    expect(existsSync(sb.current.path("ran"))).toBe(false);
+    expect(out.hookSpecificOutput).toEqual({ hookEventName: "UserPromptSubmit", additionalContext: "hi" });
+    expect(out.systemMessage).toBe(
+      `hookrun: ${sb.current.path("hooks.yaml")} changed since it was trusted: its last trusted version is running instead, guards included, until the change is reviewed: hooks -C ${sb.current.dir} trust`,
+    );
+    expect(existsSync(sb.current.path("ran"))).toBe(true);
   });
 
   it("trusted config: SessionStart with no hook prints {} (the early trust check finds nothing)", async () => {

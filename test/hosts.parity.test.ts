@@ -13,7 +13,8 @@ import { request, untilListening } from "./helpers/server.js";
  * One path from an agent's event to its answer (src/hosts/runHostEvent.ts): the same payload in
  * the same config state gets the same answer, byte for byte, from `hooks run --host HOST` (a real
  * process, as the agent runs it) and from `hooks serve` (POST /v1/hosts/HOST/EVENT?answer=command),
- * for every host, with the config trusted, changed since it was trusted, and no longer parsing.
+ * for every host, with the config trusted, changed since it was trusted (its last trusted version
+ * runs), no longer parsing (the same), and with no trusted version at all (the not-run answer).
  * `hooks test` takes the same path: a fixture per host expecting the guard's block passes when
  * trusted, and none runs otherwise.
  */
@@ -90,6 +91,9 @@ async function answers(): Promise<[string, string, string][]> {
   return out;
 }
 
+/** The answers to each host's pre-tool event. */
+const preAnswers = (all: [string, string, string][]) => all.filter(([label]) => HOSTS.some((h) => label === `${h.name} ${hostEventName(h, "pre_tool_use")}`));
+
 /** `hooks test` over one fixture per host that expects the guard to block its shell call. */
 async function fixturesRun(): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const fixtures: unknown[] = [];
@@ -108,7 +112,7 @@ describe("host dispatch: one path, the same answer through every door", () => {
     expect(all.length).toBeGreaterThan(HOSTS.length * 2);
     for (const [label, cli, served] of all) expect(served, label).toBe(cli);
     // The guard's reason reached each host's pre-tool answer (the comparison above is not of two empty answers).
-    const pre = all.filter(([label]) => HOSTS.some((h) => label === `${h.name} ${hostEventName(h, "pre_tool_use")}`));
+    const pre = preAnswers(all);
     expect(new Set(pre.map(([label]) => label)).size).toBe(HOSTS.length);
     for (const [label, cli] of pre) expect(cli, label).toContain("no tool calls in this project");
     const tested = await fixturesRun();
@@ -116,27 +120,54 @@ describe("host dispatch: one path, the same answer through every door", () => {
     expect(tested.stdout).toMatch(new RegExp(`${HOSTS.length} passed`));
   }, 180_000);
 
-  it("changed after trust: both doors give the host's not-run answer with the same words, and hooks test runs nothing", async () => {
+  it("changed after trust: both doors run its last trusted version (the guard still blocks) and tell the user; hooks test sees the file as it is", async () => {
     writeFileSync(p.path("hooks.yaml"), `${CONFIG}# an edit nobody reviewed yet\n`);
     const reloaded = await request({ socketPath: socketPath() }, "POST", "/v1/reload");
     expect(reloaded.status).toBe(200);
     const all = await answers();
     for (const [label, cli, served] of all) expect(served, label).toBe(cli);
+    for (const [label, cli] of preAnswers(all)) expect(cli, label).toContain("no tool calls in this project");
     const claude = all.find(([label]) => label === "claude PreToolUse");
-    expect(claude?.[1]).toMatch(/not trusted \(new or changed since it was last reviewed\).*hooks -C .* trust/);
+    expect(claude?.[1]).toMatch(/hooks\.yaml changed since it was trusted: its last trusted version is running instead.*hooks -C .* trust/);
     const tested = await fixturesRun();
     expect(tested.code, tested.stdout + tested.stderr).toBe(77);
   }, 180_000);
 
-  it("invalid: both doors give the host's not-run answer naming FILE:LINE:COL, and hooks test runs nothing", async () => {
+  it("invalid after trust: both doors run its last trusted version and name FILE:LINE:COL; hooks test runs nothing", async () => {
     writeFileSync(p.path("hooks.yaml"), "hooks:\n  pre_tool_use:\n    - name: broken\n      comand: true\n");
     const reloaded = await request({ socketPath: socketPath() }, "POST", "/v1/reload");
     expect(reloaded.status).toBe(422);
+    const all = await answers();
+    for (const [label, cli, served] of all) expect(served, label).toBe(cli);
+    for (const [label, cli] of preAnswers(all)) expect(cli, label).toContain("no tool calls in this project");
+    const claude = all.find(([label]) => label === "claude PreToolUse");
+    expect(claude?.[1]).toMatch(/no longer loads \(\S*hooks\.yaml:4:7: .*its last trusted version is running instead/);
+    const tested = await fixturesRun();
+    expect(tested.code, tested.stdout + tested.stderr).toBe(78);
+  }, 180_000);
+
+  it("invalid with no trusted version (untrusted): both doors give the host's not-run answer naming FILE:LINE:COL", async () => {
+    expect((await runCli(["untrust"], { cwd: p.dir, env: stateEnv(p) })).code).not.toBe(0); // an invalid file cannot be loaded to untrust
+    writeFileSync(p.path("hooks.yaml"), CONFIG);
+    expect((await runCli(["untrust"], { cwd: p.dir, env: stateEnv(p) })).code).toBe(0);
+    writeFileSync(p.path("hooks.yaml"), "hooks:\n  pre_tool_use:\n    - name: broken\n      comand: true\n");
+    await request({ socketPath: socketPath() }, "POST", "/v1/reload");
     const all = await answers();
     for (const [label, cli, served] of all) expect(served, label).toBe(cli);
     const claude = all.find(([label]) => label === "claude PreToolUse");
     expect(claude?.[1]).toMatch(/the config is invalid \(\S*hooks\.yaml:4:7: /);
     const tested = await fixturesRun();
     expect(tested.code, tested.stdout + tested.stderr).toBe(78);
+  }, 180_000);
+
+  it("never trusted: both doors give the host's not-run answer with the same words, and hooks test runs nothing", async () => {
+    writeFileSync(p.path("hooks.yaml"), CONFIG);
+    expect((await request({ socketPath: socketPath() }, "POST", "/v1/reload")).status).toBe(200);
+    const all = await answers();
+    for (const [label, cli, served] of all) expect(served, label).toBe(cli);
+    const claude = all.find(([label]) => label === "claude PreToolUse");
+    expect(claude?.[1]).toMatch(/not trusted \(new or changed since it was last reviewed\).*hooks -C .* trust/);
+    const tested = await fixturesRun();
+    expect(tested.code, tested.stdout + tested.stderr).toBe(77);
   }, 180_000);
 });

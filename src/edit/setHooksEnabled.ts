@@ -162,9 +162,13 @@ export async function setHooksEnabled(names: string[], enabled: boolean, options
         writeFileAtomic(target, text);
       }
       if (keepTrust.length > 0) {
-        await updateTrustStore(trustDir, (files) => {
-          for (const { entry, file } of keepTrust) files[entry] = sha256(overrides[file]);
-        });
+        await updateTrustStore(
+          trustDir,
+          (files) => {
+            for (const { entry, file } of keepTrust) files[entry] = sha256(overrides[file]);
+          },
+          keepTrust.map(({ file }) => overrides[file]),
+        );
       }
       return changes;
     },

@@ -6,6 +6,7 @@ import { deriveLastMessage } from "../interop/lastMessageFromTranscript.js";
 import { hooksDisabledByEnv } from "../runner/select.js";
 import type { HookContext, Runner, TriggerOptions, TriggerResult } from "../runner/types.js";
 import { terminalSafe } from "../text.js";
+import { type KeptVersion, keptNotice, loadLastTrusted } from "../trust/lastTrusted.js";
 import { assertTrusted } from "../trust/store.js";
 import { asksFailClosed, failedClosedResult, isGateEvent, textAsksFailClosed } from "./failClosed.js";
 import { invalidConfigWords, notTrustedWords } from "./notRunWords.js";
@@ -38,8 +39,17 @@ export interface HostEventRequest {
   env: Env;
   /** The directory the dispatch runs in (a relative transcript path is read from here). */
   cwd: string;
-  /** The config as it stands now; throws ConfigError when it does not load. */
-  config(): Promise<ResolvedConfig> | ResolvedConfig;
+  /**
+   * The config as it stands now; throws ConfigError when it does not load. With `overrides`
+   * (file → text), those files' texts in place of the files: their last trusted versions.
+   */
+  config(overrides?: Record<string, string>): Promise<ResolvedConfig> | ResolvedConfig;
+  /**
+   * Run the last trusted version of a file that changed since it was trusted or no longer loads
+   * (docs/trust.md#the-last-trusted-version-keeps-guarding). Default: with a host (an agent's
+   * event); `hooks run` without one, in a terminal or CI, sees the config as it is.
+   */
+  lastTrusted?: boolean;
   /** The runner for `config` (a door makes a fresh one or hands its warm one). */
   runner(config: ResolvedConfig): Runner;
   /** `--trust` or the library's `trust: "all"`: the config runs without a recorded review. */
@@ -93,8 +103,10 @@ export async function runHostEvent(req: HostEventRequest): Promise<HostEventOutc
   if (host?.route && !req.payloadProblem && host.route(req.payload, early) === null)
     return { kind: "ignored", event: early, why: `${host.title} sends this event for no hookrun event: nothing runs`, answer: SILENT };
   let config: ResolvedConfig;
+  let kept: KeptVersion[] = [];
   try {
-    config = await req.config();
+    if ((req.lastTrusted ?? host !== null) && !req.prepareOnly) ({ config, kept } = await loadLastTrusted((o) => req.config(o), { env: req.env, trust: req.trust }));
+    else config = await req.config();
   } catch (error) {
     if (!host || req.prepareOnly || !(error instanceof ConfigError)) throw error;
     const files = [...new Set(error.diagnostics.filter((d) => d.severity === "error").map((d) => d.file))];
@@ -112,7 +124,8 @@ export async function runHostEvent(req: HostEventRequest): Promise<HostEventOutc
   if (host && req.named !== undefined && req.named !== host.name && (await hasOwnEntries(host, config.projectDir, event)))
     return { kind: "ignored", event, why: `${host.title} has hookrun entries of its own for this event, which run the hooks; this ${req.named} entry stays quiet`, answer: SILENT };
   try {
-    return await readAndRun(req, config, event);
+    // The user hears, in the agent, what changed and how to review it (a notice: never the model's).
+    return await readAndRun(req, config, event, kept.length ? keptNotice(kept, req.trustCommand(config.projectDir)) : null);
   } catch (error) {
     if (!host) throw error;
     if (error instanceof TrustError) {
@@ -127,7 +140,7 @@ export async function runHostEvent(req: HostEventRequest): Promise<HostEventOutc
 }
 
 /** The payload read as the host's, then, unless only preparing, the trigger and the host's answer. */
-async function readAndRun(req: HostEventRequest, config: ResolvedConfig, event: string): Promise<HostEventOutcome> {
+async function readAndRun(req: HostEventRequest, config: ResolvedConfig, event: string, notice: string | null): Promise<HostEventOutcome> {
   const { host } = req;
   const context = host ? host.read(req.payload, event, req.env) : req.payload;
   // A transcript that cannot be read (a FIFO, a device, too large) never fails the run.
@@ -140,6 +153,7 @@ async function readAndRun(req: HostEventRequest, config: ResolvedConfig, event: 
   const log = { always: true, ...req.options?.log, ...(host ? { host: host.name, payload: req.payload, env: readEnvOf(host, req.env) } : {}) };
   const result = await req.runner(config).trigger(event, context, { ...req.options, log });
   if (transcriptWarning) result.warnings.unshift(transcriptWarning);
+  if (notice) result.messages.unshift({ role: "system", kind: "notice", content: notice });
   return { kind: "ran", event, config, context, result, answer: host ? host.render(result) : null };
 }
 

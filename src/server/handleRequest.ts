@@ -1,3 +1,4 @@
+import type { ResolvedConfig } from "../config/types.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { HookrunError, UsageError } from "../errors.js";
 import { EVENTS } from "../events/catalog.js";
@@ -29,6 +30,17 @@ export interface HandlerDeps {
   trust?: boolean;
   /** The command that reviews and trusts the config of a project, as a host's not-run answer names it. */
   trustCommand?: (projectDir: string) => string;
+  /**
+   * How to run a last trusted version while a file is changed and not trusted, or no longer loads
+   * (docs/trust.md#the-last-trusted-version-keeps-guarding): load the config with those texts in
+   * place of the files, and a runner for it (closed after the request). Absent: the config as it is.
+   */
+  lastTrusted?: LastTrustedDeps;
+}
+
+export interface LastTrustedDeps {
+  load(overrides: Record<string, string>): Promise<ResolvedConfig>;
+  runner(config: ResolvedConfig): Runner;
 }
 
 /** A path segment, percent-decoded; a bad encoding is the client's error. */
@@ -157,13 +169,19 @@ function dispatch(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse, 
   // ?record=1 records this trigger's context in the run log (as `hooks run --record`); ?record=0 never.
   const record = url.searchParams.get("record");
   const options: TriggerOptions = { signal: cancelOnHangUp(req, res), wait: flag(url.searchParams.get("wait")), only, skip, ...(record !== null ? { log: { record: flag(record) } } : {}) };
+  // A last trusted version runs on a runner of its own, closed with the request (its async hooks with it).
+  let own: Runner | null = null;
   return runHostEvent({
     host,
     event,
     payload,
     env: deps.env ?? {},
     cwd: baseOf(deps),
-    config: () => {
+    config: (overrides) => {
+      if (overrides) {
+        if (!deps.lastTrusted) throw new HookrunError("this server cannot load a last trusted version");
+        return deps.lastTrusted.load(overrides);
+      }
       if (host && watcher?.error) throw watcher.error;
       return runner.config;
     },
@@ -172,12 +190,15 @@ function dispatch(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse, 
       const names = config.hooks.map((h) => h.name);
       checkHookNames("only", only, names);
       checkHookNames("skip", skip, names);
-      return runner;
+      if (config === runner.config || !deps.lastTrusted) return runner;
+      own = deps.lastTrusted.runner(config);
+      return own;
     },
+    lastTrusted: deps.lastTrusted !== undefined,
     trust: deps.trust,
     trustCommand: deps.trustCommand ?? ((dir) => trustCommand({}, dir)),
     options,
-  });
+  }).finally(() => (own as Runner | null)?.close({ graceMs: 0 }));
 }
 
 /** A caller that hangs up no longer wants the answer: the signal that cancels its hooks. */

@@ -9,7 +9,7 @@ import type { Duplex } from "node:stream";
 import { HookrunError } from "../errors.js";
 import type { Runner } from "../runner/types.js";
 import type { ConfigWatcher } from "../watch/watchConfig.js";
-import { createRequestHandler } from "./handleRequest.js";
+import { createRequestHandler, type LastTrustedDeps } from "./handleRequest.js";
 import { BODY_STALL_MS, errorBody, isLingering, MAX_BODY_BYTES, sendJson } from "./http.js";
 import { listenUnix } from "./listenUnix.js";
 
@@ -35,6 +35,8 @@ export interface StartServerOptions {
   trust?: boolean;
   /** The command that reviews and trusts a project's config, as a host's not-run answer names it. */
   trustCommand?: (projectDir: string) => string;
+  /** See HandlerDeps.lastTrusted. */
+  lastTrusted?: LastTrustedDeps;
 }
 
 /**
@@ -71,7 +73,17 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     token = writeTokenFile(options.tokenFile, options.token);
   }
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
-  const handler = createRequestHandler({ runner, watcher, token, bodyStallMs: timeouts.bodyStallMs, cwd: options.cwd, env: options.env, trust: options.trust, trustCommand: options.trustCommand });
+  const handler = createRequestHandler({
+    runner,
+    watcher,
+    token,
+    bodyStallMs: timeouts.bodyStallMs,
+    cwd: options.cwd,
+    env: options.env,
+    trust: options.trust,
+    trustCommand: options.trustCommand,
+    lastTrusted: options.lastTrusted,
+  });
   const traffic = new Traffic(handler);
   const server = createHttpServer(traffic, timeouts);
   const url = await listenOn(server, options);

@@ -6,6 +6,7 @@ import { ensureStateDir, stateDir, stateDir as defaultStateDir } from "../fs/sta
 import { sha256 } from "../fs/crypto.js";
 import type { ConfigFileInfo, ResolvedConfig } from "../config/types.js";
 import { TrustError } from "../errors.js";
+import { pruneSnapshots, saveSnapshots } from "./snapshots.js";
 import { trustedByEnvironment } from "../env.js";
 
 /** trust.json: absolute config file path → sha256 of the bytes that were reviewed. */
@@ -37,15 +38,26 @@ export function readTrustStore(dir: string = stateDir()): TrustStore {
   return { version: 1, files };
 }
 
-/** Read-modify-write the store under its lock, atomically, so concurrent commands keep each other's entries. */
-export async function updateTrustStore(dir: string, change: (files: Record<string, string>) => void): Promise<void> {
+/**
+ * Read-modify-write the store under its lock, atomically, so concurrent commands keep each
+ * other's entries. `trusted`: the texts of the files now trusted, kept as their last trusted
+ * versions (src/trust/snapshots.ts); versions no entry names any more are removed.
+ */
+export async function updateTrustStore(dir: string, change: (files: Record<string, string>) => void, trusted: readonly string[] = []): Promise<void> {
   // Created 0700, or refused when others could write there (StateDirError).
   ensureStateDir(dir);
   const file = trustStorePath(dir);
   await withFileLock(file, () => {
     const store = readTrustStore(dir);
     change(store.files);
+    const named = new Set(Object.values(store.files));
+    // The version first: a store naming a hash whose bytes are not kept would keep nothing.
+    saveSnapshots(
+      dir,
+      trusted.filter((t) => named.has(sha256(t))),
+    );
     writeFileAtomic(file, `${JSON.stringify(store, null, 2)}\n`, 0o600);
+    pruneSnapshots(dir, named);
   });
 }
 
@@ -54,13 +66,31 @@ export async function updateTrustStore(dir: string, change: (files: Record<strin
  * loadConfig reads it (UTF-8), so the two agree byte for byte.
  */
 export async function recordTrust(files: (string | { path: string; sha256: string })[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  // A {path, sha256} (a loaded ConfigFileInfo) trusts exactly the bytes that were shown.
-  const hashes = files.map((f): [string, string] =>
-    typeof f === "string" ? [path.resolve(f), sha256(readBoundedFile(f, READ_LIMITS.config, { what: "config file" }).toString("utf8"))] : [path.resolve(f.path), f.sha256],
-  );
-  await updateTrustStore(stateDir(env), (store) => {
-    for (const [file, hash] of hashes) store[file] = hash;
+  const read = (f: string): string | null => {
+    try {
+      return readBoundedFile(f, READ_LIMITS.config, { what: "config file" }).toString("utf8");
+    } catch {
+      // changed into something unreadable since it was shown: trusted, but no version kept
+      return null;
+    }
+  };
+  // A {path, sha256} (a loaded ConfigFileInfo) trusts exactly the bytes that were shown; they are
+  // kept as its last trusted version when the file still holds them.
+  const entries = files.map((f): { file: string; hash: string; text: string | null } => {
+    if (typeof f !== "string") {
+      const text = read(f.path);
+      return { file: path.resolve(f.path), hash: f.sha256, text: text !== null && sha256(text) === f.sha256 ? text : null };
+    }
+    const text = readBoundedFile(f, READ_LIMITS.config, { what: "config file" }).toString("utf8");
+    return { file: path.resolve(f), hash: sha256(text), text };
   });
+  await updateTrustStore(
+    stateDir(env),
+    (store) => {
+      for (const { file, hash } of entries) store[file] = hash;
+    },
+    entries.flatMap((e) => (e.text === null ? [] : [e.text])),
+  );
 }
 
 /** Forget these files: they must be reviewed again before they run. */

@@ -60,6 +60,8 @@ const OUTPUTS = ["text", "json", "junit", "claude"];
 export interface RunPlan {
   /** `--fail-closed`: block on a gate event when hookrun cannot run the hooks. */
   failClosed?: boolean;
+  /** Run a file's last trusted version while it is changed or invalid (default: with a host); `hooks test` tests the file as it is. */
+  lastTrusted?: boolean;
   /** The host named (`--host NAME`, `--output claude`) or `auto`; undefined: none named. */
   hostFlag: string | undefined;
   /** `--output`; undefined: the host's contract when there is one, else text. */
@@ -99,7 +101,7 @@ export function cliHostEventRequest(
   ctx: CliContext,
   eventArg: string,
   payload: HookContext,
-  plan: Pick<RunPlan, "hostFlag" | "asked" | "failClosed">,
+  plan: Pick<RunPlan, "hostFlag" | "asked" | "failClosed" | "lastTrusted">,
   runner: (config: ResolvedConfig) => Runner,
   options: TriggerOptions,
   payloadProblem?: Error,
@@ -112,12 +114,13 @@ export function cliHostEventRequest(
     payload,
     env: ctx.env,
     cwd: ctx.cwd,
-    config: () => loadConfig({ cwd: ctx.cwd, configPath: ctx.configPath, userConfig: ctx.userConfig, env: ctx.env }),
+    config: (overrides) => loadConfig({ cwd: ctx.cwd, configPath: ctx.configPath, userConfig: ctx.userConfig, env: ctx.env, overrides }),
     runner,
     trust: ctx.trust,
     trustCommand: (projectDir) => trustCommand(ctx, projectDir),
     options,
     failClosed: plan.failClosed,
+    lastTrusted: plan.lastTrusted,
     payloadProblem,
   };
 }
@@ -196,7 +199,7 @@ export async function dispatchEvent(
   ctx: CliContext,
   eventArg: string,
   payload: HookContext,
-  plan: Pick<RunPlan, "hostFlag" | "asked" | "maxParallel" | "failClosed">,
+  plan: Pick<RunPlan, "hostFlag" | "asked" | "maxParallel" | "failClosed" | "lastTrusted">,
   options: TriggerOptions,
   check?: (config: ResolvedConfig) => void,
   payloadProblem?: Error,

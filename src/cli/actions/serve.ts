@@ -1,3 +1,4 @@
+import { loadConfig } from "../../config/loadConfig.js";
 import path from "node:path";
 import { displayFile, formatDiagnostic } from "../../errors.js";
 import type { ResolvedConfig } from "../../config/types.js";
@@ -95,6 +96,10 @@ export async function serve(ctx: CliContext, flags: ServeFlags): Promise<number>
       env: ctx.env,
       trust: ctx.trust,
       trustCommand: (projectDir) => trustCommand(ctx, projectDir),
+      lastTrusted: {
+        load: (overrides) => loadConfig({ cwd: ctx.cwd, configPath: ctx.configPath, userConfig: ctx.userConfig, env: ctx.env, overrides }),
+        runner: (config) => createRunner(config, { env: ctx.env, cwd: ctx.cwd, trust: ctx.trust ? "all" : "checked", asyncMode: "memory" }),
+      },
       tokenFile: path.join(state, "serve.token"),
       token,
       onError: (error) => log(`server error: ${error.message}`),

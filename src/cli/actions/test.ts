@@ -121,7 +121,8 @@ async function fire(ctx: CliContext, fixture: Fixture): Promise<Fired> {
   try {
     const payload = await readRunContext(run, { context: fixture.contextFile });
     // Waits for the run's async hooks (as under CI): a test leaves nothing running behind it.
-    const plan = { hostFlag: fixture.host, asked: fixture.host ? undefined : "json", maxParallel: undefined };
+    // The file as it is: a fixture tests the edit, never the last trusted version an agent would get.
+    const plan = { hostFlag: fixture.host, asked: fixture.host ? undefined : "json", maxParallel: undefined, lastTrusted: false };
     const { outcome } = await dispatchEvent(run, fixture.event, payload, plan, { wait: true });
     if (outcome.kind === "ran") return { exitCode: outcome.answer?.exitCode ?? exitCodeForResult(outcome.result, true), result: outcome.result };
     // A host answered without running the hooks (config invalid or untrusted): say what it told the user.
