@@ -23,12 +23,20 @@ export interface CommandSpec {
   example: string;
   options?: readonly OptionSpec[];
   hidden?: boolean;
+  /**
+   * The command changes which hooks run (trust, enable, install, …): from an agent's tool call it
+   * is refused until a person confirms (src/cli/agentCaller.ts). A function: only with these options.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: each row knows its own option types
+  changesWhatRuns?: boolean | ((opts: any) => boolean);
   /** Resolves to the exit code; gets the positional arguments, then the options. */
   // biome-ignore lint/suspicious/noExplicitAny: each row knows its own argument types
   action?: (ctx: CliContext, args: any[], opts: any) => Promise<number>;
 }
 
 const JSON_OPTION: OptionSpec = { flags: "--json", description: 'print JSON (errors too, as {"error": …} on stdout)' };
+// Commands that change which hooks run take it: only a person types it (docs/trust.md#an-agent-cannot-switch-off-its-guards).
+const PERSON_OPTION: OptionSpec = { flags: "--person", description: "I am a person, not an agent's tool call: go on even where this looks like one (never for an agent to pass)" };
 // How `hooks run` and `hooks explain` take their context.
 const CONTEXT_OPTION: OptionSpec = { flags: "--context <file>", description: "read the context JSON object from FILE (- for stdin)" };
 const SET_OPTION: OptionSpec = { flags: "--set <key=value>", description: "set a context field (dotted keys; VALUE parsed as JSON when it parses); repeatable", many: "repeat" };
@@ -122,7 +130,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       args: [{ syntax: "<names...>" }],
       description: `set \`enabled: ${enabled}\` on hooks in the file that declares them (only that line changes)`,
       example: enabled ? "hooks enable lint" : "hooks disable slow-tests --local",
-      options: [{ flags: "--local", description: "write the override into hooks.local.yaml instead (personal, git-ignored)" }],
+      options: [{ flags: "--local", description: "write the override into hooks.local.yaml instead (personal, git-ignored)" }, PERSON_OPTION],
+      changesWhatRuns: true,
       action: async (ctx, [names], opts) => (await import("./actions/manage.js")).setEnabled(ctx, names, enabled, opts),
     }),
   ),
@@ -130,13 +139,16 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: "trust",
     description: "show every command of the project and local config, and trust those files as they are now",
     example: "hooks trust --yes",
-    options: [{ flags: "-y, --yes", description: "trust without asking (needed when stdin is not a terminal)" }],
+    options: [{ flags: "-y, --yes", description: "trust without asking (needed when stdin is not a terminal)" }, PERSON_OPTION],
+    changesWhatRuns: true,
     action: async (ctx, _args, opts) => (await import("./actions/manage.js")).trustConfig(ctx, opts),
   },
   {
     name: "untrust",
     description: "forget the trust of the project and local config files",
     example: "hooks untrust",
+    options: [PERSON_OPTION],
+    changesWhatRuns: true,
     action: async (ctx) => (await import("./actions/manage.js")).untrustConfig(ctx),
   },
   {
@@ -172,7 +184,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: "init",
     description: "write a commented starter hooks.yaml and git-ignore hooks.local.yaml",
     example: "hooks init",
-    options: [{ flags: "--force", description: "overwrite an existing hooks.yaml" }],
+    options: [{ flags: "--force", description: "overwrite an existing hooks.yaml" }, PERSON_OPTION],
+    changesWhatRuns: (opts) => opts.force === true,
     action: async (ctx, _args, opts) => (await import("./actions/manage.js")).initConfig(ctx, opts),
   },
   {
@@ -206,7 +219,9 @@ export const COMMANDS: readonly CommandSpec[] = [
         description: "warm mode (Claude Code): http entries that POST each event to `hooks serve --port PORT` on 127.0.0.1 instead of starting hookrun; they fail closed while no server answers",
       },
       JSON_OPTION,
+      PERSON_OPTION,
     ],
+    changesWhatRuns: (opts) => !opts.dryRun && !opts.check,
     action: async (ctx, [hosts], opts) => (await import("./actions/install.js")).installHosts(ctx, hosts ?? [], opts),
   },
   {
@@ -225,7 +240,9 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: [
       { flags: "--user", description: "from the user's config files instead of the project's" },
       { flags: "--dry-run", description: "print what would be written or removed; write nothing" },
+      PERSON_OPTION,
     ],
+    changesWhatRuns: (opts) => !opts.dryRun,
     action: async (ctx, [hosts], opts) => (await import("./actions/uninstall.js")).uninstallHosts(ctx, hosts ?? [], opts),
   },
   {

@@ -24,7 +24,7 @@ export const EXIT_CODES: readonly { code: number; meaning: string }[] = [
   { code: EXIT.blocked, meaning: "a hook blocked the action" },
   { code: EXIT.usage, meaning: "usage error: unknown command or option, bad flag value, unknown event" },
   { code: EXIT.badContext, meaning: "bad context input: not JSON, or not a JSON object" },
-  { code: EXIT.untrusted, meaning: "config not trusted: review it with `hooks trust`" },
+  { code: EXIT.untrusted, meaning: "config not trusted: review it with `hooks trust`; or a command that changes which hooks run was called by an agent (a person must run it)" },
   { code: EXIT.config, meaning: "config invalid or missing" },
   { code: EXIT.sigint, meaning: "interrupted (128 + the signal's number: 129 SIGHUP, 143 SIGTERM)" },
 ];
@@ -43,7 +43,7 @@ export function exitCodeFor(error: unknown): number {
   if (error instanceof ConfigError) return EXIT.config;
   if (error instanceof UsageError) return EXIT.usage;
   if (error instanceof ContextError) return EXIT.badContext;
-  if (error instanceof TrustError) return EXIT.untrusted;
+  if (error instanceof TrustError || (error instanceof HookrunError && error.code === "agent")) return EXIT.untrusted;
   if (error instanceof UnknownHookError || error instanceof WriteError) return EXIT.failed;
   if (error instanceof InterruptedError) return error.signal ? signalExitCode(error.signal) : EXIT.sigint;
   if (error instanceof HookrunError) return EXIT.failed;

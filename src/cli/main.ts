@@ -97,7 +97,12 @@ function buildProgram(argv: string[], io: MainIO, onContext: (ctx: CliContext) =
     cmd.action(async (...params: unknown[]) => {
       // commander passes the positional arguments, then the options, then the command.
       const self = params[params.length - 1] as Command;
-      setCode(await action(context(self), params.slice(0, -2), params[params.length - 2]));
+      const ctx = context(self);
+      const opts = params[params.length - 2] as { person?: boolean };
+      const changes = typeof spec.changesWhatRuns === "function" ? spec.changesWhatRuns(opts) : spec.changesWhatRuns === true;
+      // Loaded only for the commands that change what runs: a cold `hooks run` never pays for it.
+      if (changes) (await import("./agentCaller.js")).refuseAgentCall(spec.name, { env: ctx.env, terminal: ctx.stdin.isTTY === true, person: opts.person });
+      setCode(await action(ctx, params.slice(0, -2), opts));
     });
   };
   for (const spec of commandsFor(argv)) register(program, spec);
