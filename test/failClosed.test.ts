@@ -130,6 +130,37 @@ describe("fail closed, under every host", () => {
   });
 });
 
+describe("no bound opens a guard", () => {
+  // The hook's answer comes after more output than max_output lets through: the deny is cut off.
+  const noisy = (onFailure: string) =>
+    [
+      "hooks:",
+      "  pre_tool_use:",
+      "    - name: noisy",
+      "      max_output: 1KiB",
+      `      command: 'head -c 5000 /dev/zero | tr "\\0" x; echo; echo "{\\"decision\\": \\"block\\", \\"reason\\": \\"no\\"}"'`,
+      onFailure,
+      "",
+    ].join("\n");
+
+  it("output cut at max_output on a gate event: the hook failed; on_failure: block blocks, else the call goes on and the user sees the failure", async () => {
+    p = sandbox({ config: noisy("      on_failure: block") });
+    expect((await runCli(["trust", "--yes"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    const call = JSON.stringify({ session_id: "s", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } });
+    const closed = await run(p, "claude", "PreToolUse", call);
+    expect(BLOCKS.claude(closed), closed.stdout).toBe(true);
+    expect(closed.stdout).toMatch(/passed max_output \(1024 bytes\) on a gate event/);
+    writeFileSync(p.path("hooks.yaml"), noisy(""));
+    expect((await runCli(["trust", "--yes"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    const open = await run(p, "claude", "PreToolUse", call);
+    expect(BLOCKS.claude(open), open.stdout).toBe(false);
+    expect(JSON.parse(open.stdout).systemMessage).toMatch(/hook noisy invalid output: its output passed max_output/);
+    // Without a host: the failure in the result, exit 1.
+    const plain = await runCli(["run", "pre_tool_use", "--json"], { cwd: p.dir, env: p.env, input: call });
+    expect(JSON.parse(plain.stdout).hooks[0]).toMatchObject({ status: "invalid_output", truncated: true });
+  });
+});
+
 describe("the entries hooks install writes fail closed when hookrun cannot start", () => {
   /** Each installable host's pre_tool_use entry command (a project install), and its host event. */
   async function entryCommands(p: Sandbox): Promise<{ host: HostAdapter; event: string; command: string }[]> {

@@ -30,8 +30,9 @@ export function asksFailClosed(config: ResolvedConfig, event: string): boolean {
 
 /**
  * Whether files that do not load ask for `on_failure: block` anywhere in their text: a config that
- * no longer parses cannot say which hook asked, so any such line counts (an unreadable file
- * counts as asking: nothing says it did not).
+ * no longer parses cannot say which hook asked, so any such line counts. A file that cannot be
+ * read at all says nothing: the entry's `--fail-closed` (written while the config could be read)
+ * and the file's last trusted version are what guard then.
  */
 export function textAsksFailClosed(files: readonly string[]): boolean {
   for (const file of files) {
@@ -39,7 +40,7 @@ export function textAsksFailClosed(files: readonly string[]): boolean {
     try {
       text = readBoundedText(file, READ_LIMITS.config, { what: "config file" });
     } catch {
-      return true;
+      continue;
     }
     if (/\bon_failure["']?\s*:\s*["']?block\b/.test(text)) return true;
   }

@@ -88,6 +88,19 @@ function firstLine(text: string): string {
  * Code's reads JSON on every code.
  */
 export function hookResult(hook: ResolvedHook, outcome: SpawnOutcome, gate: GateKind): HookResult {
+  const r = readOutcome(hook, outcome, gate);
+  // No bound opens a guard (docs/limits.md): on a gate event, output cut at max_output may have
+  // lost the decision after the cut, so a hook that otherwise passed failed (on_failure: block blocks).
+  if (gate === "yes" && r.truncated && r.status === "ok" && r.decision !== "block")
+    return {
+      ...r,
+      status: "invalid_output",
+      error: `its output passed max_output (${hook.maxOutput} bytes) on a gate event, so a decision after the cut would be lost: print less, or raise max_output`,
+    };
+  return r;
+}
+
+function readOutcome(hook: ResolvedHook, outcome: SpawnOutcome, gate: GateKind): HookResult {
   const r: HookResult = {
     name: hook.name,
     status: "ok",

@@ -31,7 +31,12 @@ export async function loadLastTrusted(
   const kept: KeptVersion[] = [];
   let store: ReturnType<typeof readTrustStore> | null = null;
   const trustedVersion = (file: string): string | null => {
-    store ??= readTrustStore(dir);
+    try {
+      store ??= readTrustStore(dir);
+    } catch {
+      // A state dir hookrun refuses keeps nothing; the trust check that follows says why.
+      return null;
+    }
     const hash = store.files[path.resolve(file)];
     return hash === undefined ? null : readSnapshot(dir, hash);
   };
@@ -53,7 +58,13 @@ export async function loadLastTrusted(
       }
       continue;
     }
-    const changed = untrustedFiles(config, options).filter((f) => !Object.hasOwn(overrides, f.path));
+    let changed: ReturnType<typeof untrustedFiles>;
+    try {
+      changed = untrustedFiles(config, options).filter((f) => !Object.hasOwn(overrides, f.path));
+    } catch {
+      // The trust store cannot be read (a state dir hookrun refuses): the run's own trust check reports it.
+      return { config, kept };
+    }
     const versions = changed.map((f) => [f.path, trustedVersion(f.path)] as const).filter(([, v]) => v !== null);
     if (versions.length === 0) return { config, kept };
     for (const [file, text] of versions) {
