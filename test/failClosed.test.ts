@@ -9,7 +9,7 @@ import { HOSTS } from "../src/hosts/table.js";
 import type { HostAdapter, HostEntry, Payload } from "../src/hosts/types.js";
 import { runCli } from "./helpers/cli.js";
 import { linkHookrun, runEntry } from "./helpers/hostDispatch.js";
-import { type Sandbox, sandbox } from "./helpers/sandbox.js";
+import { type Sandbox, sandbox, waitGone } from "./helpers/sandbox.js";
 
 /**
  * Fail closed by choice (docs/fail-closed.md): with a pre_tool_use guard of `on_failure: block`,
@@ -130,6 +130,24 @@ describe("fail closed, under every host", () => {
   });
 });
 
+describe("killed at the agent's timeout", () => {
+  it("with --deadline, hookrun stops a guard that would outlast the agent's kill and blocks first, under every host; no hook process is left", async () => {
+    const slow = ["hooks:", "  pre_tool_use:", "    - name: slow", `      command: 'echo $$ > "${"$"}HOOK_PROJECT_DIR/slow.pid"; sleep 30'`, "      timeout: 60s", "      on_failure: block", ""].join("\n");
+    p = sandbox({ config: slow });
+    expect((await runCli(["trust", "--yes"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    for (const { host, event, payload } of guardedCalls(p.dir)) {
+      const a = await run(p, host.name, event, JSON.stringify(payload), ["--fail-closed", "--deadline", "2"]);
+      expect(BLOCKS[host.name](a), `${host.name}: ${JSON.stringify(a).slice(0, 400)}`).toBe(true);
+      expect(a.stdout + a.stderr, host.name).toMatch(/did not finish before .* would kill hookrun \(2 s\)/);
+      const pid = Number(readFileSync(p.path("slow.pid"), "utf8"));
+      expect(await waitGone(pid), `${host.name}: the guard's sh ${pid} outlived hookrun`).toBe(true);
+    }
+    const bad = await run(p, "claude", "PreToolUse", "{}", ["--fail-closed", "--deadline", "soon"]);
+    expect(bad.code).toBe(64);
+    expect(bad.stderr).toMatch(/--deadline soon: expected the seconds/);
+  });
+});
+
 describe("no bound opens a guard", () => {
   // The hook's answer comes after more output than max_output lets through: the deny is cut off.
   const noisy = (onFailure: string) =>
@@ -226,6 +244,9 @@ describe("the entries hooks install writes fail closed when hookrun cannot start
     expect(isDispatchCommand(good.replace("exit 2; }", "exit 2; }; ./evil"))).toBe(false);
     expect(isDispatchCommand(good.replace("printf '%s' 'no' >&2", "./evil"))).toBe(false);
     expect(isDispatchCommand(good.replace(" --fail-closed", ""))).toBe(false);
+    expect(isDispatchCommand(`${good} --deadline 70`)).toBe(true);
+    expect(isDispatchCommand(`${good} --deadline 70; ./evil`)).toBe(false);
+    expect(isDispatchCommand(`${good} --deadline $(./evil)`)).toBe(false);
   });
 });
 
@@ -235,7 +256,7 @@ describe("a guard's entry in a project without hookrun, through hooks install", 
     mkdirSync(p.path(".codex"));
     expect((await runCli(["install", "codex"], { cwd: p.dir, env: p.env })).code).toBe(0);
     const file = JSON.parse(readFileSync(p.path(".codex/hooks.json"), "utf8"));
-    expect(file.hooks.PreToolUse[0].hooks[0].command).toMatch(/command -v node .*--fail-closed$/s);
+    expect(file.hooks.PreToolUse[0].hooks[0].command).toMatch(/command -v node .*--fail-closed --deadline 70$/s);
     expect((await runCli(["install", "codex", "--check"], { cwd: p.dir, env: p.env })).stdout).toBe(".codex/hooks.json: up to date\n");
     const un = await runCli(["uninstall", "codex"], { cwd: p.dir, env: p.env });
     expect(un.stdout).toMatch(/removed \(it held only hookrun's entries\)/);

@@ -72,6 +72,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         description:
           "with --host: on a gate event, block the call when hookrun cannot run the hooks (config invalid or untrusted, context over a limit, an internal error); hooks install writes it for events with an on_failure: block hook",
       },
+      { flags: "--deadline <seconds>", description: "with --fail-closed: the agent kills this dispatch after SECONDS; hookrun stops its hooks and blocks before then" },
     ],
     action: async (ctx, [event], opts) => (await import("./actions/run.js")).runHooks(ctx, event, opts),
   },

@@ -362,6 +362,8 @@ export const agentCode: HostAdapter = {
     root: null,
     exec: true,
     walkUp: true,
+    // agent-code kills every hook at 30 s, whatever the table says (docs/hosts/agent-code.md).
+    killAfterMs: 30_000,
     skeleton: { schema_version: 2 },
     note: "agent-code reads its settings when it starts: entries written now take effect in its next session",
     entries,

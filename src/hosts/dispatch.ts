@@ -25,6 +25,11 @@ export interface DispatchTarget {
    * runs with `--fail-closed`. Absent: hookrun not starting lets the call through, as before.
    */
   failClosed?: { stdout: string; stderr: string; exitCode: number };
+  /**
+   * With `failClosed`: the seconds after which the host kills the entry (its timeout); hookrun
+   * stops its hooks and blocks before then (`--deadline`), so being killed never lets the call through.
+   */
+  deadlineSeconds?: number;
 }
 
 /** Shell text that prints a host's answer and exits with its code: the fail-closed fallback of a dispatch entry. */
@@ -45,12 +50,15 @@ const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${
 
 /** The dispatch command line of one canonical event for a host. */
 export function dispatchCommand(host: string, event: string, target: DispatchTarget): string {
-  if (target.walkUp && !target.bin) return walkUpDispatchCommand(host, event, target.failClosed);
+  if (target.walkUp && !target.bin) return walkUpDispatchCommand(host, event, target.failClosed, target.deadlineSeconds);
   const bin = target.bin ? shellQuote(target.bin) : target.root ? `${target.root}/node_modules/.bin/hooks` : "node_modules/.bin/hooks";
   const cd = target.root ? ` -C ${target.root}` : "";
   const run = `${target.exec ? "exec " : ""}${bin}${cd} run ${event} --host ${host}`;
-  return target.failClosed ? `${canStart(bin)} || { ${answerShell(target.failClosed)}; }; ${run} ${FAIL_CLOSED}` : run;
+  return target.failClosed ? `${canStart(bin)} || { ${answerShell(target.failClosed)}; }; ${run} ${closedFlags(target)}` : run;
 }
+
+/** The flags of a fail-closed dispatch: `--fail-closed`, and the host's kill as `--deadline SECONDS`. */
+const closedFlags = (target: DispatchTarget): string => `${FAIL_CLOSED}${target.deadlineSeconds ? ` --deadline ${target.deadlineSeconds}` : ""}`;
 
 /** The flag of a fail-closed dispatch (src/hosts/failClosed.ts FAIL_CLOSED_FLAG; this module imports nothing). */
 const FAIL_CLOSED = "--fail-closed";
@@ -63,14 +71,14 @@ const FAIL_CLOSED = "--fail-closed";
  * its timeout is hookrun itself. No hookrun found: exit 1 with the reason on stderr, or, failing
  * closed, the host's blocking answer.
  */
-export function walkUpDispatchCommand(host: string, event: string, failClosed?: DispatchTarget["failClosed"]): string {
+export function walkUpDispatchCommand(host: string, event: string, failClosed?: DispatchTarget["failClosed"], deadlineSeconds?: number): string {
   const bin = '"$d/node_modules/.bin/hooks"';
   return [
     'd="$PWD"',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansions, not a template
     'while [ ! -x "$d/node_modules/.bin/hooks" ] && [ "$d" != / ]; do d="${d%/*}"; d="${d:-/}"; done',
     failClosed ? `${canStart(bin)} || { ${answerShell(failClosed)}; }` : `[ -x ${bin} ] || { echo "hookrun: no node_modules/.bin/hooks in $PWD or above (run npm install)" >&2; exit 1; }`,
-    `exec ${bin} -C "$d" run ${event} --host ${host}${failClosed ? ` ${FAIL_CLOSED}` : ""}`,
+    `exec ${bin} -C "$d" run ${event} --host ${host}${failClosed ? ` ${closedFlags({ root: null, bin: null, failClosed, deadlineSeconds })}` : ""}`,
   ].join("; ");
 }
 
@@ -88,10 +96,11 @@ const templatePattern = (command: string): RegExp =>
   new RegExp(
     `^${escapeRegex(command)
       .replace(escapeRegex(answerShell(SAMPLE_ANSWER)), ANSWER)
-      .replace(/EVENT --host HOST/, "[\\w.:-]+ --host [\\w-]+")}$`,
+      .replace(/EVENT --host HOST/, "[\\w.:-]+ --host [\\w-]+")
+      .replace(" --deadline 99999", "(?: --deadline \\d{1,6})?")}$`,
   );
 // The walk-up form (walkUpDispatchCommand), plain and failing closed.
-const WALK_UP = [templatePattern(walkUpDispatchCommand("HOST", "EVENT")), templatePattern(walkUpDispatchCommand("HOST", "EVENT", SAMPLE_ANSWER))];
+const WALK_UP = [templatePattern(walkUpDispatchCommand("HOST", "EVENT")), templatePattern(walkUpDispatchCommand("HOST", "EVENT", SAMPLE_ANSWER, 99999))];
 // The fail-closed prefix of a simple dispatch (dispatchCommand): hookrun's start checked, the answer when it cannot.
 const CLOSED_PREFIX = new RegExp(String.raw`^\{ \[ -x (\S+) \] && command -v node >/dev/null 2>&1; \} \|\| \{ ${ANSWER}; \}; (.*)$`, "s");
 
@@ -109,7 +118,7 @@ export function isDispatchCommand(command: string): boolean {
   if (closed) {
     const rest = closed[2];
     const words = rest.match(SHELL_WORD) ?? [];
-    return (words[0] === "exec" ? words[1] : words[0]) === closed[1] && rest.endsWith(` ${FAIL_CLOSED}`) && isDispatchCommand(rest);
+    return (words[0] === "exec" ? words[1] : words[0]) === closed[1] && new RegExp(` ${FAIL_CLOSED}(?: --deadline \\d{1,6})?$`).test(rest) && isDispatchCommand(rest);
   }
   // Printable text on one line (no control character, no blank but space and tab), every
   // character but the blanks between words belonging to a word, and each `$` a plain variable,

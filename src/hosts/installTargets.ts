@@ -4,6 +4,7 @@ import type { ResolvedConfig } from "../config/types.js";
 import { HookrunError, UsageError } from "../errors.js";
 import { type DispatchTarget, dispatchCommand } from "./dispatch.js";
 import { asksFailClosed } from "./failClosed.js";
+import { dispatchTimeoutMs } from "./install.js";
 import { cannotStartAnswer } from "./runHostEvent.js";
 import { HOSTS, hostByName } from "./table.js";
 import type { HostAdapter, HostEntry, HostSetup } from "./types.js";
@@ -54,9 +55,15 @@ export function dispatchTarget(host: Installable, user: boolean, entry: string |
  */
 export function wantedFor(host: Installable, config: ResolvedConfig, target: DispatchTarget, port: number | null = null): Record<string, unknown> {
   // An event with an `on_failure: block` hook fails closed even when hookrun cannot start (docs/fail-closed.md).
-  const command = (event: string) => dispatchCommand(host.name, event, asksFailClosed(config, event) ? { ...target, failClosed: cannotStartAnswer(host, event) } : target);
+  const command = (event: string) =>
+    dispatchCommand(host.name, event, asksFailClosed(config, event) ? { ...target, failClosed: cannotStartAnswer(host, event), deadlineSeconds: killSeconds(host, config, event) } : target);
   const wanted = host.setup.wanted(config, command);
   return port === null ? wanted : warmEntries(host.name, wanted as Record<string, HostEntry[]>, port);
+}
+
+/** When the host kills the entry of `event`, in whole seconds: the entry's timeout (what `hooks install` writes), or the host's own fixed kill when sooner. */
+function killSeconds(host: Installable, config: ResolvedConfig, event: string): number {
+  return Math.ceil(Math.min(dispatchTimeoutMs(config, event), host.setup.killAfterMs ?? Number.POSITIVE_INFINITY) / 1000);
 }
 
 /** The warm port of hookrun's entries in a host's setup under `base` (null: command mode, nothing installed, or unreadable). */

@@ -67,6 +67,12 @@ export interface HostEventRequest {
   failClosed?: boolean;
   /** The door could not read the payload (over the context limit, not JSON): `payload` is empty. */
   payloadProblem?: Error;
+  /**
+   * With `failClosed`: when the host kills the dispatch (`--deadline`, the entry's timeout),
+   * counted from now. hookrun stops its hooks before then and blocks, so the kill never lets a
+   * guarded call through.
+   */
+  deadlineMs?: number;
 }
 
 /** What came of an event, for the door to print. */
@@ -123,9 +129,20 @@ export async function runHostEvent(req: HostEventRequest): Promise<HostEventOutc
   }
   if (host && req.named !== undefined && req.named !== host.name && (await hasOwnEntries(host, config.projectDir, event)))
     return { kind: "ignored", event, why: `${host.title} has hookrun entries of its own for this event, which run the hooks; this ${req.named} entry stays quiet`, answer: SILENT };
+  const deadline = failsClosed && req.deadlineMs ? startDeadline(req.deadlineMs) : null;
   try {
+    const options = deadline ? { ...req.options, signal: req.options?.signal ? AbortSignal.any([req.options.signal, deadline.signal]) : deadline.signal } : req.options;
     // The user hears, in the agent, what changed and how to review it (a notice: never the model's).
-    return await readAndRun(req, config, event, kept.length ? keptNotice(kept, req.trustCommand(config.projectDir)) : null);
+    const outcome = await readAndRun({ ...req, options }, config, event, kept.length ? keptNotice(kept, req.trustCommand(config.projectDir)) : null);
+    if (host && deadline?.signal.aborted && outcome.kind === "ran" && !outcome.result.blocked)
+      return blocked(
+        req,
+        host,
+        event,
+        `its hooks did not finish before ${host.title} would kill hookrun (${req.deadlineMs! / 1000} s)`,
+        "make the hooks faster, or run `hooks install` again if their timeouts grew",
+      );
+    return outcome;
   } catch (error) {
     if (!host) throw error;
     if (error instanceof TrustError) {
@@ -136,7 +153,20 @@ export async function runHostEvent(req: HostEventRequest): Promise<HostEventOutc
     }
     if (failsClosed && !req.prepareOnly) return blocked(req, host, event, `hookrun failed: ${(error as Error).message ?? String(error)}`, "run `hooks doctor`; report it if it persists");
     throw error;
+  } finally {
+    deadline?.stop();
   }
+}
+
+/**
+ * A signal that fires before a host's kill `ms` from now: a tenth of the time (at most 3 s) is
+ * left for hookrun to stop its hooks' process groups and answer.
+ */
+function startDeadline(ms: number): { signal: AbortSignal; stop(): void } {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), Math.max(0, ms - Math.min(3000, ms / 10)));
+  timer.unref();
+  return { signal: abort.signal, stop: () => clearTimeout(timer) };
 }
 
 /** The payload read as the host's, then, unless only preparing, the trigger and the host's answer. */

@@ -70,6 +70,7 @@ function entryFile(kind: "json-file" | "toml-file", spec: EntryFileSpec, loadEdi
     root: spec.root,
     exec: spec.exec,
     walkUp: spec.walkUp,
+    killAfterMs: spec.killAfterMs,
     note: spec.note,
     warnings: spec.warnings,
     place,

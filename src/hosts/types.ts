@@ -50,6 +50,8 @@ export interface HostSetup {
   readonly exec?: boolean;
   /** A project install walks up from the session's cwd to the project's hookrun (a host that names no project directory: Codex, agent-code). */
   readonly walkUp?: boolean;
+  /** A kill the host applies to every hook whatever its entry says (agent-code: 30 s); absent: the entry's own timeout. */
+  readonly killAfterMs?: number;
   /** What the user must still do for the host to read the entries, said after `hooks install` writes them. */
   readonly note?: string;
   /**
@@ -81,10 +83,11 @@ export interface EntryFileSpec {
   readonly userFile: string;
   /** Where the map of events lives in that file: `["hooks"]` for most hosts. */
   readonly hooksPath: readonly string[];
-  /** See HostSetup.root, exec, walkUp. */
+  /** See HostSetup.root, exec, walkUp, killAfterMs. */
   readonly root: string | null;
   readonly exec?: boolean;
   readonly walkUp?: boolean;
+  readonly killAfterMs?: number;
   readonly note?: string;
   /** Top-level keys a file that hookrun creates starts with (`{version: 1}`), besides the hooks map. */
   readonly skeleton?: Readonly<Record<string, unknown>>;

@@ -39,6 +39,8 @@ export interface RunFlags extends ContextFlags {
   maxParallel?: string;
   /** The dispatch entry's `--fail-closed` (docs/fail-closed.md). */
   failClosed?: boolean;
+  /** The dispatch entry's `--deadline SECONDS`: when the host kills it. */
+  deadline?: string;
 }
 
 /**
@@ -60,6 +62,8 @@ const OUTPUTS = ["text", "json", "junit", "claude"];
 export interface RunPlan {
   /** `--fail-closed`: block on a gate event when hookrun cannot run the hooks. */
   failClosed?: boolean;
+  /** `--deadline SECONDS`, in ms: when the host kills this dispatch. */
+  deadlineMs?: number;
   /** Run a file's last trusted version while it is changed or invalid (default: with a host); `hooks test` tests the file as it is. */
   lastTrusted?: boolean;
   /** The host named (`--host NAME`, `--output claude`) or `auto`; undefined: none named. */
@@ -88,7 +92,13 @@ function planRun(ctx: CliContext, flags: RunFlags): RunPlan {
   // explanation as JSON instead of a run, so the probe reaches hookrun and starts no hook.
   const probe = ctx.env.HOOKS_EXPLAIN === "1";
   const explain = flags.explain || probe ? (probe || flags.json || asked === "json" ? "json" : "text") : null;
-  return { hostFlag, asked, maxParallel, explain, failClosed: flags.failClosed };
+  let deadlineMs: number | undefined;
+  if (flags.deadline !== undefined) {
+    deadlineMs = Number(flags.deadline) * 1000;
+    if (!/^\d+(\.\d+)?$/.test(flags.deadline) || deadlineMs <= 0)
+      throw new UsageError(`--deadline ${flags.deadline}: expected the seconds after which the agent kills this dispatch (its entry's timeout)`);
+  }
+  return { hostFlag, asked, maxParallel, explain, failClosed: flags.failClosed, deadlineMs };
 }
 
 /**
@@ -101,7 +111,7 @@ export function cliHostEventRequest(
   ctx: CliContext,
   eventArg: string,
   payload: HookContext,
-  plan: Pick<RunPlan, "hostFlag" | "asked" | "failClosed" | "lastTrusted">,
+  plan: Pick<RunPlan, "hostFlag" | "asked" | "failClosed" | "lastTrusted" | "deadlineMs">,
   runner: (config: ResolvedConfig) => Runner,
   options: TriggerOptions,
   payloadProblem?: Error,
@@ -120,6 +130,7 @@ export function cliHostEventRequest(
     trustCommand: (projectDir) => trustCommand(ctx, projectDir),
     options,
     failClosed: plan.failClosed,
+    deadlineMs: plan.deadlineMs,
     lastTrusted: plan.lastTrusted,
     payloadProblem,
   };
@@ -199,7 +210,7 @@ export async function dispatchEvent(
   ctx: CliContext,
   eventArg: string,
   payload: HookContext,
-  plan: Pick<RunPlan, "hostFlag" | "asked" | "maxParallel" | "failClosed" | "lastTrusted">,
+  plan: Pick<RunPlan, "hostFlag" | "asked" | "maxParallel" | "failClosed" | "lastTrusted" | "deadlineMs">,
   options: TriggerOptions,
   check?: (config: ResolvedConfig) => void,
   payloadProblem?: Error,
