@@ -43,7 +43,7 @@ describe("an agent's tool call cannot change which hooks run", () => {
         const r = await runCli(args, { cwd: p.dir, env });
         expect(r.code, `${marker.variable}: ${r.stderr}`).toBe(77);
         expect(r.stderr).toContain(`looks like ${marker.agent}'s tool call`);
-        expect(r.stderr).toMatch(/Ask the user to run `hooks \w+` themselves, in their own terminal/);
+        expect(r.stderr).toMatch(/Ask the user to run `hooks \w+` themselves, in a terminal of their own \(not one the agent started\)/);
         expect(snapshot(p), marker.variable).toEqual(was);
       }
       const p = sandbox({ config: GUARD });
@@ -64,18 +64,27 @@ describe("an agent's tool call cannot change which hooks run", () => {
     expect((await runCli(["init"], { cwd: fresh.dir, env: { ...fresh.env, CLAUDECODE: "1" } })).code).toBe(0);
   });
 
-  it("a person in a terminal goes on, agent's variables or not (python's pty gives hooks a real terminal)", async () => {
-    const p = sandbox({ config: GUARD });
-    const env = cliEnv({ ...p.env, CLAUDECODE: "1" });
-    const child = spawn("python3", ["-c", "import pty, sys; sys.exit(pty.spawn(sys.argv[1:]) >> 8)", process.execPath, CLI, "trust"], { cwd: p.dir, env });
+  /** `hooks trust` in a real terminal (python's pty), answering y at the prompt when it comes. */
+  async function trustInTerminal(p: Sandbox, extra: Record<string, string>): Promise<{ code: number | null; out: string }> {
+    const child = spawn("python3", ["-c", "import pty, sys; sys.exit(pty.spawn(sys.argv[1:]) >> 8)", process.execPath, CLI, "trust"], { cwd: p.dir, env: cliEnv({ ...p.env, ...extra }) });
     let out = "";
     child.stdout.on("data", (d) => {
       out += d;
       if (/\[y\/N\]/.test(out)) child.stdin.write("y\n");
     });
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-    expect(code, out).toBe(0);
-    expect(out).toMatch(/trusted hooks\.yaml/);
+    return { code, out };
+  }
+
+  it("a person in a terminal of their own goes on; a terminal with an agent's variables is no proof (Codex, Gemini and Qwen run calls in a pty)", async () => {
+    const p = sandbox({ config: GUARD });
+    const agent = await trustInTerminal(p, { CODEX_THREAD_ID: "t1" });
+    expect(agent.code, agent.out).toBe(77);
+    expect(agent.out).toMatch(/looks like Codex's tool call/);
+    expect(existsSync(trustFile(p))).toBe(false);
+    const person = await trustInTerminal(p, {});
+    expect(person.code, person.out).toBe(0);
+    expect(person.out).toMatch(/trusted hooks\.yaml/);
     expect(existsSync(trustFile(p))).toBe(true);
   });
 });

@@ -132,7 +132,9 @@ describe("fail closed, under every host", () => {
 
 describe("killed at the agent's timeout", () => {
   it("with --deadline, hookrun stops a guard that would outlast the agent's kill and blocks first, under every host; no hook process is left", async () => {
-    const slow = ["hooks:", "  pre_tool_use:", "    - name: slow", `      command: 'echo $$ > "${"$"}HOOK_PROJECT_DIR/slow.pid"; sleep 30'`, "      timeout: 60s", "      on_failure: block", ""].join("\n");
+    const slow = ["hooks:", "  pre_tool_use:", "    - name: slow", `      command: 'echo $$ > "${"$"}HOOK_PROJECT_DIR/slow.pid"; sleep 30'`, "      timeout: 60s", "      on_failure: block", ""].join(
+      "\n",
+    );
     p = sandbox({ config: slow });
     expect((await runCli(["trust", "--yes"], { cwd: p.dir, env: p.env })).code).toBe(0);
     for (const { host, event, payload } of guardedCalls(p.dir)) {

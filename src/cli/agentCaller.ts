@@ -5,19 +5,24 @@ import { HookrunError } from "../errors.js";
  * The agent cannot switch off its own guards (docs/trust.md#an-agent-cannot-switch-off-its-guards):
  * `hooks trust`, `untrust`, `enable`, `disable`, `init --force`, `install` and `uninstall`, run
  * from an agent's tool call, change nothing until a person confirms. An agent's tool call is told
- * by the variables each agent sets for the commands its model runs, and by an agent's process
- * among this process's ancestors (Linux's /proc: a marker unset with `env -u` does not hide it).
+ * by the variables each agent sets for the commands its model runs (the most specific first: an
+ * agent started from another's shell inherits the outer one's), and by an agent's process among
+ * this process's ancestors (Linux's /proc: a variable unset with `env -u` does not hide it).
  */
 
-/** The variables each agent sets for its tool calls (read from each agent's real CLI; docs/trust.md lists the evidence). */
+/**
+ * The variables each agent sets for the commands its model runs, seen in each real CLI's shell
+ * tool (Claude Code 2.1.330, Codex 0.169.0, Gemini CLI 0.61.0, Qwen Code 0.24.4, Copilot CLI
+ * 1.0.102) and found where each CLI sets them (docs/trust.md#an-agent-cannot-switch-off-its-guards).
+ */
 export const AGENT_MARKERS: readonly { agent: string; variable: string; value?: string }[] = [
-  { agent: "Claude Code", variable: "CLAUDECODE", value: "1" },
-  { agent: "Claude Code", variable: "CLAUDE_CODE_ENTRYPOINT" },
-  { agent: "Codex", variable: "CODEX_SANDBOX" },
-  { agent: "Codex", variable: "CODEX_SANDBOX_NETWORK_DISABLED" },
+  { agent: "Codex", variable: "CODEX_THREAD_ID" },
+  { agent: "Codex", variable: "CODEX_CI", value: "1" },
   { agent: "Gemini CLI", variable: "GEMINI_CLI", value: "1" },
   { agent: "Qwen Code", variable: "QWEN_CODE", value: "1" },
-  { agent: "Cursor", variable: "CURSOR_AGENT", value: "1" },
+  { agent: "Copilot CLI", variable: "COPILOT_AGENT_SESSION_ID" },
+  { agent: "Copilot CLI", variable: "COPILOT_CLI", value: "1" },
+  { agent: "Claude Code", variable: "CLAUDECODE", value: "1" },
 ];
 
 /** An agent's own process, by its command line: the agents' binaries and their npm packages. */
@@ -67,19 +72,20 @@ export function agentAncestor(pid: number): string | null {
 export class AgentCallError extends HookrunError {
   constructor(command: string, agent: string) {
     super(
-      `\`hooks ${command}\` changes which hooks run, and this looks like ${agent}'s tool call (no terminal, and ${agent}'s environment), so nothing was changed: an agent cannot switch off its own guards. Ask the user to run \`hooks ${command}\` themselves, in their own terminal`,
+      `\`hooks ${command}\` changes which hooks run, and this looks like ${agent}'s tool call (${agent}'s environment or process), so nothing was changed: an agent cannot switch off its own guards. Ask the user to run \`hooks ${command}\` themselves, in a terminal of their own (not one the agent started)`,
       { code: "agent" },
     );
   }
 }
 
 /**
- * Refuse `command` when an agent runs it: without a terminal, when it looks like an agent's tool
- * call. A terminal is a person's; so is `--person`, a flag documented as one only a person types
- * (docs/trust.md#an-agent-cannot-switch-off-its-guards).
+ * Refuse `command` when it looks like an agent's tool call, terminal or not: Codex runs a call in a
+ * pseudo-terminal when it asks for one, Gemini CLI and Qwen Code do in their interactive mode, so
+ * a terminal proves no person. `--person`, a flag documented as one only a person types
+ * (docs/trust.md#an-agent-cannot-switch-off-its-guards), goes on.
  */
-export function refuseAgentCall(command: string, options: { env: Readonly<Record<string, string | undefined>>; terminal: boolean; person?: boolean }): void {
-  if (options.person || options.terminal) return;
+export function refuseAgentCall(command: string, options: { env: Readonly<Record<string, string | undefined>>; person?: boolean }): void {
+  if (options.person) return;
   const agent = agentCaller(options.env);
   if (agent) throw new AgentCallError(command, agent);
 }

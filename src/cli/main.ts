@@ -101,7 +101,7 @@ function buildProgram(argv: string[], io: MainIO, onContext: (ctx: CliContext) =
       const opts = params[params.length - 2] as { person?: boolean };
       const changes = typeof spec.changesWhatRuns === "function" ? spec.changesWhatRuns(opts) : spec.changesWhatRuns === true;
       // Loaded only for the commands that change what runs: a cold `hooks run` never pays for it.
-      if (changes) (await import("./agentCaller.js")).refuseAgentCall(spec.name, { env: ctx.env, terminal: ctx.stdin.isTTY === true, person: opts.person });
+      if (changes) (await import("./agentCaller.js")).refuseAgentCall(spec.name, { env: ctx.env, person: opts.person });
       setCode(await action(ctx, params.slice(0, -2), opts));
     });
   };
