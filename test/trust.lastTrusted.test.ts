@@ -60,8 +60,16 @@ describe("an agent's event while the trusted file is changed or broken", () => {
     expect(denied(r.stdout), r.stdout).toBe(true);
     expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toBe("no shell here");
     expect(JSON.parse(r.stdout).systemMessage).toMatch(/changed since it was trusted: its last trusted version is running instead.*hooks -C .* trust$/);
-    // A person trusts the change: it runs.
-    expect((await runCli(["trust", "--yes"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    // A person reviews what changed since the trusted version, and trusts it: it runs.
+    const review = await runCli(["trust", "--yes"], { cwd: p.dir, env: p.env });
+    expect(review.code).toBe(0);
+    expect(review.stdout).toContain(
+      [
+        "  changed since you last trusted it (line 4; an agent's events run the trusted version until you trust this one):",
+        `  -       command: 'echo "no shell here" >&2; exit 2'`,
+        "  +       command: 'exit 0'",
+      ].join("\n"),
+    );
     const after = await claude(p);
     expect(denied(after.stdout), after.stdout).toBe(false);
     expect(after.stdout).not.toMatch(/last trusted version/);

@@ -6,6 +6,9 @@ import type { ConfigFileInfo, ResolvedConfig, ResolvedHook } from "../config/typ
 import { TrustError } from "../errors.js";
 import { terminalSafe } from "../text.js";
 import { sha256 } from "../fs/crypto.js";
+import { stateDir } from "../fs/stateDir.js";
+import { readSnapshot } from "./snapshots.js";
+import { readTrustStore } from "./store.js";
 
 const quote = (s: string): string => `"${terminalSafe(s)}"`;
 
@@ -56,6 +59,36 @@ function defaultsLines(value: unknown): string[] {
   return out.length ? ["  defaults (apply to every hook, your user-layer hooks too):", ...out] : [];
 }
 
+/** The last trusted version of a file, by its path (null: none kept, or the state dir cannot be read). */
+function keptVersions(env: NodeJS.ProcessEnv): (file: string) => string | null {
+  let store: ReturnType<typeof readTrustStore> | null = null;
+  const dir = stateDir(env);
+  return (file) => {
+    try {
+      store ??= readTrustStore(dir);
+    } catch {
+      return null;
+    }
+    const hash = store.files[path.resolve(file)];
+    return hash === undefined ? null : readSnapshot(dir, hash);
+  };
+}
+
+/** The lines that changed since the last trusted version: between the common first and last lines, at most 200 shown. */
+function changeLines(before: string, after: string): string[] {
+  const x = before.split("\n");
+  const y = after.split("\n");
+  let p = 0;
+  while (p < x.length && p < y.length && x[p] === y[p]) p++;
+  let q = 0;
+  while (q < x.length - p && q < y.length - p && x[x.length - 1 - q] === y[y.length - 1 - q]) q++;
+  const out = [`  changed since you last trusted it (line ${p + 1}; an agent's events run the trusted version until you trust this one):`];
+  const diff = [...x.slice(p, x.length - q).map((l) => `  - ${l}`), ...y.slice(p, y.length - q).map((l) => `  + ${l}`)];
+  out.push(...diff.slice(0, 200).map((l) => terminalSafe(l)));
+  if (diff.length > 200) out.push(`  … ${diff.length - 200} more changed lines`);
+  return out;
+}
+
 /**
  * What a reviewer must see before trusting: for each project/local file, its defaults that
  * change what runs, and every hook it declares or overrides with the merged values that will
@@ -63,15 +96,19 @@ function defaultsLines(value: unknown): string[] {
  * own `defaults`, and must still have the bytes that were loaded: the hash recorded is of the
  * text shown, so a file changed in between is refused, not trusted unseen.
  */
-export async function describeForReview(config: ResolvedConfig): Promise<{ files: ConfigFileInfo[]; text: string }> {
+export async function describeForReview(config: ResolvedConfig, env: NodeJS.ProcessEnv = process.env): Promise<{ files: ConfigFileInfo[]; text: string }> {
   const files = config.files.filter((f) => f.layer !== "user");
   const lines: string[] = [];
+  const kept = keptVersions(env);
   for (const file of files) {
     const text = readBoundedFile(file.path, READ_LIMITS.config, { what: "config file" }).toString("utf8");
     if (sha256(text) !== file.sha256) {
       throw new TrustError(`${file.path} changed while it was being reviewed; nothing was trusted, run \`hooks trust\` again`, [file.path]);
     }
     lines.push(`${terminalSafe(file.path)}:`);
+    // What changed since the version an agent's events still run (docs/trust.md#the-last-trusted-version-keeps-guarding).
+    const before = kept(file.path);
+    if (before !== null && before !== text) lines.push(...changeLines(before, text));
     lines.push(...defaultsLines((await parseConfigText(file.path, text)).value));
     const hooks = config.hooks.filter((h) => h.sources.some((s) => s.file === file.path));
     if (hooks.length === 0) lines.push("  (no hooks)");

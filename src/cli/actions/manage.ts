@@ -49,7 +49,7 @@ function ask(ctx: CliContext, question: string): Promise<string> {
 /** `hooks trust [--yes]`: show, confirm on a TTY, record the files' hashes. */
 export async function trustConfig(ctx: CliContext, opts: { yes?: boolean }): Promise<number> {
   const config = await loadConfig({ cwd: ctx.cwd, configPath: ctx.configPath, userConfig: ctx.userConfig, env: ctx.env });
-  const { files, text } = await describeForReview(config);
+  const { files, text } = await describeForReview(config, ctx.env);
   if (files.length === 0) {
     ctx.stderr.write(`hooks: no project config found from ${ctx.cwd}; nothing to trust (the user config is always trusted)\n`);
     return 1;
