@@ -1,6 +1,7 @@
 import type { ResolvedConfig } from "../config/types.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
 import { READ_LIMITS, readBoundedText } from "../fs/readBounded.js";
+import { notRunResult } from "../runner/runHook.js";
 import { eventGate } from "../runner/select.js";
 import type { TriggerResult } from "../runner/types.js";
 
@@ -61,23 +62,7 @@ export function failedClosedResult(event: string, sessionId: string, reason: str
     stop_reason: null,
     stopped_by: null,
     updated_input: null,
-    hooks: [
-      {
-        name: HOOKRUN_GUARD,
-        status: "blocked",
-        exit_code: null,
-        signal: null,
-        duration_ms: 0,
-        stdout: "",
-        stderr: "",
-        truncated: false,
-        messages: [],
-        decision: "block",
-        reason,
-        error: null,
-        warnings: [],
-      },
-    ],
+    hooks: [{ ...notRunResult(HOOKRUN_GUARD, "skipped"), status: "blocked", decision: "block", reason }],
     async_started: [],
     async_delivered: [],
     warnings: [],

@@ -26,20 +26,9 @@ export async function loadLastTrusted(
   load: (overrides?: Record<string, string>) => Promise<ResolvedConfig> | ResolvedConfig,
   options: TrustOptions = {},
 ): Promise<{ config: ResolvedConfig; kept: KeptVersion[] }> {
-  const dir = options.stateDir ?? defaultStateDir(options.env ?? process.env);
   const overrides: Record<string, string> = {};
   const kept: KeptVersion[] = [];
-  let store: ReturnType<typeof readTrustStore> | null = null;
-  const trustedVersion = (file: string): string | null => {
-    try {
-      store ??= readTrustStore(dir);
-    } catch {
-      // A state dir hookrun refuses keeps nothing; the trust check that follows says why.
-      return null;
-    }
-    const hash = store.files[path.resolve(file)];
-    return hash === undefined ? null : readSnapshot(dir, hash);
-  };
+  const trustedVersion = trustedVersions(options.stateDir ?? defaultStateDir(options.env ?? process.env));
   // Each round replaces the files that keep the config from running; one more catches a file a
   // replacement made load that is itself changed. Layers are at most three.
   for (let round = 0; round < 4; round++) {
@@ -73,6 +62,20 @@ export async function loadLastTrusted(
     }
   }
   return { config: await load({ ...overrides }), kept };
+}
+
+/** The last trusted version of a file, by its path: null when none is kept, or the state dir cannot be read (hookrun refuses it; the trust check says why). */
+export function trustedVersions(dir: string): (file: string) => string | null {
+  let store: ReturnType<typeof readTrustStore> | null = null;
+  return (file) => {
+    try {
+      store ??= readTrustStore(dir);
+    } catch {
+      return null;
+    }
+    const hash = store.files[path.resolve(file)];
+    return hash === undefined ? null : readSnapshot(dir, hash);
+  };
 }
 
 /** What the user is told while last trusted versions run: what changed, and the command that reviews it. */

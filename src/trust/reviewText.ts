@@ -7,8 +7,7 @@ import { TrustError } from "../errors.js";
 import { terminalSafe } from "../text.js";
 import { sha256 } from "../fs/crypto.js";
 import { stateDir } from "../fs/stateDir.js";
-import { readSnapshot } from "./snapshots.js";
-import { readTrustStore } from "./store.js";
+import { trustedVersions } from "./lastTrusted.js";
 
 const quote = (s: string): string => `"${terminalSafe(s)}"`;
 
@@ -59,21 +58,6 @@ function defaultsLines(value: unknown): string[] {
   return out.length ? ["  defaults (apply to every hook, your user-layer hooks too):", ...out] : [];
 }
 
-/** The last trusted version of a file, by its path (null: none kept, or the state dir cannot be read). */
-function keptVersions(env: NodeJS.ProcessEnv): (file: string) => string | null {
-  let store: ReturnType<typeof readTrustStore> | null = null;
-  const dir = stateDir(env);
-  return (file) => {
-    try {
-      store ??= readTrustStore(dir);
-    } catch {
-      return null;
-    }
-    const hash = store.files[path.resolve(file)];
-    return hash === undefined ? null : readSnapshot(dir, hash);
-  };
-}
-
 /** The lines that changed since the last trusted version: between the common first and last lines, at most 200 shown. */
 function changeLines(before: string, after: string): string[] {
   const x = before.split("\n");
@@ -99,7 +83,7 @@ function changeLines(before: string, after: string): string[] {
 export async function describeForReview(config: ResolvedConfig, env: NodeJS.ProcessEnv = process.env): Promise<{ files: ConfigFileInfo[]; text: string }> {
   const files = config.files.filter((f) => f.layer !== "user");
   const lines: string[] = [];
-  const kept = keptVersions(env);
+  const kept = trustedVersions(stateDir(env));
   for (const file of files) {
     const text = readBoundedFile(file.path, READ_LIMITS.config, { what: "config file" }).toString("utf8");
     if (sha256(text) !== file.sha256) {
