@@ -70,8 +70,9 @@ describe("output capture (docs/running-hooks.md#output-caps)", () => {
 describe("output capture: the hand-off when the cap is met exactly", () => {
   it("a stream that filled its cap to the byte is handed off on its next bytes", async () => {
     const cap = 64 * 1024;
-    const runner = runnerFor(hook("exact", "stop", { command: `head -c ${cap} /dev/zero; sleep 0.3; echo more; sleep 1.5`, maxOutput: cap }));
-    const pending = runner.trigger("stop", {});
+    // session_end cannot block: on a gate event output cut at the cap fails the hook (test/failClosed.test.ts).
+    const runner = runnerFor(hook("exact", "session_end", { command: `head -c ${cap} /dev/zero; sleep 0.3; echo more; sleep 1.5`, maxOutput: cap }));
+    const pending = runner.trigger("session_end", {});
     const seen = await waitFor(() => (drainersOf(process.pid).length > 0 ? drainersOf(process.pid) : null), { timeoutMs: 1500, intervalMs: 25, what: "the drainer" }).catch(() => []);
     expect(seen.length).toBe(1);
     const h = (await pending).hooks[0];
