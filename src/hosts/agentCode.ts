@@ -2,7 +2,7 @@ import type { ResolvedConfig } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
 import type { HookSpec } from "../config/types.js";
 import { hookNameFromCommand, uniqueName } from "../interop/hookNames.js";
-import type { ExistingHook, HookImport } from "../interop/importHooks.js";
+import { beginImport, type ExistingHook, type HookImport } from "../interop/importHooks.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { configEvents, matchedValues } from "./install.js";
 import { hookrunCallNote } from "./dispatch.js";
@@ -253,13 +253,8 @@ const TABLE_KEYS = new Set(["event", "tool_name", "action"]);
  * hookrun its stdin is hookrun's context (the tool input under `tool_input`), noted once.
  */
 function importAgentCode(settings: unknown, existing: ExistingHook[]): HookImport {
-  const result: HookImport = { hooks: [], customEvents: {}, notes: [] };
-  if (!isJsonObject(settings)) throw new TypeError("agent-code settings must be a TOML table");
-  const tables = settings.hooks;
-  if (tables === undefined) {
-    result.notes.push("the file has no [[hooks]] tables; nothing to import");
-    return result;
-  }
+  const { result, hooks: tables } = beginImport(settings, "agent-code settings must be a TOML table", "the file has no [[hooks]] tables; nothing to import");
+  if (tables === null) return result;
   if (!Array.isArray(tables)) throw new TypeError("`hooks` must be an array of [[hooks]] tables");
   const taken = new Set(existing.map((h) => h.name));
   const key = (event: string, command: string | undefined, matcher: string | undefined) => JSON.stringify([event, command ?? null, matcher ?? null]);

@@ -18,7 +18,7 @@ import { isJsonObject } from "../config/scanJson.js";
 import { matcherRule } from "../config/matcher.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { hookNameFromCommand, slug, uniqueName } from "../interop/hookNames.js";
-import type { ExistingHook, HookImport, ImportedHook } from "../interop/importHooks.js";
+import { beginImport, type ExistingHook, type HookImport, type ImportedHook } from "../interop/importHooks.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { hookrunCallNote } from "./dispatch.js";
 import { jsonFile } from "./setup.js";
@@ -266,14 +266,9 @@ const MAX_TIMEOUT_S = 24 * 60 * 60;
  * dialect reads a flat `permissionDecision` or `modifiedArgs`. preToolUse hooks get
  * `on_failure: block` (Copilot denies the call when one fails).
  */
-function importCopilot(settings: unknown, existing: ExistingHook[] = []): HookImport {
-  const result: HookImport = { hooks: [], customEvents: {}, notes: [] };
-  if (!isJsonObject(settings)) throw new TypeError("a Copilot hooks file must be a JSON object");
-  const hooks = settings.hooks;
-  if (hooks === undefined) {
-    result.notes.push("the file has no `hooks` object; nothing to import");
-    return result;
-  }
+function importCopilot(raw: unknown, existing: ExistingHook[] = []): HookImport {
+  const { result, root: settings, hooks } = beginImport(raw, "a Copilot hooks file must be a JSON object", "the file has no `hooks` object; nothing to import");
+  if (hooks === null) return result;
   if (!isJsonObject(hooks)) throw new TypeError("`hooks` in a Copilot hooks file must be an object of events");
   if (settings.version !== undefined && settings.version !== 1) result.notes.push(`\`version\` ${JSON.stringify(settings.version)}: Copilot reads version 1; imported as version 1`);
   for (const k of Object.keys(settings)) if (k !== "version" && k !== "hooks") result.notes.push(`\`${k}\` is not carried (hookrun imports only \`hooks\`)`);

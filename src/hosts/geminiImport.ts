@@ -2,7 +2,7 @@ import type { HookSpec } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
 import { hookNameFromCommand, slug, uniqueName } from "../interop/hookNames.js";
-import type { ExistingHook, HookImport } from "../interop/importHooks.js";
+import { beginImport, type ExistingHook, type HookImport } from "../interop/importHooks.js";
 import { hookrunCallNote } from "./dispatch.js";
 import { EVENTS, PLACEHOLDERS, TOOLS } from "./geminiTables.js";
 import { escapeRegex } from "./geminiSetup.js";
@@ -92,14 +92,9 @@ function toolMatcher(matcher: string, notes: string[], where: string): string | 
  * (placeholders rewritten), `timeout` (ms), `description`, `env`, the group's `matcher` (tool
  * names to canonical; SessionStart/SessionEnd/PreCompress compare it for equality) and `sequential`.
  */
-export function importGeminiSettings(settings: unknown, existing: ExistingHook[] = []): HookImport {
-  const result: HookImport = { hooks: [], customEvents: {}, notes: [] };
-  if (!isJsonObject(settings)) throw new TypeError("Gemini CLI settings must be a JSON object");
-  const hooks = settings.hooks;
-  if (hooks === undefined) {
-    result.notes.push("the settings have no `hooks` object; nothing to import");
-    return result;
-  }
+export function importGeminiSettings(raw: unknown, existing: ExistingHook[] = []): HookImport {
+  const { result, root: settings, hooks } = beginImport(raw, "Gemini CLI settings must be a JSON object", "the settings have no `hooks` object; nothing to import");
+  if (hooks === null) return result;
   if (!isJsonObject(hooks)) throw new TypeError("`hooks` in Gemini CLI settings must be an object of events");
   const disabled = isJsonObject(settings.hooksConfig) && Array.isArray(settings.hooksConfig.disabled) ? settings.hooksConfig.disabled.filter((d): d is string => typeof d === "string") : [];
   if (isJsonObject(settings.hooksConfig) && settings.hooksConfig.enabled === false) result.notes.push("hooksConfig.enabled is false: Gemini CLI runs none of these hooks; they are imported enabled");

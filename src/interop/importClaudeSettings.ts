@@ -6,7 +6,7 @@ import { normalizeEventName, tryParseHookEvent } from "../events/parseHookEvent.
 import { isJsonObject } from "../config/scanJson.js";
 import { hookrunCallNote } from "../hosts/dispatch.js";
 import { hookNameFromCommand, slug, uniqueName } from "./hookNames.js";
-import type { ExistingHook, HookImport } from "./importHooks.js";
+import { beginImport, type ExistingHook, type HookImport } from "./importHooks.js";
 
 /**
  * Claude Code (2.1.330) events the catalog leaves out, and why: a hook on one is imported under a
@@ -27,13 +27,8 @@ const matchesAll = (m: string | undefined) => m === undefined || m === "" || m =
  * the target file (same event, command and matcher are skipped; their names are not reused).
  */
 export function importClaudeSettings(settings: unknown, existing: ExistingHook[] = []): HookImport {
-  const result: HookImport = { hooks: [], customEvents: {}, notes: [] };
-  if (!isJsonObject(settings)) throw new TypeError("Claude Code settings must be a JSON object");
-  const hooks = settings.hooks;
-  if (hooks === undefined) {
-    result.notes.push("the settings have no `hooks` object; nothing to import");
-    return result;
-  }
+  const { result, hooks } = beginImport(settings, "Claude Code settings must be a JSON object", "the settings have no `hooks` object; nothing to import");
+  if (hooks === null) return result;
   if (!isJsonObject(hooks)) throw new TypeError("`hooks` in Claude Code settings must be an object of events");
   const taken = new Set(existing.map((h) => h.name));
   const seen = new Set(existing.map((h) => key(h.event, h.command, h.args, h.matcher, h.if)));

@@ -39,6 +39,20 @@ export interface HookImport {
 }
 
 /** The import as a config object: custom events first, then hooks grouped by event in file order. */
+/**
+ * The start every host's import shares: an empty result, and the settings' `hooks` value, or
+ * null when there is none (noted: nothing to import). `whole` names what the settings must be
+ * ("Gemini CLI settings must be a JSON object"), thrown as a TypeError when they are not; `none`
+ * is the note for settings without hooks.
+ */
+export function beginImport(settings: unknown, whole: string, none: string): { result: HookImport; root: Record<string, unknown>; hooks: unknown } {
+  const result: HookImport = { hooks: [], customEvents: {}, notes: [] };
+  if (settings === null || typeof settings !== "object" || Array.isArray(settings)) throw new TypeError(whole);
+  const root = settings as Record<string, unknown>;
+  if (root.hooks === undefined) result.notes.push(none);
+  return { result, root, hooks: root.hooks === undefined ? null : root.hooks };
+}
+
 export function importToSpec(imp: HookImport): ConfigFileSpec {
   const spec: ConfigFileSpec = {};
   if (Object.keys(imp.customEvents).length) spec.events = { ...imp.customEvents };
