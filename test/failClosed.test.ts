@@ -75,7 +75,7 @@ describe("fail closed, under every host", () => {
     ).toEqual(Object.keys(BLOCKS).sort());
   });
 
-  it("a context over the limit: blocked with the cause where the guard asks, else exit 65 and the user told", async () => {
+  it("a context over the limit: blocked with the cause where the guard asks, else the host's not-run answer telling the user", async () => {
     p = sandbox({ config: GUARDED });
     expect((await runCli(["trust", "--yes"], { cwd: p.dir, env: p.env })).code).toBe(0);
     for (const { host, event, payload } of guardedCalls(p.dir)) {
@@ -88,9 +88,13 @@ describe("fail closed, under every host", () => {
     expect((await runCli(["trust", "--yes"], { cwd: p.dir, env: p.env })).code).toBe(0);
     for (const { host, event, payload } of guardedCalls(p.dir)) {
       const a = await run(p, host.name, event, JSON.stringify({ ...payload, padding: "x".repeat(READ_LIMITS.context + 1) }));
-      expect(a.code, host.name).toBe(65);
-      expect(a.stderr, host.name).toMatch(/over the \d+-byte limit/);
+      // The host's not-run answer: "go on" in its contract (never an exit code it reads as a block: Gemini blocks on 65), the user told.
+      // agent-code's not-run answer refuses a tool call whatever the hooks asked (src/hosts/agentCode.ts).
+      expect(BLOCKS[host.name](a), `${host.name}: ${JSON.stringify(a).slice(0, 400)}`).toBe(host.name === "agent-code");
+      expect(a.stdout + a.stderr, host.name).toMatch(/hookrun could not run them:? \(?the context in stdin is over the \d+-byte limit/);
     }
+    // Without a host, as ever: exit 65.
+    expect((await runCli(["run", "pre_tool_use"], { cwd: p.dir, env: p.env, input: "x".repeat(READ_LIMITS.context + 1) })).code).toBe(65);
   });
 
   it("a config that no longer parses: blocked when its text or the entry asks to fail closed, else the not-run answer", async () => {
@@ -126,6 +130,13 @@ describe("fail closed, under every host", () => {
       const a = await run(p, host.name, event, JSON.stringify(payload));
       expect(BLOCKS[host.name](a), `${host.name}: ${JSON.stringify(a).slice(0, 400)}`).toBe(true);
       expect(a.stdout + a.stderr, host.name).toMatch(/hookrun failed: .*state/);
+    }
+    // Without on_failure: block: the call goes on (agent-code's not-run answer excepted), the user told why.
+    writeFileSync(p.path("hooks.yaml"), UNGUARDED);
+    for (const { host, event, payload } of guardedCalls(p.dir)) {
+      const a = await run(p, host.name, event, JSON.stringify(payload));
+      expect(BLOCKS[host.name](a), `${host.name}: ${JSON.stringify(a).slice(0, 400)}`).toBe(host.name === "agent-code");
+      expect(a.stdout + a.stderr, host.name).toMatch(/hookrun could not run them:? \(?state dir/);
     }
   });
 });

@@ -31,6 +31,14 @@ export function notTrustedWords(files: readonly string[], trustCommand: string):
   ];
 }
 
+/** The same when hookrun itself could not run them (a context over a limit, a state dir it refuses): `problem` says what. */
+export function couldNotRunWords(problem: string): [forUser: string, forModel: string] {
+  return [
+    `hookrun could not run them: ${problem}. This call went on unguarded (a guard with \`on_failure: block\` would have blocked it).`,
+    `hookrun could not run them (${problem}), so no guard checked this call. Tell the user.`,
+  ];
+}
+
 /** The same for a config that does not load (exit 78): `problem` is its first error, FILE:LINE:COL. */
 export function invalidConfigWords(problem: string): [forUser: string, forModel: string] {
   return [

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import type { ResolvedConfig } from "../config/types.js";
 import { ConfigError, TrustError } from "../errors.js";
+import { StateDirError } from "../fs/stateDir.js";
 import { parseHookEvent, tryParseHookEvent } from "../events/parseHookEvent.js";
 import { deriveLastMessage } from "../interop/lastMessageFromTranscript.js";
 import { hooksDisabledByEnv } from "../runner/select.js";
@@ -9,7 +10,7 @@ import { terminalSafe } from "../text.js";
 import { type KeptVersion, keptNotice, loadLastTrusted } from "../trust/lastTrusted.js";
 import { assertTrusted } from "../trust/store.js";
 import { asksFailClosed, failedClosedResult, isGateEvent, textAsksFailClosed } from "./failClosed.js";
-import { invalidConfigWords, notTrustedWords } from "./notRunWords.js";
+import { couldNotRunWords, invalidConfigWords, notTrustedWords } from "./notRunWords.js";
 import type { HostAdapter, HostAnswer, Payload } from "./types.js";
 
 /**
@@ -84,7 +85,7 @@ export type HostEventOutcome =
   /** Nothing runs and nothing is said: the host fired this for none of hookrun's events, or another entry of the host runs it. */
   | { kind: "ignored"; event: string; why: string; answer: HostAnswer }
   /** The config kept the hooks from running (untrusted or invalid): the host's not-run answer. */
-  | { kind: "not-run"; event: string; why: "untrusted" | "invalid"; error: TrustError | ConfigError; answer: HostAnswer }
+  | { kind: "not-run"; event: string; why: "untrusted" | "invalid" | "failed"; error: Error; answer: HostAnswer }
   /**
    * hookrun could not run a hook that asked `on_failure: block` (docs/fail-closed.md): the call is
    * blocked, `result` says why (hookrun's own block), `answer` is the host's blocking answer.
@@ -125,6 +126,7 @@ export async function runHostEvent(req: HostEventRequest): Promise<HostEventOutc
   const failsClosed = host !== null && (asksFailClosed(config, event) || (req.failClosed === true && isGateEvent(event, config)));
   if (req.payloadProblem) {
     if (failsClosed) return blocked(req, host, event, req.payloadProblem.message, "see docs/limits.md");
+    if (host) return failedOpen(host, event, req.payloadProblem);
     throw req.payloadProblem;
   }
   if (host && req.named !== undefined && req.named !== host.name && (await hasOwnEntries(host, config.projectDir, event)))
@@ -152,6 +154,8 @@ export async function runHostEvent(req: HostEventRequest): Promise<HostEventOutc
       return { kind: "not-run", event, why: "untrusted", error, answer: withDiagnostic(answer, `hooks: ${error.message}`) };
     }
     if (failsClosed && !req.prepareOnly) return blocked(req, host, event, `hookrun failed: ${(error as Error).message ?? String(error)}`, "run `hooks doctor`; report it if it persists");
+    // Failing open under a host is said in the host's contract (its exit code stays "go on"), not as an exit code it may read as a block.
+    if (!req.prepareOnly && error instanceof StateDirError) return failedOpen(host, event, error);
     throw error;
   } finally {
     deadline?.stop();
@@ -203,6 +207,12 @@ export function cannotStartAnswer(host: HostAdapter, event: string): HostAnswer 
   const reason =
     "hookrun blocked this because a hook asks to fail closed (on_failure: block) and hookrun could not start: its binary is missing or node is not on PATH; run `npm install` in the project (or `hooks doctor`)";
   return host.render(failedClosedResult(event, "", reason));
+}
+
+/** hookrun could not run the hooks and no guard asked to fail closed: the host's not-run answer, saying so. */
+function failedOpen(host: HostAdapter, event: string, error: Error): HostEventOutcome {
+  const answer = withDiagnostic(host.notRun(event, ...couldNotRunWords(error.message)), `hooks: ${error.message}`);
+  return { kind: "not-run", event, why: "failed", error, answer };
 }
 
 /** A config error's first problem, as FILE:LINE:COL: message. */
