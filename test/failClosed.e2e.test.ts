@@ -314,7 +314,7 @@ const ALL_AGENTS: Agent[] = [
     kill: killCopilotRuns,
     told: {},
     toldNever: "`copilot -p` shows its user a hook's stderr nowhere, and reads no systemMessage",
-    // Copilot's own rule (docs/hosts.md, docs/fail-closed.md "Per agent", /work/shared/HOSTS.md §1):
+    // Copilot's own rule (docs/hosts/copilot.md, docs/fail-closed.md#per-agent):
     // preToolUse fails CLOSED on any non-zero exit or crash ("Denied by preToolUse hook … (hook
     // errored)"), `on_failure` or not: an entry that cannot start hookrun exits 127. (hookrun's own
     // failures answer exit 0 with its not-run answer, so Copilot goes on there.)
