@@ -179,9 +179,14 @@ describe("hooks run --output claude", () => {
     }
   });
 
-  it("keeps the exit codes of usage and context errors", async () => {
+  it("keeps the exit code of a usage error; a context that is not JSON gets Claude's not-run answer (docs/fail-closed.md)", async () => {
     expect((await run("PreToolUze", "{}", "--output", "claude")).code).toBe(64);
-    expect((await run("pre_tool_use", "not json", "--output", "claude")).code).toBe(65);
+    // Claude Code shows nobody an exit 65: hookrun says it in the agent and lets the call go on.
+    const r = await run("pre_tool_use", "not json", "--output", "claude");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).systemMessage).toMatch(/^hookrun: the project's hooks did not run: hookrun could not run them: .*JSON/);
+    // Without a host, as ever: 65.
+    expect((await run("pre_tool_use", "not json")).code).toBe(65);
   });
 });
 
