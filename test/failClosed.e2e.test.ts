@@ -1,9 +1,11 @@
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { READ_LIMITS } from "../src/fs/readBounded.js";
+import { processesWithArg } from "./helpers/agentProcess.js";
 import { killClaudeRuns, modelView as claudeView, requireClaude, runClaude } from "./helpers/claudeCode.js";
 import { CLI, cliEnv, ROOT, runCli } from "./helpers/cli.js";
 import { killCodexRuns, modelView as codexView, requireCodex, runCodex } from "./helpers/codexCli.js";
@@ -29,9 +31,10 @@ import { removeTree } from "./helpers/removeTree.js";
  * 1. A pre_tool_use guard that ALLOWS (`exit 0`), so that only hookrun's own failure can block,
  *    under each failure: the config no longer parses (never trusted), the config was never trusted,
  *    node_modules/.bin/hooks is missing (removed after `hooks install`), the state dir has mode 0777
- *    (hookrun refuses it), the agent's payload is over the 10 MiB context limit. With
- *    `on_failure: block` the call is refused and the cause reaches the model; without it the call
- *    runs, and the user is told where the agent, headless, shows its user anything of a hook.
+ *    (hookrun refuses it), the agent's payload is over the 10 MiB context limit, the agent would
+ *    kill hookrun at its timeout (a stale entry's, shorter than the guard). With `on_failure: block`
+ *    the call is refused and the cause reaches the model; without it the call runs, and the user is
+ *    told where the agent, headless, shows its user anything of a hook.
  * 2. A trusted guard that blocks `touch ran.txt`: the agent's own shell calls `hooks disable guard`
  *    and, after rewriting hooks.yaml, `hooks trust --yes` are refused (exit 77), and the last trusted
  *    version keeps blocking; once a person trusts the change in a terminal of their own, the call runs.
@@ -44,11 +47,31 @@ const RAN = "ran.txt";
 const TOUCH = `touch ${RAN} && echo ran`;
 const ran = (project: string) => existsSync(path.join(project, RAN));
 
-/** A guard that allows every call: only a failure of hookrun itself can block. */
-const guardYaml = (block: boolean) => ["version: 1", "hooks:", "  pre_tool_use:", "    - name: guard", "      command: 'exit 0'", ...(block ? ["      on_failure: block"] : []), ""].join("\n");
+/** The killed guard's timeout, and the agent's kill (its entry's timeout, rewritten): the guard outlives the kill. */
+const GUARD_TIMEOUT = "30s";
+const KILL_SECONDS = 5;
+/** `sleep`'s argument in the killed guard: 20 s and a bit, unique to the project (to find its sleep in /proc). */
+const sleepArg = (project: string) => `20.${String(createHash("sha256").update(project).digest().readUInt32BE(0)).padStart(10, "0")}`;
+
+/** A guard that allows every call (by default `exit 0` at once): only a failure of hookrun itself can block. */
+interface Guard {
+  command: string;
+  timeout?: string;
+}
+const guardYaml = (block: boolean, guard: Guard = { command: "exit 0" }) =>
+  [
+    "version: 1",
+    "hooks:",
+    "  pre_tool_use:",
+    "    - name: guard",
+    `      command: '${guard.command}'`,
+    ...(guard.timeout ? [`      timeout: ${guard.timeout}`] : []),
+    ...(block ? ["      on_failure: block"] : []),
+    "",
+  ].join("\n");
 
 type HostName = "claude" | "codex" | "gemini" | "qwen" | "copilot";
-type FailureName = "invalid" | "untrusted" | "missing" | "statedir" | "oversize";
+type FailureName = "invalid" | "untrusted" | "missing" | "statedir" | "oversize" | "killed";
 
 /** One call of the model: a shell command, and optionally a large text that travels with it. */
 interface Call {
@@ -86,6 +109,8 @@ interface Agent {
   missing: string | null;
   /** The project dirs its config lives in (made before `hooks install`). */
   dirs: string[];
+  /** The file `hooks install HOST` writes its entries to, and the unit of their timeout, in ms (its own, see docs/hosts/…). */
+  entry: { file: string; unitMs: number };
   run(o: RunOptions): Promise<Run>;
   kill(): void;
   /**
@@ -100,6 +125,11 @@ interface Agent {
    * documented rule (hookrun cannot make it run): the test is `it.fails`, with the rule.
    */
   refusesByOwnRule?: Partial<Record<FailureName, string>>;
+  /**
+   * Without `on_failure: block`, when the agent kills hookrun at its timeout: why the guard's
+   * process is left running (the agent's own way of killing); absent, nothing of it is left.
+   */
+  leavesKilledGuard?: string;
 }
 
 const PROMPT = "Run the command.";
@@ -165,6 +195,7 @@ const ALL_AGENTS: Agent[] = [
     version: claude.version,
     missing: claude.reason,
     dirs: [".claude"],
+    entry: { file: ".claude/settings.json", unitMs: 1000 },
     async run(o) {
       const r = await runClaude({
         project: o.project,
@@ -188,6 +219,8 @@ const ALL_AGENTS: Agent[] = [
       // hookrun could not run the hooks: its not-run answer (exit 0, a systemMessage) says why.
       statedir: /hookrun could not run them: state dir .* is writable by group or others \(mode 777\)/,
       oversize: /hookrun could not run them: the context in stdin is over the 10485760-byte limit/,
+      // Claude killed hookrun at the entry's timeout: its own warning
+      killed: /A hook didn't answer in time, so it didn't check this action/,
     },
   },
   {
@@ -196,6 +229,7 @@ const ALL_AGENTS: Agent[] = [
     version: codex.version,
     missing: codex.reason,
     dirs: [".codex"],
+    entry: { file: ".codex/hooks.json", unitMs: 1000 },
     async run(o) {
       const r = await runCodex({
         project: o.project,
@@ -215,9 +249,10 @@ const ALL_AGENTS: Agent[] = [
       return { exitCode: r.exitCode, timedOut: r.timedOut, stdout: r.stdout, stderr: r.stderr, toolResults: startingWith(view, "output: "), view, userSaw: r.hookLines.join("\n") };
     },
     kill: killCodexRuns,
+    leavesKilledGuard: "Codex kills hookrun at its timeout at once, without a SIGTERM first, so hookrun cannot end its hooks' process groups (docs/hosts/codex.md)",
     // `codex exec` shows no hook's words (no systemMessage, in its text output or with --json), only
     // each hook's status line: `hook: PreToolUse Failed` when the entry exits non-zero.
-    told: { missing: /^hook: PreToolUse Failed$/m },
+    told: { missing: /^hook: PreToolUse Failed$/m, killed: /^hook: PreToolUse Failed$/m },
     toldNever: "`codex exec` shows its user no hook's message (its text output and --json alike), only `hook: PreToolUse Completed`",
   },
   {
@@ -226,6 +261,8 @@ const ALL_AGENTS: Agent[] = [
     version: gemini.version,
     missing: gemini.reason,
     dirs: [".gemini"],
+    // Gemini's timeouts are milliseconds (docs/hosts/gemini.md)
+    entry: { file: ".gemini/settings.json", unitMs: 1 },
     async run(o) {
       const r = await runGemini({
         project: o.project,
@@ -252,6 +289,8 @@ const ALL_AGENTS: Agent[] = [
       missing: /Hook\(s\) \[hookrun\] failed for event BeforeTool/,
       statedir: /Hook system message: hookrun: the project's hooks did not run: hookrun could not run them: state dir .* is writable by group or others \(mode 777\)/,
       oversize: /Hook system message: hookrun: the project's hooks did not run: hookrun could not run them: the context in stdin is over the 10485760-byte limit/,
+      // Gemini killed hookrun at the entry's timeout: its own words
+      killed: new RegExp(`Hook execution error: Hook timed out after ${KILL_SECONDS * 1000}ms`),
     },
   },
   {
@@ -260,6 +299,8 @@ const ALL_AGENTS: Agent[] = [
     version: qwen.version,
     missing: qwen.reason,
     dirs: [".qwen"],
+    // seconds: Qwen reads a command hook's timeout as milliseconds only from 1000 on (docs/hosts/qwen.md)
+    entry: { file: ".qwen/settings.json", unitMs: 1000 },
     async run(o) {
       const home = makeQwenHome();
       // runQwen takes no setup: the same user's environment, set up here first
@@ -295,6 +336,7 @@ const ALL_AGENTS: Agent[] = [
     version: copilot.argv ? copilot.version : null,
     missing: copilot.reason,
     dirs: [".github/hooks"],
+    entry: { file: ".github/hooks/hookrun.json", unitMs: 1000 },
     async run(o) {
       const r = await runCopilot({
         project: o.project,
@@ -374,9 +416,47 @@ interface Failure {
   /** Words of the cause that must reach the model when the guard asks to fail closed. */
   cause: RegExp;
   /** After hooks.yaml is written, node_modules/.bin/hooks linked and `hooks install HOST` run (as the agent's user). */
-  arrange(project: string, env: NodeJS.ProcessEnv): Promise<void>;
+  arrange(project: string, env: NodeJS.ProcessEnv, agent: Agent): Promise<void>;
   /** The model's call (default: `touch ran.txt`). */
   call?: Call;
+  /** The guard (default: `exit 0`). */
+  guard?(project: string): Guard;
+  /** The guard's processes still running once the agent has exited (`pid: cmdline`), when the guard starts any. */
+  left?(project: string): string[];
+}
+
+/**
+ * Rewrites the pre_tool_use entry `hooks install` wrote into a stale but consistent one: its
+ * timeout KILL_SECONDS (in the agent's unit) and, in the fail-closed entry, `--deadline KILL_SECONDS`
+ * (as `hooks install` would write it for hooks that take at most that long).
+ */
+function shortenEntry(project: string, agent: Agent): void {
+  const file = path.join(project, agent.entry.file);
+  const settings = JSON.parse(readFileSync(file, "utf8"));
+  let entries = 0;
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) {
+      for (const x of v) visit(x);
+      return;
+    }
+    if (!v || typeof v !== "object") return;
+    const o = v as Record<string, unknown>;
+    // the hook object: its command (Copilot: `bash`) runs `hooks … run pre_tool_use`, next to its timeout (Copilot: `timeoutSec`)
+    const command = ["command", "bash"].find((k) => typeof o[k] === "string" && (o[k] as string).includes(" run pre_tool_use "));
+    const timeout = ["timeout", "timeoutSec"].find((k) => typeof o[k] === "number");
+    if (!command || !timeout) {
+      for (const x of Object.values(o)) visit(x);
+      return;
+    }
+    const text = o[command] as string;
+    if (text.includes("--fail-closed") !== /--deadline \d+/.test(text)) throw new Error(`${agent.entry.file}: --fail-closed without --deadline, or the other way round: ${text}`);
+    o[timeout] = (KILL_SECONDS * 1000) / agent.entry.unitMs;
+    o[command] = text.replace(/--deadline \d+/, `--deadline ${KILL_SECONDS}`);
+    entries++;
+  };
+  visit(settings);
+  if (entries !== 1) throw new Error(`${agent.entry.file}: ${entries} pre_tool_use entries, not 1:\n${JSON.stringify(settings, null, 2)}`);
+  writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`);
 }
 
 const FAILURES: Failure[] = [
@@ -423,16 +503,35 @@ const FAILURES: Failure[] = [
     // `touch ran.txt` and runs when nothing refuses it; Codex: see its run()
     call: { command: TOUCH, pad: "x".repeat(READ_LIMITS.context + 1) },
   },
+  {
+    name: "killed",
+    title: `the agent would kill hookrun at its timeout: a stale entry of ${KILL_SECONDS} s, a guard that sleeps 20 s (its own timeout ${GUARD_TIMEOUT})`,
+    // hookrun stops the guard a tenth of the deadline before it (docs/fail-closed.md) and answers
+    // before the kill: after a kill, Codex, Gemini, Qwen and Copilot would run the call, and Claude
+    // (onFailure: "block") would block in words of its own. Claude's model view writes durations as
+    // <duration>.
+    cause: new RegExp(
+      `hookrun blocked this because a hook asks to fail closed \\(on_failure: block\\) and it could not run: its hooks did not finish before [A-Z][\\w ]+ would kill hookrun \\((${KILL_SECONDS} s|<duration>)\\)`,
+    ),
+    async arrange(project, env, agent) {
+      await hooks(project, env, ["trust", "--yes"]);
+      shortenEntry(project, agent);
+    },
+    guard: (project) => ({ command: `sleep ${sleepArg(project)}; exit 0`, timeout: GUARD_TIMEOUT }),
+    left: (project) => processesWithArg(sleepArg(project)),
+  },
 ];
 
 interface Side {
   project: string;
   run: Run;
+  /** The guard's processes left running once the agent had exited (failure.left), null when it starts none. */
+  left: string[] | null;
 }
 
 async function runFailure(agent: Agent, failure: Failure, block: boolean): Promise<Side> {
   const project = newProject(agent, `${failure.name}-${block ? "block" : "open"}`);
-  writeFileSync(path.join(project, "hooks.yaml"), guardYaml(block));
+  writeFileSync(path.join(project, "hooks.yaml"), guardYaml(block, failure.guard?.(project)));
   linkHookrun(project);
   const run = await limited(() =>
     agent.run({
@@ -440,12 +539,21 @@ async function runFailure(agent: Agent, failure: Failure, block: boolean): Promi
       calls: [failure.call ?? { command: TOUCH }],
       async setup(env) {
         await hooks(project, env, ["install", agent.host]);
-        await failure.arrange(project, env);
+        await failure.arrange(project, env, agent);
       },
     }),
   );
-  if (process.env.HOOKRUN_E2E_DUMP) dump[`${agent.host}/${failure.name}/${block ? "block" : "open"}`] = { ...run, stdout: short(run.stdout), stderr: short(run.stderr), ran: ran(project) };
-  return { project, run };
+  const left = failure.left?.(project) ?? null;
+  // what is left is this run's: ended here, by pid, once counted
+  for (const p of left ?? []) {
+    try {
+      process.kill(Number(p.split(":")[0]), "SIGKILL");
+    } catch {
+      // gone meanwhile
+    }
+  }
+  if (process.env.HOOKRUN_E2E_DUMP) dump[`${agent.host}/${failure.name}/${block ? "block" : "open"}`] = { ...run, stdout: short(run.stdout), stderr: short(run.stderr), ran: ran(project), left };
+  return { project, run, left };
 }
 
 const started = new Map<string, Promise<Side>>();
@@ -474,6 +582,12 @@ for (const agent of AGENTS) {
           expect(s.run.toolResults.join("\n"), describeRun(s.project, s.run)).toMatch(failure.cause);
         });
 
+        if (failure.left)
+          it("with on_failure: block, nothing of the guard is left running", { timeout: 300_000 }, async () => {
+            const s = await side(agent, failure, true);
+            expect(s.left, describeRun(s.project, s.run)).toEqual([]);
+          });
+
         const ownRule = agent.refusesByOwnRule?.[failure.name];
         (ownRule ? it.fails : it)(`without it, the call runs${ownRule ? ` (fails: ${ownRule})` : ""}`, { timeout: 300_000 }, async () => {
           const s = await side(agent, failure, false);
@@ -482,6 +596,14 @@ for (const agent of AGENTS) {
           // nothing was blocked: the call's result is its own, not a refusal
           expect(s.run.toolResults.join("\n"), describeRun(s.project, s.run)).not.toMatch(/blocked|denied/i);
         });
+
+        const leaves = agent.leavesKilledGuard;
+        if (failure.left)
+          it(`without it, ${leaves ? `the guard is left running: ${leaves}` : "nothing of the guard is left running"}`, { timeout: 300_000 }, async () => {
+            const s = await side(agent, failure, false);
+            if (leaves) expect(s.left, describeRun(s.project, s.run)).toHaveLength(1);
+            else expect(s.left, describeRun(s.project, s.run)).toEqual([]);
+          });
 
         const told = agent.told[failure.name];
         if (told)
