@@ -154,6 +154,10 @@ function contentText(content: unknown): string {
   return JSON.stringify(content);
 }
 
+function isEnvironmentContext(x: any): boolean {
+  return x?.type === "message" && x.role === "user" && contentText(x.content).startsWith("<environment_context>");
+}
+
 /**
  * What the model received, from the last request (the whole conversation), one line per input
  * item after Codex's own preamble (its instructions and the `<environment_context>` message):
@@ -164,7 +168,7 @@ export function modelView(requests: ModelRequest[], paths: Record<string, string
   const last = requests.at(-1);
   if (!last) return [];
   const input: any[] = Array.isArray(last.body?.input) ? last.body.input : [];
-  const start = input.findIndex((x) => x?.type === "message" && x.role === "user" && contentText(x.content).startsWith("<environment_context>"));
+  const start = input.findIndex(isEnvironmentContext);
   const replacements = Object.entries(paths)
     .map(([name, p]) => [p, name] as const)
     .sort((a, b) => b[0].length - a[0].length);
@@ -178,6 +182,9 @@ export function modelView(requests: ModelRequest[], paths: Record<string, string
   };
   const view: string[] = [];
   for (const x of input.slice(start + 1)) {
+    // Codex sends a fresh `<environment_context>` when the date changes mid-session (a run that
+    // crosses midnight): it is Codex's own preamble, not what the hooks gave the model.
+    if (isEnvironmentContext(x)) continue;
     let line: string;
     if (x?.type === "message") line = `[${x.role}] ${contentText(x.content)}`;
     else if (x?.type === "function_call") line = `call ${x.name}: ${x.arguments}`;
