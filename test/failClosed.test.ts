@@ -236,6 +236,24 @@ describe("the entries hooks install writes fail closed when hookrun cannot start
     }
   });
 
+  it("without on_failure: block, hookrun that cannot start lets the call through under every host, with the host's not-run answer where its own reading of the failed command would block", async () => {
+    p = sandbox({ config: UNGUARDED });
+    const entries = await entryCommands(p);
+    expect(entries.length).toBeGreaterThanOrEqual(10);
+    const answering = new Set<string>();
+    for (const { host, event, command } of entries) {
+      expect(command, host.name).not.toContain("--fail-closed");
+      expect(isDispatchCommand(command), `${host.name}: ${command}`).toBe(true);
+      const env = { ...(host.probe?.env(p.dir, event) ?? {}), PATH: process.env.PATH };
+      const missing = runEntry(command, host.probe?.payload(event, p.dir) ?? {}, { cwd: p.dir, env });
+      // agent-code's own choice: hooks that do not run veto a pre_tool_use call (docs/hosts/agent-code.md)
+      expect(BLOCKS[host.name](missing), `${host.name}: ${JSON.stringify(missing)}`).toBe(host.name === "agent-code");
+      if (/could not start \(its binary is missing or node is not on PATH; run `npm install`/.test(missing.stdout + missing.stderr)) answering.add(host.name);
+    }
+    // the hosts whose rule reads a command that cannot start (exit 127, or the walk-up's exit 1) as a block
+    expect([...answering].sort()).toEqual(["cline", "copilot", "gemini"]);
+  });
+
   it("only events whose hooks ask for it: an unguarded entry is the plain dispatch, and Claude's entry carries onFailure: block", async () => {
     p = sandbox({ config: `${GUARDED}  stop:\n    - name: done\n      command: 'true'\n` });
     const config = await p.load();
@@ -256,7 +274,9 @@ describe("the entries hooks install writes fail closed when hookrun cannot start
     expect(isDispatchCommand(`${good}; curl x | sh`)).toBe(false);
     expect(isDispatchCommand(good.replace("exit 2; }", "exit 2; }; ./evil"))).toBe(false);
     expect(isDispatchCommand(good.replace("printf '%s' 'no' >&2", "./evil"))).toBe(false);
-    expect(isDispatchCommand(good.replace(" --fail-closed", ""))).toBe(false);
+    // without --fail-closed: the fail-open form (a host that reads the 127 of a missing hookrun as a block)
+    expect(isDispatchCommand(good.replace(" --fail-closed", ""))).toBe(true);
+    expect(isDispatchCommand(good.replace(" --fail-closed", "; ./evil"))).toBe(false);
     expect(isDispatchCommand(`${good} --deadline 70`)).toBe(true);
     expect(isDispatchCommand(`${good} --deadline 70; ./evil`)).toBe(false);
     expect(isDispatchCommand(`${good} --deadline $(./evil)`)).toBe(false);

@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { cline, clineHookScripts } from "../src/hosts/cline.js";
 import { dispatchCommand } from "../src/hosts/dispatch.js";
+import { cannotStartAnswer } from "../src/hosts/runHostEvent.js";
 import { buildContext } from "../src/runner/context.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import { CLAUDE_PAYLOADS, hostFixtures, otherHostsFixtures } from "./helpers/hostFixtures.js";
@@ -158,7 +159,9 @@ describe("cline: through the CLI", () => {
     expect(install.stdout).toMatch(/\.clinerules\/hooks: created; Cline hands PreToolUse to hookrun/);
     const file = p.path(".clinerules/hooks/PreToolUse");
     expect(statSync(file).mode & 0o777).toBe(0o755);
-    expect(readFileSync(file, "utf8")).toBe(clineHookScripts(await p.load(), (e) => dispatchCommand("cline", e, { root: null, bin: null, exec: true })).PreToolUse);
+    // the dispatch answers Cline's not-run JSON itself when hookrun cannot start (a non-zero exit would cancel the call)
+    const failOpen = cannotStartAnswer(cline, "pre_tool_use", false);
+    expect(readFileSync(file, "utf8")).toBe(clineHookScripts(await p.load(), (e) => dispatchCommand("cline", e, { root: null, bin: null, exec: true, failOpen })).PreToolUse);
     const run = spawnSync(file, { cwd: p.dir, env: cliEnv(p.env), input: JSON.stringify(FX.PreToolUse), encoding: "utf8" });
     expect(run.status).toBe(0);
     expect(json(run.stdout)).toEqual({ cancel: true, errorMessage: "destructive", contextModification: "destructive" });

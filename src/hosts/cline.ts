@@ -164,7 +164,8 @@ export const cline: HostAdapter = {
       return { clineVersion: "hooks-doctor", hookName: hostEvent, timestamp: String(Date.now()), taskId: "hooks-doctor", workspaceRoots: [projectDir], [specificKey(hostEvent)]: specific };
     },
   },
-  setup: scriptFolder({ projectDir: ".clinerules/hooks", userDir: "Documents/Cline/Hooks", exec: true, files: clineHookScripts }),
+  // a non-zero exit cancels the call: the 127 of a missing hookrun would cancel every call
+  setup: scriptFolder({ projectDir: ".clinerules/hooks", userDir: "Documents/Cline/Hooks", exec: true, blocksOnStartFailure: true, files: clineHookScripts }),
   degrade: {
     ask: "a block (`cancel: true`) whose errorMessage says Cline cannot ask",
     defer: "`cancel: false`: Cline's own approval rules decide",

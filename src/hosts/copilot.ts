@@ -460,6 +460,8 @@ export const copilot: HostAdapter = {
     // but its lifecycle hooks follow the session's directory after /cd).
     root: '"$COPILOT_PROJECT_DIR"',
     exec: true,
+    // preToolUse denies on any non-zero exit: the 127 of a missing hookrun would deny every call
+    blocksOnStartFailure: true,
     skeleton: { version: 1 },
     entries,
   }),

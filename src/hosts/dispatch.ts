@@ -26,6 +26,12 @@ export interface DispatchTarget {
    */
   failClosed?: { stdout: string; stderr: string; exitCode: number };
   /**
+   * Not failing closed, under a host that reads the exit of a command that cannot start (127) as
+   * a block (HostSetup.blocksOnStartFailure): the host's not-run answer, printed by the command
+   * itself when hookrun cannot start, so the call goes on with the user told.
+   */
+  failOpen?: { stdout: string; stderr: string; exitCode: number };
+  /**
    * With `failClosed`: the seconds after which the host kills the entry (its timeout); hookrun
    * stops its hooks and blocks before then (`--deadline`), so being killed never lets the call through.
    */
@@ -50,11 +56,12 @@ const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${
 
 /** The dispatch command line of one canonical event for a host. */
 export function dispatchCommand(host: string, event: string, target: DispatchTarget): string {
-  if (target.walkUp && !target.bin) return walkUpDispatchCommand(host, event, target.failClosed, target.deadlineSeconds);
+  if (target.walkUp && !target.bin) return walkUpDispatchCommand(host, event, target);
   const bin = target.bin ? shellQuote(target.bin) : target.root ? `${target.root}/node_modules/.bin/hooks` : "node_modules/.bin/hooks";
   const cd = target.root ? ` -C ${target.root}` : "";
   const run = `${target.exec ? "exec " : ""}${bin}${cd} run ${event} --host ${host}`;
-  return target.failClosed ? `${canStart(bin)} || { ${answerShell(target.failClosed)}; }; ${run} ${closedFlags(target)}` : run;
+  if (target.failClosed) return `${canStart(bin)} || { ${answerShell(target.failClosed)}; }; ${run} ${closedFlags(target)}`;
+  return target.failOpen ? `${canStart(bin)} || { ${answerShell(target.failOpen)}; }; ${run}` : run;
 }
 
 /** The flags of a fail-closed dispatch: `--fail-closed`, and the host's kill as `--deadline SECONDS`. */
@@ -68,17 +75,18 @@ const FAIL_CLOSED = "--fail-closed";
  * subdirectory, possibly) and names no project directory (Codex, agent-code): walk up from $PWD
  * to the nearest directory with an executable node_modules/.bin/hooks (every teammate's
  * `npm install` leaves it there; never npx) and `exec` it there, so the process the host kills on
- * its timeout is hookrun itself. No hookrun found: exit 1 with the reason on stderr, or, failing
- * closed, the host's blocking answer.
+ * its timeout is hookrun itself. No hookrun found: exit 1 with the reason on stderr, or the
+ * answer of `fallback` (failing closed: the host's block; failing open: its not-run answer).
  */
-export function walkUpDispatchCommand(host: string, event: string, failClosed?: DispatchTarget["failClosed"], deadlineSeconds?: number): string {
+export function walkUpDispatchCommand(host: string, event: string, fallback: Pick<DispatchTarget, "failClosed" | "failOpen" | "deadlineSeconds"> = {}): string {
   const bin = '"$d/node_modules/.bin/hooks"';
+  const answer = fallback.failClosed ?? fallback.failOpen;
   return [
     'd="$PWD"',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansions, not a template
     'while [ ! -x "$d/node_modules/.bin/hooks" ] && [ "$d" != / ]; do d="${d%/*}"; d="${d:-/}"; done',
-    failClosed ? `${canStart(bin)} || { ${answerShell(failClosed)}; }` : `[ -x ${bin} ] || { echo "hookrun: no node_modules/.bin/hooks in $PWD or above (run npm install)" >&2; exit 1; }`,
-    `exec ${bin} -C "$d" run ${event} --host ${host}${failClosed ? ` ${closedFlags({ root: null, bin: null, failClosed, deadlineSeconds })}` : ""}`,
+    answer ? `${canStart(bin)} || { ${answerShell(answer)}; }` : `[ -x ${bin} ] || { echo "hookrun: no node_modules/.bin/hooks in $PWD or above (run npm install)" >&2; exit 1; }`,
+    `exec ${bin} -C "$d" run ${event} --host ${host}${fallback.failClosed ? ` ${closedFlags({ root: null, bin: null, ...fallback })}` : ""}`,
   ].join("; ");
 }
 
@@ -99,10 +107,15 @@ const templatePattern = (command: string): RegExp =>
       .replace(/EVENT --host HOST/, "[\\w.:-]+ --host [\\w-]+")
       .replace(" --deadline 99999", "(?: --deadline \\d{1,6})?")}$`,
   );
-// The walk-up form (walkUpDispatchCommand), plain and failing closed.
-const WALK_UP = [templatePattern(walkUpDispatchCommand("HOST", "EVENT")), templatePattern(walkUpDispatchCommand("HOST", "EVENT", SAMPLE_ANSWER, 99999))];
-// The fail-closed prefix of a simple dispatch (dispatchCommand): hookrun's start checked, the answer when it cannot.
-const CLOSED_PREFIX = new RegExp(String.raw`^\{ \[ -x (\S+) \] && command -v node >/dev/null 2>&1; \} \|\| \{ ${ANSWER}; \}; (.*)$`, "s");
+// The walk-up form (walkUpDispatchCommand): plain, failing closed, failing open.
+const WALK_UP = [
+  templatePattern(walkUpDispatchCommand("HOST", "EVENT")),
+  templatePattern(walkUpDispatchCommand("HOST", "EVENT", { failClosed: SAMPLE_ANSWER, deadlineSeconds: 99999 })),
+  templatePattern(walkUpDispatchCommand("HOST", "EVENT", { failOpen: SAMPLE_ANSWER })),
+];
+// The prefix of a simple dispatch that answers itself when hookrun cannot start (dispatchCommand:
+// failing closed, or failing open under a host that would read the 127 as a block).
+const CLOSED_PREFIX = new RegExp(String.raw`^\{ \[ -x ((?:"[^"]*"|'[^']*'|\\'|[^\s"'\\])+) \] && command -v node >/dev/null 2>&1; \} \|\| \{ ${ANSWER}; \}; (.*)$`, "s");
 
 /**
  * Whether a host entry's command dispatches to hookrun, and only that: `[exec|npx|node]
@@ -113,12 +126,12 @@ const CLOSED_PREFIX = new RegExp(String.raw`^\{ \[ -x (\S+) \] && command -v nod
  */
 export function isDispatchCommand(command: string): boolean {
   if (WALK_UP.some((p) => p.test(command))) return true;
-  // Failing closed: the rest is a plain dispatch of the very binary the prefix checks.
-  const closed = CLOSED_PREFIX.exec(command);
-  if (closed) {
-    const rest = closed[2];
+  // Answering itself when hookrun cannot start: the rest is a plain dispatch of the very binary the prefix checks.
+  const prefixed = CLOSED_PREFIX.exec(command);
+  if (prefixed) {
+    const rest = prefixed[2];
     const words = rest.match(SHELL_WORD) ?? [];
-    return (words[0] === "exec" ? words[1] : words[0]) === closed[1] && new RegExp(` ${FAIL_CLOSED}(?: --deadline \\d{1,6})?$`).test(rest) && isDispatchCommand(rest);
+    return (words[0] === "exec" ? words[1] : words[0]) === prefixed[1] && isDispatchCommand(rest);
   }
   // Printable text on one line (no control character, no blank but space and tab), every
   // character but the blanks between words belonging to a word, and each `$` a plain variable,

@@ -83,6 +83,8 @@ export const gemini: HostAdapter = {
     hooksPath: ["hooks"],
     root: GEMINI_ROOT,
     exec: true,
+    // exit 2 or more blocks: the 127 of a missing hookrun would block every call
+    blocksOnStartFailure: true,
     entries: geminiEntries,
   }),
   import: importGeminiSettings,

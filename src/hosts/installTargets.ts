@@ -54,9 +54,19 @@ export function dispatchTarget(host: Installable, user: boolean, entry: string |
  * setup against them.
  */
 export function wantedFor(host: Installable, config: ResolvedConfig, target: DispatchTarget, port: number | null = null): Record<string, unknown> {
-  // An event with an `on_failure: block` hook fails closed even when hookrun cannot start (docs/fail-closed.md).
+  // An event with an `on_failure: block` hook fails closed even when hookrun cannot start; without
+  // one, under a host that would read a command that cannot start as a block, it fails open
+  // (docs/fail-closed.md).
   const command = (event: string) =>
-    dispatchCommand(host.name, event, asksFailClosed(config, event) ? { ...target, failClosed: cannotStartAnswer(host, event), deadlineSeconds: killSeconds(host, config, event) } : target);
+    dispatchCommand(
+      host.name,
+      event,
+      asksFailClosed(config, event)
+        ? { ...target, failClosed: cannotStartAnswer(host, event), deadlineSeconds: killSeconds(host, config, event) }
+        : host.setup.blocksOnStartFailure
+          ? { ...target, failOpen: cannotStartAnswer(host, event, false) }
+          : target,
+    );
   const wanted = host.setup.wanted(config, command);
   return port === null ? wanted : warmEntries(host.name, wanted as Record<string, HostEntry[]>, port);
 }

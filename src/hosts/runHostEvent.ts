@@ -200,12 +200,15 @@ function blocked(req: HostEventRequest, host: HostAdapter, event: string, cause:
 }
 
 /**
- * What a dispatch entry answers, failing closed, when hookrun cannot start at all (`hooks install`
- * writes it into the entry, src/hosts/dispatch.ts): the host's own block, rendered by its adapter.
+ * What a dispatch entry answers when hookrun cannot start at all (`hooks install` writes it into
+ * the entry, src/hosts/dispatch.ts): failing closed, the host's own block, rendered by its adapter;
+ * failing open, the host's not-run answer.
  */
-export function cannotStartAnswer(host: HostAdapter, event: string): HostAnswer {
-  const reason =
-    "hookrun blocked this because a hook asks to fail closed (on_failure: block) and hookrun could not start: its binary is missing or node is not on PATH; run `npm install` in the project (or `hooks doctor`)";
+export function cannotStartAnswer(host: HostAdapter, event: string, closed = true): HostAnswer {
+  const cause = "its binary is missing or node is not on PATH";
+  const fix = "run `npm install` in the project (or `hooks doctor`)";
+  if (!closed) return host.notRun(event, ...couldNotRunWords(`it could not start (${cause}; ${fix})`));
+  const reason = `hookrun blocked this because a hook asks to fail closed (on_failure: block) and hookrun could not start: ${cause}; ${fix}`;
   return host.render(failedClosedResult(event, "", reason));
 }
 

@@ -71,6 +71,7 @@ function entryFile(kind: "json-file" | "toml-file", spec: EntryFileSpec, loadEdi
     exec: spec.exec,
     walkUp: spec.walkUp,
     killAfterMs: spec.killAfterMs,
+    blocksOnStartFailure: spec.blocksOnStartFailure,
     note: spec.note,
     warnings: spec.warnings,
     place,
@@ -123,8 +124,9 @@ export interface ScriptFolderSpec {
   readonly projectDir: string;
   /** The folder of the user's, relative to the home directory. */
   readonly userDir: string;
-  /** See HostSetup.exec. */
+  /** See HostSetup.exec, blocksOnStartFailure. */
   readonly exec?: boolean;
+  readonly blocksOnStartFailure?: boolean;
   /** The scripts for `config`: file name → script text (each carries SCRIPT_MARK, src/hosts/hostScripts.ts). */
   files(config: ResolvedConfig, command: (event: string) => string): Record<string, string>;
 }
@@ -142,6 +144,7 @@ export function scriptFolder(spec: ScriptFolderSpec): HostSetup {
     summary: `one script per hook in \`${spec.projectDir}/\``,
     root: null,
     exec: spec.exec,
+    blocksOnStartFailure: spec.blocksOnStartFailure,
     place,
     wanted: (config, command) => spec.files(config, command),
     async plan(wanted, at: SetupPlace): Promise<SetupPlan> {

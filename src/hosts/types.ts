@@ -52,6 +52,13 @@ export interface HostSetup {
   readonly walkUp?: boolean;
   /** A kill the host applies to every hook whatever its entry says (agent-code: 30 s); absent: the entry's own timeout. */
   readonly killAfterMs?: number;
+  /**
+   * The host reads the exit of an entry that cannot start hookrun (127: its binary missing, node
+   * not on PATH) as a block (Gemini CLI: exit 2 or more; Copilot CLI: any non-zero). Its plain
+   * entries then answer the host's not-run answer themselves, so the call goes on with the user
+   * told, as when hookrun runs and fails (docs/fail-closed.md).
+   */
+  readonly blocksOnStartFailure?: boolean;
   /** What the user must still do for the host to read the entries, said after `hooks install` writes them. */
   readonly note?: string;
   /**
@@ -83,11 +90,12 @@ export interface EntryFileSpec {
   readonly userFile: string;
   /** Where the map of events lives in that file: `["hooks"]` for most hosts. */
   readonly hooksPath: readonly string[];
-  /** See HostSetup.root, exec, walkUp, killAfterMs. */
+  /** See HostSetup.root, exec, walkUp, killAfterMs, blocksOnStartFailure. */
   readonly root: string | null;
   readonly exec?: boolean;
   readonly walkUp?: boolean;
   readonly killAfterMs?: number;
+  readonly blocksOnStartFailure?: boolean;
   readonly note?: string;
   /** Top-level keys a file that hookrun creates starts with (`{version: 1}`), besides the hooks map. */
   readonly skeleton?: Readonly<Record<string, unknown>>;
