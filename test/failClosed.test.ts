@@ -7,7 +7,7 @@ import { dispatchTarget, installable, wantedFor } from "../src/hosts/installTarg
 import { hostEventName } from "../src/hosts/payload.js";
 import { HOSTS } from "../src/hosts/table.js";
 import type { HostAdapter, HostEntry, Payload } from "../src/hosts/types.js";
-import { runCli } from "./helpers/cli.js";
+import { CLI, runCli } from "./helpers/cli.js";
 import { linkHookrun, runEntry } from "./helpers/hostDispatch.js";
 import { type Sandbox, sandbox, waitGone } from "./helpers/sandbox.js";
 
@@ -66,6 +66,33 @@ const run = (p: Sandbox, host: string, event: string, input: string, extra: stri
 let p: Sandbox;
 
 describe("fail closed, under every host", () => {
+  it("hookrun crashing (its working directory deleted under it) or failing on its own command line: with --fail-closed the host's block naming the error; without, the error and its exit code as before", async () => {
+    p = sandbox({ config: GUARDED });
+    const dir = p.path("gone");
+    // a real crash: node's process.cwd() throws before hookrun's code reads anything
+    const crash = (host: string, event: string, payload: unknown, extra: string) => {
+      mkdirSync(dir);
+      return runEntry(`cd gone && rmdir ../gone && exec '${process.execPath}' '${CLI}' run ${event} --host ${host}${extra}`, payload, { cwd: p.dir, env: p.env });
+    };
+    for (const { host, event, payload } of guardedCalls(p.dir)) {
+      const closed = crash(host.name, event, payload, " --fail-closed");
+      expect(BLOCKS[host.name](closed), `${host.name}: ${JSON.stringify(closed)}`).toBe(true);
+      expect(closed.stdout + closed.stderr, host.name).toMatch(/fail closed \(on_failure: block\) and it could not run: hookrun failed: ENOENT: no such file or directory, uv_cwd/);
+      const open = crash(host.name, event, payload, "");
+      expect(open.code, host.name).toBe(1);
+      expect(open.stderr, host.name).toMatch(/uv_cwd/);
+      // an error of the entry's own command line
+      const usage = await run(p, host.name, event, JSON.stringify(payload), ["--fail-closed", "--only", "nosuch"]);
+      expect(BLOCKS[host.name](usage), `${host.name}: ${JSON.stringify(usage)}`).toBe(true);
+      expect(usage.stderr, host.name).toMatch(/hooks: .*nosuch/);
+    }
+    // not a gate event: the error's own course, even with --fail-closed
+    const notify = (extra: string[]) => runCli(["run", "notification", "--host", "claude", "--only", "nosuch", ...extra], { cwd: p.dir, env: p.env, input: "{}" });
+    const [plain, flagged] = await Promise.all([notify([]), notify(["--fail-closed"])]);
+    expect(flagged).toEqual(plain);
+    expect(plain.stderr).toMatch(/--only: no hook named nosuch/);
+  });
+
   it("covers every host with a pre_tool_use event", () => {
     p = sandbox({ config: GUARDED });
     expect(
@@ -155,9 +182,11 @@ describe("killed at the agent's timeout", () => {
       const pid = Number(readFileSync(p.path("slow.pid"), "utf8"));
       expect(await waitGone(pid), `${host.name}: the guard's sh ${pid} outlived hookrun`).toBe(true);
     }
+    // a broken entry blocks too: it fails closed
     const bad = await run(p, "claude", "PreToolUse", "{}", ["--fail-closed", "--deadline", "soon"]);
-    expect(bad.code).toBe(64);
+    expect(BLOCKS.claude(bad), JSON.stringify(bad)).toBe(true);
     expect(bad.stderr).toMatch(/--deadline soon: expected the seconds/);
+    expect((await run(p, "claude", "PreToolUse", "{}", ["--deadline", "soon"])).code).toBe(64);
   });
 });
 

@@ -1,13 +1,17 @@
-import { closeSync, fstatSync } from "node:fs";
+import { closeSync, fstatSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { main } from "../cli/main.js";
 import { stdioWriter } from "../cli/stdioWriter.js";
 
 // The entry module: the only place that touches process.argv and the exit code. No top-level
 // await: the CLI is bundled as CommonJS (see scripts/build.mjs).
+const argv = process.argv.slice(2);
+// A fail-closed dispatch that crashes (a deleted working directory, a bug) blocks in its host's
+// contract instead of exiting 1, which most agents read as "go on" (docs/fail-closed.md).
+if (argv.includes("--fail-closed")) process.on("uncaughtException", crashedClosed);
 const stdout = stdioWriter(1, () => process.stdout);
 const stderr = stdioWriter(2, () => process.stderr);
-void main(process.argv.slice(2), {
+void main(argv, {
   stdout,
   stderr,
   // Lazy: most commands never read stdin, and creating the stream costs start-up time.
@@ -20,6 +24,22 @@ void main(process.argv.slice(2), {
   // Detached async workers re-run this same CLI entry (`hooks __async-worker JOB`).
   entry: process.argv[1],
 }).then(exitWhenFlushed);
+
+/** An uncaught exception of a fail-closed dispatch: the host's block when crashAnswer gives one, else Node's own report and exit 1. */
+function crashedClosed(error: unknown): void {
+  void import("../hosts/crashAnswer.js")
+    .then(({ crashAnswer }) => crashAnswer(argv, error))
+    .catch(() => null)
+    .then((answer) => {
+      if (!answer) {
+        writeSync(2, `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+        return process.exit(1);
+      }
+      writeSync(1, answer.stdout);
+      writeSync(2, answer.stderr);
+      process.exit(answer.exitCode);
+    });
+}
 
 /**
  * Exit as soon as what was printed has reached the kernel. main() resolves only when its work is

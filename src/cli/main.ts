@@ -3,6 +3,7 @@ import { HookrunError } from "../errors.js";
 import { ENV_VARS } from "../env.js";
 import { errorJson } from "../report/json.js";
 import { terminalSafe } from "../text.js";
+import { FAIL_CLOSED_FLAG } from "../hosts/failClosed.js";
 import { VERSION } from "../version.js";
 import { commandsFor, COMMANDS, type CommandSpec } from "./commands.js";
 import { COLOR_WHEN, makeCliContext, type CliContext, type GlobalOptions } from "./context.js";
@@ -140,8 +141,15 @@ export async function main(argv: string[], io: MainIO): Promise<number> {
     await program.parseAsync(argv, { from: "user" });
     return code;
   } catch (error) {
+    if (error instanceof CommanderError && (error.code === "commander.helpDisplayed" || error.code === "commander.version")) return EXIT.ok;
+    // A fail-closed dispatch that fails blocks in its host's contract (docs/fail-closed.md).
+    const closed = argv.includes(FAIL_CLOSED_FLAG) ? (await import("../hosts/crashAnswer.js")).crashAnswer(argv, error) : null;
+    if (closed) {
+      io.stdout.write(closed.stdout);
+      io.stderr.write(closed.stderr);
+      return closed.exitCode;
+    }
     if (error instanceof CommanderError) {
-      if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return EXIT.ok;
       // `hooks help` exits 0; a command group named without its subcommand (`hooks import`)
       // prints its help to stderr with exit code 1: a usage error.
       if (error.code === "commander.help") return error.exitCode === 0 ? EXIT.ok : EXIT.usage;

@@ -48,6 +48,11 @@ export function textAsksFailClosed(files: readonly string[]): boolean {
   return false;
 }
 
+/** The reason of hookrun's own block: what kept it from running the hooks, and what fixes that. */
+export function closedReason(cause: string, fix: string): string {
+  return `hookrun blocked this because a hook asks to fail closed (on_failure: block) and it could not run: ${cause}; ${fix}`;
+}
+
 /** A result that blocks `event` with `reason`, made by hookrun itself: what a host renders when hookrun fails closed. */
 export function failedClosedResult(event: string, sessionId: string, reason: string): TriggerResult {
   return {

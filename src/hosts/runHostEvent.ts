@@ -9,7 +9,7 @@ import type { HookContext, Runner, TriggerOptions, TriggerResult } from "../runn
 import { terminalSafe } from "../text.js";
 import { type KeptVersion, keptNotice, loadLastTrusted } from "../trust/lastTrusted.js";
 import { assertTrusted } from "../trust/store.js";
-import { asksFailClosed, failedClosedResult, isGateEvent, textAsksFailClosed } from "./failClosed.js";
+import { asksFailClosed, closedReason, failedClosedResult, isGateEvent, textAsksFailClosed } from "./failClosed.js";
 import { couldNotRunWords, invalidConfigWords, notTrustedWords } from "./notRunWords.js";
 import type { HostAdapter, HostAnswer, Payload } from "./types.js";
 
@@ -118,14 +118,14 @@ export async function runHostEvent(req: HostEventRequest): Promise<HostEventOutc
     if (!host || req.prepareOnly || !(error instanceof ConfigError)) throw error;
     const files = [...new Set(error.diagnostics.filter((d) => d.severity === "error").map((d) => d.file))];
     if (isGateEvent(early, null) && (req.failClosed || textAsksFailClosed(files)))
-      return blocked(req, host, early, `the hooks config does not load (${firstProblem(error)})`, "fix it (`hooks validate` lists every problem)");
+      return blocked(req.payload, host, early, `the hooks config does not load (${firstProblem(error)})`, "fix it (`hooks validate` lists every problem)");
     return { kind: "not-run", event: early, why: "invalid", error, answer: invalidAnswer(host, early, error) };
   }
   const custom = Object.keys(config.events).filter((e) => config.events[e].custom);
   const event = hostEvent ?? parseHookEvent(req.event, custom);
   const failsClosed = host !== null && (asksFailClosed(config, event) || (req.failClosed === true && isGateEvent(event, config)));
   if (req.payloadProblem) {
-    if (failsClosed) return blocked(req, host, event, req.payloadProblem.message, "see docs/limits.md");
+    if (failsClosed) return blocked(req.payload, host, event, req.payloadProblem.message, "see docs/limits.md");
     if (host) return failedOpen(host, event, req.payloadProblem);
     throw req.payloadProblem;
   }
@@ -138,7 +138,7 @@ export async function runHostEvent(req: HostEventRequest): Promise<HostEventOutc
     const outcome = await readAndRun({ ...req, options }, config, event, kept.length ? keptNotice(kept, req.trustCommand(config.projectDir)) : null);
     if (host && deadline?.signal.aborted && outcome.kind === "ran" && !outcome.result.blocked)
       return blocked(
-        req,
+        req.payload,
         host,
         event,
         `its hooks did not finish before ${host.title} would kill hookrun (${req.deadlineMs! / 1000} s)`,
@@ -149,11 +149,11 @@ export async function runHostEvent(req: HostEventRequest): Promise<HostEventOutc
     if (!host) throw error;
     if (error instanceof TrustError) {
       const review = req.trustCommand(config.projectDir);
-      if (failsClosed) return blocked(req, host, event, error.message, `review it: ${review}`);
+      if (failsClosed) return blocked(req.payload, host, event, error.message, `review it: ${review}`);
       const answer = host.notRun(event, ...notTrustedWords(error.files, review));
       return { kind: "not-run", event, why: "untrusted", error, answer: withDiagnostic(answer, `hooks: ${error.message}`) };
     }
-    if (failsClosed && !req.prepareOnly) return blocked(req, host, event, `hookrun failed: ${(error as Error).message ?? String(error)}`, "run `hooks doctor`; report it if it persists");
+    if (failsClosed && !req.prepareOnly) return blocked(req.payload, host, event, ...failedWords(error));
     // Failing open under a host is said in the host's contract (its exit code stays "go on"), not as an exit code it may read as a block.
     if (!req.prepareOnly && error instanceof StateDirError) return failedOpen(host, event, error);
     throw error;
@@ -192,11 +192,24 @@ async function readAndRun(req: HostEventRequest, config: ResolvedConfig, event: 
 }
 
 /** hookrun failed closed: the host's blocking answer, the cause and the fix in its reason, and on stderr for the person reading the log. */
-function blocked(req: HostEventRequest, host: HostAdapter, event: string, cause: string, fix: string): HostEventOutcome {
-  const reason = `hookrun blocked this because a hook asks to fail closed (on_failure: block) and it could not run: ${cause}; ${fix}`;
-  const sessionId = typeof req.payload.session_id === "string" ? req.payload.session_id : "";
+function blocked(payload: Payload, host: HostAdapter, event: string, cause: string, fix: string): HostEventOutcome & { kind: "blocked" } {
+  const reason = closedReason(cause, fix);
+  const sessionId = typeof payload.session_id === "string" ? payload.session_id : "";
   const result = failedClosedResult(event, sessionId, reason);
   return { kind: "blocked", event, cause, result, answer: withDiagnostic(host.render(result), `hooks: ${reason}`) };
+}
+
+/** The cause and the fix of hookrun's block when hookrun itself failed. */
+function failedWords(error: unknown): [cause: string, fix: string] {
+  return [`hookrun failed: ${error instanceof Error ? error.message : String(error)}`, "run `hooks doctor`; report it if it persists"];
+}
+
+/**
+ * What a fail-closed dispatch answers when hookrun failed around the one path (a crash, an error
+ * in its own command line; src/hosts/crashAnswer.ts reads argv for it): the host's block.
+ */
+export function failedAnswer(host: HostAdapter, event: string, error: unknown): HostAnswer {
+  return blocked({}, host, event, ...failedWords(error)).answer;
 }
 
 /**
