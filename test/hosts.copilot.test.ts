@@ -142,6 +142,15 @@ describe("the host table with Copilot in it", () => {
 });
 
 describe("copilot.render", () => {
+  it("a notice that names hookrun already (the last trusted version's) is not prefixed twice; others get the prefix", () => {
+    const notices = [
+      { role: "system" as const, kind: "notice" as const, content: "hookrun: hooks.yaml changed since it was trusted" },
+      { role: "system" as const, kind: "notice" as const, content: "slow hook" },
+    ];
+    const r = copilot.render(triggerResult("notification", [], { messages: notices }));
+    expect(r.stderr).toBe("hookrun: hooks.yaml changed since it was trusted\nhookrun: slow hook\n");
+  });
+
   it("always exits 0 with one JSON object; an empty object when nothing is said", () => {
     const r = parse(copilot.render(triggerResult("pre_tool_use", [hookResult("a")])));
     expect(r).toEqual(expect.objectContaining({ exitCode: 0, stderr: "", json: {} }));

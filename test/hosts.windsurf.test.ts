@@ -74,6 +74,9 @@ describe("windsurf: render (exit code only; what it cannot carry is shown, never
 
   it("says nothing and exits 0 when nothing happened", () => {
     expect(windsurf.render(triggerResult("pre_tool_use", [hookResult("a")]))).toEqual({ stdout: "", stderr: "", exitCode: 0 });
+    // a notice that names hookrun already (the last trusted version's) is not prefixed twice
+    const kept = { role: "system" as const, kind: "notice" as const, content: "hookrun: hooks.yaml changed since it was trusted" };
+    expect(windsurf.render(triggerResult("pre_tool_use", [], { messages: [kept] })).stdout).toBe("hookrun: hooks.yaml changed since it was trusted\n");
   });
 
   it("blocks a pre-hook with exit 2 and the reason on stderr (tool calls and prompts)", () => {

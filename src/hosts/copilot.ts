@@ -24,7 +24,7 @@ import { hookrunCallNote } from "./dispatch.js";
 import { jsonFile } from "./setup.js";
 import type { HostAdapter, HostAnswer, HostEntry, Payload } from "./types.js";
 import { baseRead, field, sampleFields } from "./payload.js";
-import { resultTexts } from "./resultText.js";
+import { hookrunLine, resultTexts } from "./resultText.js";
 
 /** The camelCase events (Copilot's own config spelling) → canonical; the dialect hookrun installs in. */
 const CAMEL_EVENTS: Readonly<Record<string, string>> = {
@@ -219,7 +219,7 @@ export function formatCopilot(result: TriggerResult): { response: CopilotRespons
 
 function render(result: TriggerResult): HostAnswer {
   const { response, notes } = formatCopilot(result);
-  return { stdout: `${JSON.stringify(response)}\n`, stderr: notes.map((n) => `hookrun: ${n}\n`).join(""), exitCode: 0 };
+  return { stdout: `${JSON.stringify(response)}\n`, stderr: notes.map((n) => `${hookrunLine(n)}\n`).join(""), exitCode: 0 };
 }
 
 /**

@@ -35,6 +35,9 @@ export function resultTexts(result: TriggerResult): { context: string[]; notices
 }
 
 /** The reason of a block, never empty. */
+/** A line of hookrun's own for the user: `hookrun: ` in front, once (some notices carry it already). */
+export const hookrunLine = (text: string): string => (text.startsWith("hookrun: ") ? text : `hookrun: ${text}`);
+
 export const blockReason = (result: TriggerResult): string => result.reason ?? `blocked by ${result.blocked_by ?? "a hook"}`;
 
 /** The strongest decision of the run's hooks short of a block, in Claude's order: defer > ask > allow. */

@@ -3,7 +3,7 @@ import { isJsonObject } from "../config/scanJson.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
 import type { ExistingHook, HookImport } from "../interop/importHooks.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
-import { blockReason, parseJsonObject, rankedDecision, resultTexts } from "./resultText.js";
+import { blockReason, hookrunLine, parseJsonObject, rankedDecision, resultTexts } from "./resultText.js";
 import { type FlatConverted, type FlatEntry, importFlatHooks } from "./flatImport.js";
 import { configEvents, matchedValues } from "./install.js";
 import { jsonFile } from "./setup.js";
@@ -123,7 +123,7 @@ function render(result: TriggerResult): HostAnswer {
   }
   if (t.context.length) lines.push(`hookrun: Windsurf gives hooks no way to reach the model; for you: ${t.context.join(" | ")}`);
   if (t.feedback.length) lines.push(`hookrun: feedback on the action (Windsurf cannot give it to the model): ${t.feedback.join(" | ")}`);
-  lines.push(...t.notices.map((n) => `hookrun: ${n}`), ...t.failures.map((f) => `hookrun: ${f}`));
+  lines.push(...t.notices.map(hookrunLine), ...t.failures.map(hookrunLine));
   if (block !== null) return { stdout: "", stderr: `${[block, ...lines].join("\n")}\n`, exitCode: 2 };
   return { stdout: lines.length ? `${lines.join("\n")}\n` : "", stderr: "", exitCode: 0 };
 }
