@@ -565,10 +565,8 @@ describe("each host's probe payload", () => {
     for (const host of HOSTS.filter((h) => h.probe)) {
       for (const [hostEvent, canonical] of Object.entries(host.events)) {
         const payload = JSON.parse(JSON.stringify(host.probe!.payload(hostEvent, "/tmp/p")));
-        // Copilot's PascalCase SessionEnd and Notification carry exactly Gemini's fields (both hosts send them so):
-        // `--host copilot` is answered as Gemini there, the explanation is the same.
-        const shared = host.name === "copilot" && (hostEvent === "SessionEnd" || hostEvent === "Notification");
-        expect(resolveHost(host.name, payload)?.name, `${host.name} ${hostEvent}`).toBe(shared ? "gemini" : host.name);
+        // a named host is answered as itself (only --host claude gives way to another host's payload)
+        expect(resolveHost(host.name, payload)?.name, `${host.name} ${hostEvent}`).toBe(host.name);
         const context = host.read(payload, canonical, host.probe!.env("/tmp/p", hostEvent));
         const field = EVENT_BY_NAME.get(canonical)?.matchField;
         if (field === "tool_name" && !/MCP|ReadFile|FileEdit|read_code|write_code|mcp_tool/.test(hostEvent)) expect(context.tool_name, `${host.name} ${hostEvent}`).toBe("Bash");

@@ -34,15 +34,18 @@ export function detectHost(payload: Payload): HostAdapter | null {
 
 /**
  * The host to answer: `--host auto` (or no flag) is whatever the payload shows, else none (hookrun's
- * own output); `--host NAME` is NAME, unless the payload can only have come from another host
- * (a dispatch entry in `.claude/settings.json` fired by Copilot CLI or Cursor answers in their contract).
+ * own output); `--host NAME` is NAME. Only `--host claude` gives way to a payload that can only
+ * have come from another host: a dispatch entry in `.claude/settings.json` fired by Copilot CLI or
+ * Cursor answers in their contract. No other name does: under agent-code the payload is the
+ * model's own tool input, and keys it writes that look like another host's must never switch
+ * the answer to a contract in which agent-code reads a block as "go on".
  */
 export function resolveHost(flag: string | undefined, payload: Payload): HostAdapter | null {
   const detected = detectHost(payload);
   if (flag === undefined || flag === "auto") return detected;
   const named = hostByName(flag);
   if (!named) return null;
-  return detected && detected !== claudeHost && detected !== named ? detected : named;
+  return named === claudeHost && detected && detected !== claudeHost ? detected : named;
 }
 
 /** The README's host table (generated: scripts/update-readme-events.mjs; test/hosts.contract.test.ts checks it). */
