@@ -53,6 +53,80 @@ describe("`if`: Claude Code's permission rule", () => {
     expect(bashRuleMatches("git push*", "echo `date`")).toBe(true);
   });
 
+  it("a wrapper's command is read too: env, command, nohup, timeout, nice, sudo, exec, eval, sh -c and friends do not slip past `git push*`", () => {
+    const wrapped = [
+      "env X=1 git push --force",
+      "env -i -u HOME PATH=/bin git push --force",
+      "/usr/bin/env git push",
+      "command git push",
+      "command -p git push",
+      "nohup git push --force &",
+      "timeout 5 git push",
+      "timeout -s KILL --kill-after=2 5s git push",
+      "nice git push",
+      "nice -n 5 git push",
+      "nice -5 git push",
+      "sudo git push",
+      "sudo -u deploy -E git push",
+      "sudo --user=deploy git push",
+      "sudo -s git push",
+      "doas -u root git push",
+      "exec git push",
+      "exec -a name git push",
+      'eval "git push --force"',
+      "eval git push",
+      'bash -c "git push --force"',
+      "sh -c 'git push'",
+      "bash -lc 'cd repo && git push'",
+      "zsh -ec 'git push'",
+      "setsid git push",
+      "stdbuf -o0 git push",
+      "/usr/bin/git push --force",
+      "sudo env X=1 timeout 9 nice -n 2 nohup git push",
+      "sh -c \"sh -c 'eval git push'\"",
+    ];
+    for (const line of wrapped) expect(bashRuleMatches("git push*", line), line).toBe(true);
+    // what the wrappers run is matched, not everything: these run no push
+    for (const line of ["env X=1 git status", "sudo ls", "timeout 5 npm test", "bash -c 'echo git push'", "sh ./deploy.sh", "nice -n 5 make", "command -v git"])
+      expect(bashRuleMatches("git push*", line), line).toBe(false);
+    expect(simpleCommands("sudo -u deploy git push")).toEqual(["sudo -u deploy git push", "git push"]);
+  });
+
+  it("a wrapper whose command cannot be read runs the hook: an unknown option, a shell reading stdin, nesting too deep", () => {
+    for (const line of ["echo 'git push' | bash", "sudo --weird git push", "env -S 'git push'", "timeout --what 5 git push", "sh -s", `${"eval ".repeat(20)}git status`])
+      expect(bashRuleMatches("git push*", line), line).toBe(true);
+  });
+
+  it("wildcards match as the regular expression they stand for, in time linear in the value (a 64 KB command, several stars)", () => {
+    // the reference: the pattern as a regular expression, as Claude Code matches it
+    const reference = (pattern: string, value: string) => {
+      const marked = pattern.trim().replace(/\\\*/g, "\0S").replace(/\\\\/g, "\0B");
+      let re = marked
+        .replace(/[.+?^${}()|[\]\\'"]/g, "\\$&")
+        .replace(/\/(?:\*\*\/)+/g, "\0G")
+        .replaceAll("*", ".*")
+        .replaceAll("\0G", "/(?:.*/)?")
+        .replaceAll("\0S", "\\*")
+        .replaceAll("\0B", "\\\\");
+      if (re.endsWith(" .*") && (marked.match(/\*/g) ?? []).length === 1) re = `${re.slice(0, -3)}( .*)?`;
+      return new RegExp(`^${re}$`, "s").test(value);
+    };
+    let seed = 7;
+    const pick = (xs: string[]) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return xs[seed % xs.length];
+    };
+    for (let n = 0; n < 4000; n++) {
+      const pattern = Array.from({ length: 1 + (n % 7) }, () => pick(["a", "b", "/", "*", " ", "\\*", "/**/", "ab"])).join("");
+      const value = Array.from({ length: n % 9 }, () => pick(["a", "b", "/", " ", "*", "ab/"])).join("");
+      expect(wildcardMatch(pattern, value), `${JSON.stringify(pattern)} ~ ${JSON.stringify(value)}`).toBe(reference(pattern, value));
+    }
+    const long = `git ${"a ".repeat(32_000)}`;
+    expect(wildcardMatch("git * * --force *", long)).toBe(false);
+    expect(wildcardMatch("git * * --force *", `${long} --force x`)).toBe(true);
+    expect(bashRuleMatches("git * * --force *", long)).toBe(false);
+  });
+
   it("file rules: gitignore-style below their root", () => {
     const roots = { cwd: "/repo", projectDir: "/repo", home: "/home/u" };
     expect(pathRuleMatches("src/**", "/repo/src/a/b.ts", roots)).toBe(true);

@@ -58,36 +58,112 @@ export function parsePermissionRule(rule: string): PermissionRule {
   return { toolName: currentToolName(head), content: raw.replaceAll("\\(", "(").replaceAll("\\)", ")").replaceAll("\\\\", "\\") };
 }
 
-const ESC_STAR = "\0ESCAPED_STAR\0";
-const ESC_BACKSLASH = "\0ESCAPED_BACKSLASH\0";
-const GLOBSTAR = "\0GLOBSTAR\0";
+/** A pattern's parts: literal text, `*` (any run of characters) and `/**\/` (one `/`, or `/` any run `/`). */
+type GlobPart = string | typeof STAR | typeof GLOBSTAR;
+const STAR = Symbol("*");
+const GLOBSTAR = Symbol("/**/");
+// Beyond this many `/**/` a pattern's alternatives (two per globstar) are not tried: it matches nothing.
+const MAX_GLOBSTARS = 8;
 
 /**
  * Claude's wildcard match: the whole value against the pattern, `*` any run of characters (`\*` a
  * literal star), `/**\/` any number of directories, and a single trailing ` *` also matching
  * nothing (`git *` matches `git`). `collapse` folds runs of spaces and tabs on both sides.
+ *
+ * Linear in the value's length whatever the pattern (no backtracking regular expression): the
+ * value is a payload's, the model's own text, and can be megabytes long.
  */
 export function wildcardMatch(pattern: string, value: string, collapse = false): boolean {
-  if (pattern.includes("\0")) return false;
   const trimmed = pattern.trim();
   const p = collapse ? trimmed.replace(/[ \t]+/g, " ") : trimmed;
   const v = collapse ? value.replace(/[ \t]+/g, " ") : value;
-  let marked = "";
+  const parts: GlobPart[] = [];
+  let literal = "";
+  const flush = () => {
+    if (literal) parts.push(literal);
+    literal = "";
+  };
+  let stars = 0;
   for (let i = 0; i < p.length; i++) {
     if (p[i] === "\\" && i + 1 < p.length && (p[i + 1] === "*" || p[i + 1] === "\\")) {
-      marked += p[i + 1] === "*" ? ESC_STAR : ESC_BACKSLASH;
-      i++;
-    } else marked += p[i];
+      literal += p[++i];
+    } else if (p.startsWith("/**/", i)) {
+      flush();
+      parts.push(GLOBSTAR);
+      // `/**/**/` is one globstar, both slashes included
+      i += 3;
+      while (p.startsWith("**/", i + 1)) i += 3;
+    } else if (p[i] === "*") {
+      flush();
+      parts.push(STAR);
+      stars++;
+    } else literal += p[i];
   }
-  let re = marked
-    .replace(/[.+?^${}()|[\]\\'"]/g, "\\$&")
-    .replace(/\/(?:\*\*\/)+/g, GLOBSTAR)
-    .replaceAll("*", ".*")
-    .replaceAll(GLOBSTAR, "/(?:.*/)?")
-    .replaceAll(ESC_STAR, "\\*")
-    .replaceAll(ESC_BACKSLASH, "\\\\");
-  if (re.endsWith(" .*") && (marked.match(/\*/g) ?? []).length === 1) re = `${re.slice(0, -3)}( .*)?`;
-  return new RegExp(`^${re}$`, "s").test(v);
+  flush();
+  const alternatives = expandGlobstars(parts);
+  if (alternatives === null) return false;
+  // `git *` also matches `git` (a single star, trailing after a space)
+  const last = parts.at(-1);
+  if (stars === 1 && last === STAR && typeof parts.at(-2) === "string" && (parts.at(-2) as string).endsWith(" ")) {
+    const head = parts.slice(0, -2);
+    alternatives.push(...(expandGlobstars([...head, (parts.at(-2) as string).slice(0, -1)]) ?? []));
+  }
+  return alternatives.some((a) => starsMatch(a, v));
+}
+
+/** Each `/**\/` as its two readings (`/`, and `/` any run `/`): the pattern as alternatives of literals and stars only. */
+function expandGlobstars(parts: readonly GlobPart[]): (string | typeof STAR)[][] | null {
+  const n = parts.filter((x) => x === GLOBSTAR).length;
+  if (n > MAX_GLOBSTARS) return null;
+  let out: (string | typeof STAR)[][] = [[]];
+  for (const part of parts) {
+    if (part !== GLOBSTAR) out = out.map((a) => [...a, part as string | typeof STAR]);
+    else
+      out = out.flatMap((a) => [
+        [...a, "/"],
+        [...a, "/", STAR, "/"],
+      ]);
+  }
+  return out;
+}
+
+/**
+ * Literals and stars against the whole value: the first literal at the start, the last at the
+ * end, those between found leftmost in order (a leftmost match never loses a match a later one
+ * would find), so each character of the value is passed over a bounded number of times.
+ */
+function starsMatch(parts: readonly (string | typeof STAR)[], value: string): boolean {
+  // adjacent literals are one literal
+  const merged: (string | typeof STAR)[] = [];
+  for (const p of parts) {
+    const prev = merged.at(-1);
+    if (typeof p === "string" && typeof prev === "string") merged[merged.length - 1] = prev + p;
+    else if (!(p === STAR && prev === STAR)) merged.push(p);
+  }
+  if (!merged.includes(STAR)) return value === (merged[0] ?? "");
+  let start = 0;
+  let end = value.length;
+  let i = 0;
+  let j = merged.length;
+  if (typeof merged[0] === "string") {
+    if (!value.startsWith(merged[0])) return false;
+    start = merged[0].length;
+    i = 1;
+  }
+  const lastPart = merged[j - 1];
+  if (typeof lastPart === "string") {
+    if (end - lastPart.length < start || !value.endsWith(lastPart)) return false;
+    end -= lastPart.length;
+    j--;
+  }
+  for (; i < j; i++) {
+    const part = merged[i];
+    if (part === STAR) continue;
+    const at = value.indexOf(part, start);
+    if (at === -1 || at + part.length > end) return false;
+    start = at + part.length;
+  }
+  return true;
 }
 
 // Words that open or continue a compound command, or modify a pipeline, where a command would start.
@@ -99,14 +175,168 @@ const RESERVED = new Set(["if", "then", "else", "elif", "fi", "do", "done", "whi
  * `|`, `&` and newlines; null when the line has constructs this reader does not follow
  * (command substitution, process substitution, subshells, groups, here-documents): Claude Code
  * then runs the hook without testing the rule, and so does hookrun.
+ *
+ * Beyond Claude Code: the command a wrapper runs is a simple command of the line too (`env X=1
+ * git push`, `sudo git push`, `timeout 5 git push`, `bash -c "git push"`, `eval "git push"`, …:
+ * WRAPPERS below), as is a command named by its path (`/usr/bin/git push` also reads as `git
+ * push`), so a guard on `git push*` is not skipped by putting a word in front. A wrapper whose
+ * command cannot be read (an option this reader does not know, a shell reading its stdin) makes
+ * the whole line unreadable: the hook runs.
  */
-export function simpleCommands(command: string): string[] | null {
+export function simpleCommands(command: string, depth = 0): string[] | null {
   const commands = commandWords(command);
   if (commands === null) return null;
   // Compound commands (`if …; then git push; fi`, `! git push`, `time git push`, loops) are not
   // followed either: `then git push` is no simple command, and a skipped guard is worse.
   if (commands.some((argv) => RESERVED.has(argv.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) ?? ""))) return null;
-  return commands.map(commandText).filter((c) => c !== "");
+  const out: string[] = [];
+  for (const argv of commands) {
+    const words = commandText(argv);
+    if (words.length === 0) continue;
+    out.push(words.join(" "));
+    const inner = runs(words, depth);
+    if (inner === null) return null;
+    out.push(...inner);
+  }
+  return out;
+}
+
+// How deep wrappers and the strings of `eval` and `sh -c` are followed before the line counts as unreadable.
+const MAX_DEPTH = 8;
+
+/** What a command runs besides itself, as simple commands: its wrapped command's, its path's base name; null when that cannot be read. */
+function runs(words: readonly string[], depth: number): string[] | null {
+  if (depth >= MAX_DEPTH) return null;
+  const name = words[0].slice(words[0].lastIndexOf("/") + 1);
+  const out: string[] = name !== words[0] && name !== "" ? [[name, ...words.slice(1)].join(" ")] : [];
+  const read = (line: string): string[] | null => {
+    const inner = simpleCommands(line, depth + 1);
+    return inner === null ? null : [...out, ...inner];
+  };
+  if (name === "eval") return read(words.slice(1).join(" "));
+  if (SHELLS.has(name)) {
+    const script = shellScript(words.slice(1));
+    if (script === null) return null;
+    return script === undefined ? out : read(script);
+  }
+  const wrapper = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
+  if (!wrapper) return out;
+  const wrapped = wrapper(words.slice(1));
+  if (wrapped === null) return null;
+  if (typeof wrapped === "string") return read(wrapped);
+  const rest = commandText(wrapped);
+  if (rest.length === 0) return out;
+  const inner = runs(rest, depth + 1);
+  return inner === null ? null : [...out, rest.join(" "), ...inner];
+}
+
+// Shells whose `-c STRING` runs STRING as a command line.
+const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox-sh"]);
+
+/**
+ * A shell's arguments: the command line of `-c` (combined flags too: `-lc`, `-ec`), undefined for
+ * a script file (its text is not the command's), null when the shell reads its commands from stdin
+ * (`echo 'git push' | bash`) or an option is not known.
+ */
+function shellScript(args: readonly string[]): string | undefined | null {
+  let c = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--" || a === "-") return c ? (args[i + 1] ?? null) : args[i + 1] !== undefined ? undefined : null;
+    if (/^[-+]o$/.test(a) || a === "-O" || a === "+O" || a === "--rcfile" || a === "--init-file") {
+      i++;
+      continue;
+    }
+    if (/^--[a-z-]+$/.test(a)) continue;
+    if (/^[-+][A-Za-z]+$/.test(a)) {
+      if (a.startsWith("-") && a.includes("c")) c = true;
+      if (a.startsWith("-") && a.includes("s") && !c) return null;
+      continue;
+    }
+    return c ? a : undefined;
+  }
+  return null;
+}
+
+/**
+ * Options of a wrapper: `flags` take no value, `values` take one (`-u NAME`, `-uNAME`,
+ * `--user=NAME`, `--user NAME`); an option it does not know makes its command unreadable (null).
+ * Returns the words after the options.
+ */
+function afterOptions(args: readonly string[], flags: string, values: string, longFlags: readonly string[] = [], longValues: readonly string[] = []): string[] | null {
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") return args.slice(i + 1);
+    if (!a.startsWith("-") || a === "-") break;
+    if (a.startsWith("--")) {
+      const [long, inline] = a.slice(2).split(/=(.*)/s, 2);
+      if (longFlags.includes(long)) continue;
+      if (longValues.includes(long)) {
+        if (inline === undefined) i++;
+        continue;
+      }
+      return null;
+    }
+    for (let k = 1; k < a.length; k++) {
+      if (flags.includes(a[k])) continue;
+      if (values.includes(a[k])) {
+        if (k === a.length - 1) i++;
+        break;
+      }
+      // `nice -5`, `nice -n5`: a number is the adjustment
+      if (/[0-9]/.test(a[k]) && values.includes("n")) break;
+      return null;
+    }
+  }
+  return args.slice(i);
+}
+
+/**
+ * Commands that run the command after their options: the words of that command, a command line
+ * to read (`sudo -s CMD`, `env -S STRING`), or null when they cannot be read.
+ */
+const WRAPPERS: Readonly<Record<string, (args: readonly string[]) => string[] | string | null>> = {
+  env(args) {
+    // `env -S STRING` splits STRING itself: not followed (an unknown option, so the hook runs)
+    const rest = afterOptions(args, "i0v", "uC", ["ignore-environment", "null", "debug"], ["unset", "chdir"]);
+    if (rest === null) return null;
+    const command = rest.findIndex((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+    return command === -1 ? [] : rest.slice(command);
+  },
+  command: (args) => afterOptions(args, "pvV", ""),
+  builtin: (args) => args.slice(),
+  exec: (args) => afterOptions(args, "cl", "a"),
+  nohup: (args) => afterOptions(args, "", ""),
+  setsid: (args) => afterOptions(args, "cfw", "", ["ctty", "fork", "wait"]),
+  nice: (args) => afterOptions(args, "", "n", [], ["adjustment"]),
+  ionice: (args) => afterOptions(args, "t", "cnp", ["ignore"], ["class", "classdata", "pid"]),
+  stdbuf: (args) => afterOptions(args, "", "ioe", [], ["input", "output", "error"]),
+  timeout(args) {
+    const rest = afterOptions(args, "v", "sk", ["preserve-status", "foreground", "verbose"], ["signal", "kill-after"]);
+    // the first word left is the duration
+    return rest === null ? null : rest.slice(1);
+  },
+  sudo: (args) =>
+    elevated(
+      args,
+      afterOptions(
+        args,
+        "AbEHiKklnPSsVvBN",
+        "CcDghpRrTtUu",
+        ["preserve-env", "login", "shell", "non-interactive", "background", "reset-timestamp", "remove-timestamp", "stdin", "askpass", "set-home", "bell"],
+        ["user", "group", "chdir", "close-from", "host", "prompt", "role", "type", "command-timeout", "other-user"],
+      ),
+    ),
+  doas: (args) => elevated(args, afterOptions(args, "nLs", "Cu")),
+};
+
+/** `sudo`/`doas`: the command after their options (`rest`); with `-s`/`-i` (a shell), the rest as a command line. */
+function elevated(args: readonly string[], rest: string[] | null): string[] | string | null {
+  if (rest === null) return null;
+  const optionWords = args.slice(0, args.length - rest.length);
+  const shell = optionWords.some((a) => /^-[A-Za-z]*[si]/.test(a) && !a.startsWith("--")) || optionWords.includes("--shell") || optionWords.includes("--login");
+  return shell && rest.length ? rest.join(" ") : rest;
 }
 
 /** The words of each command of a line, quotes removed; null at a construct simpleCommands does not follow. */
@@ -175,7 +405,7 @@ function commandWords(command: string): string[][] | null {
 }
 
 /** One command's words as simpleCommands gives them: without its leading assignments and its redirections. */
-function commandText(argv: string[]): string {
+function commandText(argv: readonly string[]): string[] {
   const out: string[] = [];
   let skipNext = false;
   for (const w of argv) {
@@ -191,7 +421,7 @@ function commandText(argv: string[]): string {
     }
     out.push(w);
   }
-  return out.join(" ");
+  return out;
 }
 
 /** Claude's Bash rule: some simple command of the line matches (`npm run test:*` is a legacy prefix rule). */
