@@ -11,6 +11,8 @@ import { afterToolBlocks, hookResult, triggerResult } from "./helpers/results.js
 import { config, hook } from "./helpers/runnerConfig.js";
 import { removeTree } from "./helpers/removeTree.js";
 import { entriesOf } from "./helpers/hostSetup.js";
+import { runMain } from "./helpers/cli.js";
+import { sandbox } from "./helpers/sandbox.js";
 
 /** A payload as Codex 0.169.0 sends it (captured from a real run; paths shortened). */
 const base = {
@@ -48,6 +50,42 @@ describe("codex.read", () => {
     expect(ctx.tool_name).toBeUndefined();
     // apply_patch whose input is not the expected object: still Edit, no crash
     expect(codex.read({ ...base, hook_event_name: "PreToolUse", tool_name: "apply_patch", tool_input: "raw" }, "pre_tool_use").tool_name).toBe("Edit");
+  });
+});
+
+describe("Codex edits are patches: `if: Edit(…)` and `paths:` test each file a patch adds, changes or deletes", () => {
+  const patch = (...lines: string[]) => ["*** Begin Patch", ...lines, "*** End Patch"].join("\n");
+  const call = (cwd: string, text: string) => JSON.stringify({ session_id: "s", turn_id: "t", hook_event_name: "PreToolUse", cwd, tool_name: "apply_patch", tool_input: { command: text } });
+  const GUARDS = [
+    "hooks:",
+    "  pre_tool_use:",
+    "    - name: env-edit",
+    '      if: "Edit(.env)"',
+    "      command: 'echo env-edit >&2; exit 2'",
+    "    - name: env-write",
+    '      if: "Write(.env)"',
+    "      command: 'echo env-write >&2; exit 2'",
+    "    - name: secrets",
+    '      paths: ["secrets/**"]',
+    "      command: 'echo secrets >&2; exit 2'",
+    "",
+  ].join("\n");
+
+  it("blocks a patch that updates, deletes or adds a guarded file among others, and lets one that does not through", async () => {
+    const p = sandbox({ config: GUARDS });
+    const run = async (text: string) => {
+      const r = await runMain(["run", "PreToolUse", "--host", "codex"], { cwd: p.dir, env: { ...p.env, HOOKS_TRUST: "1" }, input: call(p.dir, text) });
+      const out = r.stdout ? JSON.parse(r.stdout) : {};
+      return { denied: out.hookSpecificOutput?.permissionDecision === "deny", why: String(out.hookSpecificOutput?.permissionDecisionReason ?? "") };
+    };
+    const update = await run(patch("*** Update File: src/a.ts", "@@", "-a", "+b", "*** Update File: .env", "@@", "-A=1", "+A=2"));
+    expect(update).toMatchObject({ denied: true });
+    expect(update.why).toMatch(/env-edit/);
+    expect((await run(patch("*** Delete File: .env"))).why).toMatch(/env-edit/);
+    // a patch that only adds files is a Write
+    expect((await run(patch("*** Add File: .env", "+A=1"))).why).toMatch(/env-write/);
+    expect((await run(patch("*** Add File: notes/x.md", "+x", "*** Add File: secrets/key.pem", "+k"))).why).toMatch(/secrets/);
+    expect(await run(patch("*** Update File: src/a.ts", "@@", "-a", "+b"))).toEqual({ denied: false, why: "" });
   });
 });
 

@@ -6,6 +6,7 @@
 import path from "node:path";
 import picomatch from "picomatch";
 import { TOOL_CALL_EVENTS } from "../events/catalog.js";
+import type { HookContext } from "./types.js";
 
 // Claude Code's legacy tool names → current ones (a rule may use either).
 const TOOL_ALIASES: Readonly<Record<string, string>> = {
@@ -498,6 +499,29 @@ function gitignoreMatches(pattern: string, rel: string): boolean {
   return false;
 }
 
+const FILE_FIELDS = ["file_path", "notebook_path", "path"] as const;
+
+/**
+ * The files an event is about: its `path` (file events), the file of a tool call (`file_path`,
+ * `notebook_path` or `path` in `tool_input`), and each file a Codex `apply_patch` adds, changes or
+ * deletes (`host.patch_files`, read by the Codex adapter). `paths:` and `if: "Edit(…)"` test each.
+ */
+export function callFiles(context: HookContext): string[] {
+  const out: string[] = [];
+  const add = (v: unknown) => {
+    if (typeof v === "string" && v !== "" && !out.includes(v)) out.push(v);
+  };
+  add(context.path);
+  const input = context.tool_input;
+  if (input && typeof input === "object" && !Array.isArray(input)) for (const k of FILE_FIELDS) add((input as Record<string, unknown>)[k]);
+  const host = context.host;
+  if (host && typeof host === "object" && !Array.isArray(host)) {
+    const patch = (host as Record<string, unknown>).patch_files;
+    if (Array.isArray(patch)) for (const f of patch) add(f);
+  }
+  return out;
+}
+
 const FILE_TOOLS: Readonly<Record<string, string>> = { Edit: "file_path", Write: "file_path", Read: "file_path", MultiEdit: "file_path", NotebookEdit: "notebook_path" };
 const GLOB_TOOLS = new Set(["Glob", "Grep"]);
 
@@ -522,9 +546,10 @@ export function ifRuleMatches(rule: string, event: string, context: Record<strin
     return command !== undefined && bashRuleMatches(parsed.content, command);
   }
   if (Object.hasOwn(FILE_TOOLS, name)) {
-    // Hosts that name the tools as Claude does may still name the path their way (Copilot CLI: `path`).
-    const file = field(FILE_TOOLS[name]) ?? field("path");
-    return file !== undefined && file !== "" && pathRuleMatches(parsed.content, file, roots);
+    // Hosts that name the tools as Claude does may still name the path their way (Copilot CLI:
+    // `path`); a Codex patch names each file it adds, changes or deletes.
+    const content = parsed.content;
+    return callFiles(context).some((file) => pathRuleMatches(content, file, roots));
   }
   if (GLOB_TOOLS.has(name)) {
     const pattern = field("pattern");
