@@ -366,6 +366,16 @@ describe("hooks test: config and trust, as hooks run", () => {
     expect(code.code).not.toBe(0);
     for (const name of ["NODE_OPTIONS", "PATH", "LD_PRELOAD", "BASH_ENV", "PYTHONPATH"]) expect(code.stdout + code.stderr).toContain(`env.${name}: a fixture cannot set ${name}`);
     expect(existsSync(t.path("pwned"))).toBe(false);
+    // bash's exported functions (a trusted `bash -c "git …"` runs the fixture's git), npm's config, any *_OPTIONS, lower case too
+    t.write(
+      "a.hooktest.yaml",
+      'fixtures:\n  - {event: stop, env: {"BASH_FUNC_git%%": "() { touch pwned; }", npm_config_script_shell: ./evil.sh, DOTNET_OPTIONS: x, SHELLOPTS: xtrace, GCONV_PATH: ., node_extra_ca_certs: x, "a-b": x}, expect: {exit_code: 0}}\n',
+    );
+    const more = await runMain(["test"], { cwd: t.dir, env: t.env });
+    expect(more.code).not.toBe(0);
+    for (const name of ["BASH_FUNC_git%%", "npm_config_script_shell", "DOTNET_OPTIONS", "SHELLOPTS", "GCONV_PATH", "node_extra_ca_certs", "a-b"])
+      expect(more.stdout + more.stderr).toContain(`env.${name}: a fixture cannot set ${name}`);
+    expect(existsSync(t.path("pwned"))).toBe(false);
     // An env the hooks read is fine.
     t.write("a.hooktest.yaml", "event: stop\nenv: {GREETING: hi, HOOKS_DISABLED: ok}\nexpect: {hooks_ran: []}\n");
     expect((await runMain(["test"], { cwd: t.dir, env: t.env })).code).toBe(0);

@@ -181,7 +181,7 @@ export async function loadFixtureFile(file: string): Promise<{ fixtures: Fixture
     // which config loads and whether it is trusted (HOOKS_CONFIG=evil.yaml with HOOKS_TRUST=1,
     // or an XDG_CONFIG_HOME whose always-trusted user layer is in the repository).
     for (const name of Object.keys((raw.env ?? {}) as Record<string, unknown>))
-      if (FIXTURE_ENV_RESERVED.test(name)) {
+      if (FIXTURE_ENV_RESERVED.test(name) || !ENV_NAME.test(name)) {
         const p = parsed.locate([...where, "env", name]);
         diagnostics.push(
           at(p.line, p.col, `env.${name}: a fixture cannot set ${name} (it decides which config runs, its trust or state, or what code a trusted command loads); set it around \`hooks test\` instead`),
@@ -217,7 +217,10 @@ export async function loadFixtureFile(file: string): Promise<{ fixtures: Fixture
  * cannot make a repository you do not trust safe to test (docs/testing-hooks.md says so).
  */
 export const FIXTURE_ENV_RESERVED =
-  /^(HOOKS_CONFIG|HOOKS_TRUST|HOOKS_STATE_DIR|HOOKS_EXPLAIN|HOME|XDG_[A-Z_]+|CI|PATH|SHELL|IFS|ENV|BASH_ENV|PS4|PROMPT_COMMAND|NODE_OPTIONS|NODE_PATH|LD_[A-Z_]+|DYLD_[A-Z_]+|PYTHON(PATH|HOME|STARTUP|SAFEPATH|INSPECT)|PERL5(LIB|OPT)|PERLLIB|RUBY(OPT|LIB)|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|GIT_[A-Z_]+)$/;
+  /^(HOOKS_CONFIG|HOOKS_TRUST|HOOKS_STATE_DIR|HOOKS_EXPLAIN|HOME|XDG_\w+|CI|PATH|CDPATH|SHELL|IFS|ENV|BASH_ENV|BASH_FUNC_.*|\w*OPTS?|\w*_OPTIONS|GLOBIGNORE|PS4|PROMPT_COMMAND|NODE_\w+|NPM_CONFIG_\w*|LD_\w+|DYLD_\w+|GCONV_PATH|PYTHON\w*|PERL\w*|RUBY\w*|GEM_\w+|LUA_\w+|CLASSPATH|GIT_\w+)$/i;
+
+/** An environment name a shell can hold as a variable: others (`BASH_FUNC_git%%`, `a-b`) only pass through to programs that read them specially. */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const byPosition = (ds: Diagnostic[]): Diagnostic[] => ds.sort((a, b) => a.line - b.line || a.col - b.col);
 
