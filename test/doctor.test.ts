@@ -96,6 +96,17 @@ describe("hooks doctor", () => {
     expect(text).toMatch(/every installed entry reaches hookrun/);
   });
 
+  it("60 copies of one entry: it is fired once, and the doctor says the host runs hookrun 60 times", async () => {
+    const sb = await project(["claude"]);
+    editJson(sb, ".claude/settings.json", (v) => {
+      v.hooks.Stop = Array.from({ length: 60 }, () => v.hooks.Stop[0]);
+    });
+    const r = await hooks(sb, "doctor", "claude");
+    // each firing prints its line: one, not 60
+    expect(r.stdout.match(/Stop → stop: runs tests/g), r.stdout).toHaveLength(1);
+    expect(r.stdout).toMatch(/Stop: 60 entries run the same command, so Claude Code runs hookrun 60 times for each Stop \(fired once here\)/);
+  });
+
   it("HOST arguments check only those hosts; a named host without entries is an error", async () => {
     const sb = await project(["claude"]);
     const only = await doctor(sb, "claude");

@@ -178,6 +178,31 @@ describe("hooks import claude (CLI)", () => {
     expect(r.stderr).toContain("skipped a hook of type `prompt`");
   });
 
+  it("a note quoting the file's own text prints its escape sequences escaped, never raw to the terminal", async () => {
+    const esc = "\u001b[31mRED\u001b]0;title\u0007";
+    const p = sandbox();
+    p.write(
+      ".claude/settings.json",
+      JSON.stringify({
+        hooks: {
+          [`Bogus${esc}`]: [{ hooks: [{ type: "command", command: "true" }] }],
+          Stop: [
+            {
+              hooks: [
+                { type: "prompt", prompt: esc },
+                { type: "command", command: `hooks run stop; echo ${esc}` },
+              ],
+            },
+          ],
+        },
+      }),
+    );
+    const r = await runMain(["import", "claude"], { cwd: p.dir, env: p.env });
+    expect(r.stderr).toMatch(/hooks run stop/);
+    expect(r.stderr).toMatch(/Bogus/);
+    expect(r.stderr).not.toMatch(/[\u001b\u0007]/);
+  });
+
   it("--json prints the same config as JSON", async () => {
     const p = project(FIXTURE);
     const yaml = await runMain(["import", "claude"], { cwd: p.dir, env: p.env });

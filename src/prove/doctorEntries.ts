@@ -41,12 +41,21 @@ export async function checkEntries(d: DoctorRun, host: HostAdapter, setup: HostS
   if (layer === "project") checkUnfired(d, host);
   for (const w of (await setup.warnings?.(d.config, { file, text, user: layer === "user", env: d.options.env })) ?? []) d.add({ ...base, level: "warning", what: w, where });
   sayAssumed(d, host, layer);
+  // Each distinct command of an event is fired once, however many entries repeat it.
+  const fired = new Map<string, number>();
   for (const [event, list] of Object.entries(owned)) {
     for (const entry of list) {
       const { commands, urls } = entryCommands(entry);
       if (urls.length) d.add({ ...base, event, level: "ok", what: `warm mode: ${host.title} POSTs ${event} to ${urls[0]}; not fired (\`hooks install --check\` says whether the server answers)` });
       for (const command of commands) {
-        if (ours.has(command)) await probeEntry(d, host, layer, event, command, false, host.probe?.entryTool?.(entry));
+        const tool = host.probe?.entryTool?.(entry);
+        const key = JSON.stringify([event, command, tool ?? null]);
+        if (fired.has(key)) {
+          fired.set(key, fired.get(key)! + 1);
+          continue;
+        }
+        fired.set(key, 1);
+        if (ours.has(command)) await probeEntry(d, host, layer, event, command, false, tool);
         else
           d.add({
             ...base,
@@ -58,6 +67,18 @@ export async function checkEntries(d: DoctorRun, host: HostAdapter, setup: HostS
           });
       }
     }
+  }
+  for (const [key, n] of fired) {
+    if (n < 2) continue;
+    const [event] = JSON.parse(key) as [string];
+    d.add({
+      ...base,
+      event,
+      level: "warning",
+      what: `${event}: ${n} entries run the same command, so ${host.title} runs hookrun ${n} times for each ${event} (fired once here)`,
+      where,
+      fix: `hooks install ${host.name}${layer === "user" ? " --user" : ""}`,
+    });
   }
   if (layer === "project" && map?.type === "object") checkDuplicates(d, host, text, file, map);
 }

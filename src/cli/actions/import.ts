@@ -15,6 +15,7 @@ import type { CliContext } from "../context.js";
 import { HOSTS, hostByName } from "../../hosts/table.js";
 import type { HostAdapter } from "../../hosts/types.js";
 import { UsageError } from "../../errors.js";
+import { terminalSafe } from "../../text.js";
 
 export interface ImportClaudeOptions {
   write?: boolean;
@@ -53,7 +54,8 @@ async function importSettings(ctx: CliContext, host: HostAdapter, file: string |
   const source = resolveSource(ctx, host, file);
   const settings = readSettings(source, host);
   const label = path.relative(ctx.cwd, source) || source;
-  const note = (n: string) => ctx.stderr.write(`hooks import: ${label}: ${n}\n`);
+  // A note quotes the file's own text (commands, event names): escaped, never the terminal's to interpret.
+  const note = (n: string) => ctx.stderr.write(`${terminalSafe(`hooks import: ${label}: ${n}`)}\n`);
   if (!opts.write) {
     const imp = convert(host, settings, source);
     imp.notes.forEach(note);
