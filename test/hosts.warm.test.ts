@@ -6,7 +6,8 @@ import { claudeHost } from "../src/hosts/claude.js";
 import { ownsEntry } from "../src/hosts/install.js";
 import { dispatchCommand } from "../src/hosts/dispatch.js";
 import { installedPort, warmEntries, warmUrl } from "../src/hosts/warm.js";
-import { runMain } from "./helpers/cli.js";
+import { runMain, spawnCli } from "./helpers/cli.js";
+import { untilListening } from "./helpers/server.js";
 import { sandbox } from "./helpers/sandbox.js";
 import { entriesOf } from "./helpers/hostSetup.js";
 import { editorOf } from "./helpers/hostSetup.js";
@@ -93,7 +94,7 @@ describe("hooks install claude --serve PORT", () => {
     expect(check.stderr).toMatch(/nothing answers on 127\.0\.0\.1:8411/);
     const validate = await runMain(["validate"], { cwd: p.dir, env: p.env, input: "" });
     expect(validate.stderr).not.toMatch(/stale/);
-    expect(validate.stderr).toMatch(/\.claude\/settings\.json:1:1: warning: hookrun's entries call `hooks serve` on 127\.0\.0\.1:8411 \(warm mode\) and nothing answers there/);
+    expect(validate.stderr).toMatch(/\.claude\/settings\.json:1:1: warning: hookrun's entries call `hooks serve` on 127\.0\.0\.1:8411: warm mode, and nothing answers on 127\.0\.0\.1:8411/);
     // Back to command mode: the http entries are replaced, not kept beside.
     await runMain(["install", "claude"], { cwd: p.dir, env: p.env });
     expect(JSON.parse(readFileSync(p.path(".claude/settings.json"), "utf8")).hooks.PreToolUse[0].hooks[0].type).toBe("command");
@@ -113,22 +114,52 @@ describe("hooks install claude --serve PORT", () => {
     expect(named.stderr).toMatch(/--serve: Gemini CLI cannot call a URL/);
   });
 
-  it("says when a server answers, and refuses a bad port or a host that cannot call a URL", async () => {
-    const server = createServer((_q, res) => res.writeHead(401).end());
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  it("a listener that is not the user's own hooks serve (it cannot prove it knows the token) is a loud warning in --check and validate, an error in the doctor; the user's own server passes", async () => {
+    // another user's listener on the port: it answers, and knows no token
+    const foreign = createServer((_q, res) => res.writeHead(401).end());
+    await new Promise<void>((resolve) => foreign.listen(0, "127.0.0.1", resolve));
+    const TOKEN = "a".repeat(16) + "b".repeat(16);
     try {
-      const port = (server.address() as AddressInfo).port;
+      const port = (foreign.address() as AddressInfo).port;
       const p = sandbox({ config: CONFIG });
-      const r = await runMain(["install", "claude", "--serve", String(port)], { cwd: p.dir, env: p.env });
+      const env = { ...p.env, HOOKS_SERVE_TOKEN: TOKEN };
+      const r = await runMain(["install", "claude", "--serve", String(port)], { cwd: p.dir, env });
       expect(r.stderr).toMatch(new RegExp(`A server answers on 127\\.0\\.0\\.1:${port} now`));
-      const check = await runMain(["install", "--check"], { cwd: p.dir, env: p.env });
-      expect(check.stderr).not.toMatch(/nothing answers/);
-      expect((await runMain(["validate"], { cwd: p.dir, env: p.env, input: "" })).stderr).not.toMatch(/nothing answers/);
+      const NOT_YOURS = new RegExp(`WARNING: warm mode: what answers on 127\\.0\\.0\\.1:${port} is NOT your \`hooks serve\``);
+      expect(r.stderr).toMatch(NOT_YOURS);
+      expect((await runMain(["install", "--check"], { cwd: p.dir, env })).stderr).toMatch(NOT_YOURS);
+      expect((await runMain(["validate"], { cwd: p.dir, env, input: "" })).stderr).toMatch(NOT_YOURS);
+      expect((await runMain(["trust", "--yes"], { cwd: p.dir, env })).code).toBe(0);
+      const doctor = await runMain(["doctor", "claude", "--json"], { cwd: p.dir, env });
+      const findings = (JSON.parse(doctor.stdout) as { findings: { level: string; what: string }[] }).findings;
+      expect(findings.filter((f) => f.level === "error" && NOT_YOURS.test(f.what)).length, doctor.stdout).toBeGreaterThan(0);
+      // without a token here, it cannot be checked: said so
+      const bare = await runMain(["install", "--check"], { cwd: p.dir, env: { ...p.env, HOOKS_SERVE_TOKEN: "" } });
+      expect(bare.stderr).toMatch(/there is no token here to check it is your `hooks serve`/);
+      foreign.close();
+
+      // the user's own hooks serve on the same port, with the token: it proves it, nothing is said
+      const own = spawnCli(["serve", "--port", String(port)], { cwd: p.dir, env });
+      try {
+        await untilListening(own);
+        const check = await runMain(["install", "--check"], { cwd: p.dir, env });
+        expect(check.stderr).not.toMatch(/warm mode/);
+        expect((await runMain(["validate"], { cwd: p.dir, env, input: "" })).stderr).not.toMatch(/warm mode/);
+        const ok = await runMain(["doctor", "claude"], { cwd: p.dir, env });
+        expect(ok.stdout).toMatch(/your `hooks serve` answers there \(it proved it knows the token\)/);
+        // the proof is asked without the token, and gives nothing else away
+        const proof = await fetch(`http://127.0.0.1:${port}/v1/health?challenge=${"0".repeat(32)}`);
+        expect(Object.keys((await proof.json()) as object)).toEqual(["proof"]);
+        expect((await fetch(`http://127.0.0.1:${port}/v1/health`)).status).toBe(401);
+      } finally {
+        own.child.kill("SIGKILL");
+        await own.exited;
+      }
       const bad = await runMain(["install", "claude", "--serve", "http://x"], { cwd: p.dir, env: p.env });
       expect(bad.code).toBe(64);
       expect(bad.stderr).toMatch(/--serve http:\/\/x: expected the port/);
     } finally {
-      server.close();
+      foreign.close();
     }
   });
 });

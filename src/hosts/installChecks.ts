@@ -1,4 +1,9 @@
+import { randomBytes } from "node:crypto";
+import path from "node:path";
 import type { ResolvedConfig } from "../config/types.js";
+import { readBoundedText } from "../fs/readBounded.js";
+import { assertPrivateStatePath, stateDir } from "../fs/stateDir.js";
+import { healthProof, TOKEN_VAR } from "./warm.js";
 import { dispatchTarget, installable, setupPort, wantedFor } from "./installTargets.js";
 
 // What can be wrong with hookrun's entries already installed in a project, for `hooks validate`
@@ -39,22 +44,59 @@ export async function hostSetupWarnings(config: ResolvedConfig, env: NodeJS.Proc
   return out;
 }
 
-/** Hosts installed in warm mode in the project whose server does not answer now. */
-export async function silentWarmServers(config: ResolvedConfig): Promise<{ file: string; host: string; port: number }[]> {
-  const out: { file: string; host: string; port: number }[] = [];
+/** The warm servers of the project's setups that are not the user's own `hooks serve`: nothing answers, or what answers cannot prove it knows the token. */
+export async function unprovenWarmServers(config: ResolvedConfig, env: NodeJS.ProcessEnv): Promise<{ file: string; host: string; port: number; state: WarmServerState }[]> {
+  const out: { file: string; host: string; port: number; state: WarmServerState }[] = [];
   for (const host of installable()) {
     const port = await setupPort(host, config.projectDir, false);
-    if (port !== null && !(await serverAnswers(port))) out.push({ file: host.setup.place(config.projectDir, false), host: host.name, port });
+    if (port === null) continue;
+    const state = await warmServerState(port, env);
+    if (state !== "ours") out.push({ file: host.setup.place(config.projectDir, false), host: host.name, port, state });
   }
   return out;
 }
 
-/** Whether anything answers HTTP on 127.0.0.1:port within a second (any status: a token-guarded 401 counts). */
-export async function serverAnswers(port: number): Promise<boolean> {
+/** Who answers on a warm setup's port (warmServerState). */
+export type WarmServerState = "ours" | "foreign" | "unproven" | "down";
+
+/**
+ * Who answers on 127.0.0.1:port within a second: `ours` (it proved it knows the bearer token),
+ * `foreign` (it answers and cannot prove it: another user's listener, or a server with another
+ * token), `unproven` (it answers, and there is no token here to check with: neither
+ * $HOOKS_SERVE_TOKEN nor the state dir's serve.token), `down` (nothing answers).
+ */
+export async function warmServerState(port: number, env: NodeJS.ProcessEnv): Promise<WarmServerState> {
+  const challenge = randomBytes(16).toString("hex");
+  let body: unknown;
   try {
-    await fetch(`http://127.0.0.1:${port}/v1/health`, { signal: AbortSignal.timeout(1000) });
-    return true;
+    const res = await fetch(`http://127.0.0.1:${port}/v1/health?challenge=${challenge}`, { signal: AbortSignal.timeout(1000) });
+    body = await res.json().catch(() => null);
   } catch {
-    return false;
+    return "down";
   }
+  const token = serveToken(env);
+  if (token === null) return "unproven";
+  const proof = body && typeof body === "object" ? (body as Record<string, unknown>).proof : undefined;
+  return typeof proof === "string" && proof === healthProof(token, challenge) ? "ours" : "foreign";
+}
+
+/** The bearer token the user's `hooks serve` uses: $HOOKS_SERVE_TOKEN, else the serve.token it keeps in the (private) state dir; null when neither. */
+function serveToken(env: NodeJS.ProcessEnv): string | null {
+  if (env[TOKEN_VAR]) return env[TOKEN_VAR];
+  try {
+    const file = path.join(stateDir(env), "serve.token");
+    assertPrivateStatePath(file);
+    return readBoundedText(file, 4096, { what: "serve token" }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** What a warm setup's server state means for the user, or null when it is theirs. */
+export function warmServerWarning(port: number, state: WarmServerState): string | null {
+  if (state === "ours") return null;
+  if (state === "down") return `warm mode, and nothing answers on 127.0.0.1:${port}: Claude Code refuses guarded actions until \`hooks serve --port ${port}\` runs`;
+  if (state === "unproven")
+    return `warm mode: something answers on 127.0.0.1:${port}, and there is no token here to check it is your \`hooks serve\` ($${TOKEN_VAR} unset, no serve.token in the state dir): set $${TOKEN_VAR} as the agent has it and check again`;
+  return `WARNING: warm mode: what answers on 127.0.0.1:${port} is NOT your \`hooks serve\` (it cannot prove it knows $${TOKEN_VAR}): it receives every event's payload and the token, and its answers decide Claude Code's guarded actions. Stop it (\`ss -ltnp 'sport = :${port}'\` names its process), or move to another port: \`hooks install claude --serve OTHER_PORT\``;
 }

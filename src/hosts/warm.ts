@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import type { TriggerResult } from "../runner/types.js";
 import { formatClaude } from "./claude.js";
 import type { HostEntry } from "./types.js";
@@ -16,6 +17,17 @@ export const HOST_ROUTE = /^\/v1\/hosts\/([^/]+)\/([^/]+)$/;
 
 /** The environment variable whose value the entries send as the bearer token (and `hooks serve --port` uses when set). */
 export const TOKEN_VAR = "HOOKS_SERVE_TOKEN";
+
+/**
+ * How a `hooks serve --port` proves it knows its bearer token without the token being sent to it:
+ * `GET /v1/health?challenge=NONCE` (no token needed) answers `{"proof": healthProof(token, NONCE)}`.
+ * `hooks install --check`, `hooks validate` and `hooks doctor` ask it before calling a warm setup
+ * good: a listener on the port that cannot answer is not the user's own server.
+ */
+export const healthProof = (token: string, challenge: string): string => createHmac("sha256", token).update(`hookrun-health:${challenge}`).digest("hex");
+
+/** A challenge `hooks serve` answers: hex, 32 to 128 digits. */
+export const CHALLENGE = /^[0-9a-f]{32,128}$/;
 
 /**
  * What each warm host answers over HTTP: the JSON its command hook would print. A host whose

@@ -5,6 +5,7 @@ import { staleNames } from "../hosts/setup.js";
 import { configEvents, entryCommands, ownsEntry } from "../hosts/install.js";
 import type { HostAdapter, HostEntry, HostSetup } from "../hosts/types.js";
 import { installedPort } from "../hosts/warm.js";
+import { warmServerState, warmServerWarning } from "../hosts/installChecks.js";
 import { canonicalOf, type DoctorRun, isList, type Layer, lineOf } from "./doctorReport.js";
 import { probeEntry } from "./doctorFire.js";
 import { sameCommand } from "./hookCommands.js";
@@ -46,7 +47,7 @@ export async function checkEntries(d: DoctorRun, host: HostAdapter, setup: HostS
   for (const [event, list] of Object.entries(owned)) {
     for (const entry of list) {
       const { commands, urls } = entryCommands(entry);
-      if (urls.length) d.add({ ...base, event, level: "ok", what: `warm mode: ${host.title} POSTs ${event} to ${urls[0]}; not fired (\`hooks install --check\` says whether the server answers)` });
+      if (urls.length) await checkWarmServer(d, base, event, urls[0], host.title);
       for (const command of commands) {
         const tool = host.probe?.entryTool?.(entry);
         const key = JSON.stringify([event, command, tool ?? null]);
@@ -81,6 +82,15 @@ export async function checkEntries(d: DoctorRun, host: HostAdapter, setup: HostS
     });
   }
   if (layer === "project" && map?.type === "object") checkDuplicates(d, host, text, file, map);
+}
+
+/** A warm entry's server: fired never, but asked to prove it is the user's own `hooks serve` (src/hosts/warm.ts healthProof). */
+async function checkWarmServer(d: DoctorRun, base: { host: string; layer: Layer }, event: string, url: string, title: string): Promise<void> {
+  const port = Number(new URL(url).port);
+  const state = await warmServerState(port, d.options.env);
+  const warning = warmServerWarning(port, state);
+  if (!warning) d.add({ ...base, event, level: "ok", what: `warm mode: ${title} POSTs ${event} to ${url}, and your \`hooks serve\` answers there (it proved it knows the token); not fired` });
+  else d.add({ ...base, event, level: state === "foreign" ? "error" : "warning", what: warning });
 }
 
 /** What the probe assumes of a host no source describes fully, said once. */

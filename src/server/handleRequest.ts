@@ -7,7 +7,7 @@ import { type HostEventOutcome, runHostEvent } from "../hosts/runHostEvent.js";
 import { HOSTS, hostByName } from "../hosts/table.js";
 import type { HostAdapter, Payload } from "../hosts/types.js";
 import { hostHttpBody } from "../hosts/httpAnswer.js";
-import { HOST_ROUTE } from "../hosts/warm.js";
+import { CHALLENGE, HOST_ROUTE, healthProof } from "../hosts/warm.js";
 import { eventJson, healthJson, hookJson } from "../report/json.js";
 import { checkHookNames } from "../runner/context.js";
 import type { Runner, TriggerOptions } from "../runner/types.js";
@@ -99,6 +99,12 @@ type Routes = { pattern: RegExp; methods: Record<string, Route> }[];
 
 async function routeRequest(deps: HandlerDeps, routes: Routes, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = requestUrl(req);
+  // The proof of the token, asked without it (src/hosts/warm.ts healthProof): an HMAC of a nonce the asker chose reveals nothing of the token.
+  const challenge = url.searchParams.get("challenge");
+  if (deps.token !== null && req.method === "GET" && url.pathname === "/v1/health" && challenge !== null && CHALLENGE.test(challenge)) {
+    sendJson(res, 200, { proof: healthProof(deps.token, challenge) });
+    return;
+  }
   if (deps.token !== null) checkBearer(req, deps.token);
   const route = routes.find((r) => r.pattern.test(url.pathname));
   if (!route)

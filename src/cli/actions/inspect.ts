@@ -40,9 +40,9 @@ export async function validateConfig(ctx: CliContext, opts: { json?: boolean }):
     }
     // A host's own setup around installed entries (agent-code: a layer hiding them, hooks outlasting its timeout).
     for (const h of await checks.hostSetupWarnings(config, ctx.env)) config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message: h.message });
-    // Warm mode with no server: the host refuses every guarded action until one answers.
-    for (const h of await checks.silentWarmServers(config)) {
-      const message = `hookrun's entries call \`hooks serve\` on 127.0.0.1:${h.port} (warm mode) and nothing answers there: guarded actions are refused until \`hooks serve --port ${h.port}\` runs`;
+    // Warm mode with no server (the host refuses every guarded action), or a listener that is not the user's own `hooks serve`.
+    for (const h of await checks.unprovenWarmServers(config, ctx.env)) {
+      const message = `hookrun's entries call \`hooks serve\` on 127.0.0.1:${h.port}: ${checks.warmServerWarning(h.port, h.state)}`;
       config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message });
     }
     if (opts.json) {

@@ -6,7 +6,7 @@ import { loadConfig } from "../../config/loadConfig.js";
 import type { ResolvedConfig } from "../../config/types.js";
 import { displayFile, UsageError, WriteError } from "../../errors.js";
 import { writeFileAtomic } from "../../fs/writeFileAtomic.js";
-import { serverAnswers } from "../../hosts/installChecks.js";
+import { warmServerState, warmServerWarning } from "../../hosts/installChecks.js";
 import { dispatchTarget, type Installable, installable, pickHosts, setupPort, usesHost, wantedFor } from "../../hosts/installTargets.js";
 import { TOKEN_VAR, warmCapable } from "../../hosts/warm.js";
 import type { HostAdapter, SetupChange } from "../../hosts/types.js";
@@ -166,9 +166,13 @@ function foreignFiles(ctx: CliContext, host: HostAdapter, files: string[]): Writ
 /** Warm mode: whether its server answers, a warning for `--check`, the full notice after a write. */
 async function tellWarmServers({ ctx, flags, warmPorts }: InstallRun): Promise<void> {
   for (const port of warmPorts) {
-    const up = await serverAnswers(port);
+    const state = await warmServerState(port, ctx.env);
+    const warning = warmServerWarning(port, state);
     if (flags.check) {
-      if (!up) ctx.stderr.write(`hooks install: warning: warm mode, and nothing answers on 127.0.0.1:${port}: Claude Code refuses guarded actions until \`hooks serve --port ${port}\` runs\n`);
-    } else if (!flags.dryRun) ctx.stderr.write(`${warmNotice(port, up)}\n`);
+      if (warning) ctx.stderr.write(`hooks install: warning: ${warning}\n`);
+    } else if (!flags.dryRun) {
+      ctx.stderr.write(`${warmNotice(port, state !== "down")}\n`);
+      if (warning && state !== "down") ctx.stderr.write(`hooks install: warning: ${warning}\n`);
+    }
   }
 }
