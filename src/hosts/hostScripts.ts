@@ -2,14 +2,24 @@ import { existsSync, lstatSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { WriteError } from "../errors.js";
 import { FileReadError, READ_LIMITS, readBoundedText } from "../fs/readBounded.js";
+import { isDispatchCommand } from "./dispatch.js";
 
 /**
  * hookrun's hook files for a host that runs one executable per hook type instead of reading a
  * config file (Cline): which to write, which to remove, and which are the user's own (never
- * overwritten). A file is hookrun's when it carries SCRIPT_MARK, as every script a host's
- * `scripts.files` makes does.
+ * overwritten). A file is hookrun's only by its exact shape, as every script a host's setup makes
+ * it: `#!/bin/sh`, SCRIPT_MARK's line, one dispatch command (isDispatchCommand), nothing else. A
+ * user's script that mentions hookrun anywhere (a comment, an echo) stays the user's.
  */
 export const SCRIPT_MARK = "# hookrun: ";
+
+const OWN_SCRIPT = /^#!\/bin\/sh\n# hookrun: hands [^\n]* to hooks\.yaml\n([^\n]+)\n$/;
+
+/** Whether a hook file's text is one hookrun wrote. */
+export function isOwnScript(text: string): boolean {
+  const m = OWN_SCRIPT.exec(text);
+  return m !== null && isDispatchCommand(m[1]);
+}
 
 export interface ScriptPlan {
   /** Files to (re)write: absent, or hookrun's with other text. */
@@ -34,7 +44,7 @@ export function ownedScripts(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .map((name) => path.join(dir, name))
-    .filter((file) => lstatSync(file).isFile() && readScript(file).includes(SCRIPT_MARK));
+    .filter((file) => lstatSync(file).isFile() && isOwnScript(readScript(file)));
 }
 
 /** What `hooks install` does in `dir` to leave exactly `wanted` (file name → script) as hookrun's files. */
@@ -45,7 +55,7 @@ export function planScripts(dir: string, wanted: Readonly<Record<string, string>
     if (!existsSync(file)) plan.write.push({ file, text });
     else {
       const now = readScript(file);
-      if (!now.includes(SCRIPT_MARK)) plan.foreign.push(file);
+      if (!isOwnScript(now)) plan.foreign.push(file);
       else if (now !== text) plan.write.push({ file, text });
     }
   }

@@ -43,7 +43,16 @@ export async function checkHostScripts(d: DoctorRun, host: HostAdapter, setup: H
         where: d.shown(path.join(dir, name)),
         fix: `hooks install ${host.name}`,
       });
-    if (stale.length === 0) d.add({ ...base, level: "ok", what: `${where}: hookrun's hook files are current with hooks.yaml`, where });
+    for (const file of plan.foreign)
+      d.add({
+        ...base,
+        event: path.basename(file),
+        level: "error",
+        what: `${path.basename(file)}: your own hook file, not the one \`hooks install ${host.name}\` writes: not fired (the doctor runs no other file), and hooks.yaml's hooks for it do not run under ${host.title}`,
+        where: d.shown(file),
+        fix: `move its commands into hooks.yaml, remove it, and run \`hooks install ${host.name}\``,
+      });
+    if (stale.length === 0 && plan.foreign.length === 0) d.add({ ...base, level: "ok", what: `${where}: hookrun's hook files are current with hooks.yaml`, where });
     checkUnfired(d, host);
   }
   sayAssumed(d, host, layer);
