@@ -123,6 +123,29 @@ describe("the install engine: hookrun's entries in a host's JSON file", () => {
     expect(isDispatchCommand("hooks list")).toBe(false);
   });
 
+  it("hookrun owns only the entries it writes, by their binary: a user's own script named hooks is never replaced or removed", () => {
+    for (const command of [
+      "./scripts/hooks run check",
+      "scripts/hooks run check",
+      "tools/hookrun run stop",
+      "hooks run stop --host claude",
+      "node_modules/.bin/hooks-wrapper run stop",
+      "$HOME/bin/hooks run stop",
+      "node ./hooks.js run stop",
+    ]) {
+      const user = { hooks: [{ type: "command", command }] };
+      expect(ownsEntry(user), command).toBe(false);
+      const text = `${JSON.stringify({ hooks: { Stop: [user] } }, null, 2)}\n`;
+      const after = claudeEditor.merge(text, "s.json", wanted);
+      expect(JSON.parse(after).hooks.Stop, command).toEqual([user, ...wanted.Stop]);
+      expect(claudeEditor.uninstall(after, "s.json"), command).toBe(text);
+    }
+    // import still leaves out a command that runs hookrun, installed by hookrun or not
+    expect(importClaudeSettings({ hooks: { Stop: [{ hooks: [{ type: "command", command: "hooks run stop --host claude" }] }] } }).notes.join("\n")).toMatch(
+      /already hands this event to hookrun; skipped/,
+    );
+  });
+
   it("refuses a file that is not JSON, saying where, and writes nothing", () => {
     expect(() => claudeEditor.merge('{"hooks": {', "/p/.claude/settings.json", wanted)).toThrow(/\/p\/\.claude\/settings\.json:1: .*nothing was written/);
     expect(() => claudeEditor.merge("[1, 2]", "s.json", wanted)).toThrow(/not a JSON object/);

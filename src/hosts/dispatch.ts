@@ -132,6 +132,18 @@ const WALK_UP = [
 const CLOSED_PREFIX = new RegExp(String.raw`^\{ \[ -x ((?:"[^"]*"|'[^']*'|\\'|[^\s"'\\])+) \] && command -v node >/dev/null 2>&1; \} \|\| \{ ${ANSWER}; \}; (.*)$`, "s");
 
 /**
+ * The binaries an entry of hookrun's runs, exactly as `hooks install` writes them: the project's
+ * `node_modules/.bin/hooks` (relative, or after a host's project-dir variable: `$GEMINI_PROJECT_DIR/`,
+ * `"${CURSOR_PROJECT_DIR:-$PWD}"/`), or (`--user`) an absolute path to an installed hookrun's
+ * `dist/bin/hooks.js`, or to a `bin/hooks` or `.bin/hooks` (npm's links to it). A script of the
+ * user's named `hooks` elsewhere (`./scripts/hooks run check`) is not hookrun's: install never
+ * replaces its entry, uninstall never removes it.
+ */
+const HOOKRUN_BIN = /^(?:(?:\$\w+|\$\{\w+(?::-\$?\w*)?\})\/)?node_modules\/\.bin\/hooks$|^\/(?:[^\0]*\/)?(?:dist\/bin\/hooks\.js|\.?bin\/hooks)$/;
+// Any binary named as hookrun's: what `hooks import` leaves out, since importing it would run hookrun from its own hook.
+const ANY_HOOKRUN_BIN = /(^|\/)(hooks|hookrun)(\.js)?$/;
+
+/**
  * Whether a host entry's command dispatches to hookrun, and only that: `[exec|npx|node]
  * …/hooks [OPTIONS] run EVENT [ARGS]` as one simple command (what `hooks install` writes, an
  * absolute path to the bin, `hooks.js`), or the walk-up form Codex and agent-code get. Anything
@@ -139,13 +151,18 @@ const CLOSED_PREFIX = new RegExp(String.raw`^\{ \[ -x ((?:"[^"]*"|'[^']*'|\\'|[^
  * install never replaces it and uninstall never removes it.
  */
 export function isDispatchCommand(command: string): boolean {
+  return dispatches(command, HOOKRUN_BIN);
+}
+
+/** Whether `command` is one simple command that runs `bins` with `run EVENT` (isDispatchCommand's reading, with the binaries it accepts). */
+function dispatches(command: string, bins: RegExp): boolean {
   if (WALK_UP.some((p) => p.test(command))) return true;
   // Answering itself when hookrun cannot start: the rest is a plain dispatch of the very binary the prefix checks.
   const prefixed = CLOSED_PREFIX.exec(command);
   if (prefixed) {
     const rest = prefixed[2];
     const words = rest.match(SHELL_WORD) ?? [];
-    return (words[0] === "exec" ? words[1] : words[0]) === prefixed[1] && isDispatchCommand(rest);
+    return (words[0] === "exec" ? words[1] : words[0]) === prefixed[1] && dispatches(rest, bins);
   }
   // Printable text on one line (no control character, no blank but space and tab), every
   // character but the blanks between words belonging to a word, and each `$` a plain variable,
@@ -156,9 +173,10 @@ export function isDispatchCommand(command: string): boolean {
   let i = 0;
   if (words[i] === "exec") i++;
   // `npx hooks` (older hand-written entries) without flags: npx's own can load other code.
-  if (words[i] === "npx" || words[i] === "node") i++;
+  const npx = words[i] === "npx";
+  if (npx || words[i] === "node") i++;
   const bin = (words[i++] ?? "").replace(/\\'|["']/g, "");
-  if (!/(^|\/)(hooks|hookrun)(\.js)?$/.test(bin)) return false;
+  if (!(npx ? bin === "hooks" || bin === "hookrun" : bins.test(bin))) return false;
   // Options before the command (`-C DIR`, `--config FILE`), each with its value.
   while (words[i]?.startsWith("-") && words[i] !== "--") i += 2;
   return words[i] === "run" && words[i + 1] !== undefined && /^[\w.:-]+$/.test(words[i + 1]);
@@ -175,7 +193,7 @@ const CALLS_HOOKRUN = /(^|[\s/"'])(hooks|hookrun)(\.js)?["']?\s+(-\S+\s+("[^"]*"
  * Imported into hooks.yaml, such a command would run hookrun from its own hook, without end.
  */
 export function hookrunCallNote(command: string): string | null {
-  if (isDispatchCommand(command)) return "already hands this event to hookrun; skipped (importing it would run hookrun from itself)";
+  if (dispatches(command, ANY_HOOKRUN_BIN)) return "already hands this event to hookrun; skipped (importing it would run hookrun from itself)";
   if (CALLS_HOOKRUN.test(command)) return "runs hookrun among other commands; skipped (importing it would run hookrun from itself): move the other commands into hooks.yaml by hand";
   return null;
 }
