@@ -141,3 +141,32 @@ export function flowTooDeep(yaml: YamlModule, text: string): number | null {
   }
   return null;
 }
+
+/**
+ * Offset of the bracket that opens level CONFIG_LIMITS.depth + 1 of a JSON(C) or TOML text, or
+ * null: a host's settings file is checked with this before its parser (jsonc-parser and smol-toml
+ * recurse once per level, and a 10 KB file of 5,000 levels ran them out of stack). Strings and
+ * comments are skipped (`"…"` with escapes; TOML's `'…'` and `#`; JSONC's `//` and `/* … *\/`).
+ * One pass, no recursion.
+ */
+export function nestingTooDeepAt(text: string, syntax: "json" | "toml"): number | null {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+    } else if (c === "'" && syntax === "toml") {
+      const end = text.indexOf("'", i + 1);
+      i = end === -1 ? text.length : end;
+    } else if ((c === "#" && syntax === "toml") || (c === "/" && text[i + 1] === "/" && syntax === "json")) {
+      const end = text.indexOf("\n", i);
+      i = end === -1 ? text.length : end;
+    } else if (c === "/" && text[i + 1] === "*" && syntax === "json") {
+      const end = text.indexOf("*/", i + 2);
+      i = end === -1 ? text.length : end + 1;
+    } else if (c === "[" || c === "{") {
+      if (++depth > CONFIG_LIMITS.depth) return i;
+    } else if (c === "]" || c === "}") depth = Math.max(0, depth - 1);
+  }
+  return null;
+}

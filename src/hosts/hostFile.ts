@@ -1,4 +1,5 @@
 import { applyEdits, type FormattingOptions, type Node, modify, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
+import { nestingTooDeepAt, TOO_DEEP } from "../config/limits.js";
 import { WriteError } from "../errors.js";
 import { ownsEntry } from "./install.js";
 import type { EntryEditor, EntryFileSpec, HostEntry } from "./types.js";
@@ -22,17 +23,55 @@ interface Parsed {
   fmt: FormattingOptions;
 }
 
-function parse(text: string, file: string): Parsed {
+function parse(text: string, file: string, hooksPath: readonly string[]): Parsed {
+  const problem = hostJsonProblem(text, hooksPath);
+  if (problem) throw new WriteError(`${file}:${problem.line}: ${problem.message}; nothing was written`, file);
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length > 0) {
-    const e = errors[0];
-    const line = text.slice(0, e.offset).split("\n").length;
-    throw new WriteError(`${file}:${line}: ${printParseErrorCode(e.error)}; fix the file (it must be JSON) and run the command again; nothing was written`, file);
-  }
   if (root && root.type !== "object") throw new WriteError(`${file} is not a JSON object; fix it and run the command again; nothing was written`, file);
   const indent = /^([ \t]+)\S/m.exec(text)?.[1] ?? "  ";
   return { root, fmt: { insertSpaces: !indent.includes("\t"), tabSize: indent.includes("\t") ? 1 : indent.length, eol: text.includes("\r\n") ? "\r\n" : "\n" } };
+}
+
+/**
+ * What keeps a host's JSON settings file from being edited as its host reads it, at a line, or
+ * null: nesting past the limit (checked before parsing), a syntax error, or a key twice on the
+ * way to the hooks map or among its events. The host (`JSON.parse`) takes the last of two keys
+ * and hookrun's editor the first: the entries would go where the host never looks, and
+ * `--check` and the doctor would call them current.
+ */
+export function hostJsonProblem(text: string, hooksPath: readonly string[]): { line: number; kind: "deep" | "syntax" | "duplicate"; message: string } | null {
+  const lineAt = (offset: number) => text.slice(0, offset).split("\n").length;
+  const deep = nestingTooDeepAt(text, "json");
+  if (deep !== null) return { line: lineAt(deep), kind: "deep", message: `${TOO_DEEP}; fix the file and run the command again` };
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0) return { line: lineAt(errors[0].offset), kind: "syntax", message: `${printParseErrorCode(errors[0].error)}; fix the file (it must be JSON) and run the command again` };
+  let node: Node | undefined = root;
+  const where: string[] = [];
+  for (const key of [...hooksPath, null]) {
+    if (node?.type !== "object") return null;
+    const props = node.children ?? [];
+    const seen = new Map<string, Node>();
+    for (const p of props) {
+      const name = p.children?.[0].value as string;
+      if (key !== null && name !== key) continue;
+      const first = seen.get(name);
+      if (first) {
+        const what = [...where, name].map((k) => JSON.stringify(k)).join(" → ");
+        return {
+          line: lineAt(p.offset),
+          kind: "duplicate",
+          message: `${what} appears twice (lines ${lineAt(first.offset)} and ${lineAt(p.offset)}): the agent reads only the last, so entries in the first never run; merge them into one and run the command again`,
+        };
+      }
+      seen.set(name, p);
+    }
+    if (key === null) return null;
+    where.push(key);
+    node = seen.get(key)?.children?.[1];
+  }
+  return null;
 }
 
 const nodeAt = (root: Node | undefined, path: readonly (string | number)[]): Node | undefined => {
@@ -55,7 +94,7 @@ const jsonValue = (node: Node | undefined): unknown => {
 
 /** hookrun's entries now in the file's text: host event → entries, in file order. */
 export function installedEntries(hooksPath: readonly string[], text: string, file: string): Record<string, HostEntry[]> {
-  const { root } = parse(text, file);
+  const { root } = parse(text, file, hooksPath);
   const map = nodeAt(root, hooksPath);
   // No prototype: an event key "__proto__" or "constructor" in the file is a key like any other.
   const out: Record<string, HostEntry[]> = Object.create(null);
@@ -74,7 +113,7 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
 function removeEntries(at: readonly string[], text: string, file: string): string {
   let out = text;
   for (;;) {
-    const { root } = parse(out, file);
+    const { root } = parse(out, file, at);
     const map = nodeAt(root, at);
     if (map?.type !== "object") return out;
     const props = map.children ?? [];
@@ -128,7 +167,7 @@ function mergeEntries(install: Pick<EntryFileSpec, "hooksPath" | "skeleton">, te
   let out = text === null || text.trim() === "" ? `${JSON.stringify({ ...install.skeleton }, null, 2)}\n` : removeEntries(install.hooksPath, text, file);
   for (const [event, entries] of Object.entries(wanted)) {
     for (const entry of entries) {
-      const { root, fmt } = parse(out, file);
+      const { root, fmt } = parse(out, file, install.hooksPath);
       const list = nodeAt(root, [...install.hooksPath, event]);
       out = list?.type === "array" && list.children?.length ? appendToArray(out, list, entry, fmt) : setProperty(out, root, [...install.hooksPath, event], [entry], fmt);
     }
@@ -177,7 +216,7 @@ function appendToArray(text: string, list: Node, entry: unknown, fmt: Formatting
  */
 function uninstallText(spec: Pick<EntryFileSpec, "hooksPath" | "skeleton">, text: string, file: string): string | null {
   const out = removeEntries(spec.hooksPath, text, file);
-  const { root } = parse(out, file);
+  const { root } = parse(out, file, spec.hooksPath);
   const value = jsonValue(root) ?? {};
   const skeleton = spec.skeleton ?? {};
   const rest = Object.entries(value as Record<string, unknown>).filter(([k, v]) => !(Object.hasOwn(skeleton, k) && same(skeleton[k], v)));

@@ -1,4 +1,5 @@
 import { parse, TomlError } from "smol-toml";
+import { nestingTooDeepAt, TOO_DEEP } from "../config/limits.js";
 import { isJsonObject } from "../config/scanJson.js";
 import { WriteError } from "../errors.js";
 import { ownsEntry } from "./install.js";
@@ -26,6 +27,9 @@ export const SCHEMA_STAMP = "schema_version = 2 # hooks install agent-code: agen
 
 /** The TOML document of a config file's text, or a WriteError naming FILE:LINE. */
 export function parseTomlFile(text: string, file: string, what = "run the command again; nothing was written"): Record<string, unknown> {
+  // smol-toml recurses once per level of nesting: a file nested past the limit never reaches it
+  const deep = nestingTooDeepAt(text, "toml");
+  if (deep !== null) throw new WriteError(`${file}:${text.slice(0, deep).split("\n").length}: ${TOO_DEEP}; fix the file and ${what}`, file);
   try {
     return plain(parse(text)) as Record<string, unknown>;
   } catch (error) {

@@ -2,6 +2,7 @@ import { lstatSync } from "node:fs";
 import { getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import { isJsonObject } from "../config/scanJson.js";
 import { FileReadError, READ_LIMITS, readBoundedText } from "../fs/readBounded.js";
+import { hostJsonProblem } from "../hosts/hostFile.js";
 import { ownsEntry } from "../hosts/install.js";
 import { hookTableLines, hookTableList, ownedEntries } from "../hosts/tomlFile.js";
 import type { EntryFileSetup } from "../hosts/setup.js";
@@ -67,6 +68,15 @@ export async function checkJsonFile(d: DoctorRun, host: HostAdapter, setup: Entr
   const { file, text, notInstalled } = read;
   const base = { host: host.name, layer };
   const where = d.shown(file);
+  // Nesting past the limit, a syntax error, a key twice on the way to the hooks map: what the host reads is not what hookrun would edit.
+  const problem = hostJsonProblem(text, setup.spec.hooksPath);
+  // (a syntax error is said below, as the host takes it)
+  if (problem && problem.kind !== "syntax") {
+    if (layer === "user" && !named && !d.options.user) return false;
+    d.checked.push({ ...base, file });
+    d.add({ ...base, level: "error", what: `${where}: ${problem.message.replace(/; (?:fix the file and )?run the command again$/, "")}`, where: d.shown(file, problem.line), fix: "fix the file" });
+    return true;
+  }
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0 || root?.type !== "object") {

@@ -1,6 +1,7 @@
 import { lstatSync } from "node:fs";
 import path from "node:path";
 import { findNodeAtLocation, type ParseError, parse, parseTree } from "jsonc-parser";
+import { nestingTooDeepAt } from "../config/limits.js";
 import { isJsonObject } from "../config/scanJson.js";
 import { READ_LIMITS, readBoundedText } from "../fs/readBounded.js";
 import type { HostAdapter } from "../hosts/types.js";
@@ -27,7 +28,8 @@ export function checkSwitches(d: DoctorRun, host: HostAdapter): void {
         // a FIFO, a device, too big: the host file's own check reports the one install writes
       }
       const errors: ParseError[] = [];
-      const value = text === null ? null : (parse(text, errors, { allowTrailingComma: true }) as unknown);
+      // a file nested past the limit is read as no settings (the host file's own check reports it)
+      const value = text === null || nestingTooDeepAt(text, "json") !== null ? null : (parse(text, errors, { allowTrailingComma: true }) as unknown);
       files.set(file, text === null ? null : { text, value: errors.length === 0 && isJsonObject(value) ? value : null });
     }
     return files.get(file)!;
@@ -36,7 +38,7 @@ export function checkSwitches(d: DoctorRun, host: HostAdapter): void {
   const places = { projectDir: d.config.projectDir, home: d.options.home, env: d.options.env, root: d.options.root ?? "/" };
   for (const off of judge(places, read, [...(d.entryNames.get(host.name) ?? [])])) {
     const text = load(off.file)?.text ?? "";
-    const root = parseTree(text);
+    const root = nestingTooDeepAt(text, "json") === null ? parseTree(text) : undefined;
     const node = root && findNodeAtLocation(root, off.key);
     const where = d.shown(off.file, node ? lineOf(text, node.parent?.type === "property" ? node.parent.offset : node.offset) : undefined);
     d.add({ host: host.name, layer: off.file.startsWith(d.config.projectDir + path.sep) ? "project" : "user", level: "error", what: off.what, where, fix: off.fix });

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { loadConfig, readConfigFile } from "../../config/loadConfig.js";
+import { nestingTooDeepAt, TOO_DEEP } from "../../config/limits.js";
 import { ConfigError, HookrunError } from "../../errors.js";
 import { parse as parseJsonc, type ParseError, printParseErrorCode } from "jsonc-parser";
 import { findClaudeSettings } from "../../interop/importClaudeSettings.js";
@@ -128,6 +129,8 @@ function readSettings(file: string, host: HostAdapter): unknown {
     }
   }
   // Comments and trailing commas are read as the hosts that allow them (Gemini CLI) read them.
+  const deep = nestingTooDeepAt(text, "json");
+  if (deep !== null) throw new HookrunError(`cannot read ${file}:${text.slice(0, deep).split("\n").length}: ${TOO_DEEP}`, { code: "import" });
   const errors: ParseError[] = [];
   const value = parseJsonc(text, errors, { allowTrailingComma: true });
   if (errors.length > 0) {
