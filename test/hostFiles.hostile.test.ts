@@ -94,3 +94,27 @@ describe("a key twice on the way to the hooks map", () => {
     }
   });
 });
+
+describe("byte for byte: a UTF-8 byte order mark", () => {
+  it("is kept by install and uninstall gives back the exact bytes, with and without the user's own hooks, JSON and TOML", async () => {
+    const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+    for (const [file, host, text] of [
+      [".claude/settings.json", "claude", '{\n  "model": "x"\n}\n'],
+      [".claude/settings.json", "claude", '{\n  "hooks": {\n    "Stop": [{"hooks": [{"type": "command", "command": "./mine.sh"}]}]\n  }\n}\n'],
+      [".agent/settings.toml", "agent-code", 'schema_version = 2\nmodel = "x"\n'],
+    ] as const) {
+      const p = sandbox({ config: CONFIG });
+      const original = Buffer.concat([BOM, Buffer.from(text)]);
+      p.write(file, original.toString("utf8"));
+      expect(readFileSync(p.path(file)).subarray(0, 3), file).toEqual(BOM);
+      const env = { ...p.env, HOOKS_TRUST: "1" };
+      expect((await runMain(["install", host], { cwd: p.dir, env })).code, `${host} install`).toBe(0);
+      const installed = readFileSync(p.path(file));
+      expect(installed.subarray(0, 3), `${host}: install kept the BOM`).toEqual(BOM);
+      expect(installed.toString("utf8"), host).toMatch(/run pre_tool_use --host/);
+      expect((await runMain(["install", host, "--check"], { cwd: p.dir, env })).code, `${host} --check`).toBe(0);
+      expect((await runMain(["uninstall", host], { cwd: p.dir, env })).code, `${host} uninstall`).toBe(0);
+      expect(readFileSync(p.path(file)).equals(original), `${host}: uninstall gave back the exact bytes\n${readFileSync(p.path(file), "utf8")}`).toBe(true);
+    }
+  });
+});

@@ -2,7 +2,7 @@ import { existsSync, realpathSync } from "node:fs";
 import path from "node:path";
 import type { ResolvedConfig } from "../config/types.js";
 import { WriteError } from "../errors.js";
-import { FileReadError, READ_LIMITS, readBoundedText } from "../fs/readBounded.js";
+import { FileReadError, READ_LIMITS, readBoundedFile } from "../fs/readBounded.js";
 import type { EntryEditor, EntryFileSpec, HostEntry, HostSetup, SetupPlace, SetupPlan } from "./types.js";
 
 export type { EntryEditor, EntryFileSpec };
@@ -30,7 +30,13 @@ interface ConfigFile {
   /** Where writes go: the symlink's target when the file is a link (the link stays). */
   target: string;
   text: string | null;
+  /** The file starts with a UTF-8 byte order mark (not part of `text`): every write keeps it. */
+  bom: boolean;
 }
+
+const BOM = "\ufeff";
+/** The text to write back to a file read as `f`: its byte order mark kept. */
+const withBom = (f: ConfigFile, text: string): string => (f.bom ? BOM + text : text);
 
 /** A host's config file, read within the config size limit; a WriteError when it cannot be. */
 export function readConfigFile(file: string, what: string): ConfigFile {
@@ -40,9 +46,11 @@ export function readConfigFile(file: string, what: string): ConfigFile {
   } catch {
     // not there yet (or a dangling link, refused below when read)
   }
-  if (!existsSync(file)) return { file, target, text: null };
+  if (!existsSync(file)) return { file, target, text: null, bom: false };
   try {
-    return { file, target, text: readBoundedText(file, READ_LIMITS.config, { what }) };
+    const raw = readBoundedFile(file, READ_LIMITS.config, { what });
+    const bom = raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf;
+    return { file, target, text: raw.toString("utf8", bom ? 3 : 0), bom };
   } catch (error) {
     if (error instanceof FileReadError) throw new WriteError(`${error.message}; nothing was written`, file, { cause: error });
     throw error;
@@ -89,7 +97,7 @@ function entryFile(kind: "json-file" | "toml-file", spec: EntryFileSpec, loadEdi
         installed: Object.keys(have).length > 0,
         stale,
         foreign: [],
-        changes: after === f.text || after === null ? [] : [{ file: f.file, target: f.target, text: after }],
+        changes: after === f.text || after === null ? [] : [{ file: f.file, target: f.target, text: withBom(f, after) }],
       };
     },
     async removal(at): Promise<SetupPlan> {
@@ -97,7 +105,7 @@ function entryFile(kind: "json-file" | "toml-file", spec: EntryFileSpec, loadEdi
       const f = read(at);
       const have = entriesIn(editor, f);
       const after = f.text === null || Object.keys(have).length === 0 ? f.text : editor.uninstall(f.text, f.file);
-      const changes = after === f.text ? [] : [{ file: f.file, target: f.target, text: after, why: "it held only hookrun's entries" }];
+      const changes = after === f.text ? [] : [{ file: f.file, target: f.target, text: after === null ? null : withBom(f, after), why: "it held only hookrun's entries" }];
       return { where: f.file, exists: f.text !== null, before: f.text, installed: Object.keys(have).length > 0, stale: Object.keys(have), foreign: [], changes };
     },
     async installed(base, user) {
