@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { nestingTooDeepAt } from "../src/config/limits.js";
 import { runMain } from "./helpers/cli.js";
@@ -116,5 +117,97 @@ describe("byte for byte: a UTF-8 byte order mark", () => {
       expect((await runMain(["uninstall", host], { cwd: p.dir, env })).code, `${host} uninstall`).toBe(0);
       expect(readFileSync(p.path(file)).equals(original), `${host}: uninstall gave back the exact bytes\n${readFileSync(p.path(file), "utf8")}`).toBe(true);
     }
+  });
+});
+
+describe("writes stay in the project: a symlink out of it is refused, nothing written", () => {
+  /** A project whose `link` is a symlink to `outside/target` (a stand-in for the user's home), that target made first by `make`. */
+  function linked(link: string, target: string, make: (abs: string) => void) {
+    const p = sandbox({ config: CONFIG });
+    const outside = p.path(`../outside/${target}`);
+    make(outside);
+    mkdirSync(path.dirname(p.path(link)), { recursive: true });
+    rmSync(p.path(link), { force: true });
+    symlinkSync(outside, p.path(link));
+    return { p, outside, env: { ...p.env, HOOKS_TRUST: "1" } };
+  }
+  const tree = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir, { recursive: true }).map(String).sort() : []);
+
+  it("install through a .claude linked to the user's own: refused, the user's settings untouched", async () => {
+    const mine = '{\n  "model": "mine"\n}\n';
+    const { p, outside, env } = linked(".claude", "claude-home", (d) => {
+      mkdirSync(d, { recursive: true });
+      writeFileSync(path.join(d, "settings.json"), mine);
+    });
+    const r = await runMain(["install", "claude"], { cwd: p.dir, env });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/refusing to write .*settings\.json: a symlink takes it to .*outside.*claude-home.*nothing was written/);
+    expect(readFileSync(path.join(outside, "settings.json"), "utf8")).toBe(mine);
+  });
+
+  it("uninstall through a .codex linked outside: refused, the outside file not deleted", async () => {
+    const { p, outside, env } = linked(".codex", "codex-home", (d) => mkdirSync(d, { recursive: true }));
+    // hookrun's own entries there (as if installed by the user for that other place)
+    const q = sandbox({ config: CONFIG });
+    mkdirSync(q.path(".codex"));
+    expect((await runMain(["install", "codex"], { cwd: q.dir, env: { ...q.env, HOOKS_TRUST: "1" } })).code).toBe(0);
+    const theirs = readFileSync(q.path(".codex/hooks.json"), "utf8");
+    writeFileSync(path.join(outside, "hooks.json"), theirs);
+    const r = await runMain(["uninstall", "codex"], { cwd: p.dir, env });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/refusing to write .*hooks\.json: a symlink takes it/);
+    expect(readFileSync(path.join(outside, "hooks.json"), "utf8")).toBe(theirs);
+  });
+
+  it("install cline through a .clinerules linked outside: no script lands there", async () => {
+    const { p, outside, env } = linked(".clinerules", "bin", (d) => mkdirSync(d, { recursive: true }));
+    const r = await runMain(["install", "cline"], { cwd: p.dir, env });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/refusing to write .*PreToolUse: a symlink takes it/);
+    expect(tree(outside)).toEqual([]);
+  });
+
+  it("init leaves a .gitignore linked outside alone, and init --force does not write through a hooks.yaml linked outside", async () => {
+    const bashrc = "export PS1='$ '\n";
+    const { p, outside } = linked(".gitignore", "bashrc", (f) => {
+      mkdirSync(path.dirname(f), { recursive: true });
+      writeFileSync(f, bashrc);
+    });
+    rmSync(p.path("hooks.yaml"));
+    const r = await runMain(["init"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\.gitignore is a symlink out of the project, left alone/);
+    expect(readFileSync(outside, "utf8")).toBe(bashrc);
+    const q = linked("hooks.yaml", "config.yaml", (f) => {
+      mkdirSync(path.dirname(f), { recursive: true });
+      writeFileSync(f, "mine: true\n");
+    });
+    const forced = await runMain(["init", "--force", "--person"], { cwd: q.p.dir, env: q.p.env });
+    expect(forced.code).not.toBe(0);
+    expect(forced.stderr).toMatch(/refusing to write .*hooks\.yaml: a symlink takes it/);
+    expect(readFileSync(q.outside, "utf8")).toBe("mine: true\n");
+  });
+
+  it("import --write keeps a symlinked hooks.yaml a symlink inside the project, and refuses one that points outside", async () => {
+    const settings = JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "./notify.sh" }] }] } });
+    const p = sandbox({ config: CONFIG });
+    p.write("config/hooks.yaml", CONFIG);
+    rmSync(p.path("hooks.yaml"));
+    symlinkSync("config/hooks.yaml", p.path("hooks.yaml"));
+    p.write(".claude/settings.json", settings);
+    const r = await runMain(["import", "claude", "--write"], { cwd: p.dir, env: p.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(lstatSync(p.path("hooks.yaml")).isSymbolicLink()).toBe(true);
+    expect(readFileSync(p.path("config/hooks.yaml"), "utf8")).toMatch(/notify\.sh/);
+    const q = linked("hooks.yaml", "hooks.yaml", (f) => {
+      mkdirSync(path.dirname(f), { recursive: true });
+      writeFileSync(f, CONFIG);
+    });
+    q.p.write(".claude/settings.json", settings);
+    const out = await runMain(["import", "claude", "--write"], { cwd: q.p.dir, env: q.p.env });
+    expect(out.code).not.toBe(0);
+    expect(out.stderr).toMatch(/refusing to write .*hooks\.yaml: a symlink takes it/);
+    expect(readFileSync(q.outside, "utf8")).toBe(CONFIG);
+    expect(lstatSync(q.p.path("hooks.yaml")).isSymbolicLink()).toBe(true);
   });
 });

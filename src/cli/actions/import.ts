@@ -11,6 +11,7 @@ import { existingHooks, mergeImport, type ConfigFormat } from "../../interop/mer
 import { dispatchTarget, wantedFor } from "../../hosts/installTargets.js";
 import { parseTomlFile } from "../../hosts/tomlFile.js";
 import { FileReadError, READ_LIMITS, readBoundedText } from "../../fs/readBounded.js";
+import { assertInside, realDestination } from "../../fs/insideDir.js";
 import { writeFileAtomic } from "../../fs/writeFileAtomic.js";
 import type { CliContext } from "../context.js";
 import { HOSTS, hostByName } from "../../hosts/table.js";
@@ -83,7 +84,9 @@ async function importSettings(ctx: CliContext, host: HostAdapter, file: string |
     if (!(error instanceof ConfigError)) throw error;
     throw new ConfigError(`the imported hooks would make ${where} invalid; nothing was written`, error.diagnostics, { cause: error });
   }
-  writeFileAtomic(target, merged);
+  // A symlinked hooks.yaml stays a symlink: its target is written, and only inside the project (docs/limits.md#writes-stay-in-the-project).
+  assertInside(path.dirname(target), target, "replace the symlink with a file of its own");
+  writeFileAtomic(realDestination(target), merged);
   const names = imp.hooks.map((h) => `${h.event}/${h.hook.name}`).join(", ");
   report.write(`added ${imp.hooks.length} hook${imp.hooks.length === 1 ? "" : "s"} to ${where}: ${names}\nreview them, then run \`hooks validate\` and \`hooks trust\`\n`);
   return 0;

@@ -5,6 +5,7 @@ import { assertConfigFound } from "../../config/discover.js";
 import { loadConfig } from "../../config/loadConfig.js";
 import type { ResolvedConfig } from "../../config/types.js";
 import { displayFile, UsageError, WriteError } from "../../errors.js";
+import { assertInside } from "../../fs/insideDir.js";
 import { writeFileAtomic } from "../../fs/writeFileAtomic.js";
 import { warmServerState, warmServerWarning } from "../../hosts/installChecks.js";
 import { dispatchTarget, type Installable, installable, pickHosts, setupPort, usesHost, wantedFor } from "../../hosts/installTargets.js";
@@ -129,14 +130,19 @@ async function installHost(run: InstallRun, host: Installable): Promise<HostOutc
     if (!flags.json) ctx.stdout.write(`${terminalSafe(`${shown}: up to date (${events.join(", ") || "no events"})`)}\n`);
     return outcome;
   }
-  applyChanges(plan.changes);
+  applyChanges(plan.changes, run.base);
   if (!flags.json) ctx.stdout.write(`${terminalSafe(`${shown}: ${plan.exists ? "updated" : "created"}; ${host.title} hands ${events.join(", ") || "no events"} to hookrun`)}\n`);
   if (!flags.json && host.setup.note && !user) ctx.stderr.write(`hooks install: note: ${host.setup.note}\n`);
   return outcome;
 }
 
-/** A plan's changes made: each file written atomically (with its exact mode when it has one) or removed. */
-export function applyChanges(changes: readonly SetupChange[]): void {
+/**
+ * A plan's changes made: each file written atomically (with its exact mode when it has one) or
+ * removed. None is made when any of them a symlink takes outside `base` (the project, or HOME
+ * for `--user`).
+ */
+export function applyChanges(changes: readonly SetupChange[], base: string): void {
+  for (const c of changes) assertInside(base, c.target, "replace the symlink with a folder or file of its own");
   for (const c of changes) {
     if (c.text === null) unlinkSync(c.target);
     else {

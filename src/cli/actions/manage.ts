@@ -1,4 +1,5 @@
 import { existsSync, writeFileSync } from "node:fs";
+import { assertInside } from "../../fs/insideDir.js";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { configCandidate, PROJECT_FILE_NAMES } from "../../config/discover.js";
@@ -101,6 +102,8 @@ export async function initConfig(ctx: CliContext, opts: { force?: boolean }): Pr
       existing,
     );
   }
+  // `--force` over a symlinked hooks.yaml writes its target: only inside the project (docs/limits.md#writes-stay-in-the-project).
+  assertInside(dir, file, "replace the symlink with a file of its own");
   try {
     writeFileSync(file, STARTER_CONFIG);
   } catch (error) {
@@ -121,6 +124,11 @@ function addToGitignore(gitignore: string): string {
   } catch (error) {
     // Absent: created below. A FIFO, device or huge file is left alone (writing could block too).
     if (!(error instanceof FileReadError && error.reason === "ENOENT")) return ` (could not read .gitignore: add hooks.local.yaml to it yourself)`;
+  }
+  try {
+    assertInside(path.dirname(gitignore), gitignore, "");
+  } catch {
+    return ` (.gitignore is a symlink out of the project, left alone: add hooks.local.yaml to it yourself)`;
   }
   const lines = new Set(text.split(/\r?\n/).map((l) => l.trim()));
   const missing = IGNORED.filter((n) => !lines.has(n) && !lines.has(`/${n}`));

@@ -37,7 +37,7 @@ async function removeFrom(ctx: CliContext, host: Installable, base: string, flag
     return;
   }
   // A folder stays (hookrun cannot tell whether it made it): an empty `.codex/` is harmless.
-  applyChanges(plan.changes);
+  applyChanges(plan.changes, base);
   for (const c of plan.changes)
     ctx.stdout.write(`${terminalSafe(displayFile(c.file, ctx.cwd))}: ${c.text === null ? `removed (${c.why ?? "hookrun's"})` : "hookrun's entries removed; the rest is as it was"}\n`);
 }
