@@ -34,6 +34,25 @@ function cacheRoot() {
   return xdg ? path.join(path.resolve(xdg), "hookrun") : path.join(process.env.HOME || require("node:os").homedir(), ".cache", "hookrun");
 }
 
+// Whether `dir` (made 0700 when missing, its parent too) is a cache only this user controls: a real
+// directory, not a symlink, owned by this user, writable by no one else, and so is the hookrun
+// folder it is in. A shared or planted cache dir (another user's, on a machine whose
+// XDG_CACHE_HOME or HOME points somewhere shared) is never read or written: hookrun then runs
+// without the cache (docs/decisions/0003-code-cache-loader.md).
+function privateDir(dir) {
+  if (typeof process.getuid !== "function") return true;
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    for (const d of [path.dirname(dir), dir]) {
+      const st = fs.lstatSync(d);
+      if (!st.isDirectory() || st.uid !== process.getuid() || (st.mode & 0o022) !== 0) return false;
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 // Atomic (temp file + rename), so concurrent runs never leave a torn cache behind; caches of
 // other builds are removed so upgrades do not pile them up. A cache that cannot be written (a
 // read-only home) is simply not written.
@@ -58,6 +77,7 @@ function runFromVmCache(useCache) {
   const { createRequire } = require("node:module");
   const command = commandOf(process.argv.slice(2));
   const dir = path.join(cacheRoot(), "v8-cache");
+  if (useCache && !privateDir(dir)) useCache = false;
   const base = `${command}-${BUNDLE_ID}-${process.version}-${process.arch}`;
   // A first run writes a provisional cache; the first run that uses it writes the settled one,
   // which later runs only read. So a first run that compiled little (no config found) does not
@@ -103,7 +123,8 @@ function runFromVmCache(useCache) {
 const useCache = process.env.HOOKS_CODE_CACHE !== "0";
 const { enableCompileCache } = require("node:module");
 if (useCache && typeof enableCompileCache === "function") {
-  enableCompileCache(path.join(cacheRoot(), "compile-cache"));
+  const dir = path.join(cacheRoot(), "compile-cache");
+  if (privateDir(dir)) enableCompileCache(dir);
   require(BUNDLE);
 } else {
   runFromVmCache(useCache);

@@ -49,6 +49,46 @@ describe("CLI code cache", () => {
     expect(files(path.join(home, ".cache", "hookrun")).length).toBeGreaterThan(0);
   });
 
+  it("uses no cache dir that others can write, that another user owns, or that is a symlink: a planted cache is never read, nothing is written there, the output is the same", async () => {
+    const sub = compileCache ? "compile-cache" : "v8-cache";
+    const cases: [string, (dir: string, home: string) => void][] = [
+      ["writable by others", (dir) => fs.chmodSync(dir, 0o777)],
+      ["the hookrun folder writable by others", (dir) => fs.chmodSync(path.dirname(dir), 0o777)],
+      [
+        "a symlink",
+        (dir, home) => {
+          const elsewhere = path.join(home, "elsewhere");
+          fs.mkdirSync(elsewhere, { mode: 0o700 });
+          fs.rmSync(dir, { recursive: true });
+          fs.symlinkSync(elsewhere, dir);
+        },
+      ],
+    ];
+    // another user's (only root can make one here)
+    if (process.getuid?.() === 0) cases.push(["owned by another user", (dir) => fs.chownSync(dir, 65534, 65534)]);
+    const plain = await runCli(["events", "--json"], { env: { XDG_CACHE_HOME: cacheHome(), HOOKS_CODE_CACHE: "0" } });
+    // the name this build reads its settled cache from (Node 20): planted under it, a read cache would be rejected and rewritten
+    const probe = cacheHome();
+    await runCli(["events", "--json"], { env: { XDG_CACHE_HOME: probe, HOOKS_CODE_CACHE: undefined } });
+    const settled = compileCache ? "events-planted.bin" : vmCacheFiles(probe, "events")[0].replace(".first.bin", ".bin");
+    for (const [what, spoil] of cases) {
+      const home = cacheHome();
+      const dir = path.join(home, "hookrun", sub);
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      fs.chmodSync(path.dirname(dir), 0o700);
+      spoil(dir, home);
+      // a planted cache for this very command and build: read, V8 would reject it and the loader rewrite it
+      const planted = path.join(dir, settled);
+      fs.writeFileSync(planted, "planted");
+      const before = files(fs.realpathSync(dir)).sort();
+      const r = await runCli(["events", "--json"], { env: { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: undefined } });
+      expect(r.code, what).toBe(0);
+      expect(r.stdout, what).toBe(plain.stdout);
+      expect(files(fs.realpathSync(dir)).sort(), what).toEqual(before);
+      expect(fs.readFileSync(planted, "utf8"), what).toBe("planted");
+    }
+  });
+
   it("neither reads nor writes a cache with HOOKS_CODE_CACHE=0", async () => {
     const home = cacheHome();
     const off = await runCli(["help"], { env: { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: "0" } });
