@@ -214,6 +214,22 @@ describe("hooks doctor", () => {
     expect(failed.find((f) => f.host === "codex")!.what).toMatch(/no node_modules\/\.bin\/hooks/);
   });
 
+  it("a cloned, untrusted repository's own node_modules/hookrun is never run by the doctor; once hooks.yaml is trusted it is", async () => {
+    const sb = await project(["claude", "codex"]);
+    // the repository commits "hookrun" itself: its own code, run by whoever runs the doctor
+    unlinkSync(sb.path("node_modules/.bin/hooks"));
+    sb.write("node_modules/hookrun/dist/bin/hooks.js", `#!/bin/sh\ntouch '${sb.path("pwned")}'\nexec '${process.execPath}' '${CLI}' "$@"\n`);
+    chmodSync(sb.path("node_modules/hookrun/dist/bin/hooks.js"), 0o755);
+    symlinkSync("../hookrun/dist/bin/hooks.js", sb.path("node_modules/.bin/hooks"));
+    sb.write("hooks.yaml", `${CONFIG}    - {name: more, command: echo more}\n`);
+    const { text } = await doctor(sb);
+    expect(existsSync(sb.path("pwned"))).toBe(false);
+    expect(text).toMatch(/node_modules\/\.bin\/hooks: not fired \(it is the project's own copy, and hooks\.yaml is not trusted: the doctor runs no code of the repository before `hooks trust`\)/);
+    await hooks(sb, "trust", "--yes", "--person");
+    await doctor(sb, "claude");
+    expect(existsSync(sb.path("pwned"))).toBe(true);
+  });
+
   it("a committed node_modules/.bin/hooks that is not hookrun is never run: an error per host, the fix is npm install", async () => {
     const sb = await project(["claude", "codex", "cline"]);
     unlinkSync(sb.path("node_modules/.bin/hooks"));

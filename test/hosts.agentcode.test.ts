@@ -24,7 +24,7 @@ import { tomlEditor } from "../src/hosts/tomlFile.js";
  * is the exit code and the first line of stderr (query/mod.rs reads a pre_tool_use veto so).
  */
 
-const project = (event: string) => dispatchCommand("agent-code", event, { root: null, bin: null, exec: true, walkUp: true });
+const project = (event: string) => dispatchCommand("agent-code", event, { root: null, bin: null, exec: true, walkUp: ".agent" });
 
 describe("agentCode.read: each event's payload as query/mod.rs builds it", () => {
   it("pre_tool_use: stdin is the raw tool input; the tool comes from AGENT_CODE_HOOK_TOOL", () => {
@@ -180,11 +180,11 @@ describe("agent-code's setup: its entries", () => {
     for (const name of Object.keys(e)) expect(Object.hasOwn(agentCode.events, name)).toBe(true);
     expect(e.pre_tool_use.map((t) => t.tool_name)).toEqual(["Bash", "FileWrite"]);
     expect(e.post_tool_use.map((t) => t.tool_name)).toEqual(["FileEdit", "MultiEdit", "ApplyPatch"]);
-    expect(e.stop).toEqual([{ action: { command: walkUpDispatchCommand("agent-code", "stop"), type: "shell" } }]);
+    expect(e.stop).toEqual([{ action: { command: walkUpDispatchCommand("agent-code", "stop", {}, ".agent"), type: "shell" } }]);
     for (const list of Object.values(e)) for (const t of list) expect(ownsEntry(t)).toBe(true);
     // A matcher that is a regex, or a hook without one, takes every tool: no tool_name.
     const wide = entriesOf(agentCode, config("/p", [hook("g", "pre_tool_use", { matcher: "Bash" }), hook("all", "pre_tool_use")]), project);
-    expect(wide.pre_tool_use).toEqual([{ action: { command: walkUpDispatchCommand("agent-code", "pre_tool_use"), type: "shell" } }]);
+    expect(wide.pre_tool_use).toEqual([{ action: { command: walkUpDispatchCommand("agent-code", "pre_tool_use", {}, ".agent"), type: "shell" } }]);
     // --user: the absolute bin is kept as given.
     const user = entriesOf(agentCode, config("/p", [hook("t", "stop")]), (ev) => `'/opt/hookrun/dist/bin/hooks.js' run ${ev} --host agent-code`);
     expect(user.stop[0].action).toEqual({ command: "'/opt/hookrun/dist/bin/hooks.js' run stop --host agent-code", type: "shell" });
@@ -260,13 +260,13 @@ describe("hookrun's [[hooks]] tables in a TOML file (src/hosts/tomlFile.ts)", ()
     expect((parseToml(again) as { hooks: { event: string; action: { command: string } }[] }).hooks.map((h) => h.action.command)).toEqual([
       "echo starting >> /tmp/log",
       "./notify.sh",
-      walkUpDispatchCommand("agent-code", "stop"),
+      walkUpDispatchCommand("agent-code", "stop", {}, ".agent"),
     ]);
     expect(tomlEditor.uninstall(again, "s.toml")).toBe(`${USER_FILE}\n[[hooks]]\nevent = "stop"\naction = { type = "shell", command = "./notify.sh" }\n`);
   });
 
   it("finds and removes its tables after agent-code rewrote the file (sub-table [hooks.action], its own key order)", () => {
-    const cmd = walkUpDispatchCommand("agent-code", "stop");
+    const cmd = walkUpDispatchCommand("agent-code", "stop", {}, ".agent");
     const rewritten = `schema_version = 2\n\n[[hooks]]\nevent = "session_start"\n\n[hooks.action]\ntype = "shell"\ncommand = "echo hi"\n\n[[hooks]]\nevent = "stop"\n\n[hooks.action]\ntype = "shell"\ncommand = ${JSON.stringify(cmd)}\n\n[ui]\ntheme = "dark"\n`;
     expect(tomlEditor.installed(rewritten, "s.toml")).toEqual({ stop: [{ action: { command: cmd, type: "shell" } }] });
     const un = tomlEditor.uninstall(rewritten, "s.toml")!;
@@ -302,7 +302,7 @@ describe("hookrun's [[hooks]] tables in a TOML file (src/hosts/tomlFile.ts)", ()
     expect(() => tomlEditor.merge('hooks = [{ event = "stop", action = { type = "shell", command = "x" } }]\n', "s.toml", wanted())).toThrow(/nothing was written/);
     expect(() => tomlEditor.merge('hooks = "nope"\n', "s.toml", wanted())).toThrow(/not an array of \[\[hooks\]\] tables/);
     // hookrun's entry inside an inline array: it cannot remove exactly it.
-    const inline = `hooks = [{ event = "stop", action = { type = "shell", command = ${JSON.stringify(walkUpDispatchCommand("agent-code", "stop"))} } }]\n`;
+    const inline = `hooks = [{ event = "stop", action = { type = "shell", command = ${JSON.stringify(walkUpDispatchCommand("agent-code", "stop", {}, ".agent"))} } }]\n`;
     expect(() => tomlEditor.uninstall(inline, "s.toml")).toThrow(/not each a \[\[hooks\]\] table of their own/);
   });
 });
@@ -318,7 +318,7 @@ describe("agentCode.import (parsed TOML → hooks.yaml)", () => {
           { event: "session_start", tool_name: "Bash", action: { type: "shell", command: "./hello.sh" } },
           { event: "stop", action: { type: "http", url: "http://x" } },
           { event: "sessionEnd", action: { type: "shell", command: "x" } },
-          { event: "stop", action: { type: "shell", command: walkUpDispatchCommand("agent-code", "stop") } },
+          { event: "stop", action: { type: "shell", command: walkUpDispatchCommand("agent-code", "stop", {}, ".agent") } },
         ],
       },
       [],
@@ -443,9 +443,9 @@ describe("hooks install agent-code, then the entries fired as agent-code fires t
 
   it("fails closed on pre_tool_use when no hookrun is installed above the cwd", () => {
     const p = sandbox({ config: GUARD_YAML });
-    const r = fire(p, walkUpDispatchCommand("agent-code", "pre_tool_use"), "pre_tool_use", "Bash", { command: "ls" }, p.dir);
+    const r = fire(p, walkUpDispatchCommand("agent-code", "pre_tool_use", {}, ".agent"), "pre_tool_use", "Bash", { command: "ls" }, p.dir);
     expect(r.status).toBe(1);
-    expect(r.reason).toMatch(/^hookrun: no node_modules\/\.bin\/hooks in /);
+    expect(r.reason).toMatch(/^hookrun: no node_modules\/\.bin\/hooks of yours in .* or up to the project root/);
   });
 });
 

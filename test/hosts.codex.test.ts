@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -266,7 +266,7 @@ describe("formatCodex (render)", () => {
 
 describe("codex.install.entries", () => {
   /** The engine's command for a project install (root null, exec) and for `--user` (an absolute bin). */
-  const project = (e: string) => dispatchCommand("codex", e, { root: null, bin: null, exec: true, walkUp: true });
+  const project = (e: string) => dispatchCommand("codex", e, { root: null, bin: null, exec: true, walkUp: ".codex" });
   const user = (e: string) => dispatchCommand("codex", e, { root: null, bin: "/opt/hookrun/bin/hooks.js", exec: true });
 
   it("is in the host table, and --host auto finds Codex's payloads but not Claude's", () => {
@@ -329,7 +329,40 @@ describe("codex.install.entries", () => {
     it("says what is missing, on stderr with exit 1, when no hookrun is installed above the cwd", () => {
       const r = spawnSync("/bin/sh", ["-lc", codexDispatchCommand("stop")], { cwd: root, encoding: "utf8" });
       expect(r.status).toBe(1);
-      expect(r.stderr).toContain("hookrun: no node_modules/.bin/hooks in");
+      expect(r.stderr).toContain("hookrun: no node_modules/.bin/hooks of yours in");
+    });
+
+    it("stops at the project root: a node_modules/.bin/hooks above a folder with .git or .codex is never run", () => {
+      for (const marker of [".git", ".codex"]) {
+        const inner = path.join(root, "proj", `inner-${marker.slice(1)}`);
+        mkdirSync(path.join(inner, marker, "x"), { recursive: true });
+        mkdirSync(path.join(inner, "src"), { recursive: true });
+        const r = spawnSync("/bin/sh", ["-lc", codexDispatchCommand("stop")], { cwd: path.join(inner, "src"), encoding: "utf8" });
+        expect(r.stdout, marker).toBe("");
+        expect(r.status, marker).toBe(1);
+        expect(r.stderr, marker).toContain("hookrun: no node_modules/.bin/hooks of yours in");
+      }
+    });
+
+    // Only root can make a file of another user's here (CI runs as root).
+    it.skipIf(process.getuid?.() !== 0)("never runs a binary, or a node_modules, that another user owns", () => {
+      const shared = path.join(root, "shared");
+      const planted = path.join(shared, "node_modules", ".bin", "hooks");
+      mkdirSync(path.join(shared, "proj", "src"), { recursive: true });
+      mkdirSync(path.join(shared, "proj", ".codex"));
+      mkdirSync(path.dirname(planted), { recursive: true });
+      writeFileSync(planted, '#!/bin/sh\necho "PLANTED ran"\n');
+      chmodSync(planted, 0o755);
+      // the project itself has hookrun, owned by another user (nobody)
+      const own = path.join(shared, "proj", "node_modules", ".bin", "hooks");
+      mkdirSync(path.dirname(own), { recursive: true });
+      writeFileSync(own, '#!/bin/sh\necho "THEIRS ran"\n');
+      chmodSync(own, 0o755);
+      for (const f of [own, path.dirname(own), path.dirname(path.dirname(own))]) chownSync(f, 65534, 65534);
+      const r = spawnSync("/bin/sh", ["-lc", codexDispatchCommand("stop")], { cwd: path.join(shared, "proj", "src"), encoding: "utf8" });
+      expect(r.stdout).toBe("");
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain("hookrun: no node_modules/.bin/hooks of yours in");
     });
   });
 });

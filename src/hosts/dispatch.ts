@@ -15,10 +15,12 @@ export interface DispatchTarget {
   /** Prefix `exec` so the process the host kills on its timeout is hookrun itself, no shell between. */
   exec?: boolean;
   /**
-   * For a host that runs hooks in the session's cwd and names no project directory (Codex,
-   * agent-code): a project install walks up from $PWD to the project's hookrun (walkUpDispatchCommand).
+   * For a host that runs hooks in the session's cwd (a subdirectory, possibly) and names no project
+   * directory (Codex, agent-code): a project install walks up from $PWD to the project's hookrun,
+   * no higher than the project root: the first folder holding `.git` or this folder (`.codex`),
+   * where the host's project file lives (walkUpDispatchCommand).
    */
-  walkUp?: boolean;
+  walkUp?: string;
   /**
    * The event fails closed (docs/fail-closed.md): the host's blocking answer, printed by the
    * command itself when hookrun cannot start (its binary missing, node not on PATH); hookrun then
@@ -70,7 +72,7 @@ const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${
 
 /** The dispatch command line of one canonical event for a host. */
 export function dispatchCommand(host: string, event: string, target: DispatchTarget): string {
-  if (target.walkUp && !target.bin) return walkUpDispatchCommand(host, event, target);
+  if (target.walkUp && !target.bin) return walkUpDispatchCommand(host, event, target, target.walkUp);
   const bin = target.bin ? shellQuote(target.bin) : target.root ? `${target.root}/node_modules/.bin/hooks` : "node_modules/.bin/hooks";
   const cd = target.root ? ` -C ${target.root}` : "";
   const run = `${target.exec ? "exec " : ""}${bin}${cd} run ${event} --host ${host}`;
@@ -88,19 +90,36 @@ const FAIL_CLOSED = "--fail-closed";
  * The dispatch command of a project install for a host that runs hooks in the session's cwd (a
  * subdirectory, possibly) and names no project directory (Codex, agent-code): walk up from $PWD
  * to the nearest directory with an executable node_modules/.bin/hooks (every teammate's
- * `npm install` leaves it there; never npx) and `exec` it there, so the process the host kills on
- * its timeout is hookrun itself. No hookrun found: exit 1 with the reason on stderr, or the
- * answer of `fallback` (failing closed: the host's block; failing open: its not-run answer).
+ * `npm install` leaves it there; never npx), stopping at the project root (the first folder with
+ * `.git` or `marker`, the host's own folder), and `exec` it there, so the process the host kills
+ * on its timeout is hookrun itself. It runs only a binary the user owns, in a node_modules/.bin
+ * and node_modules the user owns (`[ -O ]`, a builtin): one planted by another user in a shared
+ * parent folder is never run. Not found: exit 1 with the reason on stderr, or the answer of
+ * `fallback` (failing closed: the host's block; failing open: its not-run answer).
  */
-export function walkUpDispatchCommand(host: string, event: string, fallback: Pick<DispatchTarget, "failClosed" | "failOpen" | "deadlineSeconds"> = {}): string {
+export function walkUpDispatchCommand(host: string, event: string, fallback: Pick<DispatchTarget, "failClosed" | "failOpen" | "deadlineSeconds"> = {}, marker = `.${host}`): string {
   const bin = '"$d/node_modules/.bin/hooks"';
   const answer = fallback.failClosed ?? fallback.failOpen;
+  const own = `[ -x ${bin} ] && [ -O ${bin} ] && [ -O "$d/node_modules/.bin" ] && [ -O "$d/node_modules" ]`;
+  return [
+    'd="$PWD"',
+    `while [ ! -x "$d/node_modules/.bin/hooks" ] && [ ! -e "$d/.git" ] && [ ! -d "$d/${marker}" ] && [ "$d" != / ]; do d="\${d%/*}"; d="\${d:-/}"; done`,
+    answer
+      ? `{ ${own} && command -v node >/dev/null 2>&1; } || { ${answerShell(answer)}; }`
+      : `{ ${own}; } || { echo "hookrun: no node_modules/.bin/hooks of yours in $PWD or up to the project root (run npm install)" >&2; exit 1; }`,
+    `exec ${bin} -C "$d" run ${event} --host ${host}${fallback.failClosed ? ` ${closedFlags({ root: null, bin: null, ...fallback })}` : ""}`,
+  ].join("; ");
+}
+
+/** The walk-up form written before it stopped at the project root and checked ownership: still hookrun's, so install replaces it. */
+function legacyWalkUp(host: string, event: string, answer?: DispatchTarget["failClosed"], deadlineSeconds?: number): string {
+  const bin = '"$d/node_modules/.bin/hooks"';
   return [
     'd="$PWD"',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansions, not a template
     'while [ ! -x "$d/node_modules/.bin/hooks" ] && [ "$d" != / ]; do d="${d%/*}"; d="${d:-/}"; done',
     answer ? `${canStart(bin)} || { ${answerShell(answer)}; }` : `[ -x ${bin} ] || { echo "hookrun: no node_modules/.bin/hooks in $PWD or above (run npm install)" >&2; exit 1; }`,
-    `exec ${bin} -C "$d" run ${event} --host ${host}${fallback.failClosed ? ` ${closedFlags({ root: null, bin: null, ...fallback })}` : ""}`,
+    `exec ${bin} -C "$d" run ${event} --host ${host}${deadlineSeconds ? ` ${FAIL_CLOSED} --deadline ${deadlineSeconds}` : ""}`,
   ].join("; ");
 }
 
@@ -119,13 +138,16 @@ const templatePattern = (command: string): RegExp =>
     `^${escapeRegex(command)
       .replace(escapeRegex(answerShell(SAMPLE_ANSWER)), ANSWER)
       .replace(/EVENT --host HOST/, "[\\w.:-]+ --host [\\w-]+")
+      .replace("/\\.MARKER", "/\\.[\\w-]+")
       .replace(" --deadline 99999", "(?: --deadline \\d{1,6})?")}$`,
   );
-// The walk-up form (walkUpDispatchCommand): plain, failing closed, failing open.
+// The walk-up form (walkUpDispatchCommand): plain, failing closed, failing open; and the form before it.
 const WALK_UP = [
-  templatePattern(walkUpDispatchCommand("HOST", "EVENT")),
-  templatePattern(walkUpDispatchCommand("HOST", "EVENT", { failClosed: SAMPLE_ANSWER, deadlineSeconds: 99999 })),
-  templatePattern(walkUpDispatchCommand("HOST", "EVENT", { failOpen: SAMPLE_ANSWER })),
+  templatePattern(walkUpDispatchCommand("HOST", "EVENT", {}, ".MARKER")),
+  templatePattern(walkUpDispatchCommand("HOST", "EVENT", { failClosed: SAMPLE_ANSWER, deadlineSeconds: 99999 }, ".MARKER")),
+  templatePattern(walkUpDispatchCommand("HOST", "EVENT", { failOpen: SAMPLE_ANSWER }, ".MARKER")),
+  templatePattern(legacyWalkUp("HOST", "EVENT")),
+  templatePattern(legacyWalkUp("HOST", "EVENT", SAMPLE_ANSWER, 99999)),
 ];
 // The prefix of a simple dispatch that answers itself when hookrun cannot start (dispatchCommand:
 // failing closed, or failing open under a host that would read the 127 as a block).

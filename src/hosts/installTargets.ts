@@ -42,7 +42,7 @@ export async function pickHosts(names: string[], present: (h: Installable) => bo
  * absolute path of this hookrun (`entry`, the running CLI's script).
  */
 export function dispatchTarget(host: Installable, user: boolean, entry: string | undefined): DispatchTarget {
-  if (!user) return { root: host.setup.root, bin: null, exec: host.setup.exec, walkUp: host.setup.walkUp };
+  if (!user) return { root: host.setup.root, bin: null, exec: host.setup.exec, walkUp: host.setup.walkUp ? host.setup.folder : undefined };
   const bin = entry && existsSync(entry) ? entry : null;
   if (!bin) throw new HookrunError("--user needs hookrun's own path to write into the entries; run the installed `hooks` binary", { code: "install" });
   return { root: null, bin: realpathSync(bin), exec: host.setup.exec };

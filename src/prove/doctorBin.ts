@@ -3,6 +3,7 @@ import path from "node:path";
 import { readBoundedText } from "../fs/readBounded.js";
 import { cmdShimTarget } from "./binShim.js";
 import type { DoctorRun, Layer } from "./doctorReport.js";
+import { untrustedFiles } from "../trust/store.js";
 
 // Whether the project's node_modules/.bin/hooks, which a dispatch entry runs, is hookrun: the
 // doctor fires an entry only when it is (a cloned repository can commit any executable there).
@@ -14,18 +15,38 @@ export function isHookrun(real: string, selfBin: string | null): boolean {
   return parts.some((p, i) => p === "node_modules" && parts[i + 1] === "hookrun" && i + 2 < parts.length);
 }
 
-/** The node_modules/.bin/hooks the walk-up dispatch (Codex, agent-code) execs from `start`: the nearest executable one, as `[ -x ]` finds it. */
-function walkUpBin(start: string): string | null {
+/**
+ * The node_modules/.bin/hooks the walk-up dispatch (Codex, agent-code) execs from `start`, as its
+ * shell finds it (src/hosts/dispatch.ts walkUpDispatchCommand): the nearest executable one, no
+ * higher than the project root (the first folder holding `.git` or the host's folder).
+ */
+function walkUpBin(start: string, marker: string | null): string | null {
   for (let d = start; ; d = path.dirname(d)) {
     const bin = path.join(d, "node_modules", ".bin", "hooks");
     try {
       accessSync(bin, constants.X_OK);
       return bin;
     } catch {
-      // not here: the parent
+      // not here: the parent, unless this is the project root
     }
-    if (path.dirname(d) === d) return null;
+    if (path.dirname(d) === d || lstatSync(path.join(d, ".git"), { throwIfNoEntry: false }) || (marker && lstatSync(path.join(d, marker), { throwIfNoEntry: false })?.isDirectory())) return null;
   }
+}
+
+/**
+ * Why a binary the doctor would run is not this user's to run (null: it is): owned by another
+ * user, or in a folder (its own, node_modules/.bin, node_modules) another user can write.
+ */
+export function notOwnBin(bin: string, real: string): string | null {
+  if (typeof process.getuid !== "function") return null;
+  const uid = process.getuid();
+  for (const p of [real, path.dirname(bin), path.dirname(path.dirname(bin))]) {
+    const st = lstatSync(p, { throwIfNoEntry: false });
+    if (!st) continue;
+    if (st.uid !== uid) return `${p} belongs to another user (uid ${st.uid})`;
+    if (st.isDirectory() && (st.mode & 0o022) !== 0) return `${p} is writable by other users`;
+  }
+  return null;
 }
 
 /**
@@ -35,7 +56,7 @@ function walkUpBin(start: string): string | null {
  * it, the doctor must not. Missing (or nothing found by the walk-up), the dispatch fails as the
  * agent would see it, running nothing: it is fired.
  */
-export function foreignBin(d: DoctorRun, command: string, layer: Layer, isFile: boolean): { bin: string; why: string } | null {
+export function foreignBin(d: DoctorRun, command: string, layer: Layer, isFile: boolean, marker: string | null = null): { bin: string; why: string; untrusted?: true } | null {
   // The user layer's entries run the running hookrun by its absolute path (selfBin).
   if (layer !== "project") return null;
   const dir = d.config.projectDir;
@@ -43,7 +64,7 @@ export function foreignBin(d: DoctorRun, command: string, layer: Layer, isFile: 
   if (!isFile && command.includes('"$d/node_modules/.bin/hooks"')) {
     // The walk-up starts at the shell's $PWD: the project dir as given, or its real path.
     for (const start of new Set([path.resolve(dir), realpathSync(dir)])) {
-      const found = walkUpBin(start);
+      const found = walkUpBin(start, marker);
       if (found) bins.add(found);
     }
   } else bins.add(path.join(dir, "node_modules", ".bin", "hooks"));
@@ -57,6 +78,11 @@ export function foreignBin(d: DoctorRun, command: string, layer: Layer, isFile: 
       // a dangling link: the shell cannot run it either
       continue;
     }
+    const notOwn = notOwnBin(bin, real);
+    if (notOwn) return { bin, why: notOwn };
+    // The project's own copy of hookrun is the repository's code: none of it runs before hooks.yaml is trusted.
+    if (real !== d.options.selfBin && untrustedFiles(d.config, { env: d.options.env }).length > 0)
+      return { bin, why: `it is the project's own copy, and hooks.yaml is not trusted: the doctor runs no code of the repository before \`hooks trust\``, untrusted: true };
     if (isHookrun(real, d.options.selfBin)) continue;
     if (stat.isSymbolicLink()) return { bin, why: `it resolves to ${d.shown(real)}` };
     const why = shimRefusal(d, real);

@@ -18,7 +18,11 @@ export async function checkEntries(d: DoctorRun, host: HostAdapter, setup: HostS
   const base = { host: host.name, layer };
   const where = d.shown(file);
   const target: DispatchTarget | null =
-    layer === "user" ? (d.options.selfBin ? { root: null, bin: d.options.selfBin, exec: setup.exec } : null) : { root: setup.root, bin: null, exec: setup.exec, walkUp: setup.walkUp };
+    layer === "user"
+      ? d.options.selfBin
+        ? { root: null, bin: d.options.selfBin, exec: setup.exec }
+        : null
+      : { root: setup.root, bin: null, exec: setup.exec, walkUp: setup.walkUp ? setup.folder : undefined };
   // The doctor runs a command from the host's file only when it is byte for byte one that `hooks
   // install` writes now: the file is the project's, and a command that merely looks like a
   // dispatch (`curl … | sh; hooks run stop`) must never run because someone asked for a check.

@@ -10,12 +10,16 @@ import { fireEntry, PROBE_TIMEOUT_MS } from "./fireEntry.js";
 export async function probeEntry(d: DoctorRun, host: HostAdapter, layer: Layer, event: string, command: string, isFile = false, tool?: string): Promise<void> {
   if (d.options.signal?.aborted) return;
   const base = { host: host.name, layer, event };
-  const foreign = host.probe ? foreignBin(d, command, layer, isFile) : null;
+  const foreign = host.probe ? foreignBin(d, command, layer, isFile, host.setup?.walkUp ? host.setup.folder : null) : null;
   if (foreign) {
     const key = `${host.name} ${layer}`;
     if (d.refused.has(key)) return;
     d.refused.add(key);
     const bin = d.shown(foreign.bin);
+    if (foreign.untrusted) {
+      d.add({ host: host.name, layer, level: "warning", what: `${bin}: not fired (${foreign.why})`, where: bin, fix: "`hooks trust` (in a terminal), then `hooks doctor` again" });
+      return;
+    }
     d.add({
       host: host.name,
       layer,

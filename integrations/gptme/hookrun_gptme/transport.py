@@ -8,6 +8,7 @@ import http.client
 import json
 import os
 import shutil
+import stat
 import signal
 import socket
 import subprocess
@@ -43,9 +44,34 @@ def timeout_seconds() -> float:
     return value if value > 0 else DEFAULT_TIMEOUT_S
 
 
+# A folder holding one of these is the project root: the walk for node_modules/.bin/hooks stops there.
+PROJECT_MARKERS = (".git", "gptme.toml", "hooks.yaml", "hooks.yml", "hooks.json")
+
+
+def _own(candidate: Path) -> bool:
+    """Whether this user may run `candidate`: the file it resolves to, its folder and node_modules
+    are this user's, and no folder of them is writable by other users. One planted by another
+    user in a shared parent folder never runs."""
+    if not hasattr(os, "getuid"):
+        return True
+    uid = os.getuid()
+    try:
+        for path, follow in ((candidate, True), (candidate.parent, False), (candidate.parent.parent, False)):
+            st = os.stat(path) if follow else os.lstat(path)
+            if st.st_uid != uid:
+                return False
+            if stat.S_ISDIR(st.st_mode) and st.st_mode & 0o022:
+                return False
+    except OSError:
+        return False
+    return True
+
+
 def find_cli(cwd: Path) -> Optional[List[str]]:
-    """HOOKRUN_BIN, else node_modules/.bin/hooks walking up from cwd, else `hooks` on PATH.
-    Never npx: a registry fetch in the middle of a tool call is not a hook run."""
+    """HOOKRUN_BIN, else node_modules/.bin/hooks walking up from cwd no higher than the project
+    root (the first folder with .git, gptme.toml or hooks.yaml) and only if it is this user's
+    own, else `hooks` on PATH. Never npx: a registry fetch in the middle of a tool call is not a
+    hook run."""
     explicit = os.environ.get("HOOKRUN_BIN")
     if explicit:
         if explicit.endswith((".js", ".mjs", ".cjs")):
@@ -55,7 +81,11 @@ def find_cli(cwd: Path) -> Optional[List[str]]:
     for directory in [cwd, *cwd.parents]:
         candidate = directory / "node_modules" / ".bin" / "hooks"
         if candidate.is_file() and os.access(candidate, os.X_OK):
-            return [str(candidate)]
+            if _own(candidate):
+                return [str(candidate)]
+            break
+        if any(os.path.lexists(directory / m) for m in PROJECT_MARKERS):
+            break
     found = shutil.which("hooks")
     return [found] if found else None
 

@@ -5,6 +5,7 @@ tool call."""
 import os
 import time
 import unittest
+from pathlib import Path
 from unittest import mock
 
 from support import HookType, Message, PluginTest, ToolUse, trigger_hook
@@ -70,18 +71,54 @@ class Missing(PluginTest):
 
     def test_without_hookrun_bin_it_looks_in_node_modules_then_on_path(self):
         del os.environ["HOOKRUN_BIN"]
+        deep = self.workspace / "src" / "deep"
+        deep.mkdir(parents=True)
         with mock.patch.dict(os.environ, {"PATH": str(self.tmp / "empty")}):
-            self.assertIsNone(transport.find_cli(self.workspace))
-            bin_dir = self.tmp / "node_modules" / ".bin"
+            self.assertIsNone(transport.find_cli(deep))
+            bin_dir = self.workspace / "node_modules" / ".bin"
             bin_dir.mkdir(parents=True)
             (bin_dir / "hooks").write_text("#!/bin/sh\n")
             (bin_dir / "hooks").chmod(0o755)
-            self.assertEqual(transport.find_cli(self.workspace), [str(bin_dir / "hooks")])
+            self.assertEqual(transport.find_cli(deep), [str(bin_dir / "hooks")])
         err = self.capture_stderr()
         with mock.patch.dict(os.environ, {"PATH": str(self.tmp / "empty")}):
             (bin_dir / "hooks").unlink()
             self.run_tool(ToolUse("shell", None, "ls"))
         self.assertIn("`hooks` command was not found", err.getvalue())
+
+
+class FindsOnlyItsOwn(PluginTest):
+    CONFIG = DUMP
+
+    def plant(self, where: Path) -> Path:
+        bin_dir = where / "node_modules" / ".bin"
+        bin_dir.mkdir(parents=True)
+        (bin_dir / "hooks").write_text("#!/bin/sh\necho planted\n")
+        (bin_dir / "hooks").chmod(0o755)
+        return bin_dir / "hooks"
+
+    def test_stops_at_the_project_root(self):
+        del os.environ["HOOKRUN_BIN"]
+        self.plant(self.tmp)  # above the workspace, whose hooks.yaml marks the project root
+        with mock.patch.dict(os.environ, {"PATH": str(self.tmp / "empty")}):
+            self.assertIsNone(transport.find_cli(self.workspace))
+
+    def test_never_a_binary_in_a_folder_others_can_write(self):
+        del os.environ["HOOKRUN_BIN"]
+        planted = self.plant(self.workspace)
+        planted.parent.chmod(0o777)
+        with mock.patch.dict(os.environ, {"PATH": str(self.tmp / "empty")}):
+            self.assertIsNone(transport.find_cli(self.workspace))
+            planted.parent.chmod(0o755)
+            self.assertEqual(transport.find_cli(self.workspace), [str(planted)])
+
+    @unittest.skipUnless(hasattr(os, "getuid") and os.getuid() == 0, "only root can make a file of another user's")
+    def test_never_another_users_binary(self):
+        del os.environ["HOOKRUN_BIN"]
+        planted = self.plant(self.workspace)
+        os.chown(planted, 65534, 65534)
+        with mock.patch.dict(os.environ, {"PATH": str(self.tmp / "empty")}):
+            self.assertIsNone(transport.find_cli(self.workspace))
 
 
 class TimesOut(PluginTest):
