@@ -145,6 +145,15 @@ describe("writes stay in the project: a symlink out of it is refused, nothing wr
     expect(readFileSync(path.join(outside, "settings.json"), "utf8")).toBe(mine);
   });
 
+  it("a host folder that is a symlink loop is an error naming it, not an internal error", async () => {
+    const p = sandbox({ config: CONFIG });
+    symlinkSync(".claude", p.path(".claude"));
+    const r = await runMain(["install", "claude"], { cwd: p.dir, env: { ...p.env, HOOKS_TRUST: "1" } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/cannot write .*\.claude\/settings\.json: cannot create the folder .*\/\.claude \(ELOOP\); make it a folder/);
+    expect(r.stderr).not.toMatch(/internal error/);
+  });
+
   it("uninstall through a .codex linked outside: refused, the outside file not deleted", async () => {
     const { p, outside, env } = linked(".codex", "codex-home", (d) => mkdirSync(d, { recursive: true }));
     // hookrun's own entries there (as if installed by the user for that other place)

@@ -146,7 +146,15 @@ export function applyChanges(changes: readonly SetupChange[], base: string): voi
   for (const c of changes) {
     if (c.text === null) unlinkSync(c.target);
     else {
-      mkdirSync(path.dirname(c.target), { recursive: true });
+      const dir = path.dirname(c.target);
+      try {
+        mkdirSync(dir, { recursive: true });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? String(error);
+        throw new WriteError(`cannot write ${c.file}: cannot create the folder ${dir} (${code}); make it a folder (a symlink loop, or a file in the way?) and run the command again`, c.file, {
+          cause: error,
+        });
+      }
       if (c.mode === undefined) writeFileAtomic(c.target, c.text);
       else writeFileAtomic(c.target, c.text, c.mode, { exactMode: true });
     }
