@@ -362,7 +362,7 @@ describe.skipIf(!gemini.path)(
                 name: "hookrun",
                 // hookrun that cannot start: Gemini's not-run answer, exit 0 (its 127 would block every call)
                 command: expect.stringMatching(
-                  /^\{ \[ -x \$GEMINI_PROJECT_DIR\/node_modules\/\.bin\/hooks \] && command -v node >\/dev\/null 2>&1; \} \|\| \{ printf '%s' '\{"systemMessage":.*could not start.*'; exit 0; \}; exec \$GEMINI_PROJECT_DIR\/node_modules\/\.bin\/hooks -C \$GEMINI_PROJECT_DIR run pre_tool_use --host gemini$/s,
+                  /^\{ \[ -x \$GEMINI_PROJECT_DIR\/node_modules\/\.bin\/hooks \] && command -v node >\/dev\/null 2>&1; \} \|\| \{ printf '%s\\n' '\{"systemMessage":.*could not start.*'; exit 0; \}; exec \$GEMINI_PROJECT_DIR\/node_modules\/\.bin\/hooks -C \$GEMINI_PROJECT_DIR run pre_tool_use --host gemini$/s,
                 ),
                 timeout: 72_000,
               },
