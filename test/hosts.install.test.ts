@@ -80,6 +80,17 @@ describe("the install engine: hookrun's entries in a host's JSON file", () => {
       }
   });
 
+  /** An entry of the user's running `command`: not hookrun's, kept by install beside hookrun's and by uninstall byte for byte. */
+  const staysTheUsers = (command: string) => {
+    const user = { hooks: [{ type: "command", command }] };
+    expect(ownsEntry(user), command).toBe(false);
+    const text = `${JSON.stringify({ hooks: { Stop: [user] } }, null, 2)}\n`;
+    const after = claudeEditor.merge(text, "s.json", wanted);
+    expect(JSON.parse(after).hooks.Stop, command).toEqual([user, ...wanted.Stop]);
+    expect(claudeEditor.uninstall(after, "s.json"), command).toBe(text);
+    return user;
+  };
+
   it("a command with shell syntax around a dispatch is the user's: install and uninstall leave it, import says why it skips it", () => {
     const lookAlikes = [
       `touch pwned; ${entry("stop")}`,
@@ -100,12 +111,7 @@ describe("the install engine: hookrun's entries in a host's JSON file", () => {
       `${entry("stop")}\r`,
     ];
     for (const command of lookAlikes) {
-      const user = { hooks: [{ type: "command", command }] };
-      expect(ownsEntry(user), command).toBe(false);
-      const text = `${JSON.stringify({ hooks: { Stop: [user] } }, null, 2)}\n`;
-      const after = claudeEditor.merge(text, "s.json", wanted);
-      expect(JSON.parse(after).hooks.Stop, command).toEqual([user, ...wanted.Stop]);
-      expect(claudeEditor.uninstall(after, "s.json"), command).toBe(text);
+      const user = staysTheUsers(command);
       // Imported, it would run hookrun from its own hook: left out, with the reason.
       const imported = importClaudeSettings({ hooks: { Stop: [user] } });
       expect(imported.hooks, command).toEqual([]);
@@ -133,12 +139,7 @@ describe("the install engine: hookrun's entries in a host's JSON file", () => {
       "$HOME/bin/hooks run stop",
       "node ./hooks.js run stop",
     ]) {
-      const user = { hooks: [{ type: "command", command }] };
-      expect(ownsEntry(user), command).toBe(false);
-      const text = `${JSON.stringify({ hooks: { Stop: [user] } }, null, 2)}\n`;
-      const after = claudeEditor.merge(text, "s.json", wanted);
-      expect(JSON.parse(after).hooks.Stop, command).toEqual([user, ...wanted.Stop]);
-      expect(claudeEditor.uninstall(after, "s.json"), command).toBe(text);
+      const user = staysTheUsers(command);
     }
     // import still leaves out a command that runs hookrun, installed by hookrun or not
     expect(importClaudeSettings({ hooks: { Stop: [{ hooks: [{ type: "command", command: "hooks run stop --host claude" }] }] } }).notes.join("\n")).toMatch(
