@@ -47,6 +47,17 @@ describe("a host file nested 5,000 levels deep (10 KB)", () => {
       expect(r.stdout + r.stderr, args.join(" ")).not.toMatch(/Maximum call stack|internal error/);
     }
     expect(readFileSync(p.path(".agent/settings.toml"), "utf8")).toBe(DEEP_TOML);
+    // a dotted key nests a table per dot: smol-toml takes 5,000 of them, and a walk of the result ran out of stack
+    const dotted = `schema_version = 2\n${Array(5000).fill("a").join(".")} = 1\n`;
+    p.write(".agent/settings.toml", dotted);
+    for (const args of [
+      ["import", "agent-code"],
+      ["install", "agent-code"],
+    ]) {
+      const r = await runMain(args, { cwd: p.dir, env });
+      expect(r.stdout + r.stderr, args.join(" ")).toMatch(/settings\.toml:2\b.*nested more than 200 levels deep/s);
+    }
+    expect(readFileSync(p.path(".agent/settings.toml"), "utf8")).toBe(dotted);
   });
 
   it("the scanner skips strings and comments, and counts every bracket outside them", () => {
@@ -55,6 +66,10 @@ describe("a host file nested 5,000 levels deep (10 KB)", () => {
     expect(nestingTooDeepAt(`x = '${"[".repeat(500)}' # ${"[".repeat(500)}\n`, "toml")).toBeNull();
     expect(nestingTooDeepAt(`/* ${"[".repeat(500)} */ ${"[".repeat(201)}`, "json")).toBe(3 + 500 + 4 + 200);
     expect(nestingTooDeepAt("[".repeat(200), "json")).toBeNull();
+    // TOML's dots count per line, a comment's dots not at all
+    expect(nestingTooDeepAt(`${"a.".repeat(150)}b = 1\n${"c.".repeat(150)}d = 2 # ${".".repeat(300)}\ne = 1.5\n`, "toml")).toBeNull();
+    expect(nestingTooDeepAt(`${"a.".repeat(201)}b = 1\n`, "toml")).toBe(401);
+    expect(nestingTooDeepAt(`x = "${".".repeat(300)}"\n`, "toml")).toBeNull();
   });
 });
 

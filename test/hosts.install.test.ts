@@ -139,7 +139,7 @@ describe("the install engine: hookrun's entries in a host's JSON file", () => {
       "$HOME/bin/hooks run stop",
       "node ./hooks.js run stop",
     ]) {
-      const user = staysTheUsers(command);
+      staysTheUsers(command);
     }
     // import still leaves out a command that runs hookrun, installed by hookrun or not
     expect(importClaudeSettings({ hooks: { Stop: [{ hooks: [{ type: "command", command: "hooks run stop --host claude" }] }] } }).notes.join("\n")).toMatch(

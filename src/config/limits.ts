@@ -147,20 +147,27 @@ export function flowTooDeep(yaml: YamlModule, text: string): number | null {
  * null: a host's settings file is checked with this before its parser (jsonc-parser and smol-toml
  * recurse once per level, and a 10 KB file of 5,000 levels ran them out of stack). Strings and
  * comments are skipped (`"…"` with escapes; TOML's `'…'` and `#`; JSONC's `//` and `/* … *\/`).
- * One pass, no recursion.
+ * In TOML a dotted key (`a.b.c = 1`, `[a.b.c]`) nests a table per dot: each dot of a line counts
+ * too. One pass, no recursion.
  */
 export function nestingTooDeepAt(text: string, syntax: "json" | "toml"): number | null {
   let depth = 0;
+  let dots = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
+    if (syntax === "toml") {
+      if (c === "\n") dots = 0;
+      else if (c === "." && depth + ++dots > CONFIG_LIMITS.depth) return i;
+    }
     if (c === '"') {
       for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
     } else if (c === "'" && syntax === "toml") {
       const end = text.indexOf("'", i + 1);
       i = end === -1 ? text.length : end;
     } else if ((c === "#" && syntax === "toml") || (c === "/" && text[i + 1] === "/" && syntax === "json")) {
+      // up to the line's end: the newline itself is read next (it ends a TOML line's dotted key)
       const end = text.indexOf("\n", i);
-      i = end === -1 ? text.length : end;
+      i = end === -1 ? text.length : end - 1;
     } else if (c === "/" && text[i + 1] === "*" && syntax === "json") {
       const end = text.indexOf("*/", i + 2);
       i = end === -1 ? text.length : end + 1;
