@@ -161,3 +161,6 @@ export function isoTime(ms: number = Date.now()): string {
   const ms3 = d.getUTCMilliseconds();
   return `${String(year).padStart(4, "0")}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}T${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}.${ms3 < 10 ? "00" : ms3 < 100 ? "0" : ""}${ms3}Z`;
 }
+
+/** The 1-based line of `offset` in `text`. */
+export const lineOf = (text: string, offset: number): number => text.slice(0, offset).split("\n").length;

@@ -1,6 +1,7 @@
 import { applyEdits, type FormattingOptions, type Node, modify, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import { nestingTooDeepAt, TOO_DEEP } from "../config/limits.js";
 import { WriteError } from "../errors.js";
+import { lineOf } from "../text.js";
 import { ownsEntry } from "./install.js";
 import type { EntryEditor, EntryFileSpec, HostEntry } from "./types.js";
 
@@ -24,46 +25,52 @@ interface Parsed {
 }
 
 function parse(text: string, file: string, hooksPath: readonly string[]): Parsed {
-  const problem = hostJsonProblem(text, hooksPath);
-  if (problem) throw new WriteError(`${file}:${problem.line}: ${problem.message}; nothing was written`, file);
-  const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const { root, problem } = hostJsonTree(text, hooksPath);
+  if (problem) throw new WriteError(`${file}:${problem.line}: ${problem.message}; ${problem.fix} and run the command again; nothing was written`, file);
   if (root && root.type !== "object") throw new WriteError(`${file} is not a JSON object; fix it and run the command again; nothing was written`, file);
   const indent = /^([ \t]+)\S/m.exec(text)?.[1] ?? "  ";
   return { root, fmt: { insertSpaces: !indent.includes("\t"), tabSize: indent.includes("\t") ? 1 : indent.length, eol: text.includes("\r\n") ? "\r\n" : "\n" } };
 }
 
+/** What keeps a host's JSON settings file from being read as its host reads it: where, what, and what to do. */
+export interface HostJsonProblem {
+  line: number;
+  kind: "deep" | "syntax" | "duplicate";
+  message: string;
+  fix: string;
+}
+
 /**
- * What keeps a host's JSON settings file from being edited as its host reads it, at a line, or
- * null: nesting past the limit (checked before parsing), a syntax error, or a key twice on the
- * way to the hooks map or among its events. The host (`JSON.parse`) takes the last of two keys
- * and hookrun's editor the first: the entries would go where the host never looks, and
- * `--check` and the doctor would call them current.
+ * A host's JSON settings file parsed once, with what keeps it from being edited as its host reads
+ * it (null: nothing): nesting past the limit (checked before parsing; `root` is then undefined), a
+ * syntax error, or a key twice on the way to the hooks map or among its events. The host
+ * (`JSON.parse`) takes the last of two keys and hookrun's editor the first: the entries would go
+ * where the host never looks, and `--check` and the doctor would call them current.
  */
-export function hostJsonProblem(text: string, hooksPath: readonly string[]): { line: number; kind: "deep" | "syntax" | "duplicate"; message: string } | null {
-  const lineAt = (offset: number) => text.slice(0, offset).split("\n").length;
+export function hostJsonTree(text: string, hooksPath: readonly string[]): { root: Node | undefined; problem: HostJsonProblem | null } {
   const deep = nestingTooDeepAt(text, "json");
-  if (deep !== null) return { line: lineAt(deep), kind: "deep", message: `${TOO_DEEP}; fix the file and run the command again` };
+  if (deep !== null) return { root: undefined, problem: { line: lineOf(text, deep), kind: "deep", message: TOO_DEEP, fix: "fix the file" } };
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length > 0) return { line: lineAt(errors[0].offset), kind: "syntax", message: `${printParseErrorCode(errors[0].error)}; fix the file (it must be JSON) and run the command again` };
-  let node: Node | undefined = root;
+  if (errors.length > 0) return { root, problem: { line: lineOf(text, errors[0].offset), kind: "syntax", message: printParseErrorCode(errors[0].error), fix: "fix the file (it must be JSON)" } };
+  return { root, problem: duplicateOnHooksPath(text, root, hooksPath) };
+}
+
+/** A key twice among the keys on the way to the hooks map, or among its events, or null. */
+function duplicateOnHooksPath(text: string, root: Node | undefined, hooksPath: readonly string[]): HostJsonProblem | null {
+  let node = root;
   const where: string[] = [];
   for (const key of [...hooksPath, null]) {
     if (node?.type !== "object") return null;
-    const props = node.children ?? [];
     const seen = new Map<string, Node>();
-    for (const p of props) {
+    for (const p of node.children ?? []) {
       const name = p.children?.[0].value as string;
       if (key !== null && name !== key) continue;
       const first = seen.get(name);
       if (first) {
         const what = [...where, name].map((k) => JSON.stringify(k)).join(" → ");
-        return {
-          line: lineAt(p.offset),
-          kind: "duplicate",
-          message: `${what} appears twice (lines ${lineAt(first.offset)} and ${lineAt(p.offset)}): the agent reads only the last, so entries in the first never run; merge them into one and run the command again`,
-        };
+        const message = `${what} appears twice (lines ${lineOf(text, first.offset)} and ${lineOf(text, p.offset)}): the agent reads only the last, so entries in the first never run`;
+        return { line: lineOf(text, p.offset), kind: "duplicate", message, fix: "merge them into one" };
       }
       seen.set(name, p);
     }

@@ -1,5 +1,6 @@
 import { parse, TomlError } from "smol-toml";
 import { nestingTooDeepAt, TOO_DEEP } from "../config/limits.js";
+import { lineOf } from "../text.js";
 import { isJsonObject } from "../config/scanJson.js";
 import { WriteError } from "../errors.js";
 import { ownsEntry } from "./install.js";
@@ -29,7 +30,7 @@ export const SCHEMA_STAMP = "schema_version = 2 # hooks install agent-code: agen
 export function parseTomlFile(text: string, file: string, what = "run the command again; nothing was written"): Record<string, unknown> {
   // smol-toml recurses once per level of nesting: a file nested past the limit never reaches it
   const deep = nestingTooDeepAt(text, "toml");
-  if (deep !== null) throw new WriteError(`${file}:${text.slice(0, deep).split("\n").length}: ${TOO_DEEP}; fix the file and ${what}`, file);
+  if (deep !== null) throw new WriteError(`${file}:${lineOf(text, deep)}: ${TOO_DEEP}; fix the file and ${what}`, file);
   try {
     return plain(parse(text)) as Record<string, unknown>;
   } catch (error) {

@@ -1,8 +1,8 @@
 import { lstatSync } from "node:fs";
-import { getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
+import { getNodeValue, type Node } from "jsonc-parser";
 import { isJsonObject } from "../config/scanJson.js";
 import { FileReadError, READ_LIMITS, readBoundedText } from "../fs/readBounded.js";
-import { hostJsonProblem } from "../hosts/hostFile.js";
+import { hostJsonTree } from "../hosts/hostFile.js";
 import { ownsEntry } from "../hosts/install.js";
 import { hookTableLines, hookTableList, ownedEntries } from "../hosts/tomlFile.js";
 import type { EntryFileSetup } from "../hosts/setup.js";
@@ -68,20 +68,17 @@ export async function checkJsonFile(d: DoctorRun, host: HostAdapter, setup: Entr
   const { file, text, notInstalled } = read;
   const base = { host: host.name, layer };
   const where = d.shown(file);
-  // Nesting past the limit, a syntax error, a key twice on the way to the hooks map: what the host reads is not what hookrun would edit.
-  const problem = hostJsonProblem(text, setup.spec.hooksPath);
-  // (a syntax error is said below, as the host takes it)
+  // Nesting past the limit, a key twice on the way to the hooks map: what the host reads is not what hookrun would edit.
+  const { root, problem } = hostJsonTree(text, setup.spec.hooksPath);
   if (problem && problem.kind !== "syntax") {
     if (layer === "user" && !named && !d.options.user) return false;
     d.checked.push({ ...base, file });
-    d.add({ ...base, level: "error", what: `${where}: ${problem.message.replace(/; (?:fix the file and )?run the command again$/, "")}`, where: d.shown(file, problem.line), fix: "fix the file" });
+    d.add({ ...base, level: "error", what: `${where}: ${problem.message}`, where: d.shown(file, problem.line), fix: problem.fix });
     return true;
   }
-  const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length > 0 || root?.type !== "object") {
-    const line = errors.length ? lineOf(text, errors[0].offset) : 1;
-    const why = errors.length ? printParseErrorCode(errors[0].error) : "not a JSON object";
+  if (problem || root?.type !== "object") {
+    const line = problem?.line ?? 1;
+    const why = problem?.message ?? "not a JSON object";
     // A file that does not parse cannot say whether it holds hookrun's entries: named, --user or the project's, report it.
     if (layer === "user" && !named && !d.options.user) return false;
     d.checked.push({ ...base, file });

@@ -105,5 +105,4 @@ export const isList = (n: Node | undefined): n is Node => n?.type === "array";
 /** hookrun's event for a host's event key from its file, own keys only (a key "constructor" is no event). */
 export const canonicalOf = (host: HostAdapter, key: string): string | undefined => (Object.hasOwn(host.events, key) ? host.events[key] : undefined);
 
-/** The 1-based line of `offset` in `text`. */
-export const lineOf = (text: string, offset: number): number => text.slice(0, offset).split("\n").length;
+export { lineOf } from "../text.js";

@@ -17,7 +17,7 @@ import type { CliContext } from "../context.js";
 import { HOSTS, hostByName } from "../../hosts/table.js";
 import type { HostAdapter } from "../../hosts/types.js";
 import { UsageError } from "../../errors.js";
-import { terminalSafe } from "../../text.js";
+import { lineOf, terminalSafe } from "../../text.js";
 
 export interface ImportClaudeOptions {
   write?: boolean;
@@ -133,11 +133,11 @@ function readSettings(file: string, host: HostAdapter): unknown {
   }
   // Comments and trailing commas are read as the hosts that allow them (Gemini CLI) read them.
   const deep = nestingTooDeepAt(text, "json");
-  if (deep !== null) throw new HookrunError(`cannot read ${file}:${text.slice(0, deep).split("\n").length}: ${TOO_DEEP}`, { code: "import" });
+  if (deep !== null) throw new HookrunError(`cannot read ${file}:${lineOf(text, deep)}: ${TOO_DEEP}`, { code: "import" });
   const errors: ParseError[] = [];
   const value = parseJsonc(text, errors, { allowTrailingComma: true });
   if (errors.length > 0) {
-    const line = text.slice(0, errors[0].offset).split("\n").length;
+    const line = lineOf(text, errors[0].offset);
     throw new HookrunError(`cannot read ${file}:${line}: ${printParseErrorCode(errors[0].error)}; it must be ${host.title}'s JSON config`, { code: "import" });
   }
   return value;
