@@ -76,8 +76,9 @@ export function dispatchCommand(host: string, event: string, target: DispatchTar
   const bin = target.bin ? shellQuote(target.bin) : target.root ? `${target.root}/node_modules/.bin/hooks` : "node_modules/.bin/hooks";
   const cd = target.root ? ` -C ${target.root}` : "";
   const run = `${target.exec ? "exec " : ""}${bin}${cd} run ${event} --host ${host}`;
-  if (target.failClosed) return `${canStart(bin)} || { ${answerShell(target.failClosed)}; }; ${run} ${closedFlags(target)}`;
-  return target.failOpen ? `${canStart(bin)} || { ${answerShell(target.failOpen)}; }; ${run}` : run;
+  const answer = target.failClosed ?? target.failOpen;
+  if (!answer) return run;
+  return `${canStart(bin)} || { ${answerShell(answer)}; }; ${run}${target.failClosed ? ` ${closedFlags(target)}` : ""}`;
 }
 
 /** The flags of a fail-closed dispatch: `--fail-closed`, and the host's kill as `--deadline SECONDS`. */

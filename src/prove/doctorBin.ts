@@ -3,7 +3,6 @@ import path from "node:path";
 import { readBoundedText } from "../fs/readBounded.js";
 import { cmdShimTarget } from "./binShim.js";
 import type { DoctorRun, Layer } from "./doctorReport.js";
-import { untrustedFiles } from "../trust/store.js";
 
 // Whether the project's node_modules/.bin/hooks, which a dispatch entry runs, is hookrun: the
 // doctor fires an entry only when it is (a cloned repository can commit any executable there).
@@ -81,7 +80,7 @@ export function foreignBin(d: DoctorRun, command: string, layer: Layer, isFile: 
     const notOwn = notOwnBin(bin, real);
     if (notOwn) return { bin, why: notOwn };
     // The project's own copy of hookrun is the repository's code: none of it runs before hooks.yaml is trusted.
-    if (real !== d.options.selfBin && untrustedFiles(d.config, { env: d.options.env }).length > 0)
+    if (real !== d.options.selfBin && d.projectUntrusted())
       return { bin, why: `it is the project's own copy, and hooks.yaml is not trusted: the doctor runs no code of the repository before \`hooks trust\``, untrusted: true };
     if (isHookrun(real, d.options.selfBin)) continue;
     if (stat.isSymbolicLink()) return { bin, why: `it resolves to ${d.shown(real)}` };

@@ -1,5 +1,6 @@
 import type { ResolvedConfig } from "../config/types.js";
 import { displayFile } from "../errors.js";
+import { untrustedFiles } from "../trust/store.js";
 import type { HostAdapter } from "../hosts/types.js";
 import type { Node } from "jsonc-parser";
 
@@ -83,6 +84,7 @@ export class DoctorRun {
   readonly refused = new Set<string>();
   /** Per host, what hookrun's entries in its files go by (a handler's `name`, else its command). */
   readonly entryNames = new Map<string, Set<string>>();
+  private untrusted: boolean | undefined;
   constructor(
     readonly config: ResolvedConfig,
     readonly options: DoctorOptions,
@@ -96,6 +98,12 @@ export class DoctorRun {
 
   add(f: Finding): void {
     this.findings.push(f);
+  }
+
+  /** Whether a project or local file is not trusted as it is now (the trust store read once per run). */
+  projectUntrusted(): boolean {
+    this.untrusted ??= untrustedFiles(this.config, { env: this.options.env }).length > 0;
+    return this.untrusted;
   }
 }
 

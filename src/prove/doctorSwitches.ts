@@ -38,7 +38,8 @@ export function checkSwitches(d: DoctorRun, host: HostAdapter): void {
   const places = { projectDir: d.config.projectDir, home: d.options.home, env: d.options.env, root: d.options.root ?? "/" };
   for (const off of judge(places, read, [...(d.entryNames.get(host.name) ?? [])])) {
     const text = load(off.file)?.text ?? "";
-    const root = nestingTooDeepAt(text, "json") === null ? parseTree(text) : undefined;
+    // a switch was read from this file, so it parsed: not nested past the limit
+    const root = parseTree(text);
     const node = root && findNodeAtLocation(root, off.key);
     const where = d.shown(off.file, node ? lineOf(text, node.parent?.type === "property" ? node.parent.offset : node.offset) : undefined);
     d.add({ host: host.name, layer: off.file.startsWith(d.config.projectDir + path.sep) ? "project" : "user", level: "error", what: off.what, where, fix: off.fix });
