@@ -167,6 +167,9 @@ function starsMatch(parts: readonly (string | typeof STAR)[], value: string): bo
   return true;
 }
 
+// A `NAME=value` word: an assignment before a command (or `env`'s), not the command.
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
 // Words that open or continue a compound command, or modify a pipeline, where a command would start.
 const RESERVED = new Set(["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "case", "esac", "select", "function", "!", "time", "[[", "]]", "coproc", "in"]);
 
@@ -189,7 +192,7 @@ export function simpleCommands(command: string, depth = 0): string[] | null {
   if (commands === null) return null;
   // Compound commands (`if …; then git push; fi`, `! git push`, `time git push`, loops) are not
   // followed either: `then git push` is no simple command, and a skipped guard is worse.
-  if (commands.some((argv) => RESERVED.has(argv.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) ?? ""))) return null;
+  if (commands.some((argv) => RESERVED.has(argv.find((w) => !ASSIGNMENT.test(w)) ?? ""))) return null;
   const out: string[] = [];
   for (const argv of commands) {
     const words = commandText(argv);
@@ -302,7 +305,7 @@ const WRAPPERS: Readonly<Record<string, (args: readonly string[]) => string[] | 
     // `env -S STRING` splits STRING itself: not followed (an unknown option, so the hook runs)
     const rest = afterOptions(args, "i0v", "uC", ["ignore-environment", "null", "debug"], ["unset", "chdir"]);
     if (rest === null) return null;
-    const command = rest.findIndex((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+    const command = rest.findIndex((w) => !ASSIGNMENT.test(w));
     return command === -1 ? [] : rest.slice(command);
   },
   command: (args) => afterOptions(args, "pvV", ""),
@@ -414,7 +417,7 @@ function commandText(argv: readonly string[]): string[] {
       skipNext = false;
       continue;
     }
-    if (out.length === 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) continue;
+    if (out.length === 0 && ASSIGNMENT.test(w)) continue;
     const redirect = /^(\d*|&)(>>?|<)(&?\d*-?)?(.*)$/.exec(w);
     if (redirect && (redirect[1] !== "" || w.startsWith(">") || w.startsWith("<"))) {
       if (redirect[4] === "" && !redirect[3]) skipNext = true;
