@@ -86,6 +86,16 @@ describe("Codex edits are patches: `if: Edit(…)` and `paths:` test each file a
     expect((await run(patch("*** Add File: .env", "+A=1"))).why).toMatch(/env-write/);
     expect((await run(patch("*** Add File: notes/x.md", "+x", "*** Add File: secrets/key.pem", "+k"))).why).toMatch(/secrets/);
     expect(await run(patch("*** Update File: src/a.ts", "@@", "-a", "+b"))).toEqual({ denied: false, why: "" });
+    // `paths:` tests an event's path and a patch's files, not a tool call's input (that is `if: "Edit(…)"`'s)
+    const claudeEdit = JSON.stringify({
+      session_id: "s",
+      hook_event_name: "PreToolUse",
+      cwd: p.dir,
+      tool_name: "Edit",
+      tool_input: { file_path: "secrets/key.pem", old_string: "a", new_string: "b" },
+    });
+    const edit = await runMain(["run", "PreToolUse", "--host", "claude"], { cwd: p.dir, env: { ...p.env, HOOKS_TRUST: "1" }, input: claudeEdit });
+    expect(edit.stdout + edit.stderr).not.toMatch(/secrets/);
   });
 });
 

@@ -3,7 +3,7 @@ import type { ResolvedConfig, ResolvedHook } from "../config/types.js";
 import { matchesMatcher } from "../config/matcher.js";
 import { displayFile } from "../errors.js";
 import { EVENT_BY_NAME, matchValue } from "../events/catalog.js";
-import { callFiles, ifRuleMatches } from "../runner/permissionRule.js";
+import { pathsFiles, ifRuleMatches } from "../runner/permissionRule.js";
 import { hooksDisabledByEnv, matchesPaths, namesDisabledByEnv, orderHooks, type SelectOptions } from "../runner/select.js";
 import type { HookContext } from "../runner/types.js";
 import { untrustedFiles } from "../trust/store.js";
@@ -65,7 +65,7 @@ export function reasonsNotRun(h: ResolvedHook, event: string, context: HookConte
   const cwd = typeof context.cwd === "string" && context.cwd ? context.cwd : options.cwd;
   if (h.if !== undefined && !ifRuleMatches(h.if, event, context, { cwd, projectDir: config.projectDir, home: options.env.HOME || os.homedir() }))
     reasons.push(`if ${quote(h.if)} does not match this ${context.tool_name === undefined ? "context (no tool call)" : `${String(context.tool_name)} call`}`);
-  const files = callFiles(context);
+  const files = pathsFiles(context);
   if (h.paths?.length && !files.some((f) => matchesPaths(h.paths!, f, cwd, config.projectDir)))
     reasons.push(files.length ? `paths ${quote(h.paths)} do not match ${files.length === 1 ? "path" : "paths"} ${files.map(quote).join(", ")}` : `paths ${quote(h.paths)}: the context has no path`);
   return reasons;

@@ -502,27 +502,16 @@ function gitignoreMatches(pattern: string, rel: string): boolean {
   return false;
 }
 
-const FILE_FIELDS = ["file_path", "notebook_path", "path"] as const;
-
-/**
- * The files an event is about: its `path` (file events), the file of a tool call (`file_path`,
- * `notebook_path` or `path` in `tool_input`), and each file a Codex `apply_patch` adds, changes or
- * deletes (`host.patch_files`, read by the Codex adapter). `paths:` and `if: "Edit(…)"` test each.
- */
-export function callFiles(context: HookContext): string[] {
-  const out: string[] = [];
-  const add = (v: unknown) => {
-    if (typeof v === "string" && v !== "" && !out.includes(v)) out.push(v);
-  };
-  add(context.path);
-  const input = context.tool_input;
-  if (input && typeof input === "object" && !Array.isArray(input)) for (const k of FILE_FIELDS) add((input as Record<string, unknown>)[k]);
+/** Each file a Codex `apply_patch` adds, changes or deletes (`host.patch_files`, read by the Codex adapter). */
+function patchFiles(context: HookContext): string[] {
   const host = context.host;
-  if (host && typeof host === "object" && !Array.isArray(host)) {
-    const patch = (host as Record<string, unknown>).patch_files;
-    if (Array.isArray(patch)) for (const f of patch) add(f);
-  }
-  return out;
+  const patch = host && typeof host === "object" && !Array.isArray(host) ? (host as Record<string, unknown>).patch_files : undefined;
+  return Array.isArray(patch) ? patch.filter((f): f is string => typeof f === "string" && f !== "") : [];
+}
+
+/** The files `paths:` tests: the event's `path`, and each file of a Codex patch (an edit under Codex has no other path). */
+export function pathsFiles(context: HookContext): string[] {
+  return [...(typeof context.path === "string" && context.path !== "" ? [context.path] : []), ...patchFiles(context)];
 }
 
 const FILE_TOOLS: Readonly<Record<string, string>> = { Edit: "file_path", Write: "file_path", Read: "file_path", MultiEdit: "file_path", NotebookEdit: "notebook_path" };
@@ -551,8 +540,9 @@ export function ifRuleMatches(rule: string, event: string, context: Record<strin
   if (Object.hasOwn(FILE_TOOLS, name)) {
     // Hosts that name the tools as Claude does may still name the path their way (Copilot CLI:
     // `path`); a Codex patch names each file it adds, changes or deletes.
+    const file = field(FILE_TOOLS[name]) ?? field("path");
     const content = parsed.content;
-    return callFiles(context).some((file) => pathRuleMatches(content, file, roots));
+    return [...(file ? [file] : []), ...patchFiles(context)].some((f) => pathRuleMatches(content, f, roots));
   }
   if (GLOB_TOOLS.has(name)) {
     const pattern = field("pattern");

@@ -5,7 +5,7 @@ import type { ResolvedConfig, ResolvedHook } from "../config/types.js";
 import { EVENT_BY_NAME, type GateKind, matchValue } from "../events/catalog.js";
 import type { HookContext } from "./types.js";
 import { matchesMatcher } from "../config/matcher.js";
-import { callFiles, ifRuleMatches } from "./permissionRule.js";
+import { pathsFiles, ifRuleMatches } from "./permissionRule.js";
 
 export interface SelectOptions {
   env: NodeJS.ProcessEnv;
@@ -41,7 +41,7 @@ export function selectHooks(candidates: ResolvedHook[], event: string, context: 
     if (!h.enabled || disabled?.has(h.name) || (only && !only.has(h.name)) || skip?.has(h.name)) return false;
     if (h.matcher !== undefined && info?.matchField && !matchesMatcher(h.matcher, matchValue(info, context))) return false;
     if (h.if !== undefined && !ifRuleMatches(h.if, event, context, { cwd, projectDir: config.projectDir, home: options.env.HOME || os.homedir() })) return false;
-    if (h.paths?.length && !callFiles(context).some((f) => matchesPaths(h.paths!, f, cwd, config.projectDir))) return false;
+    if (h.paths?.length && !pathsFiles(context).some((f) => matchesPaths(h.paths!, f, cwd, config.projectDir))) return false;
     return true;
   });
 }
