@@ -1,5 +1,5 @@
 // Row 8: a hook that prints 200 MiB must not cost 200 MiB: bytes past max_output are dropped as
-// they arrive. Peak RSS of a process running one trigger, against an idle Node plus max_output.
+// they arrive (on an event that cannot block: on a gate event a cut output fails the hook, docs/limits.md). Peak RSS of a process running one trigger, against an idle Node plus max_output.
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -16,7 +16,7 @@ const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), "../lib/rs
 
 export async function bigOutput({ root, quick }) {
   const command = `yes hookrun-bench-output-line | head -c ${BYTES}`;
-  const fixture = project(`version: 1\ndefaults: { max_output: ${MAX_OUTPUT} }\nhooks:\n  stop:\n    - name: flood\n      command: ${JSON.stringify(command)}\n`);
+  const fixture = project(`version: 1\ndefaults: { max_output: ${MAX_OUTPUT} }\nhooks:\n  notification:\n    - name: flood\n      command: ${JSON.stringify(command)}\n`);
   const idle = async () => {
     const r = await timeProcess(process.execPath, ["-e", "process.stdout.write(String(process.resourceUsage().maxRSS))"], { env: fixture.env });
     return Number(r.stdout) / 1024;
@@ -40,7 +40,7 @@ export async function bigOutput({ root, quick }) {
   const detail = { node_idle_mib: summarize(ref), hookrun_peak_mib: summarize(sub), bytes_printed: BYTES, max_output: MAX_OUTPUT, runs };
   // For context: the same hook through the CLI, peak RSS as /usr/bin/time reports it.
   if (existsSync("/usr/bin/time")) {
-    const r = await timeProcess("/usr/bin/time", ["-f", "%M", process.execPath, cliPath(root), "--no-user-config", "--trust", "run", "stop"], { env: fixture.env, cwd: fixture.dir });
+    const r = await timeProcess("/usr/bin/time", ["-f", "%M", process.execPath, cliPath(root), "--no-user-config", "--trust", "run", "notification"], { env: fixture.env, cwd: fixture.dir });
     const kib = Number(r.stderr.trim().split("\n").pop());
     if (Number.isFinite(kib)) detail.cli_peak_mib = kib / 1024;
   }
