@@ -3,6 +3,7 @@ import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { eventDescription, EVENTS } from "../src/events/catalog.js";
+import { DIALECT_NAMES } from "../src/events/dialects.js";
 // @ts-expect-error: a plain .mjs build script without types
 import { generateValidatorSource, VALIDATOR_PATH } from "../scripts/generate-validator.mjs";
 
@@ -28,6 +29,10 @@ describe("schema/hooks.schema.json is the one source of the config's shape", () 
     expect(Object.keys(props)).toEqual(EVENTS.map((e) => e.name));
     for (const e of EVENTS) expect(props[e.name]).toEqual({ $ref: "#/$defs/hookList", description: eventDescription(e) });
     expect(schema.properties.hooks.additionalProperties).toEqual({ $ref: "#/$defs/hookList" });
+  });
+
+  it("a hook's `dialect` takes exactly the dialect table's names, in its order", () => {
+    expect(schema.$defs.hook.properties.dialect.enum).toEqual(DIALECT_NAMES);
   });
 
   it("HookSpec, DefaultsSpec, EventSettingsSpec and ConfigFileSpec list exactly the schema's properties", () => {

@@ -4,7 +4,8 @@ import { tryParseHookEvent, normalizeEventName } from "../events/parseHookEvent.
 import type { ParsedConfigText } from "./positions.js";
 import { HOOK_KEYS } from "./schemaDiagnostics.js";
 import type { HookSpec, Layer, ResolvedHook, SourceLocation, ResolvedEventSettings } from "./types.js";
-import { parseDuration, parseSize, DEFAULT_MAX_OUTPUT, DEFAULT_TIMEOUT_MS, claudeDefaultTimeoutMs } from "./units.js";
+import { parseDuration, parseSize, DEFAULT_MAX_OUTPUT, DEFAULT_TIMEOUT_MS } from "./units.js";
+import { DIALECT_BY_NAME } from "../events/dialects.js";
 import { EVENTS } from "../events/catalog.js";
 
 export interface LayerFile {
@@ -131,9 +132,10 @@ function finish(d: Draft, defaults: MergedDefaults): ResolvedHook {
   if (typeof s.description === "string") h.description = s.description;
   if (typeof s.priority === "number") h.priority = s.priority;
   if (typeof s.async === "boolean") h.async = s.async;
-  if (s.dialect === "claude" || s.dialect === "native") h.dialect = s.dialect;
-  // Claude Code's own default (600 s on most events) for its hooks, unless a file sets defaults.timeout.
-  h.timeoutMs = parseDuration(s.timeout) ?? (h.dialect === "claude" && !defaults.timeoutSet ? claudeDefaultTimeoutMs(h.event) : defaults.timeoutMs);
+  const dialect = typeof s.dialect === "string" ? DIALECT_BY_NAME.get(s.dialect) : undefined;
+  if (dialect) h.dialect = dialect.name;
+  // The dialect's host's own default (Claude Code: 600 s on most events), unless a file sets defaults.timeout.
+  h.timeoutMs = parseDuration(s.timeout) ?? (dialect?.defaultTimeoutMs && !defaults.timeoutSet ? dialect.defaultTimeoutMs(h.event) : defaults.timeoutMs);
   if (typeof s.enabled === "boolean") h.enabled = s.enabled;
   if (typeof s.matcher === "string") h.matcher = s.matcher;
   if (typeof s.if === "string") h.if = s.if;

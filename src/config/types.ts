@@ -31,8 +31,8 @@ export interface HookSpec {
   dialect?: Dialect;
 }
 
-/** Whose rules read a hook's output and run it: hookrun's (docs/running-hooks.md#what-a-hook-prints-and-decisions) or Claude Code's. */
-export type Dialect = "native" | "claude";
+/** Whose rules read a hook's output and run it: hookrun's (docs/running-hooks.md#what-a-hook-prints-and-decisions) or a host's, a name of src/dialects/table.ts (docs/dialects.md). */
+export type Dialect = string;
 
 /** `defaults:` of a config file. */
 export interface DefaultsSpec {

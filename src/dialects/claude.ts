@@ -10,6 +10,7 @@ import type { ResolvedHook } from "../config/types.js";
 import type { HookResult, Message } from "../runner/types.js";
 import { setOwn } from "../runner/context.js";
 import { isJsonObject } from "../config/scanJson.js";
+import type { DialectCode } from "./types.js";
 
 // The top-level fields of Claude Code's hook output schema; anything else is kept in `json`.
 const TOP_LEVEL = new Set(["continue", "suppressOutput", "stopReason", "decision", "reason", "systemMessage", "hookSpecificOutput"]);
@@ -200,3 +201,6 @@ export function claudeInput(base: Record<string, unknown>, event: string): Recor
   for (const k of missing) out[k] = defaults[k];
   return out;
 }
+
+/** Claude Code's dialect: Claude's field set on stdin, the output read by Claude's rules. */
+export const claude: DialectCode = { stdin: claudeInput, readExit: readClaude };

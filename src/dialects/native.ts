@@ -7,6 +7,7 @@ import { describeJsonError, isJsonObject } from "../config/scanJson.js";
 import { FEEDBACK_EVENTS, type GateKind } from "../events/catalog.js";
 import type { ResolvedHook } from "../config/types.js";
 import type { Decision, HookResult, Message, Role } from "../runner/types.js";
+import type { DialectCode } from "./types.js";
 
 /** What a hook's stdout said (docs/running-hooks.md#what-a-hook-prints-and-decisions), merged over all its output objects. */
 export interface HookOutput {
@@ -273,4 +274,15 @@ export function readNative(r: HookResult, hook: ResolvedHook, code: 0 | 2, gate:
 function asFeedback(r: HookResult, hook: ResolvedHook, reason: string): HookResult {
   const { reason: _said, ...rest } = r;
   return { ...rest, status: "ok", decision: null, messages: [...r.messages, { role: "system", content: reason, kind: "feedback", hook: hook.name }] };
+}
+
+/** hookrun's own dialect: the hook receives the context as the caller gave it; exit 0 and 2 are read, any other code fails. */
+export const native: DialectCode = {
+  stdin: (base) => base,
+  readExit: (r, hook, code, gate) => (code === 0 || code === 2 ? readNative(r, hook, code, gate) : { ...r, status: "failed", error: `exit code ${code}${lastLine(r.stderr)}` }),
+};
+
+function lastLine(stderr: string): string {
+  const line = stderr.trim().split("\n").pop() ?? "";
+  return line ? `: ${line.length > 200 ? `${line.slice(0, 200)}…` : line}` : "";
 }

@@ -4,8 +4,8 @@ import type { GateKind } from "../events/catalog.js";
 import { hookInput, hookEnv } from "./context.js";
 import { spawnHook, type SpawnedHook, type SpawnOutcome } from "./spawnHook.js";
 import type { HookResult, HookStatus } from "./types.js";
-import { readNative } from "../dialects/native.js";
-import { claudeInput, readClaude } from "../dialects/claude.js";
+import { type DialectCode, loadDialect } from "../dialects/load.js";
+import { type DialectInfo, type DialectName, dialectOf } from "../events/dialects.js";
 
 export interface RunHookOptions {
   /** Base environment (the runner's). */
@@ -25,10 +25,12 @@ export interface RunHookOptions {
  */
 export async function runHook(hook: ResolvedHook, base: Record<string, unknown>, options: RunHookOptions): Promise<HookResult> {
   const callerCwd = base.cwd as string;
-  // A hook's `cwd` is relative to its declaring file's directory; without one, Claude Code runs a
-  // hook in the session's working directory, hookrun in the declaring file's.
+  const dialect = dialectOf(hook.dialect);
+  const code = await loadDialect(dialect.name as DialectName);
+  // A hook's `cwd` is relative to its declaring file's directory; without one, Claude Code (and
+  // the hosts built on its contract) runs a hook in the session's working directory, hookrun in the declaring file's.
   const dir = hook.dir ?? callerCwd;
-  const cwd = hook.cwd ? path.resolve(dir, hook.cwd) : hook.dialect === "claude" ? callerCwd : dir;
+  const cwd = hook.cwd ? path.resolve(dir, hook.cwd) : dialect.sessionCwd ? callerCwd : dir;
   const useShell = hook.command !== undefined;
   const argv = hook.args ?? [];
   const spawned = spawnHook({
@@ -37,11 +39,11 @@ export async function runHook(hook: ResolvedHook, base: Record<string, unknown>,
     viaShell: useShell,
     cwd,
     env: hookEnv(options.env, hook, base, options.projectDir),
-    input: hookInput(hook.dialect === "claude" ? claudeInput(base, hook.event) : base, hook.name, options.projectDir),
+    input: hookInput(code.stdin(base, hook.event), hook.name, options.projectDir),
     timeoutMs: hook.timeoutMs,
     maxOutput: hook.maxOutput,
     // Claude Code lets a hook's background jobs finish; hookrun bounds them by the hook's timeout.
-    keepBackground: hook.dialect === "claude",
+    keepBackground: dialect.keepBackground === true,
   });
   options.onSpawn?.(spawned);
   const cancel = (): void => spawned.cancel();
@@ -50,8 +52,8 @@ export async function runHook(hook: ResolvedHook, base: Record<string, unknown>,
   const outcome = await spawned.outcome;
   // A claude hook's background jobs outlive its process: an abort still reaches them until they end.
   void spawned.reaped.then(() => options.signal?.removeEventListener("abort", cancel));
-  const result = hookResult(hook, outcome, options.gate);
-  if (hook.dialect === "claude") result.dialect = "claude";
+  const result = hookResult(hook, outcome, options.gate, { info: dialect, code });
+  if (dialect.host !== null) result.dialect = dialect.name;
   if (options.gate === "yes" && hook.onFailure === "block" && FAILURE_STATUSES.has(result.status)) {
     result.decision = "block";
     result.reason = `hook ${hook.name} ${result.status === "timed_out" ? "timed out" : result.status === "spawn_error" ? "could not run" : "failed"} and has on_failure: block (${result.error})`;
@@ -87,8 +89,8 @@ function firstLine(text: string): string {
  * the hook's dialect (src/dialects/): hookrun's reads exit 0 and 2 (any other code fails), Claude
  * Code's reads JSON on every code.
  */
-export function hookResult(hook: ResolvedHook, outcome: SpawnOutcome, gate: GateKind): HookResult {
-  const r = readOutcome(hook, outcome, gate);
+export function hookResult(hook: ResolvedHook, outcome: SpawnOutcome, gate: GateKind, dialect: { info: DialectInfo; code: DialectCode }): HookResult {
+  const r = readOutcome(hook, outcome, gate, dialect);
   // No bound opens a guard (docs/limits.md): on a gate event, output cut at max_output may have
   // lost the decision after the cut, so a hook that otherwise passed failed (on_failure: block blocks).
   if (gate === "yes" && r.truncated && r.status === "ok" && r.decision !== "block")
@@ -100,7 +102,7 @@ export function hookResult(hook: ResolvedHook, outcome: SpawnOutcome, gate: Gate
   return r;
 }
 
-function readOutcome(hook: ResolvedHook, outcome: SpawnOutcome, gate: GateKind): HookResult {
+function readOutcome(hook: ResolvedHook, outcome: SpawnOutcome, gate: GateKind, dialect: { info: DialectInfo; code: DialectCode }): HookResult {
   const r: HookResult = {
     name: hook.name,
     status: "ok",
@@ -120,16 +122,15 @@ function readOutcome(hook: ResolvedHook, outcome: SpawnOutcome, gate: GateKind):
   if (outcome.end === "cancelled") return { ...r, status: "cancelled", error: "cancelled: the runner was closed" };
   if (outcome.signal) return { ...r, status: "failed", error: `killed by ${outcome.signal}` };
   const code = outcome.exitCode ?? 0;
-  if (hook.command !== undefined && (code === 127 || code === 126)) {
+  if (hook.command !== undefined && (code === 127 || code === 126) && !dialect.info.readsShellCodes) {
     const what = code === 127 ? "command not found" : "command not executable";
     const detail = firstLine(outcome.stderr);
     return { ...r, status: "spawn_error", error: `${what} (exit ${code})${detail ? `: ${detail}` : ""}` };
   }
   // Claude Code reads a hook's JSON whatever its exit code; hookrun's own rules read it on 0 and 2.
-  if (hook.dialect === "claude") return readClaude(r, hook, code, gate);
-  if (code !== 0 && code !== 2) {
+  if (code !== 0 && code !== 2 && !dialect.info.readsEveryExit) {
     const detail = firstLine(outcome.stderr);
     return { ...r, status: "failed", error: `exit code ${code}${detail ? `: ${detail}` : ""}` };
   }
-  return readNative(r, hook, code, gate);
+  return dialect.code.readExit(r, hook, code, gate);
 }

@@ -5,6 +5,7 @@ import type { ResolvedConfig, ResolvedHook } from "../config/types.js";
 import { EVENT_BY_NAME, type GateKind, matchValue } from "../events/catalog.js";
 import type { HookContext } from "./types.js";
 import { matchesMatcher } from "../config/matcher.js";
+import { dialectOf } from "../events/dialects.js";
 import { pathsFiles, ifRuleMatches } from "./permissionRule.js";
 
 export interface SelectOptions {
@@ -92,15 +93,15 @@ export function eventGate(event: string, config: ResolvedConfig): GateKind {
 /**
  * The groups an event's ordered sync hooks run in (docs/running-hooks.md#which-hooks-run-and-in-what-order): one hook each, or, on a
  * `parallel: true` event, the hooks of equal priority; Claude Code runs all matching hooks of an
- * event at once, and all of them even when one blocks, so consecutive claude-dialect hooks of
- * equal priority form one group too.
+ * event at once, and all of them even when one blocks, so consecutive hooks of such a dialect
+ * (claude, and the hosts that run an event's hooks concurrently) and equal priority form one group too.
  */
 export function runGroups(hooks: ResolvedHook[], parallel: boolean, gate: GateKind): ResolvedHook[][] {
   const groups: ResolvedHook[][] = [];
   for (let i = 0; i < hooks.length; ) {
     let j = i + 1;
     if (parallel) while (j < hooks.length && hooks[j].priority === hooks[i].priority) j++;
-    else if (hooks[i].dialect === "claude" && gate !== "transform") while (j < hooks.length && hooks[j].dialect === "claude" && hooks[j].priority === hooks[i].priority) j++;
+    else if (dialectOf(hooks[i].dialect).parallel && gate !== "transform") while (j < hooks.length && hooks[j].dialect === hooks[i].dialect && hooks[j].priority === hooks[i].priority) j++;
     groups.push(hooks.slice(i, j));
     i = j;
   }

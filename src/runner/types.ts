@@ -52,8 +52,8 @@ export interface HookResult {
   warnings: string[];
   /** Unknown fields of the hook's JSON output, kept as is. */
   json?: Record<string, unknown>;
-  /** Set for a hook read by Claude Code's rules (`dialect: claude`); absent for native hooks. */
-  dialect?: "claude";
+  /** The host dialect whose rules read the hook (`claude`, `cursor`, …; docs/dialects.md); absent for native hooks. */
+  dialect?: string;
   stop_propagation?: boolean;
   continue?: boolean;
   stop_reason?: string | null;

@@ -1,0 +1,19 @@
+/**
+ * The code of each dialect of the dialect table (src/events/dialects.ts), loaded on first use so a
+ * run pays only for the dialects its hooks are written in. hookrun's own is always loaded.
+ */
+import type { DialectName } from "../events/dialects.js";
+import { native } from "./native.js";
+import type { DialectCode } from "./types.js";
+
+export type { DialectCode } from "./types.js";
+
+const LOADERS: Readonly<Record<DialectName, () => Promise<DialectCode>>> = {
+  native: async () => native,
+  claude: () => import("./claude.js").then((m) => m.claude),
+};
+
+/** The code of dialect `name` (a name of the table). */
+export function loadDialect(name: DialectName): Promise<DialectCode> {
+  return LOADERS[name]();
+}

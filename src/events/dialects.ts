@@ -1,0 +1,56 @@
+/**
+ * The dialect table (docs/dialects.md): one row per dialect a hook can be written in, the one
+ * list every other list of dialects comes from (the schema's `dialect` enum, `hooks import`, the
+ * docs). A row says how the dialect's host runs a hook (working directory, default timeout,
+ * parallel groups); the code that shapes the hook's stdin and reads its exit code and output is
+ * src/dialects/<name>.ts, loaded only when a hook of that dialect runs (src/dialects/load.ts).
+ */
+import { claudeDefaultTimeoutMs } from "../config/units.js";
+
+export interface DialectInfo {
+  /** The value of a hook's `dialect:` key. */
+  readonly name: string;
+  /** Whose contract, for people: "Cursor". */
+  readonly title: string;
+  /** The host (src/hosts/table.ts) whose contract this is; null for hookrun's own. */
+  readonly host: string | null;
+  /** Every exit code reaches the dialect's `readExit` (Claude Code reads JSON on any code); else codes other than 0 and 2 fail the hook first. */
+  readonly readsEveryExit?: boolean;
+  /** A shell's 126/127 (command not executable / not found) reaches `readExit` too (Gemini CLI blocks on them). */
+  readonly readsShellCodes?: boolean;
+  /** Without a `cwd:`, the hook runs in the session's working directory (the context's `cwd`), not the declaring file's. */
+  readonly sessionCwd?: boolean;
+  /** Background jobs the hook leaves may run on until its timeout (Claude Code lets them finish). */
+  readonly keepBackground?: boolean;
+  /** An event's hooks of this dialect and equal priority run at once, and all run even when one blocks. */
+  readonly parallel?: boolean;
+  /** The host's default timeout for an event, used when neither the hook nor `defaults.timeout` sets one. */
+  defaultTimeoutMs?(event: string): number;
+}
+
+export const DIALECTS = Object.freeze([
+  { name: "native", title: "hookrun", host: null },
+  {
+    name: "claude",
+    title: "Claude Code",
+    host: "claude",
+    readsEveryExit: true,
+    sessionCwd: true,
+    keepBackground: true,
+    parallel: true,
+    defaultTimeoutMs: claudeDefaultTimeoutMs,
+  },
+] as const satisfies readonly DialectInfo[]);
+
+/** A dialect's name: the value of a hook's `dialect:` key. */
+export type DialectName = (typeof DIALECTS)[number]["name"];
+
+export const DIALECT_BY_NAME: ReadonlyMap<string, DialectInfo> = new Map(DIALECTS.map((d): [string, DialectInfo] => [d.name, d]));
+
+/** The names a hook's `dialect:` takes, in table order (the schema's enum). */
+export const DIALECT_NAMES: readonly string[] = DIALECTS.map((d) => d.name);
+
+/** The row of a hook's dialect (native when unknown: the schema refuses an unknown name first). */
+export function dialectOf(name: string | undefined): DialectInfo {
+  return (name !== undefined && DIALECT_BY_NAME.get(name)) || (DIALECT_BY_NAME.get("native") as DialectInfo);
+}
