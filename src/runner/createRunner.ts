@@ -1,3 +1,4 @@
+import { dialectOf } from "../events/dialects.js";
 import os from "node:os";
 import path from "node:path";
 import type { ResolvedConfig, ResolvedHook } from "../config/types.js";
@@ -250,7 +251,8 @@ class HookRunner implements Runner {
       for (const r of groupResults) {
         results.push(r);
         // decision "block" survives only on a gate event (a block, or a failure under on_failure: block).
-        if (r.decision === "block" || r.stop_propagation) stopped = true;
+        // A hook of a dialect whose host runs every hook of the event (agent-code) leaves later hooks running after its block.
+        if ((r.decision === "block" && dialectOf(r.dialect).runsAll !== true) || r.stop_propagation) stopped = true;
         if (transformField && r.updated_input !== undefined) base = { ...base, [transformField]: r.updated_input };
       }
     }
