@@ -281,6 +281,12 @@ describe("dialect: codex reads the answer by Codex's rules", () => {
     expect((await result("stop", {})).hooks[0].status).toBe("invalid_output");
     configure("stop", [{ name: "tests", command: printing({ hookSpecificOutput: { hookEventName: "Stop", additionalContext: "x" } }) }]);
     expect((await result("stop", {})).hooks[0].status).toBe("invalid_output");
+    // Codex gives the model every Stop hook's reason, joined by a blank line.
+    configure("stop", [
+      { name: "tests", command: printing({ decision: "block", reason: "run the tests" }) },
+      { name: "lint", command: "echo 'run the linter' >&2; exit 2" },
+    ]);
+    expect(await result("stop", {})).toMatchObject({ blocked: true, reason: "run the tests\n\nrun the linter" });
     // continue:false wins over a block.
     configure("stop", [{ name: "tests", command: printing({ continue: false, stopReason: "done", decision: "block", reason: "go on" }) }]);
     const r = await result("stop", {});

@@ -312,7 +312,7 @@ class HookRunner implements Runner {
         result.blocked = true;
         result.blocked_by = r.name;
         result.reason = r.reason ?? null;
-      }
+      } else if (r.decision === "block" && r.reason && result.reason && joinsReasons(result, r)) result.reason = `${result.reason}\n\n${r.reason}`;
       if (r.continue === false && result.continue) {
         result.continue = false;
         result.stop_reason = r.stop_reason ?? null;
@@ -404,4 +404,14 @@ class HookRunner implements Runner {
 /** Create a runner for a resolved config (docs/running-hooks.md#from-a-program-library). */
 export function createRunner(config: ResolvedConfig, options: RunnerOptions = {}): Runner {
   return new HookRunner(config, options);
+}
+
+/**
+ * Whether hook result `r`'s block reason joins the run's: on a stop, when it and the first block
+ * are both of a dialect whose host gives the model every Stop hook's reason, joined by a blank line (Codex).
+ */
+function joinsReasons(result: TriggerResult, r: HookResult): boolean {
+  if (result.event !== "stop" && result.event !== "subagent_stop") return false;
+  const first = result.hooks.find((h) => h.name === result.blocked_by);
+  return dialectOf(r.dialect).joinsStopReasons === true && dialectOf(first?.dialect).joinsStopReasons === true;
 }
