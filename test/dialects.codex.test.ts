@@ -293,6 +293,25 @@ describe("dialect: codex reads the answer by Codex's rules", () => {
     expect(r).toMatchObject({ blocked: false, continue: false, stop_reason: "done" });
   });
 
+  it("the other events: SessionStart exit 2 is a failure; SubagentStart additionalContext is context; PreCompact takes no decision; an unknown hookEventName or a JSON array is invalid; updatedMCPToolOutput is kept with a warning", async () => {
+    configure("session_start", [{ name: "h", command: "echo 'no db' >&2; exit 2" }]);
+    expect((await result("session_start", {})).hooks[0]).toMatchObject({ status: "failed" });
+    configure("subagent_start", [{ name: "h", command: printing({ hookSpecificOutput: { hookEventName: "SubagentStart", additionalContext: "be brief" } }) }]);
+    expect((await result("subagent_start", { agent_type: "x" })).messages).toEqual([{ role: "system", content: "be brief", hook: "h" }]);
+    configure("pre_compact", [{ name: "h", command: printing({ decision: "block", reason: "x" }) }]);
+    expect((await result("pre_compact", {})).hooks[0].status).toBe("invalid_output");
+    configure("pre_compact", [{ name: "h", command: printing({ systemMessage: "compacting" }) }]);
+    expect((await result("pre_compact", {})).messages).toEqual([{ role: "system", content: "compacting", kind: "notice", hook: "h" }]);
+    configure("session_start", [{ name: "h", command: printing({ hookSpecificOutput: { hookEventName: "Setup", additionalContext: "x" } }) }]);
+    expect((await result("session_start", {})).hooks[0].status).toBe("invalid_output");
+    configure("session_start", [{ name: "h", command: "echo '[1, 2]'" }]);
+    expect((await result("session_start", {})).hooks[0].status).toBe("invalid_output");
+    configure("post_tool_use", [{ name: "h", command: printing({ hookSpecificOutput: { hookEventName: "PostToolUse", updatedMCPToolOutput: { ok: true } } }) }]);
+    const mcp = (await result("post_tool_use", { tool_name: "mcp__s__t" })).hooks[0];
+    expect(mcp).toMatchObject({ status: "ok", json: { hookSpecificOutput: { updatedMCPToolOutput: { ok: true } } } });
+    expect(mcp.warnings).toEqual(["hookSpecificOutput.updatedMCPToolOutput: not carried by hookrun (kept in the result's json)"]);
+  });
+
   it("PermissionRequest: decision deny + message blocks, allow allows, updatedInput is refused", async () => {
     const answer = (decision: unknown) => printing({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision } });
     configure("permission_request", [{ name: "p", command: answer({ behavior: "deny", message: "not that" }) }]);

@@ -119,6 +119,27 @@ describe("dialect: droid reads the answer by Claude Code's rules (Droid's)", () 
     expect((await result("post_tool_use", { tool_name: "Bash" })).messages).toEqual([]);
   });
 
+  it("every other field and exit code as Claude Code reads it: context, notices, ask, rewrites, follow-ups, stop, failures", async () => {
+    const run = async (event: string, command: string) => {
+      configure(event, [{ name: "h", command }]);
+      return result(event, { tool_name: "Bash", tool_input: { command: "ls" } });
+    };
+    expect((await run("session_start", "echo 'Branch: main'")).messages).toEqual([{ role: "system", content: "Branch: main", hook: "h" }]);
+    expect((await run("session_start", "echo 'no db' >&2; exit 2")).messages).toEqual([{ role: "system", content: "no db", kind: "notice", hook: "h" }]);
+    expect((await run("stop", printing({ hookSpecificOutput: { hookEventName: "Stop", additionalContext: "also run lint" } }))).messages).toEqual([
+      { role: "system", content: "also run lint", kind: "followup", hook: "h" },
+    ]);
+    expect((await run("pre_tool_use", printing({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "sure?" } }))).hooks[0]).toMatchObject({
+      decision: "ask",
+      reason: "sure?",
+    });
+    const rewrite = await run("pre_tool_use", printing({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { command: "ls -la" } } }));
+    expect(rewrite.updated_input).toEqual({ command: "ls -la" });
+    expect(await run("post_tool_use", printing({ continue: false, stopReason: "enough" }))).toMatchObject({ continue: false, stop_reason: "enough" });
+    expect((await run("post_tool_use", "echo 'lint failed' >&2; exit 2")).messages).toEqual([{ role: "system", content: "lint failed", kind: "feedback", hook: "h" }]);
+    expect((await run("pre_tool_use", "echo oops >&2; exit 1")).hooks[0]).toMatchObject({ status: "failed", error: "exit code 1: oops" });
+  });
+
   it("output outside the schema is a non-blocking error named as Droid's, and the call proceeds", async () => {
     configure("pre_tool_use", [{ name: "g", command: printing({ decision: "deny" }) }]);
     const r = await result("pre_tool_use", { tool_name: "Bash" });
