@@ -308,7 +308,7 @@ describe("hookrun's [[hooks]] tables in a TOML file (src/hosts/tomlFile.ts)", ()
 });
 
 describe("agentCode.import (parsed TOML → hooks.yaml)", () => {
-  it("imports shell hooks in the native dialect: on_failure block on pre_tool_use, timeout 25, tool_name as a canonical matcher", () => {
+  it("imports shell hooks in the agent-code dialect: on_failure block on pre_tool_use, timeout 25, tool_name as a canonical matcher", () => {
     const r = agentCode.import!(
       {
         hooks: [
@@ -324,10 +324,10 @@ describe("agentCode.import (parsed TOML → hooks.yaml)", () => {
       [],
     );
     expect(r.hooks.map((h) => [h.event, h.hostEvent, h.at, h.hook])).toEqual([
-      ["pre_tool_use", "pre_tool_use", "hooks[0]", { name: "guard", matcher: "Bash", command: "./guard.sh", timeout: 25, on_failure: "block" }],
-      ["post_tool_use", "post_tool_use", "hooks[1]", { name: "prettier", matcher: "Write", command: "npx prettier --write .", timeout: 25 }],
-      ["stop", "stop", "hooks[2]", { name: "notify", command: "./notify.sh", timeout: 25 }],
-      ["session_start", "session_start", "hooks[3]", { name: "hello", command: "./hello.sh", timeout: 25 }],
+      ["pre_tool_use", "pre_tool_use", "hooks[0]", { name: "guard", matcher: "Bash", command: "./guard.sh", timeout: 25, on_failure: "block", dialect: "agent-code" }],
+      ["post_tool_use", "post_tool_use", "hooks[1]", { name: "prettier", matcher: "Write", command: "npx prettier --write .", timeout: 25, dialect: "agent-code" }],
+      ["stop", "stop", "hooks[2]", { name: "notify", command: "./notify.sh", timeout: 25, dialect: "agent-code" }],
+      ["session_start", "session_start", "hooks[3]", { name: "hello", command: "./hello.sh", timeout: 25, dialect: "agent-code" }],
     ]);
     const notes = r.notes.join("\n");
     expect(notes).toMatch(/hooks\[2\]: `timeout` is not a field of agent-code's hooks/);
@@ -335,7 +335,7 @@ describe("agentCode.import (parsed TOML → hooks.yaml)", () => {
     expect(notes).toMatch(/hooks\[4\]: skipped an action of type `http`/);
     expect(notes).toMatch(/hooks\[5\]: `sessionEnd` is not an agent-code event \(agent-code refuses the whole file over it\)/);
     expect(notes).toMatch(/hooks\[6\] \(stop\): already hands this event to hookrun; skipped/);
-    expect(notes).toMatch(/native dialect.*on_failure: block/);
+    expect(notes).toMatch(/imported with `dialect: agent-code`.*any non-zero exit or a timeout vetoes.*`on_failure: block` on pre_tool_use/);
     // A second import adds nothing twice.
     const again = agentCode.import!({ hooks: [{ event: "pre_tool_use", tool_name: "Bash", action: { type: "shell", command: "./guard.sh" } }] }, [
       { event: "pre_tool_use", name: "guard", command: "./guard.sh", matcher: "Bash" },
@@ -541,8 +541,8 @@ describe("hooks install / uninstall / --check / import agent-code (CLI)", () => 
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(/pre_tool_use:/);
     expect(shown.stdout).toMatch(/matcher: Bash/);
-    expect(shown.stdout).toMatch(/on_failure: block/);
-    expect(shown.stderr).toMatch(/native dialect/);
+    expect(shown.stdout).toMatch(/dialect: agent-code/);
+    expect(shown.stderr).toMatch(/imported with `dialect: agent-code`/);
     const written = await runMain(["import", "agent-code", ".agent/settings.toml", "--write"], { cwd: p.dir, env: p.env });
     expect(written.code).toBe(0);
     expect(readFileSync(p.path("hooks.yaml"), "utf8")).toMatch(/echo starting >> \/tmp\/log/);

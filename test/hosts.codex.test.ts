@@ -378,7 +378,7 @@ describe("codex.install.entries", () => {
 });
 
 describe("codex.import", () => {
-  it("imports command hooks with dialect claude, maps apply_patch matchers and carries timeout and statusMessage", () => {
+  it("imports command hooks with dialect codex, maps apply_patch matchers and carries timeout and statusMessage", () => {
     const r = codex.import!(
       {
         description: "team hooks",
@@ -390,8 +390,8 @@ describe("codex.import", () => {
       [],
     );
     expect(r.hooks.map((h) => [h.event, h.hook])).toEqual([
-      ["pre_tool_use", { name: "guard", description: "Checking", matcher: "Bash", command: "./guard.sh", timeout: 30, dialect: "claude" }],
-      ["post_tool_use", { name: "prettier", matcher: "Edit|Write", command: "npx prettier --write", timeout: 20, dialect: "claude" }],
+      ["pre_tool_use", { name: "guard", description: "Checking", matcher: "Bash", command: "./guard.sh", timeout: 30, dialect: "codex" }],
+      ["post_tool_use", { name: "prettier", matcher: "Edit|Write", command: "npx prettier --write", timeout: 20, dialect: "codex" }],
     ]);
     expect(r.notes).toEqual(["`description` not carried (hooks.yaml has no file description)"]);
   });

@@ -158,14 +158,14 @@ describe("droid: import", () => {
     const imp = droid.import?.(settings, []);
     if (!imp) throw new Error("no import");
     expect(imp.hooks.map((h) => [h.event, h.hook])).toEqual([
-      ["pre_tool_use", { name: "guard", matcher: "Bash", command: '"$FACTORY_PROJECT_DIR"/.factory/hooks/guard.sh', timeout: 10, dialect: "claude" }],
-      ["pre_tool_use", { name: "prettier", matcher: "Edit|Write", command: "npx prettier --check", dialect: "claude" }],
-      ["pre_tool_use", { name: "audit", matcher: "Exec.*", command: "./audit.sh", dialect: "claude" }],
-      ["stop", { name: "verify", command: "./verify.sh", dialect: "claude" }],
-      ["permission_request", { name: "perm", command: "./perm.sh", dialect: "claude" }],
+      ["pre_tool_use", { name: "guard", matcher: "Bash", command: '"$FACTORY_PROJECT_DIR"/.factory/hooks/guard.sh', timeout: 10, dialect: "droid" }],
+      ["pre_tool_use", { name: "prettier", matcher: "Edit|Write", command: "npx prettier --check", dialect: "droid" }],
+      ["pre_tool_use", { name: "audit", matcher: "Exec.*", command: "./audit.sh", dialect: "droid" }],
+      ["stop", { name: "verify", command: "./verify.sh", dialect: "droid" }],
+      ["permission_request", { name: "perm", command: "./perm.sh", dialect: "droid" }],
     ]);
     const notes = imp.notes.join("\n");
-    expect(notes).toContain("uses $FACTORY_PROJECT_DIR, which only Droid sets");
+    expect(notes).toContain("uses $FACTORY_PROJECT_DIR in its command line; hookrun sets it to the project's directory for droid-dialect hooks under every host");
     expect(notes).toContain("matcher `Exec.*` is a regex over Droid's tool names");
     expect(notes).toContain("`onFailure: block` not carried: Droid ignores it on stop");
     expect(notes).toContain("Droid does not fire PermissionRequest");
@@ -179,7 +179,7 @@ describe("droid: import", () => {
     expect(imp.hooks).toHaveLength(5);
     sb.current.write("hooks.yaml", renderImport(imp, ".factory/hooks.json"));
     const loaded = await loadConfig({ cwd: sb.current.dir, userConfig: false, env: sb.current.processEnv });
-    expect(loaded.hooks.find((h) => h.name === "guard")).toMatchObject({ matcher: "Bash", dialect: "claude", timeoutMs: 10_000 });
+    expect(loaded.hooks.find((h) => h.name === "guard")).toMatchObject({ matcher: "Bash", dialect: "droid", timeoutMs: 10_000 });
   });
 
   it("skips what exists, and refuses what is not Droid's shape", () => {
@@ -188,6 +188,20 @@ describe("droid: import", () => {
     expect(() => droid.import?.("x", [])).toThrow(TypeError);
     expect(droid.import?.({ model: "m" }, []).notes).toEqual(["the file has no `hooks` object and names no Droid event; nothing to import"]);
     expect(() => droid.import?.({ hooks: [] }, [])).toThrow(TypeError);
+  });
+
+  it("names a key of the file that is no event (Droid ignores it) in a note, and imports the rest", () => {
+    const group = [{ matcher: "Execute", hooks: [{ type: "command", command: "./guard.sh" }] }];
+    for (const [file, at] of [
+      [{ PreToolUse: group, $schema: "https://example.com/s.json", version: 1 }, ""],
+      [{ hooks: { PreToolUse: group, _comment: "team guards" } }, "hooks."],
+    ] as const) {
+      const imp = droid.import?.(file, []);
+      expect(imp?.hooks.map((h) => [h.event, h.hook.name, h.hook.dialect])).toEqual([["pre_tool_use", "guard", "droid"]]);
+      expect(imp?.customEvents).toEqual({});
+      for (const key of Object.keys("hooks" in file ? file.hooks : file).filter((k) => k !== "PreToolUse"))
+        expect(imp?.notes).toContain(`${at}${key}: not an event of Droid (Droid ignores it); not imported`);
+    }
   });
 });
 
@@ -223,11 +237,11 @@ describe("droid: through the CLI (hooks install / run --host auto / import)", ()
     expect(json(r.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
   });
 
-  it("`hooks import droid FILE` reads settings.json and marks the hooks claude-dialect", async () => {
+  it("`hooks import droid FILE` reads settings.json and marks the hooks droid-dialect", async () => {
     const p = sandbox();
     p.write(".factory/settings.json", JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Execute", hooks: [{ type: "command", command: "./guard.sh", timeout: 5 }] }] } }));
     const r = await runMain(["import", "droid", ".factory/settings.json"], { cwd: p.dir, env: p.env });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/pre_tool_use:\n\s+- name: guard\n\s+matcher: Bash\n\s+command: \.\/guard\.sh\n\s+timeout: 5\n\s+dialect: claude/);
+    expect(r.stdout).toMatch(/pre_tool_use:\n\s+- name: guard\n\s+matcher: Bash\n\s+command: \.\/guard\.sh\n\s+timeout: 5\n\s+dialect: droid/);
   });
 });

@@ -11,6 +11,9 @@ export type { DialectCode } from "./types.js";
 const LOADERS: Readonly<Record<DialectName, () => Promise<DialectCode>>> = {
   native: async () => native,
   claude: () => import("./claude.js").then((m) => m.claude),
+  codex: () => import("./codex.js").then((m) => m.codex),
+  droid: () => import("./droid.js").then((m) => m.droid),
+  "agent-code": () => import("./agentCode.js").then((m) => m.agentCode),
 };
 
 /** The code of dialect `name` (a name of the table). */

@@ -26,6 +26,12 @@ export interface DialectInfo {
   readonly parallel?: boolean;
   /** The host's default timeout for an event, used when neither the hook nor `defaults.timeout` sets one. */
   defaultTimeoutMs?(event: string): number;
+  /** On stop / subagent_stop, the reasons of all its hooks that block are one reason, joined by a blank line (Codex gives the model them all). */
+  readonly joinsStopReasons?: boolean;
+  /** A block by one of its hooks leaves the event's later hooks running (the host runs them all, one after another). */
+  readonly runsAll?: boolean;
+  /** Events on which the host counts a hook that timed out or could not run as a block (agent-code's pre_tool_use veto), as `on_failure: block` does. */
+  readonly failsClosedOn?: readonly string[];
 }
 
 export const DIALECTS = Object.freeze([
@@ -39,6 +45,24 @@ export const DIALECTS = Object.freeze([
     keepBackground: true,
     parallel: true,
     defaultTimeoutMs: claudeDefaultTimeoutMs,
+  },
+  // Codex runs an event's matching hooks at once (each to its end), `$SHELL -lc` in the session's
+  // cwd, 600 s unless the entry says; it reads stdout on exit 0 and stderr on exit 2 only.
+  { name: "codex", title: "Codex CLI", host: "codex", sessionCwd: true, parallel: true, joinsStopReasons: true, defaultTimeoutMs: () => 600_000 },
+  // Factory Droid follows Claude Code's rules (JSON read on every exit code, parallel hooks, the session's cwd), 60 s by default.
+  { name: "droid", title: "Factory Droid", host: "droid", readsEveryExit: true, sessionCwd: true, parallel: true, defaultTimeoutMs: () => 60_000 },
+  // agent-code runs an event's hooks one after another in its own cwd, kills each at 30 s, and on
+  // pre_tool_use vetoes the call on any non-zero exit (126/127 too), a timeout or a spawn error.
+  {
+    name: "agent-code",
+    title: "agent-code",
+    host: "agent-code",
+    readsEveryExit: true,
+    readsShellCodes: true,
+    sessionCwd: true,
+    defaultTimeoutMs: () => 30_000,
+    runsAll: true,
+    failsClosedOn: ["pre_tool_use"],
   },
 ] as const satisfies readonly DialectInfo[]);
 

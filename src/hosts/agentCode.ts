@@ -246,11 +246,11 @@ function entries(config: ResolvedConfig, command: (event: string) => string): Re
 const TABLE_KEYS = new Set(["event", "tool_name", "action"]);
 
 /**
- * agent-code's settings (parsed TOML) → hooks.yaml, in hookrun's native dialect: agent-code reads
- * only exit codes (on pre_tool_use, any non-zero exit vetoes), which native reads the same way
- * once `on_failure: block` makes every non-zero exit a block; so pre_tool_use hooks get it. Every
- * hook gets `timeout: 25` (agent-code kills any hook at 30 s). What a script reads differs: under
- * hookrun its stdin is hookrun's context (the tool input under `tool_input`), noted once.
+ * agent-code's settings (parsed TOML) → hooks.yaml, each hook marked `dialect: agent-code` (its
+ * script receives agent-code's payload and variables, and on pre_tool_use any non-zero exit or a
+ * timeout vetoes, as under agent-code). Every hook gets `timeout: 25` (agent-code kills any hook
+ * at 30 s, and the dispatch must fit in that), pre_tool_use hooks `on_failure: block` (so the
+ * dispatch fails closed when it cannot run them, as agent-code does).
  */
 function importAgentCode(settings: unknown, existing: ExistingHook[]): HookImport {
   const { result, hooks: tables } = beginImport(settings, "agent-code settings must be a TOML table", "the file has no [[hooks]] tables; nothing to import");
@@ -299,13 +299,15 @@ function importAgentCode(settings: unknown, existing: ExistingHook[]): HookImpor
       ...(matcher !== undefined && TOOL_EVENTS.has(event) && { matcher }),
       command,
       timeout: 25,
+      // agent-code vetoes the call when a pre_tool_use hook cannot run: so does hookrun's dispatch (docs/fail-closed.md).
       ...(event === "pre_tool_use" && { on_failure: "block" as const }),
+      dialect: "agent-code",
     };
     result.hooks.push({ event, hostEvent, at, hook });
   }
   if (result.hooks.length)
     result.notes.push(
-      "imported in hookrun's native dialect with timeout 25 (agent-code kills a hook at 30 s), and `on_failure: block` on pre_tool_use (agent-code vetoes on any non-zero exit); under hookrun a hook's stdin is hookrun's context (the tool input under `tool_input`), not agent-code's raw payload, and its stdout becomes a message: check scripts that read stdin or print chatter",
+      "imported with `dialect: agent-code` (each script gets agent-code's payload and AGENT_CODE_HOOK_* variables under every host, and on pre_tool_use any non-zero exit or a timeout vetoes the call), timeout 25 (agent-code kills a hook at 30 s), and `on_failure: block` on pre_tool_use (agent-code vetoes when a hook cannot run, and so does hookrun's dispatch when it cannot run the hooks)",
     );
   return result;
 }

@@ -240,8 +240,9 @@ const HANDLER_KEYS = new Set(["type", "command", "timeout", "timeoutSec", "timeo
 
 /**
  * Codex's hooks.json (or config.toml's [hooks], parsed) → hooks.yaml. Codex's handlers are
- * Claude's `command` handlers with fewer fields, and its answers are Claude's JSON (a strict
- * subset), so each hook is imported with `dialect: claude` through Claude's importer; what Codex
+ * Claude's `command` handlers with fewer fields, so they go through Claude's importer, and each
+ * hook is marked `dialect: codex` (it receives Codex's payload and is read by Codex's rules;
+ * `statusMessage` becomes its `description`, `timeout`/`timeoutSec` its timeout); what Codex
  * has and Claude has not (mcp_tool / prompt / agent handlers, commandWindows, async, which Codex
  * skips) is noted; matchers naming apply_patch become `Edit|Write`.
  */
@@ -301,6 +302,7 @@ function importCodex(settings: unknown, existing: ExistingHook[]): HookImport {
     });
   }
   const r = importClaudeSettings({ hooks: clean }, existing);
+  for (const h of r.hooks) h.hook.dialect = "codex";
   return { ...r, notes: [...notes, ...r.notes.map((n) => n.replace(/Claude Code/g, "Codex"))] };
 }
 

@@ -1,6 +1,7 @@
 import type { ResolvedConfig } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
 import { matcherRule } from "../config/matcher.js";
+import { tryParseHookEvent } from "../events/parseHookEvent.js";
 import { importClaudeSettings } from "../interop/importClaudeSettings.js";
 import type { ExistingHook, HookImport } from "../interop/importHooks.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
@@ -82,10 +83,21 @@ function importDroid(settings: unknown, existing: ExistingHook[]): HookImport {
   if (!isJsonObject(settings)) throw new TypeError("Droid settings must be a JSON object");
   const { map, standalone } = eventMap(settings);
   if (map === undefined) return { hooks: [], customEvents: {}, notes: ["the file has no `hooks` object and names no Droid event; nothing to import"] };
-  // Droid's matchers name Droid's tools; hookrun's name canonical ones (Execute is Bash).
-  const mapped = isJsonObject(map)
+  // A key that names no event of Droid or hookrun is not a hook list (Droid ignores it): named, not imported.
+  const notes: string[] = [];
+  const events = isJsonObject(map)
     ? Object.fromEntries(
-        Object.entries(map).map(([ev, groups]) => [
+        Object.entries(map).filter(([ev]) => {
+          if (Object.hasOwn(EVENTS, ev) || tryParseHookEvent(ev) !== null || Array.isArray(map[ev])) return true;
+          notes.push(`${standalone ? "" : "hooks."}${ev}: not an event of Droid (Droid ignores it); not imported`);
+          return false;
+        }),
+      )
+    : map;
+  // Droid's matchers name Droid's tools; hookrun's name canonical ones (Execute is Bash).
+  const mapped = isJsonObject(events)
+    ? Object.fromEntries(
+        Object.entries(events).map(([ev, groups]) => [
           ev,
           Array.isArray(groups)
             ? groups.map((g) => {
@@ -96,15 +108,16 @@ function importDroid(settings: unknown, existing: ExistingHook[]): HookImport {
             : groups,
         ]),
       )
-    : map;
+    : events;
   const imp = importClaudeSettings({ hooks: mapped }, existing);
-  imp.notes = imp.notes.map((n) => n.replace(/Claude Code/g, "Droid"));
+  imp.notes = [...notes, ...imp.notes.map((n) => n.replace(/Claude Code/g, "Droid"))];
   if (standalone) imp.notes.unshift("read as a standalone hooks.json (events at the top level)");
   for (const h of imp.hooks) {
+    h.hook.dialect = "droid";
     if (!Object.hasOwn(EVENTS, h.hostEvent)) imp.notes.push(`${h.at}: Droid does not fire ${h.hostEvent} (it has nine events); imported as ${h.event} for other hosts`);
     const text = h.hook.command ?? (h.hook.args ?? []).join(" ");
     if (/\$\{?FACTORY_PROJECT_DIR\b/.test(text))
-      imp.notes.push(`${h.at} (\`${h.hook.name}\`): uses $FACTORY_PROJECT_DIR, which only Droid sets: under another host it is empty; a path relative to hooks.yaml works everywhere`);
+      imp.notes.push(`${h.at} (\`${h.hook.name}\`): uses $FACTORY_PROJECT_DIR in its command line; hookrun sets it to the project's directory for droid-dialect hooks under every host`);
     const matcher = h.hook.matcher;
     if (matcher !== undefined && matcherRule(matcher).kind === "regex")
       imp.notes.push(

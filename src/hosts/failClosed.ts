@@ -1,5 +1,6 @@
 import type { ResolvedConfig } from "../config/types.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
+import { dialectOf } from "../events/dialects.js";
 import { READ_LIMITS, readBoundedText } from "../fs/readBounded.js";
 import { notRunResult } from "../runner/runHook.js";
 import { eventGate } from "../runner/select.js";
@@ -24,9 +25,12 @@ export function isGateEvent(event: string, config: ResolvedConfig | null): boole
   return EVENT_BY_NAME.get(event)?.gate === "yes";
 }
 
-/** Whether the config asks to fail closed on `event`: a gate event with an enabled hook of `on_failure: block`. */
+/**
+ * Whether the config asks to fail closed on `event`: a gate event with an enabled hook of
+ * `on_failure: block`, or of a dialect whose host fails closed there (agent-code's pre_tool_use).
+ */
 export function asksFailClosed(config: ResolvedConfig, event: string): boolean {
-  return isGateEvent(event, config) && config.hooks.some((h) => h.event === event && h.enabled && h.onFailure === "block");
+  return isGateEvent(event, config) && config.hooks.some((h) => h.event === event && h.enabled && (h.onFailure === "block" || dialectOf(h.dialect).failsClosedOn?.includes(event) === true));
 }
 
 /**

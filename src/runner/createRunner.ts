@@ -1,3 +1,4 @@
+import { dialectOf } from "../events/dialects.js";
 import os from "node:os";
 import path from "node:path";
 import type { ResolvedConfig, ResolvedHook } from "../config/types.js";
@@ -250,7 +251,8 @@ class HookRunner implements Runner {
       for (const r of groupResults) {
         results.push(r);
         // decision "block" survives only on a gate event (a block, or a failure under on_failure: block).
-        if (r.decision === "block" || r.stop_propagation) stopped = true;
+        // A hook of a dialect whose host runs every hook of the event (agent-code) leaves later hooks running after its block.
+        if ((r.decision === "block" && dialectOf(r.dialect).runsAll !== true) || r.stop_propagation) stopped = true;
         if (transformField && r.updated_input !== undefined) base = { ...base, [transformField]: r.updated_input };
       }
     }
@@ -310,7 +312,7 @@ class HookRunner implements Runner {
         result.blocked = true;
         result.blocked_by = r.name;
         result.reason = r.reason ?? null;
-      }
+      } else if (r.decision === "block" && r.reason && result.reason && joinsReasons(result, r)) result.reason = `${result.reason}\n\n${r.reason}`;
       if (r.continue === false && result.continue) {
         result.continue = false;
         result.stop_reason = r.stop_reason ?? null;
@@ -402,4 +404,14 @@ class HookRunner implements Runner {
 /** Create a runner for a resolved config (docs/running-hooks.md#from-a-program-library). */
 export function createRunner(config: ResolvedConfig, options: RunnerOptions = {}): Runner {
   return new HookRunner(config, options);
+}
+
+/**
+ * Whether hook result `r`'s block reason joins the run's: on a stop, when it and the first block
+ * are both of a dialect whose host gives the model every Stop hook's reason, joined by a blank line (Codex).
+ */
+function joinsReasons(result: TriggerResult, r: HookResult): boolean {
+  if (result.event !== "stop" && result.event !== "subagent_stop") return false;
+  const first = result.hooks.find((h) => h.name === result.blocked_by);
+  return dialectOf(r.dialect).joinsStopReasons === true && dialectOf(first?.dialect).joinsStopReasons === true;
 }

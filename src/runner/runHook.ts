@@ -32,14 +32,15 @@ export async function runHook(hook: ResolvedHook, base: Record<string, unknown>,
   const dir = hook.dir ?? callerCwd;
   const cwd = hook.cwd ? path.resolve(dir, hook.cwd) : dialect.sessionCwd ? callerCwd : dir;
   const useShell = hook.command !== undefined;
+  const input = code.stdin(base, hook.event);
   const argv = hook.args ?? [];
   const spawned = spawnHook({
     file: useShell ? hook.shell : argv[0],
     args: useShell ? ["-c", hook.command as string] : argv.slice(1),
     viaShell: useShell,
     cwd,
-    env: hookEnv(options.env, hook, base, options.projectDir),
-    input: hookInput(code.stdin(base, hook.event), hook.name, options.projectDir),
+    env: dialectEnv(hookEnv(options.env, hook, base, options.projectDir), code.env?.(input, hook.event, options.projectDir, base)),
+    input: hookInput(input, hook.name, options.projectDir),
     timeoutMs: hook.timeoutMs,
     maxOutput: hook.maxOutput,
     // Claude Code lets a hook's background jobs finish; hookrun bounds them by the hook's timeout.
@@ -52,13 +53,21 @@ export async function runHook(hook: ResolvedHook, base: Record<string, unknown>,
   const outcome = await spawned.outcome;
   // A claude hook's background jobs outlive its process: an abort still reaches them until they end.
   void spawned.reaped.then(() => options.signal?.removeEventListener("abort", cancel));
-  const result = hookResult(hook, outcome, options.gate, { info: dialect, code });
+  const result = hookResult(hook, outcome, options.gate, { info: dialect, code }, base);
   if (dialect.host !== null) result.dialect = dialect.name;
-  if (options.gate === "yes" && hook.onFailure === "block" && FAILURE_STATUSES.has(result.status)) {
+  const failsClosed = hook.onFailure === "block" || dialect.failsClosedOn?.includes(hook.event) === true;
+  if (options.gate === "yes" && failsClosed && FAILURE_STATUSES.has(result.status)) {
     result.decision = "block";
-    result.reason = `hook ${hook.name} ${result.status === "timed_out" ? "timed out" : result.status === "spawn_error" ? "could not run" : "failed"} and has on_failure: block (${result.error})`;
+    const why = hook.onFailure === "block" ? "has on_failure: block" : `is written for ${dialect.title}, which refuses the call when a hook fails here`;
+    result.reason = `hook ${hook.name} ${result.status === "timed_out" ? "timed out" : result.status === "spawn_error" ? "could not run" : "failed"} and ${why} (${result.error})`;
   }
   return result;
+}
+
+/** The hook's environment with its dialect's host variables added (those already set are kept). */
+function dialectEnv(env: NodeJS.ProcessEnv, extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
+  if (extra) for (const [k, v] of Object.entries(extra)) if (env[k] === undefined) env[k] = v;
+  return env;
 }
 
 /** Statuses that count as a failure of the hook (docs/running-hooks.md#when-a-hook-fails). */
@@ -89,8 +98,8 @@ function firstLine(text: string): string {
  * the hook's dialect (src/dialects/): hookrun's reads exit 0 and 2 (any other code fails), Claude
  * Code's reads JSON on every code.
  */
-export function hookResult(hook: ResolvedHook, outcome: SpawnOutcome, gate: GateKind, dialect: { info: DialectInfo; code: DialectCode }): HookResult {
-  const r = readOutcome(hook, outcome, gate, dialect);
+export function hookResult(hook: ResolvedHook, outcome: SpawnOutcome, gate: GateKind, dialect: { info: DialectInfo; code: DialectCode }, base?: Record<string, unknown>): HookResult {
+  const r = readOutcome(hook, outcome, gate, dialect, base);
   // No bound opens a guard (docs/limits.md): on a gate event, output cut at max_output may have
   // lost the decision after the cut, so a hook that otherwise passed failed (on_failure: block blocks).
   if (gate === "yes" && r.truncated && r.status === "ok" && r.decision !== "block")
@@ -102,7 +111,7 @@ export function hookResult(hook: ResolvedHook, outcome: SpawnOutcome, gate: Gate
   return r;
 }
 
-function readOutcome(hook: ResolvedHook, outcome: SpawnOutcome, gate: GateKind, dialect: { info: DialectInfo; code: DialectCode }): HookResult {
+function readOutcome(hook: ResolvedHook, outcome: SpawnOutcome, gate: GateKind, dialect: { info: DialectInfo; code: DialectCode }, base?: Record<string, unknown>): HookResult {
   const r: HookResult = {
     name: hook.name,
     status: "ok",
@@ -132,5 +141,5 @@ function readOutcome(hook: ResolvedHook, outcome: SpawnOutcome, gate: GateKind, 
     const detail = firstLine(outcome.stderr);
     return { ...r, status: "failed", error: `exit code ${code}${detail ? `: ${detail}` : ""}` };
   }
-  return dialect.code.readExit(r, hook, code, gate);
+  return dialect.code.readExit(r, hook, code, gate, base);
 }
