@@ -11,6 +11,9 @@ export type { DialectCode } from "./types.js";
 const LOADERS: Readonly<Record<DialectName, () => Promise<DialectCode>>> = {
   native: async () => native,
   claude: () => import("./claude.js").then((m) => m.claude),
+  cursor: () => import("./cursor.js").then((m) => m.cursor),
+  windsurf: () => import("./windsurf.js").then((m) => m.windsurf),
+  cline: () => import("./cline.js").then((m) => m.cline),
 };
 
 /** The code of dialect `name` (a name of the table). */

@@ -24,6 +24,8 @@ export interface DialectInfo {
   readonly keepBackground?: boolean;
   /** An event's hooks of this dialect and equal priority run at once, and all run even when one blocks. */
   readonly parallel?: boolean;
+  /** On a gate event a failure of the hook (a timeout, a crash, output the host cannot read) blocks, as `on_failure: block` (Cline fails closed). */
+  readonly failClosed?: boolean;
   /** The host's default timeout for an event, used when neither the hook nor `defaults.timeout` sets one. */
   defaultTimeoutMs?(event: string): number;
 }
@@ -40,6 +42,12 @@ export const DIALECTS = Object.freeze([
     parallel: true,
     defaultTimeoutMs: claudeDefaultTimeoutMs,
   },
+  // Cursor: JSON on exit 0, exit 2 denies, any other code fails open (an entry's failClosed is `on_failure: block`).
+  { name: "cursor", title: "Cursor", host: "cursor" },
+  // Windsurf Cascade: the exit code alone (2 blocks a pre-hook); anything else lets the action go on.
+  { name: "windsurf", title: "Windsurf Cascade", host: "windsurf" },
+  // Cline: the last JSON object on stdout; a non-zero exit, a missing command, a timeout or output it cannot read cancels.
+  { name: "cline", title: "Cline", host: "cline", readsEveryExit: true, readsShellCodes: true, failClosed: true },
 ] as const satisfies readonly DialectInfo[]);
 
 /** A dialect's name: the value of a hook's `dialect:` key. */

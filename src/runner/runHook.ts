@@ -54,9 +54,11 @@ export async function runHook(hook: ResolvedHook, base: Record<string, unknown>,
   void spawned.reaped.then(() => options.signal?.removeEventListener("abort", cancel));
   const result = hookResult(hook, outcome, options.gate, { info: dialect, code });
   if (dialect.host !== null) result.dialect = dialect.name;
-  if (options.gate === "yes" && hook.onFailure === "block" && FAILURE_STATUSES.has(result.status)) {
+  // A host that fails closed (Cline) blocks on a failed hook of its dialect as `on_failure: block` does.
+  if (options.gate === "yes" && (hook.onFailure === "block" || dialect.failClosed) && FAILURE_STATUSES.has(result.status)) {
+    const why = hook.onFailure === "block" ? "has on_failure: block" : `is written for ${dialect.title}, which blocks when a hook fails`;
     result.decision = "block";
-    result.reason = `hook ${hook.name} ${result.status === "timed_out" ? "timed out" : result.status === "spawn_error" ? "could not run" : "failed"} and has on_failure: block (${result.error})`;
+    result.reason = `hook ${hook.name} ${result.status === "timed_out" ? "timed out" : result.status === "spawn_error" ? "could not run" : "failed"} and ${why} (${result.error})`;
   }
   return result;
 }
