@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { chmodSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { cline as clineHost } from "../src/hosts/cline.js";
 import { CLINE_HOOK, CLINE_TOOL } from "../src/dialects/cline.js";
@@ -153,5 +153,42 @@ describe("dialect: cline — the hook receives Cline's payload", () => {
   it("names hooks and tools as the Cline host reads them", () => {
     for (const [canonical, name] of Object.entries(CLINE_HOOK)) expect(clineHost.events[name], name).toBe(canonical);
     for (const [canonical, name] of Object.entries(CLINE_TOOL)) expect(clineHost.tools[name], name).toBe(canonical);
+  });
+});
+
+describe("dialect: cline — hooks import cline", () => {
+  it("imports each executable of .clinerules/hooks as a `dialect: cline` hook, which blocks under Claude Code as under Cline", async () => {
+    const hook = (name: string, body: string, mode = 0o755) => {
+      const file = sb.current.write(`.clinerules/hooks/${name}`, `#!/bin/sh\n${body}\n`);
+      chmodSync(file, mode);
+    };
+    hook("PreToolUse", `cat > /dev/null; ${printing({ cancel: true, errorMessage: "no rm -rf" })}`);
+    hook("TaskResume", `echo '{"cancel":false,"contextModification":"resumed"}'`);
+    hook("PostToolUse", "echo '{}'", 0o644);
+    hook("UserPromptSubmit", "# hookrun: hands Cline's UserPromptSubmit to hooks.yaml\nexec hooks run user_prompt_submit --host cline");
+    sb.current.write(".clinerules/hooks/notes.md", "x\n");
+    const dry = await runMain(["import", "cline", "--json"], { cwd: sb.current.dir, env: sb.current.env });
+    expect(dry.code).toBe(0);
+    expect(JSON.parse(dry.stdout)).toEqual({
+      hooks: {
+        session_start: [{ name: "cline-task-resume", matcher: "resume", command: "./.clinerules/hooks/TaskResume", dialect: "cline" }],
+        pre_tool_use: [{ name: "cline-pre-tool-use", command: "./.clinerules/hooks/PreToolUse", dialect: "cline" }],
+      },
+    });
+    expect(dry.stderr).toContain("PostToolUse: not executable, so Cline does not run it; skipped");
+    expect(dry.stderr).toContain("UserPromptSubmit: hookrun's own script");
+    expect(dry.stderr).toContain("notes.md: not a Cline hook type");
+    const write = await runMain(["import", "cline", "--write"], { cwd: sb.current.dir, env: sb.current.env });
+    expect(write.code).toBe(0);
+    expect((await run("pre_tool_use", "claude", claudeBash())).out).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "no rm -rf" } });
+    expect((await run("pre_tool_use", "cline", FX.PreToolUse)).out).toMatchObject({ cancel: true, errorMessage: "no rm -rf" });
+    expect((await result("session_start", { source: "resume" })).messages).toEqual([{ role: "system", content: "resumed", hook: "cline-task-resume" }]);
+    expect((await result("session_start", { source: "startup" })).messages).toEqual([]);
+    // A second import adds nothing; a folder is required.
+    expect((await runMain(["import", "cline", "--write"], { cwd: sb.current.dir, env: sb.current.env })).stdout).toMatch(/^nothing to add/);
+    sb.current.write("cline.json", "{}");
+    const file = await runMain(["import", "cline", "cline.json"], { cwd: sb.current.dir, env: sb.current.env });
+    expect(file.code).not.toBe(0);
+    expect(file.stderr).toMatch(/folder of executables/);
   });
 });
