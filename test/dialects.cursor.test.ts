@@ -67,9 +67,7 @@ describe("dialect: cursor — a Cursor guard under other hosts", () => {
     const c = await run("pre_tool_use", "cursor", FX.preToolUse);
     expect(c.out).toMatchObject({ permission: "deny", agent_message: "no" });
     // Under Gemini CLI: Gemini's deny (exit 2 or a JSON deny, as its adapter answers).
-    const g = await run("pre_tool_use", "gemini", geminiPre());
-    expect(g.code === 2 ? g.stderr : JSON.stringify(g.out)).toContain("no");
-    if (g.code !== 2) expect(g.out).toMatchObject({ decision: "deny" });
+    expect(await run("pre_tool_use", "gemini", geminiPre())).toMatchObject({ code: 0, out: { decision: "deny", reason: "no" } });
     // Native, the same answer is not understood: the call goes on.
     sb.current.write("hooks.yaml", `hooks:\n  pre_tool_use:\n    - name: guard\n      command: ${JSON.stringify(printing({ permission: "deny", agent_message: "no" }))}\n`);
     expect((await result("pre_tool_use", { tool_name: "Bash" })).blocked).toBe(false);
@@ -187,6 +185,16 @@ describe("dialect: cursor — the hook receives Cursor's payload", () => {
     configure("post_tool_use", [{ name: "dump", command: dump() }]);
     await result("post_tool_use", { tool_name: "mcp__db__query", tool_input: { sql: "1" }, tool_response: { rows: [] } });
     expect(stdin()).toMatchObject({ hook_event_name: "postToolUse", tool_name: "MCP:query", tool_output: '{"rows":[]}' });
+  });
+
+  it("keeps a payload's keys as data: a `__proto__` key reaches the hook as a field, and pollutes nothing", async () => {
+    configure("pre_tool_use", [{ name: "dump", command: dump() }]);
+    const payload = JSON.stringify(claudePre("ls")).replace(/^\{/, '{"__proto__":{"polluted":true},');
+    await runMain(["--trust", "run", "pre_tool_use", "--host", "claude"], { cwd: sb.current.dir, env: sb.current.env, input: payload });
+    const got = stdin();
+    expect(Object.hasOwn(got, "__proto__")).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(got).toMatchObject({ hook_event_name: "preToolUse", tool_name: "Shell" });
   });
 
   it("fired by Cursor: the hook gets what Cursor sent, its tool-specific events included", async () => {

@@ -83,7 +83,7 @@ export function cursorInput(base: Record<string, unknown>, event: string): Recor
       delete out.tool_use_id;
       out.command = input.command;
       if (typeof input.cwd === "string") out.cwd = input.cwd;
-      if (hostEvent === "afterShellExecution" && isJsonObject(response)) Object.assign(out, response);
+      if (hostEvent === "afterShellExecution" && isJsonObject(response)) for (const k of Object.keys(response)) setOwn(out, k, response[k]);
       break;
     case "beforeReadFile":
       delete out.tool_name;
@@ -105,7 +105,7 @@ export function cursorInput(base: Record<string, unknown>, event: string): Recor
       out.tool_name = name.startsWith("MCP:") ? name.slice(4) : name;
       out.tool_input = JSON.stringify(input);
       delete out.tool_use_id;
-      if (host && isJsonObject(host.mcp_server)) Object.assign(out, host.mcp_server);
+      if (host && isJsonObject(host.mcp_server)) for (const [k, v] of Object.entries(host.mcp_server)) setOwn(out, k, v);
       if (hostEvent === "afterMCPExecution") out.result_json = asText(response);
       break;
     }
