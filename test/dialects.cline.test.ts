@@ -67,6 +67,11 @@ describe("dialect: cline — Cline's answer, read as Cline reads it", () => {
     const post = await result("post_tool_use", { tool_name: "Bash" });
     expect(post).toMatchObject({ blocked: false, continue: true });
     expect(post.hooks[0]).toMatchObject({ status: "failed" });
+    // On TaskComplete (stop) a block would keep the agent going, which Cline cannot do: a failure there blocks nothing.
+    configure("stop", "exit 1");
+    const stop = await result("stop");
+    expect(stop.blocked).toBe(false);
+    expect(stop.hooks[0]).toMatchObject({ status: "failed", decision: null });
     // No output at all is no answer: the call goes on.
     configure("pre_tool_use", "true");
     expect((await result("pre_tool_use", { tool_name: "Bash" })).blocked).toBe(false);

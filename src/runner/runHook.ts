@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { ResolvedHook } from "../config/types.js";
-import type { GateKind } from "../events/catalog.js";
+import { EVENT_BY_NAME, type GateKind } from "../events/catalog.js";
 import { hookInput, hookEnv } from "./context.js";
 import { spawnHook, type SpawnedHook, type SpawnOutcome } from "./spawnHook.js";
 import type { HookResult, HookStatus } from "./types.js";
@@ -54,8 +54,10 @@ export async function runHook(hook: ResolvedHook, base: Record<string, unknown>,
   void spawned.reaped.then(() => options.signal?.removeEventListener("abort", cancel));
   const result = hookResult(hook, outcome, options.gate, { info: dialect, code });
   if (dialect.host !== null) result.dialect = dialect.name;
-  // A host that fails closed (Cline) blocks on a failed hook of its dialect as `on_failure: block` does.
-  if (options.gate === "yes" && (hook.onFailure === "block" || dialect.failClosed) && FAILURE_STATUSES.has(result.status)) {
+  // A host that fails closed (Cline) blocks on a failed hook of its dialect as `on_failure: block` does,
+  // but for a stop: there a block would keep the agent going, which no failure asks for.
+  const failsClosed = hook.onFailure === "block" || (dialect.failClosed === true && EVENT_BY_NAME.get(hook.event)?.claude?.block !== "continue");
+  if (options.gate === "yes" && failsClosed && FAILURE_STATUSES.has(result.status)) {
     const why = hook.onFailure === "block" ? "has on_failure: block" : `is written for ${dialect.title}, which blocks when a hook fails`;
     result.decision = "block";
     result.reason = `hook ${hook.name} ${result.status === "timed_out" ? "timed out" : result.status === "spawn_error" ? "could not run" : "failed"} and ${why} (${result.error})`;
