@@ -185,6 +185,9 @@ describe("dialect: cursor — the hook receives Cursor's payload", () => {
     configure("post_tool_use", [{ name: "dump", command: dump() }]);
     await result("post_tool_use", { tool_name: "mcp__db__query", tool_input: { sql: "1" }, tool_response: { rows: [] } });
     expect(stdin()).toMatchObject({ hook_event_name: "postToolUse", tool_name: "MCP:query", tool_output: '{"rows":[]}' });
+    // An edit carries afterFileEdit's file_path and edits too.
+    await result("post_tool_use", { tool_name: "Edit", tool_input: { file_path: "a.ts", old_string: "x", new_string: "y" }, tool_response: {} });
+    expect(stdin()).toMatchObject({ tool_name: "Edit", file_path: "a.ts", edits: [{ old_string: "x", new_string: "y" }] });
   });
 
   it("keeps a payload's keys as data: a `__proto__` key reaches the hook as a field, and pollutes nothing", async () => {

@@ -11,6 +11,7 @@ import { isJsonObject } from "../config/scanJson.js";
 import type { GateKind } from "../events/catalog.js";
 import { setOwn } from "../runner/context.js";
 import type { HookResult, Message } from "../runner/types.js";
+import { editsOf } from "./edits.js";
 import type { DialectCode } from "./types.js";
 
 /** Cursor's generic event for each canonical event (what `hooks install cursor` writes); others are camelCased. */
@@ -45,6 +46,8 @@ function cursorTool(tool: string): string {
   const mcp = /^mcp__.+?__(.+)$/.exec(tool);
   return mcp ? `MCP:${mcp[1]}` : tool;
 }
+
+const FILE_EDITS = new Set(["Write", "Edit", "MultiEdit"]);
 
 const asText = (v: unknown): string => (typeof v === "string" ? v : JSON.stringify(v ?? null));
 
@@ -120,6 +123,8 @@ export function cursorInput(base: Record<string, unknown>, event: string): Recor
     case "postToolUseFailure":
       if (response !== undefined) out.tool_output = asText(response);
       if (typeof input.file_path === "string" && out.file_path === undefined) out.file_path = input.file_path;
+      // What afterFileEdit carries, for a hook written for it.
+      if (FILE_EDITS.has(String(base.tool_name)) && out.edits === undefined) out.edits = editsOf(input);
       if (hostEvent === "postToolUseFailure" && base.error !== undefined && out.error_message === undefined) out.error_message = asText(base.error);
       break;
     case "beforeSubmitPrompt":

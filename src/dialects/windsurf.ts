@@ -10,20 +10,13 @@ import type { ResolvedHook } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
 import type { GateKind } from "../events/catalog.js";
 import type { HookResult, Message } from "../runner/types.js";
+import { editsOf } from "./edits.js";
 import type { DialectCode } from "./types.js";
 
 /** The Windsurf action of a canonical tool (the reverse of the Windsurf host's tool table). */
 export const WINDSURF_ACTION: Readonly<Record<string, string>> = Object.freeze({ Bash: "run_command", Read: "read_code", Write: "write_code", Edit: "write_code", MultiEdit: "write_code" });
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-
-/** A Windsurf `edits` list for a canonical Write / Edit / MultiEdit input. */
-function editsOf(input: Record<string, unknown>): unknown[] {
-  if (Array.isArray(input.edits)) return input.edits;
-  if (typeof input.old_string === "string" || typeof input.new_string === "string") return [{ old_string: input.old_string ?? "", new_string: input.new_string ?? "" }];
-  if (typeof input.content === "string") return [{ old_string: "", new_string: input.content }];
-  return [];
-}
 
 /** The action name and `tool_info` of a tool call, as Windsurf sends them. */
 function toolAction(base: Record<string, unknown>, post: boolean): { action: string; info: Record<string, unknown> } {
