@@ -1,4 +1,4 @@
-import { chmodSync, readFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { cline as clineHost } from "../src/hosts/cline.js";
 import { CLINE_HOOK, CLINE_TOOL } from "../src/dialects/cline.js";
@@ -172,6 +172,9 @@ describe("dialect: cline — hooks import cline", () => {
     hook("PostToolUse", "echo '{}'", 0o644);
     hook("UserPromptSubmit", "# hookrun: hands Cline's UserPromptSubmit to hooks.yaml\nexec hooks run user_prompt_submit --host cline");
     sb.current.write(".clinerules/hooks/notes.md", "x\n");
+    // A dangling link and a folder in the hooks folder are nothing Cline runs: left out.
+    symlinkSync(sb.current.path("gone"), sb.current.path(".clinerules/hooks/TaskCancel"));
+    mkdirSync(sb.current.path(".clinerules/hooks/PreCompact"));
     const dry = await runMain(["import", "cline", "--json"], { cwd: sb.current.dir, env: sb.current.env });
     expect(dry.code).toBe(0);
     expect(JSON.parse(dry.stdout)).toEqual({

@@ -125,7 +125,12 @@ function readHookFolder(dir: string, cwd: string): { folder: string; files: { na
   const files: { name: string; executable: boolean; text: string }[] = [];
   for (const name of readdirSync(dir).sort()) {
     const file = path.join(dir, name);
-    const st = statSync(file);
+    let st: ReturnType<typeof statSync>;
+    try {
+      st = statSync(file);
+    } catch {
+      continue; // a dangling link: nothing a host could run
+    }
     if (!st.isFile()) continue;
     let text = "";
     try {
