@@ -285,26 +285,26 @@ describe("cursor: import", () => {
     },
   };
 
-  it("carries every field or says why not; Cursor's output contract is named in a note", () => {
+  it("carries every field or says why not, and marks each hook `dialect: cursor`", () => {
     const imp = cursor.import?.(file, []);
     if (!imp) throw new Error("no import");
     const hooks = imp.hooks.map((h) => [h.event, h.hostEvent, h.hook]);
     expect(hooks).toEqual([
-      ["pre_tool_use", "beforeShellExecution", { name: "block-git", matcher: "Bash", command: "./hooks/block-git.sh", timeout: 10, on_failure: "block" }],
-      ["pre_tool_use", "beforeShellExecution", { name: "audit", matcher: "Bash", command: "./hooks/audit.sh" }],
-      ["pre_tool_use", "preToolUse", { name: "guard", matcher: "Bash|Write", command: "python3 hooks/guard.py", timeout: 5 }],
-      ["pre_tool_use", "preToolUse", { name: "x", matcher: "Sh.*", command: "node x.js" }],
-      ["post_tool_use", "afterFileEdit", { name: "prettier", matcher: "Write|Edit", command: "npx prettier --write" }],
-      ["stop", "stop", { name: "verify", command: "./hooks/verify.sh" }],
-      ["after_agent_response", "afterAgentResponse", { name: "audit-2", command: "./hooks/audit.sh" }],
-      ["session_start", "sessionStart", { name: "ctx", command: "ctx.sh" }],
+      ["pre_tool_use", "beforeShellExecution", { name: "block-git", matcher: "Bash", command: "./hooks/block-git.sh", timeout: 10, on_failure: "block", dialect: "cursor" }],
+      ["pre_tool_use", "beforeShellExecution", { name: "audit", matcher: "Bash", command: "./hooks/audit.sh", dialect: "cursor" }],
+      ["pre_tool_use", "preToolUse", { name: "guard", matcher: "Bash|Write", command: "python3 hooks/guard.py", timeout: 5, dialect: "cursor" }],
+      ["pre_tool_use", "preToolUse", { name: "x", matcher: "Sh.*", command: "node x.js", dialect: "cursor" }],
+      ["post_tool_use", "afterFileEdit", { name: "prettier", matcher: "Write|Edit", command: "npx prettier --write", dialect: "cursor" }],
+      ["stop", "stop", { name: "verify", command: "./hooks/verify.sh", dialect: "cursor" }],
+      ["after_agent_response", "afterAgentResponse", { name: "audit-2", command: "./hooks/audit.sh", dialect: "cursor" }],
+      ["session_start", "sessionStart", { name: "ctx", command: "ctx.sh", dialect: "cursor" }],
     ]);
     expect(imp.customEvents).toEqual({ after_agent_response: { custom: true, description: expect.stringContaining("afterAgentResponse") } });
     const notes = imp.notes.join("\n");
     for (const n of [
       "hooks.preToolUse[1] (`x`): matcher is a regex over Cursor's tool names",
       "hooks.afterFileEdit[0] (`prettier`): matcher `ignored` not carried",
-      "hooks.stop[0] (`verify`): `loop_limit` not carried",
+      "hooks.stop[0] (`verify`): `loop_limit: 3` not carried: hookrun has no per-hook limit on follow-ups; under Cursor the dispatch entry's own loop_limit",
       "hooks.stop[0] (`verify`): `failClosed` not carried: a failed stop hook cannot deny anything",
       "hooks.sessionStart[0]: skipped a hook of type `prompt`",
       "hooks.sessionStart[1]: `hooks run session_start --host cursor` already hands this event to hookrun",
@@ -314,9 +314,10 @@ describe("cursor: import", () => {
       "hooks.sessionStart[5] (`ctx`): `color` is not a field",
       "hooks.beforeReadFile: not a list of hooks; skipped",
       "hooks.beforeShellExecution[0] (`block-git`): relative path",
-      "hooks.beforeShellExecution[0] (`block-git`): its output is read by hookrun's own rules, not Cursor's",
     ])
       expect(notes).toContain(n);
+    // Written for Cursor, read by Cursor's rules: no note says otherwise any more.
+    expect(notes).not.toContain("not Cursor's");
   });
 
   it("skips what the target config already has, and writes a hooks.yaml hookrun loads", async () => {
@@ -392,7 +393,8 @@ describe("cursor: through the CLI (hooks install / run --host auto / import)", (
     p.write(".cursor/hooks.json", JSON.stringify({ version: 1, hooks: { beforeShellExecution: [{ command: "./guard.sh", failClosed: true }] } }));
     const r = await runMain(["import", "cursor", ".cursor/hooks.json"], { cwd: p.dir, env: p.env });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/pre_tool_use:\n\s+- name: guard\n\s+matcher: Bash\n\s+command: \.\/guard\.sh\n\s+on_failure: block/);
-    expect(r.stderr).toMatch(/not Cursor's/);
+    expect(r.stdout).toMatch(/pre_tool_use:\n\s+- name: guard\n\s+matcher: Bash\n\s+command: \.\/guard\.sh\n\s+on_failure: block\n\s+dialect: cursor/);
+    expect(r.stderr).toMatch(/relative path/);
+    expect(r.stderr).not.toMatch(/not Cursor's/);
   });
 });

@@ -331,9 +331,13 @@ describe("hooks import HOST", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^# Imported from \.codex\/hooks\.json by `hooks import codex`\./);
     expect(r.stdout).toMatch(/command: \.\/check\.sh/);
+    const gptme = await runMain(["import", "gptme"], { cwd: p.dir, env: p.env });
+    expect(gptme.code).toBe(64);
+    expect(gptme.stderr).toMatch(/gptme: hookrun cannot import hooks from it; use one of claude, codex/);
+    // Cline's hooks are a folder: its import looks for .clinerules/hooks.
     const cline = await runMain(["import", "cline"], { cwd: p.dir, env: p.env });
-    expect(cline.code).toBe(64);
-    expect(cline.stderr).toMatch(/cline: hookrun cannot import hooks from it; use one of claude, codex/);
+    expect(cline.code).toBe(1);
+    expect(cline.stderr).toMatch(/no Cline config found: looked for \.clinerules\/hooks in .* and every parent/);
     const none = await runMain(["import", "gemini"], { cwd: p.dir, env: p.env });
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(/no Gemini CLI config found: looked for \.gemini\/settings\.json in .* and every parent/);

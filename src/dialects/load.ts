@@ -14,6 +14,9 @@ const LOADERS: Readonly<Record<DialectName, () => Promise<DialectCode>>> = {
   codex: () => import("./codex.js").then((m) => m.codex),
   droid: () => import("./droid.js").then((m) => m.droid),
   "agent-code": () => import("./agentCode.js").then((m) => m.agentCode),
+  cursor: () => import("./cursor.js").then((m) => m.cursor),
+  windsurf: () => import("./windsurf.js").then((m) => m.windsurf),
+  cline: () => import("./cline.js").then((m) => m.cline),
 };
 
 /** The code of dialect `name` (a name of the table). */

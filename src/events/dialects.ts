@@ -30,7 +30,10 @@ export interface DialectInfo {
   readonly joinsStopReasons?: boolean;
   /** A block by one of its hooks leaves the event's later hooks running (the host runs them all, one after another). */
   readonly runsAll?: boolean;
-  /** Events on which the host counts a hook that timed out or could not run as a block (agent-code's pre_tool_use veto), as `on_failure: block` does. */
+  /**
+   * Events on which the host counts a failed hook (a timeout, a crash, one that could not run, output
+   * it cannot read) as a block, as `on_failure: block` does (agent-code's pre_tool_use veto; Cline cancels).
+   */
   readonly failsClosedOn?: readonly string[];
 }
 
@@ -64,6 +67,12 @@ export const DIALECTS = Object.freeze([
     runsAll: true,
     failsClosedOn: ["pre_tool_use"],
   },
+  // Cursor: JSON on exit 0, exit 2 denies, any other code fails open (an entry's failClosed is `on_failure: block`).
+  { name: "cursor", title: "Cursor", host: "cursor" },
+  // Windsurf Cascade: the exit code alone (2 blocks a pre-hook); anything else lets the action go on.
+  { name: "windsurf", title: "Windsurf Cascade", host: "windsurf" },
+  // Cline: the last JSON object on stdout; a non-zero exit, a missing command, a timeout or output it cannot read cancels.
+  { name: "cline", title: "Cline", host: "cline", readsEveryExit: true, readsShellCodes: true, failsClosedOn: ["pre_tool_use", "user_prompt_submit"] },
 ] as const satisfies readonly DialectInfo[]);
 
 /** A dialect's name: the value of a hook's `dialect:` key. */

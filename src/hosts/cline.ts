@@ -7,6 +7,8 @@ import { scriptFolder } from "./setup.js";
 import type { HostAdapter, HostAnswer, Payload } from "./types.js";
 import { baseRead, canonicalTool, field, sampleFields, stringField } from "./payload.js";
 import { setOwn } from "../runner/context.js";
+import type { ExistingHook, HookImport } from "../interop/importHooks.js";
+import { slug, uniqueName } from "../interop/hookNames.js";
 
 /**
  * Cline (the VS Code extension and `cline` CLI): one executable per hook type, named after it, in
@@ -17,7 +19,7 @@ import { setOwn } from "../runner/context.js";
  * timeout BLOCKS (Cline fails closed), so a dispatch always exits 0. Facts: docs/hosts/cline.md.
  *
  * There is no JSON config to merge entries into: `hooks install cline` writes one small script per
- * hook type instead (a `scriptFolder` setup), and there is nothing to import.
+ * hook type instead (a `scriptFolder` setup), and `hooks import cline` reads that folder.
  */
 
 const EVENTS: Readonly<Record<string, string>> = Object.freeze({
@@ -142,6 +144,55 @@ export function clineHookScripts(config: ResolvedConfig, command: (event: string
   return out;
 }
 
+// ---- import -------------------------------------------------------------------------------
+
+/** The matcher a Cline hook type implies on its canonical event (TaskStart and TaskResume share session_start). */
+const IMPLIED_MATCHER: Readonly<Record<string, string>> = Object.freeze({ TaskStart: "startup", TaskResume: "resume" });
+
+/**
+ * A Cline hooks folder (`.clinerules/hooks/`, read by `hooks import`: each file's name, execute bit
+ * and text) → hooks.yaml: each executable named after a hook type becomes a hook of its event that
+ * runs the file, `dialect: cline` (it receives Cline's payload and is read by Cline's rules, failing
+ * closed). hookrun's own dispatch scripts, files Cline would not run and other names are noted.
+ */
+function importCline(settings: unknown, existing: ExistingHook[]): HookImport {
+  if (!isJsonObject(settings) || typeof settings.folder !== "string" || !Array.isArray(settings.files))
+    throw new TypeError("Cline's hooks are a folder of executables named after their hook type (.clinerules/hooks/): pass the folder");
+  const result: HookImport = { hooks: [], customEvents: {}, notes: [] };
+  const taken = new Set(existing.map((h) => h.name));
+  const folder = settings.folder.replace(/\/+$/, "");
+  for (const f of settings.files) {
+    if (!isJsonObject(f) || typeof f.name !== "string") continue;
+    const name = f.name;
+    const event = Object.hasOwn(EVENTS, name) ? EVENTS[name] : undefined;
+    if (event === undefined) {
+      result.notes.push(`${name}: not a Cline hook type (${Object.keys(EVENTS).join(", ")}); skipped`);
+      continue;
+    }
+    if (typeof f.text === "string" && /^# hookrun: hands Cline's /m.test(f.text)) {
+      result.notes.push(`${name}: hookrun's own script (hooks install cline): it already hands ${name} to hookrun; skipped`);
+      continue;
+    }
+    if (f.executable !== true) {
+      result.notes.push(`${name}: not executable, so Cline does not run it; skipped (chmod +x it and import again to keep it)`);
+      continue;
+    }
+    const file = `${folder}/${name}`;
+    const command = /^[\w./-]+$/.test(file) ? file : `'${file.replace(/'/g, "'\\''")}'`;
+    if (existing.some((h) => h.event === event && h.command === command)) {
+      result.notes.push(`${name}: \`${command}\` is already a ${event} hook; skipped`);
+      continue;
+    }
+    const hookName = uniqueName(`cline-${slug(name.replace(/([a-z0-9])([A-Z])/g, "$1-$2"))}`, taken);
+    const matcher = IMPLIED_MATCHER[name];
+    result.hooks.push({ event, hostEvent: name, at: name, hook: { name: hookName, ...(matcher && { matcher }), command, dialect: "cline" } });
+  }
+  if (settings.files.length === 0) result.notes.push("the folder has no hook files; nothing to import");
+  if (result.hooks.length > 0 && !folder.startsWith("/"))
+    result.notes.push(`the commands name the files from where \`hooks import\` ran (${folder}); hookrun runs a hook from the directory of hooks.yaml: check that they resolve from there`);
+  return result;
+}
+
 export const cline: HostAdapter = {
   name: "cline",
   title: "Cline",
@@ -166,6 +217,7 @@ export const cline: HostAdapter = {
   },
   // a non-zero exit cancels the call: the 127 of a missing hookrun would cancel every call
   setup: scriptFolder({ projectDir: ".clinerules/hooks", userDir: "Documents/Cline/Hooks", exec: true, blocksOnStartFailure: true, files: clineHookScripts }),
+  import: importCline,
   degrade: {
     ask: "a block (`cancel: true`) whose errorMessage says Cline cannot ask",
     defer: "`cancel: false`: Cline's own approval rules decide",

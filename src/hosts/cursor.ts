@@ -27,6 +27,8 @@ const EVENTS: Readonly<Record<string, string>> = Object.freeze({
   sessionStart: "session_start",
   sessionEnd: "session_end",
   beforeSubmitPrompt: "user_prompt_submit",
+  // Newer builds' name of the prompt event, beside beforeSubmitPrompt.
+  userPromptSubmit: "user_prompt_submit",
   preToolUse: "pre_tool_use",
   postToolUse: "post_tool_use",
   postToolUseFailure: "post_tool_use_failure",
@@ -260,11 +262,6 @@ const IMPLIED_MATCHER: Readonly<Record<string, string>> = Object.freeze({
   beforeMCPExecution: "^MCP:",
   afterMCPExecution: "^MCP:",
 });
-const OUTPUT_NOTE =
-  "its output is read by hookrun's own rules, not Cursor's: exit 2 still blocks, but a JSON answer in Cursor's shape (`permission`, `user_message`, `agent_message`, `followup_message`, `additional_context`) is not understood; rewrite it to hookrun's output (docs/hosts/cursor.md)";
-// Events where a hook's JSON answer means something to Cursor (and so is lost on import).
-const ANSWERED = new Set(["pre_tool_use", "user_prompt_submit", "session_start", "post_tool_use", "stop", "subagent_stop"]);
-
 /** A Cursor matcher in canonical tool names: an exact list is mapped name by name; a regex is kept. */
 function canonicalMatcher(matcher: string): { matcher?: string; note?: string } {
   const rule = matcherRule(matcher);
@@ -299,18 +296,24 @@ function convertEntry({ hostEvent, event, command, entry }: FlatEntry): FlatConv
         else if (EVENT_BY_NAME.get(event)?.gate === "yes") onFailure = "block";
         else notes.push(`\`failClosed\` not carried: ${event} cannot block`);
       } else if (v !== false) notes.push(`failClosed ${JSON.stringify(v)} is not true or false; not carried`);
-    } else if (k === "loop_limit") notes.push("`loop_limit` not carried: hookrun has no per-hook follow-up limit (Cursor's own limit applies to the dispatch entry)");
-    else notes.push(`\`${k}\` is not a field of Cursor's command hooks that hookrun knows; not carried`);
+    } else if (k === "loop_limit") {
+      if (event === "stop" || event === "subagent_stop")
+        notes.push(
+          `\`loop_limit: ${JSON.stringify(v)}\` not carried: hookrun has no per-hook limit on follow-ups; under Cursor the dispatch entry's own loop_limit (Cursor's default 5) bounds them, under another host its own bound (the hook sees \`loop_count\` on stdin and can stop asking)`,
+        );
+      else notes.push(`\`loop_limit\` dropped: it bounds only stop and subagentStop follow-ups, and ${hostEvent} has none`);
+    } else notes.push(`\`${k}\` is not a field of Cursor's command hooks that hookrun knows; not carried`);
   }
   if (/^\.{0,2}\/|^[\w.-]+\//.test(command.trim()) && !command.trim().startsWith("/"))
     notes.push("relative path: Cursor runs project hooks from the project root, hookrun from the directory of hooks.yaml: check that it still resolves");
-  if (ANSWERED.has(event)) notes.push(OUTPUT_NOTE);
   return { matcher, timeout, ...(onFailure && { on_failure: onFailure }), notes };
 }
 
 function importCursor(settings: unknown, existing: ExistingHook[]): HookImport {
   if (!isJsonObject(settings)) throw new TypeError("Cursor's hooks.json must be a JSON object");
   const imp = importFlatHooks(settings.hooks, existing, { title: "Cursor", events: EVENTS, convert: convertEntry });
+  // Written for Cursor: they receive Cursor's payload and are read by Cursor's rules (docs/dialects.md).
+  for (const h of imp.hooks) h.hook.dialect = "cursor";
   if (settings.version !== undefined && settings.version !== 1) imp.notes.unshift(`version ${JSON.stringify(settings.version)}: Cursor documents version 1 only; read as version 1`);
   return imp;
 }

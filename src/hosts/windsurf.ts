@@ -1,6 +1,5 @@
 import type { ResolvedConfig } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
-import { EVENT_BY_NAME } from "../events/catalog.js";
 import type { ExistingHook, HookImport } from "../interop/importHooks.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { blockReason, hookrunLine, parseJsonObject, rankedDecision, resultTexts } from "./resultText.js";
@@ -176,24 +175,25 @@ const IMPLIED_MATCHER: Readonly<Record<string, string>> = Object.freeze({
   mcp_tool_use: "^mcp__",
 });
 
-/** One Windsurf entry: the matcher its event implies; `show_output` and anything else noted. */
+/** One Windsurf entry: the matcher its event implies; `show_output: true` is what the dialect does, anything else is noted. */
 function convertEntry({ hostEvent, event, entry }: FlatEntry): FlatConverted {
   const notes: string[] = [];
   for (const [k, v] of Object.entries(entry)) {
     if (k === "command") continue;
-    if (k === "show_output") notes.push(`\`show_output: ${JSON.stringify(v)}\` not carried: hookrun's Windsurf entries always show the run's output`);
-    else notes.push(`\`${k}\` is not a field of Windsurf's hooks that hookrun knows; not carried`);
+    if (k === "show_output") {
+      if (v !== true) notes.push(`\`show_output: ${JSON.stringify(v)}\` not carried: what the hook prints is shown to the user under hookrun (as with show_output: true); it never reaches the model`);
+    } else notes.push(`\`${k}\` is not a field of Windsurf's hooks that hookrun knows; not carried`);
   }
   const matcher = event === "pre_tool_use" || event === "post_tool_use" ? IMPLIED_MATCHER[action(hostEvent)] : undefined;
-  if (EVENT_BY_NAME.get(event)?.gate === "yes")
-    notes.push("Windsurf reads only the exit code (2 blocks), as hookrun does; what the hook prints on exit 0 now becomes a message hookrun delivers where the host takes one");
-  if (event === "stop") notes.push("post_cascade_response is imported as stop: under hosts that can continue the agent, a block there now makes it go on");
   return { matcher, notes };
 }
 
 function importWindsurf(settings: unknown, existing: ExistingHook[]): HookImport {
   if (!isJsonObject(settings)) throw new TypeError("Windsurf's hooks.json must be a JSON object");
-  return importFlatHooks(settings.hooks, existing, { title: "Windsurf", events: EVENTS, convert: convertEntry });
+  const imp = importFlatHooks(settings.hooks, existing, { title: "Windsurf", events: EVENTS, convert: convertEntry });
+  // Written for Windsurf: they receive Windsurf's payload and only their exit code decides (docs/dialects.md).
+  for (const h of imp.hooks) h.hook.dialect = "windsurf";
+  return imp;
 }
 
 export const windsurf: HostAdapter = {

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { loadConfig, readConfigFile } from "../../config/loadConfig.js";
@@ -54,7 +54,7 @@ async function printDispatch(ctx: CliContext, host: HostAdapter): Promise<number
 
 async function importSettings(ctx: CliContext, host: HostAdapter, file: string | undefined, opts: ImportClaudeOptions): Promise<number> {
   const source = resolveSource(ctx, host, file);
-  const settings = readSettings(source, host);
+  const settings = readSettings(source, host, ctx.cwd);
   const label = path.relative(ctx.cwd, source) || source;
   // A note quotes the file's own text (commands, event names): escaped, never the terminal's to interpret.
   const note = (n: string) => ctx.stderr.write(`${terminalSafe(`hooks import: ${label}: ${n}`)}\n`);
@@ -114,7 +114,37 @@ function resolveSource(ctx: CliContext, host: HostAdapter, file: string | undefi
   throw new HookrunError(`no ${host.title} config found: looked for ${where}; name the file to import (the user's is ${host.setup ? host.setup.place("~", true) : "…"})`, { code: "import" });
 }
 
-function readSettings(file: string, host: HostAdapter): unknown {
+/**
+ * A folder of hook scripts (Cline's `.clinerules/hooks/`: one executable per hook type) as its
+ * host's import reads it: the folder as given (relative to the working directory when inside it)
+ * and each regular file's name, whether it is executable, and its text.
+ */
+function readHookFolder(dir: string, cwd: string): { folder: string; files: { name: string; executable: boolean; text: string }[] } {
+  const rel = path.relative(cwd, dir);
+  const folder = rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? `./${rel.split(path.sep).join("/")}` : dir;
+  const files: { name: string; executable: boolean; text: string }[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const file = path.join(dir, name);
+    let st: ReturnType<typeof statSync>;
+    try {
+      st = statSync(file);
+    } catch {
+      continue; // a dangling link: nothing a host could run
+    }
+    if (!st.isFile()) continue;
+    let text = "";
+    try {
+      text = readBoundedText(file, READ_LIMITS.config, { what: "hook script" });
+    } catch (error) {
+      if (!(error instanceof FileReadError)) throw error;
+    }
+    files.push({ name, executable: (st.mode & 0o111) !== 0, text });
+  }
+  return { folder, files };
+}
+
+function readSettings(file: string, host: HostAdapter, cwd: string): unknown {
+  if (statSync(file).isDirectory()) return readHookFolder(file, cwd);
   // Bounded and non-blocking: a settings file that is a FIFO or a link to /dev/zero is refused.
   let text: string;
   try {
