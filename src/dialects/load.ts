@@ -11,6 +11,10 @@ export type { DialectCode } from "./types.js";
 const LOADERS: Readonly<Record<DialectName, () => Promise<DialectCode>>> = {
   native: async () => native,
   claude: () => import("./claude.js").then((m) => m.claude),
+  gemini: () => import("./gemini.js").then((m) => m.gemini),
+  qwen: () => import("./qwen.js").then((m) => m.qwen),
+  copilot: () => import("./copilot.js").then((m) => m.copilot),
+  "copilot-pascal": () => import("./copilot.js").then((m) => m.copilotPascal),
 };
 
 /** The code of dialect `name` (a name of the table). */
