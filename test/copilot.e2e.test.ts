@@ -97,13 +97,14 @@ const cases: Case[] = [
       guard: "echo 'no shell in this repo' >&2\nexit 2",
     },
     direct: { preToolUse: [{ script: "deny", matcher: "bash" }] },
-    arms: ["A", "B", "C", "U"],
+    // I: the imported guard is `dialect: copilot`, so its flat permissionDecision denies through hookrun too.
+    arms: ["A", "B", "C", "I", "U"],
     yaml: "hooks:\n  pre_tool_use:\n    - name: guard\n      matcher: Bash\n      command: ./.hooks/guard.sh\n",
     expect(run, project, arm) {
       expect(ran(project)).toBe(false);
       expect(existsSync(path.join(project, "notes.txt"))).toBe(true);
       expect(toolResults(run)[0]).toBe("[tool] Denied by preToolUse hook: no shell in this repo");
-      expect(hooksRan(project)).toEqual([arm === "A" ? "deny" : "guard"]);
+      expect(hooksRan(project)).toEqual([arm === "A" || arm === "I" ? "deny" : "guard"]);
       if (arm === "B") {
         // The entry is narrowed to the shell tool (Copilot anchors the matcher): \`create\` never spawns hookrun.
         const installed = JSON.parse(readFileSync(path.join(project, ".github", "hooks", "hookrun.json"), "utf8"));
