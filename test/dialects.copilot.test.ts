@@ -9,10 +9,10 @@ const sb = useSandbox({ survivors: true });
 const camel = dialectHarness(() => sb.current, "copilot");
 const pascal = dialectHarness(() => sb.current, "copilot-pascal");
 
-/** A guard as Copilot's docs write one: toolArgs is a JSON string; it denies `rm -rf`. */
+/** A guard for Copilot's camelCase preToolUse: it denies `rm -rf` in the shell tool (toolArgs an object, as Copilot 1.0.102 sends it). */
 const GUARD = `input=$(cat); printf '%s' "$input" > stdin.json
 tool=$(printf '%s' "$input" | jq -r .toolName)
-cmd=$(printf '%s' "$input" | jq -r '.toolArgs | fromjson | .command')
+cmd=$(printf '%s' "$input" | jq -r .toolArgs.command)
 case "$tool:$cmd" in bash:*"rm -rf"*) printf '%s\\n' '{"permissionDecision":"deny","permissionDecisionReason":"no"}';; esac`;
 
 describe("dialect: copilot (camelCase entries)", () => {
@@ -20,9 +20,9 @@ describe("dialect: copilot (camelCase entries)", () => {
     camel.configure("pre_tool_use", [{ name: "guard", command: GUARD }]);
     const claude = await camel.fire("pre_tool_use", "claude", claudePreToolUse(sb.current.dir, "rm -rf build"));
     expect(claude.answer).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no" } });
-    // It received Copilot's payload: camelCase, Copilot's tool name, the arguments as a JSON string, epoch ms.
+    // It received Copilot's payload: camelCase, Copilot's tool name and argument object, epoch ms.
     const stdin = camel.read("stdin.json");
-    expect(stdin).toMatchObject({ sessionId: "s1", cwd: sb.current.dir, toolName: "bash", toolArgs: JSON.stringify({ command: "rm -rf build" }), timestamp: expect.any(Number) });
+    expect(stdin).toMatchObject({ sessionId: "s1", cwd: sb.current.dir, toolName: "bash", toolArgs: { command: "rm -rf build" }, timestamp: expect.any(Number) });
     for (const key of ["session_id", "tool_name", "tool_input", "hook_event_name", "transcript_path"]) expect(stdin).not.toHaveProperty(key);
     expect((await camel.fire("pre_tool_use", "claude", claudePreToolUse(sb.current.dir, "ls"))).answer).toEqual({});
 
@@ -39,15 +39,21 @@ describe("dialect: copilot (camelCase entries)", () => {
     expect(camel.read("stdin.json")).toMatchObject({ toolName: "bash", timestamp: Date.parse("2026-11-24T12:00:00.000Z") });
 
     // Fired by Copilot itself, it gets what Copilot sent.
-    const own = await camel.fire("pre_tool_use", "copilot", { sessionId: "c1", timestamp: 1795523520870, cwd: sb.current.dir, toolName: "bash", toolArgs: '{"command":"rm -rf build"}' });
+    const own = await camel.fire("pre_tool_use", "copilot", {
+      sessionId: "c1",
+      timestamp: 1795523520870,
+      cwd: sb.current.dir,
+      toolName: "bash",
+      toolArgs: { command: "rm -rf build", description: "x" },
+    });
     expect(own.answer).toEqual({ permissionDecision: "deny", permissionDecisionReason: "no" });
-    expect(camel.read("stdin.json")).toMatchObject({ sessionId: "c1", timestamp: 1795523520870, toolName: "bash", toolArgs: '{"command":"rm -rf build"}' });
+    expect(camel.read("stdin.json")).toMatchObject({ sessionId: "c1", timestamp: 1795523520870, toolName: "bash", toolArgs: { command: "rm -rf build", description: "x" } });
   });
 
   it("the arguments are in Copilot's shape on stdin, and modifiedArgs comes back in the canonical one", async () => {
     camel.configure("pre_tool_use", [{ name: "rewrite", command: `cat > stdin.json; ${printing({ permissionDecision: "allow", modifiedArgs: { path: "/p/b.txt", file_text: "y\n" } })}` }]);
     const r = await camel.result("pre_tool_use", { tool_name: "Write", tool_input: { file_path: "/p/a.txt", content: "x\n" } });
-    expect(camel.read("stdin.json")).toMatchObject({ toolName: "create", toolArgs: JSON.stringify({ path: "/p/a.txt", file_text: "x\n" }) });
+    expect(camel.read("stdin.json")).toMatchObject({ toolName: "create", toolArgs: { path: "/p/a.txt", file_text: "x\n" } });
     expect(r.hooks[0]).toMatchObject({ status: "ok", decision: "allow", updated_input: { file_path: "/p/b.txt", content: "y\n" } });
     const claude = await camel.fire("pre_tool_use", "claude", { ...claudePreToolUse(sb.current.dir, ""), tool_name: "Write", tool_input: { file_path: "/p/a.txt", content: "x\n" } });
     expect(claude.answer).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { file_path: "/p/b.txt", content: "y\n" } } });

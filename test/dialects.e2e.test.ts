@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -35,7 +35,8 @@ const TOUCH = "touch ran.txt && echo ran";
 function project(name: string, guard: string, files: Record<string, string> = {}): string {
   const dir = path.join(root, name);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, "guard.sh"), `#!/bin/sh\n${guard}\n`);
+  // The guard keeps what it received (stdin.json), so a test can compare the two payloads.
+  writeFileSync(path.join(dir, "guard.sh"), `#!/bin/sh\ninput=$(cat)\nprintf '%s' "$input" > stdin.json\nprintf '%s' "$input" | {\n${guard}\n}\n`);
   chmodSync(path.join(dir, "guard.sh"), 0o755);
   for (const [rel, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
@@ -70,6 +71,20 @@ async function underClaude(name: string, guard: string, dialect: string) {
 }
 
 const ran = (dir: string) => existsSync(path.join(dir, "ran.txt"));
+const received = (dir: string) => JSON.parse(readFileSync(path.join(dir, "stdin.json"), "utf8")) as Record<string, unknown>;
+const kind = (v: unknown) => (Array.isArray(v) ? "array" : v === null ? "null" : typeof v);
+
+/** Every field the real host sent its guard, the guard got through hookrun too, of the same JSON type. */
+function sameShape(real: Record<string, unknown>, ours: Record<string, unknown>): void {
+  const shape = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.map((k) => [k, Object.hasOwn(o, k) ? kind(o[k]) : "missing"]));
+  const keys = Object.keys(real);
+  expect(shape(ours, keys)).toEqual(shape(real, keys));
+}
+/** `f` run once, on first call (a test and the test that compares its payload share the run). */
+const once = <T>(f: () => Promise<T>): (() => Promise<T>) => {
+  let p: Promise<T> | undefined;
+  return () => (p ??= f());
+};
 const deny = (json: unknown) => `printf '%s\\n' '${JSON.stringify(json)}'`;
 
 describe.skipIf(!claude.path)("a guard written for Gemini CLI, Qwen Code or Copilot CLI guards Claude Code through hookrun", () => {
@@ -77,18 +92,26 @@ describe.skipIf(!claude.path)("a guard written for Gemini CLI, Qwen Code or Copi
   const GEMINI_GUARD = `grep -q '"tool_name":"run_shell_command"' && ${deny({ decision: "deny", reason: "GEMINI-GUARD: no shell here" })}`;
   const gemini = requireGemini();
   describe.skipIf(!gemini.path)("gemini", () => {
-    it("`dialect: gemini` under Claude Code: the tool does not run, the model gets the reason", { timeout: 120_000 }, async () => {
-      const { dir, seen } = await underClaude("gemini-under-claude", GEMINI_GUARD, "gemini");
-      expect(ran(dir)).toBe(false);
-      expect(seen).toContain("GEMINI-GUARD: no shell here");
-    });
-    it("control: the same guard in .gemini/settings.json under Gemini CLI", { timeout: 120_000 }, async () => {
+    const under = once(() => underClaude("gemini-under-claude", GEMINI_GUARD, "gemini"));
+    const direct = once(async () => {
       const settings = { hooks: { BeforeTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: "$GEMINI_PROJECT_DIR/guard.sh" }] }] } };
       const dir = project("gemini-direct", GEMINI_GUARD, { ".gemini/settings.json": JSON.stringify(settings) });
       const run = await runGemini({ project: dir, prompt: PROMPT, script: [{ tool: "run_shell_command", args: { command: TOUCH, description: "run it" } }, { text: "done" }], timeoutMs: 90_000 });
       expect(run.exitCode, `${run.stdout}\n${run.stderr}`).toBe(0);
+      return { dir, seen: JSON.stringify(run.mainRequests.at(-1)?.body) };
+    });
+    it("`dialect: gemini` under Claude Code: the tool does not run, the model gets the reason", { timeout: 120_000 }, async () => {
+      const { dir, seen } = await under();
       expect(ran(dir)).toBe(false);
-      expect(JSON.stringify(run.mainRequests.at(-1)?.body)).toContain("GEMINI-GUARD: no shell here");
+      expect(seen).toContain("GEMINI-GUARD: no shell here");
+    });
+    it("control: the same guard in .gemini/settings.json under Gemini CLI", { timeout: 120_000 }, async () => {
+      const { dir, seen } = await direct();
+      expect(ran(dir)).toBe(false);
+      expect(seen).toContain("GEMINI-GUARD: no shell here");
+    });
+    it("through hookrun the guard received every field Gemini CLI sent it, of the same type", { timeout: 240_000 }, async () => {
+      sameShape(received((await direct()).dir), received((await under()).dir));
     });
   });
 
@@ -96,20 +119,28 @@ describe.skipIf(!claude.path)("a guard written for Gemini CLI, Qwen Code or Copi
   const QWEN_GUARD = `grep -q '"tool_name":"run_shell_command"' && ${deny({ decision: "deny", reason: "QWEN-GUARD: no shell here" })}`;
   const qwen = requireQwen();
   describe.skipIf(!qwen.path)("qwen", () => {
-    it("`dialect: qwen` under Claude Code: the tool does not run, the model gets the reason", { timeout: 120_000 }, async () => {
-      const { dir, seen } = await underClaude("qwen-under-claude", QWEN_GUARD, "qwen");
-      expect(ran(dir)).toBe(false);
-      expect(seen).toContain("QWEN-GUARD: no shell here");
-    });
-    it("control: the same guard in .qwen/settings.json under Qwen Code", { timeout: 120_000 }, async () => {
+    const under = once(() => underClaude("qwen-under-claude", QWEN_GUARD, "qwen"));
+    const direct = once(async () => {
       const settings = { hooks: { PreToolUse: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: '"$QWEN_PROJECT_DIR"/guard.sh' }] }] } };
       const dir = project("qwen-direct", QWEN_GUARD, { ".qwen/settings.json": JSON.stringify(settings) });
       const home = makeQwenHome();
       homes.push(home);
       const run = await runQwen({ project: dir, prompt: PROMPT, home, script: [{ tool: "run_shell_command", input: { command: TOUCH } }, { text: "done" }], timeoutMs: 90_000 });
       expect(run.exitCode, `${run.stdout}\n${run.stderr}`).toBe(0);
+      return { dir, seen: JSON.stringify(run.mainRequests.at(-1)?.body) };
+    });
+    it("`dialect: qwen` under Claude Code: the tool does not run, the model gets the reason", { timeout: 120_000 }, async () => {
+      const { dir, seen } = await under();
       expect(ran(dir)).toBe(false);
-      expect(JSON.stringify(run.mainRequests.at(-1)?.body)).toContain("QWEN-GUARD: no shell here");
+      expect(seen).toContain("QWEN-GUARD: no shell here");
+    });
+    it("control: the same guard in .qwen/settings.json under Qwen Code", { timeout: 120_000 }, async () => {
+      const { dir, seen } = await direct();
+      expect(ran(dir)).toBe(false);
+      expect(seen).toContain("QWEN-GUARD: no shell here");
+    });
+    it("through hookrun the guard received every field Qwen Code sent it, of the same type", { timeout: 240_000 }, async () => {
+      sameShape(received((await direct()).dir), received((await under()).dir));
     });
   });
 
@@ -117,19 +148,27 @@ describe.skipIf(!claude.path)("a guard written for Gemini CLI, Qwen Code or Copi
   const COPILOT_GUARD = `grep -Eq '"toolName" *: *"bash"' && ${deny({ permissionDecision: "deny", permissionDecisionReason: "COPILOT-GUARD: no shell here" })}`;
   const copilot = requireCopilot();
   describe.skipIf(!copilot.argv)("copilot", () => {
-    it("`dialect: copilot` under Claude Code: the tool does not run, the model gets the reason", { timeout: 120_000 }, async () => {
-      const { dir, seen } = await underClaude("copilot-under-claude", COPILOT_GUARD, "copilot");
-      expect(ran(dir)).toBe(false);
-      expect(seen).toContain("COPILOT-GUARD: no shell here");
-    });
-    it("control: the same guard in .github/hooks/ under Copilot CLI", { timeout: 240_000 }, async () => {
+    const under = once(() => underClaude("copilot-under-claude", COPILOT_GUARD, "copilot"));
+    const direct = once(async () => {
       warmCopilotCache();
       const file = { version: 1, hooks: { preToolUse: [{ type: "command", bash: "./guard.sh", matcher: "bash" }] } };
       const dir = project("copilot-direct", COPILOT_GUARD, { ".github/hooks/direct.json": JSON.stringify(file) });
       const run = await runCopilot({ project: dir, prompt: PROMPT, script: [{ tool: "bash", input: { command: TOUCH, description: "run it" } }, { text: "done" }], timeoutMs: 90_000 });
       expect(run.exitCode, `${run.stdout}\n${run.stderr}`).toBe(0);
+      return { dir, seen: JSON.stringify(run.mainRequests.at(-1)?.body) };
+    });
+    it("`dialect: copilot` under Claude Code: the tool does not run, the model gets the reason", { timeout: 120_000 }, async () => {
+      const { dir, seen } = await under();
       expect(ran(dir)).toBe(false);
-      expect(JSON.stringify(run.mainRequests.at(-1)?.body)).toContain("COPILOT-GUARD: no shell here");
+      expect(seen).toContain("COPILOT-GUARD: no shell here");
+    });
+    it("control: the same guard in .github/hooks/ under Copilot CLI", { timeout: 240_000 }, async () => {
+      const { dir, seen } = await direct();
+      expect(ran(dir)).toBe(false);
+      expect(seen).toContain("COPILOT-GUARD: no shell here");
+    });
+    it("through hookrun the guard received every field Copilot CLI sent it, of the same type", { timeout: 240_000 }, async () => {
+      sameShape(received((await direct()).dir), received((await under()).dir));
     });
   });
 });

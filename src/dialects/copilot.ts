@@ -36,8 +36,8 @@ const camel = (key: string): string => (key === "stop_hook_active" ? key : key.r
  * The hook's stdin as a camelCase entry of Copilot receives it: every field in camelCase
  * (`sessionId`, `cwd`, `prompt`, `source`, …; `stop_hook_active` as Copilot spells it), `timestamp`
  * in epoch milliseconds (now, when unknown), `toolName` Copilot's (`bash`, `create`, `edit`,
- * `view`, …), `toolArgs` the arguments in Copilot's shape as a JSON string, `toolResult` the tool's
- * response; no event name (Copilot sends none). Fired by Copilot, its own names and values are kept.
+ * `view`, …), `toolArgs` the arguments in Copilot's shape (an object, as Copilot 1.0.102 sends
+ * it; its docs show a JSON string), `toolResult` the tool's response; no event name (Copilot sends none). Fired by Copilot, its own names and values are kept.
  */
 export function copilotInput(base: Record<string, unknown>, _event: string): Record<string, unknown> {
   const own = firedBy(base, "copilot");
@@ -48,10 +48,7 @@ export function copilotInput(base: Record<string, unknown>, _event: string): Rec
     if (!Object.hasOwn(out, to)) setOwn(out, to, base[key]);
   }
   if (Object.hasOwn(base, "tool_name")) out.toolName = own && own.tool_name !== undefined ? own.tool_name : hostTool(COPILOT_TOOLS, base.tool_name);
-  if (Object.hasOwn(base, "tool_input") || Object.hasOwn(base, "tool_name")) {
-    const args = copilotArgs(base, own) ?? {};
-    out.toolArgs = typeof args === "string" ? args : JSON.stringify(args);
-  }
+  if (Object.hasOwn(base, "tool_input") || Object.hasOwn(base, "tool_name")) out.toolArgs = copilotArgs(base, own) ?? {};
   const stamp = own?.timestamp ?? base.timestamp;
   out.timestamp = typeof stamp === "number" ? stamp : typeof stamp === "string" && !Number.isNaN(Date.parse(stamp)) ? Date.parse(stamp) : Date.now();
   if (Object.hasOwn(base, "host")) out.host = base.host;
