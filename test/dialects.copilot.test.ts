@@ -48,6 +48,17 @@ describe("dialect: copilot (camelCase entries)", () => {
     });
     expect(own.answer).toEqual({ permissionDecision: "deny", permissionDecisionReason: "no" });
     expect(camel.read("stdin.json")).toMatchObject({ sessionId: "c1", timestamp: 1795523520870, toolName: "bash", toolArgs: { command: "rm -rf build", description: "x" } });
+    // Fired by a PascalCase entry of Copilot (Claude's names), the camelCase hook still gets Copilot's tool name and epoch ms.
+    const pascalEntry = await camel.fire("pre_tool_use", "copilot", {
+      hook_event_name: "PreToolUse",
+      session_id: "c2",
+      timestamp: "2026-11-24T12:32:00.870Z",
+      cwd: sb.current.dir,
+      tool_name: "Bash",
+      tool_input: { command: "rm -rf build" },
+    });
+    expect(pascalEntry.answer).toEqual({ permissionDecision: "deny", permissionDecisionReason: "no" });
+    expect(camel.read("stdin.json")).toMatchObject({ sessionId: "c2", timestamp: Date.parse("2026-11-24T12:32:00.870Z"), toolName: "bash" });
   });
 
   it("the arguments are in Copilot's shape on stdin, and modifiedArgs comes back in the canonical one", async () => {

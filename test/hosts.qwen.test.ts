@@ -303,8 +303,9 @@ describe("qwen: import", () => {
     // An `env` that is not an object of strings refuses that one hook, saying why.
     expect(odd.hooks).toEqual([]);
     expect(odd.notes.join("\n")).toContain("hooks.PreToolUse[1].hooks[1] (`./a.sh`): not imported: `env` is not an object of strings");
-    const named = importQwenSettings({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "./a.sh", name: 5 }] }] } });
+    const named = importQwenSettings({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "./a.sh", name: 5, description: 7 }] }] } });
     expect(named.hooks.map((h) => h.hook)).toEqual([{ name: "a", command: "./a.sh", dialect: "qwen" }]);
+    expect(named.notes.join("\n")).toContain("hooks.PreToolUse[0].hooks[0]: `description` 7 is not text; not carried");
     expect(odd.notes.join("\n")).toMatch(/hooks\.Stop: not a list/);
     expect(odd.notes.join("\n")).toMatch(/`env` is not an object of strings/);
     // A dispatch entry of hookrun's own is not imported (it would run hookrun from itself).

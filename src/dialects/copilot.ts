@@ -47,7 +47,8 @@ export function copilotInput(base: Record<string, unknown>, _event: string): Rec
     const to = key === "tool_input" ? "toolArgs" : key === "tool_response" ? "toolResult" : camel(key);
     if (!Object.hasOwn(out, to)) setOwn(out, to, base[key]);
   }
-  if (Object.hasOwn(base, "tool_name")) out.toolName = own && own.tool_name !== undefined ? own.tool_name : hostTool(COPILOT_TOOLS, base.tool_name);
+  // Copilot's own tool name only from a camelCase entry: its PascalCase entries send Claude's.
+  if (Object.hasOwn(base, "tool_name")) out.toolName = own?.dialect === "camel" && own.tool_name !== undefined ? own.tool_name : hostTool(COPILOT_TOOLS, base.tool_name);
   if (Object.hasOwn(base, "tool_input") || Object.hasOwn(base, "tool_name")) out.toolArgs = copilotArgs(base, own) ?? {};
   const stamp = own?.timestamp ?? base.timestamp;
   out.timestamp = typeof stamp === "number" ? stamp : typeof stamp === "string" && !Number.isNaN(Date.parse(stamp)) ? Date.parse(stamp) : Date.now();

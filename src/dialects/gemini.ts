@@ -82,7 +82,7 @@ export function readGemini(r: HookResult, hook: ResolvedHook, code: number, gate
   if (parsed === null) {
     if (code === 0) return r;
     const line = r.stderr.trim().split("\n").pop() ?? "";
-    return { ...r, status: "failed", error: `exit code ${code}${line ? `: ${line}` : ""} with no output (Gemini CLI goes on)` };
+    return { ...r, status: "failed", error: `exit code ${code}${line ? `: ${line}` : ""}, no output Gemini CLI reads (it goes on)` };
   }
   if ("text" in parsed) {
     if (code === 0) r.messages.push(message(parsed.text, "notice"));

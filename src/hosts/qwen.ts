@@ -149,6 +149,43 @@ function canonicalMatcher(matcher: string, where: string, notes: string[]): stri
   return names;
 }
 
+/** What a Qwen hook has beyond Claude's fields, set on the imported hook afterwards. */
+interface QwenExtras {
+  name?: string;
+  description?: string;
+  env?: Record<string, string>;
+}
+
+/**
+ * One Qwen command hook as Claude's importer reads it: Qwen's own fields taken out (into
+ * `extras`, or a note; an `env` that is not an object of strings refuses the hook), a timeout ≥
+ * 1000 read as milliseconds, `$QWEN_PROJECT_DIR` rewritten.
+ */
+function qwenEntry(entry: Record<string, unknown>, at: string, into: { notes: string[]; refused: Set<string>; extras: Map<string, QwenExtras> }): Record<string, unknown> {
+  const { notes } = into;
+  const { name, description, env, ...hook } = entry;
+  const extra: QwenExtras = {};
+  if (typeof name === "string" && HOOK_NAME_PATTERN.test(name)) extra.name = name;
+  else if (name !== undefined) notes.push(`${at}: \`name\` ${JSON.stringify(name)} is not a hookrun hook name; a name was made from the command`);
+  if (typeof description === "string" && description.trim()) extra.description = description.trim();
+  else if (description !== undefined) notes.push(`${at}: \`description\` ${JSON.stringify(description)} is not text; not carried`);
+  if (isJsonObject(env) && Object.values(env).every((v) => typeof v === "string")) extra.env = env as Record<string, string>;
+  else if (env !== undefined) {
+    into.refused.add(at);
+    notes.push(`${at} (\`${String(hook.command)}\`): not imported: \`env\` is not an object of strings`);
+  }
+  if (typeof hook.timeout === "number" && hook.timeout >= QWEN_MS_THRESHOLD) {
+    notes.push(`${at}: timeout ${hook.timeout} is ≥ ${QWEN_MS_THRESHOLD}, which Qwen reads as milliseconds: ${hook.timeout / 1000} s`);
+    hook.timeout = hook.timeout / 1000;
+  }
+  if (typeof hook.command === "string" && !isDispatchCommand(hook.command) && hook.command.replace(PROJECT_DIR_VARS, "") !== hook.command) {
+    hook.command = hook.command.replace(PROJECT_DIR_VARS, (m) => m.replace(/QWEN_PROJECT_DIR|GEMINI_PROJECT_DIR/, "HOOK_PROJECT_DIR"));
+    notes.push(`${at}: $QWEN_PROJECT_DIR / $GEMINI_PROJECT_DIR became $HOOK_PROJECT_DIR (hookrun sets it under every host; Qwen's are set only when Qwen runs the hook)`);
+  }
+  if (Object.keys(extra).length) into.extras.set(at, extra);
+  return hook;
+}
+
 /**
  * `.qwen/settings.json` → hooks.yaml (`dialect: qwen`: Qwen's payload on stdin, the output read by
  * Qwen's rules): Claude's importer (the same config shape), after Qwen's differences are taken
@@ -160,7 +197,7 @@ export function importQwenSettings(settings: unknown, existing: ExistingHook[] =
   const notes: string[] = [];
   const sequentialEvents = new Set<string>();
   const refused = new Set<string>();
-  const extras = new Map<string, { name?: string; description?: string; env?: Record<string, string> }>();
+  const extras = new Map<string, QwenExtras>();
   let copy: unknown = settings;
   if (isJsonObject(settings.hooks)) {
     const hooks: Record<string, unknown> = {};
@@ -178,30 +215,7 @@ export function importQwenSettings(settings: unknown, existing: ExistingHook[] =
         else if (sequential !== undefined && sequential !== false)
           notes.push(`${where}: \`sequential\` ${JSON.stringify(sequential)} is not true or false; not carried (Qwen Code runs the group's hooks at once)`);
         if (tool && typeof rest.matcher === "string") rest.matcher = canonicalMatcher(rest.matcher, where, notes);
-        rest.hooks = group.hooks.map((entry, h) => {
-          if (!isJsonObject(entry)) return entry;
-          const at = `${where}.hooks[${h}]`;
-          const { name, description, env, ...hook } = entry;
-          const extra: { name?: string; description?: string; env?: Record<string, string> } = {};
-          if (typeof name === "string" && HOOK_NAME_PATTERN.test(name)) extra.name = name;
-          else if (name !== undefined) notes.push(`${at}: \`name\` ${JSON.stringify(name)} is not a hookrun hook name; a name was made from the command`);
-          if (typeof description === "string" && description.trim()) extra.description = description.trim();
-          if (isJsonObject(env) && Object.values(env).every((v) => typeof v === "string")) extra.env = env as Record<string, string>;
-          else if (env !== undefined) {
-            refused.add(at);
-            notes.push(`${at} (\`${String(hook.command)}\`): not imported: \`env\` is not an object of strings`);
-          }
-          if (typeof hook.timeout === "number" && hook.timeout >= QWEN_MS_THRESHOLD) {
-            notes.push(`${at}: timeout ${hook.timeout} is ≥ ${QWEN_MS_THRESHOLD}, which Qwen reads as milliseconds: ${hook.timeout / 1000} s`);
-            hook.timeout = hook.timeout / 1000;
-          }
-          if (typeof hook.command === "string" && !isDispatchCommand(hook.command) && hook.command.replace(PROJECT_DIR_VARS, "") !== hook.command) {
-            hook.command = hook.command.replace(PROJECT_DIR_VARS, (m) => m.replace(/QWEN_PROJECT_DIR|GEMINI_PROJECT_DIR/, "HOOK_PROJECT_DIR"));
-            notes.push(`${at}: $QWEN_PROJECT_DIR / $GEMINI_PROJECT_DIR became $HOOK_PROJECT_DIR (hookrun sets it under every host; Qwen's are set only when Qwen runs the hook)`);
-          }
-          if (Object.keys(extra).length) extras.set(at, extra);
-          return hook;
-        });
+        rest.hooks = group.hooks.map((entry, h) => (isJsonObject(entry) ? qwenEntry(entry, `${where}.hooks[${h}]`, { notes, refused, extras }) : entry));
         return rest;
       });
     }
