@@ -132,5 +132,11 @@ describe("dialect: gemini", () => {
     const r = await g.result("pre_tool_use", { tool_name: "Bash" });
     expect(r.blocked).toBe(true);
     expect(r.hooks.map((h) => h.status)).toEqual(["blocked", "ok"]);
+    // A `sequential: true` event, as `hooks import gemini` writes it (priorities in file order): one at a time, a block ends the run.
+    g.configure("pre_tool_use", [
+      { name: "guard", command: "echo no >&2; exit 2", extra: "      priority: 1\n" },
+      { name: "audit", command: "echo ran > audit.txt", extra: "      priority: 0\n" },
+    ]);
+    expect((await g.result("pre_tool_use", { tool_name: "Bash" })).hooks.map((h) => h.status)).toEqual(["blocked", "skipped"]);
   });
 });
