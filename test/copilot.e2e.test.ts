@@ -97,13 +97,14 @@ const cases: Case[] = [
       guard: "echo 'no shell in this repo' >&2\nexit 2",
     },
     direct: { preToolUse: [{ script: "deny", matcher: "bash" }] },
-    arms: ["A", "B", "C", "U"],
+    // I: the imported guard is `dialect: copilot`, so its flat permissionDecision denies through hookrun too.
+    arms: ["A", "B", "C", "I", "U"],
     yaml: "hooks:\n  pre_tool_use:\n    - name: guard\n      matcher: Bash\n      command: ./.hooks/guard.sh\n",
     expect(run, project, arm) {
       expect(ran(project)).toBe(false);
       expect(existsSync(path.join(project, "notes.txt"))).toBe(true);
       expect(toolResults(run)[0]).toBe("[tool] Denied by preToolUse hook: no shell in this repo");
-      expect(hooksRan(project)).toEqual([arm === "A" ? "deny" : "guard"]);
+      expect(hooksRan(project)).toEqual([arm === "A" || arm === "I" ? "deny" : "guard"]);
       if (arm === "B") {
         // The entry is narrowed to the shell tool (Copilot anchors the matcher): \`create\` never spawns hookrun.
         const installed = JSON.parse(readFileSync(path.join(project, ".github", "hooks", "hookrun.json"), "utf8"));
@@ -191,17 +192,15 @@ const cases: Case[] = [
     direct: { preToolUse: [{ script: "hang", matcher: "bash", timeoutSec: 2 }] },
     arms: ["A", "B", "I"],
     yaml: "hooks:\n  pre_tool_use:\n    - name: hang\n      matcher: Bash\n      timeout: 2\n      command: ./.hooks/hang.sh\n",
-    async expect(run, project, arm) {
+    async expect(run, project) {
       expect(run.timedOut).toBe(false);
       expect(existsSync(path.join(project, "hook.pid"))).toBe(true);
-      // Copilot (A) and a hand-written hooks.yaml (B) let the call through when the guard hangs; the
-      // import gives Copilot's preToolUse hooks on_failure: block (Copilot denies when one fails),
-      // which in hookrun covers a timeout too: the call is denied, saying why.
-      expect(ran(project)).toBe(arm !== "I");
-      if (arm === "I") expect(toolResults(run)[0]).toMatch(/^\[tool\] Denied by preToolUse hook: hook hang timed out and has on_failure: block/);
+      // Copilot (A), a hand-written hooks.yaml (B) and the imported `dialect: copilot` hook (I) let
+      // the call through when the guard hangs: a timeout fails open under Copilot.
+      expect(ran(project)).toBe(true);
       // Cut off at the hook's own 2 s (hookrun under B and I, Copilot under A), not at B's entry's 12 s.
       const started = statSync(path.join(project, "hook.pid")).mtimeMs;
-      const after = arm === "I" ? run.requests.at(-1)!.at : statSync(path.join(project, "ran.txt")).mtimeMs;
+      const after = statSync(path.join(project, "ran.txt")).mtimeMs;
       expect(after - started).toBeLessThan(9_000);
       expect(processesWithArg(sleepTag(project))).toEqual([]);
     },

@@ -376,7 +376,7 @@ describe("copilot.install", () => {
 });
 
 describe("copilot.import", () => {
-  it("imports flat camelCase entries as native hooks with Copilot's default timeout, canonical matchers and a note on the flat answer", () => {
+  it("imports flat camelCase entries as `dialect: copilot` hooks: canonical matchers, timeoutSec, cwd, env, a note on powershell", () => {
     const imp = copilot.import!(
       {
         version: 1,
@@ -393,19 +393,32 @@ describe("copilot.import", () => {
       [
         "pre_tool_use",
         "preToolUse",
-        { name: "guard", description: "shell guard", matcher: "Bash|Write", command: "./scripts/guard.sh", timeout: 5, cwd: "tools", env: { A: "1" }, on_failure: "block", dialect: "native" },
+        { name: "guard", description: "shell guard", matcher: "Bash|Write", command: "./scripts/guard.sh", timeout: 5, cwd: "tools", env: { A: "1" }, dialect: "copilot" },
       ],
-      ["stop", "agentStop", { name: "npm-test", command: "npm test", timeout: 120, dialect: "native" }],
+      ["stop", "agentStop", { name: "npm-test", command: "npm test", timeout: 120, dialect: "copilot" }],
     ]);
     expect(imp.notes.some((n) => n.includes("`powershell` not carried"))).toBe(true);
-    expect(imp.notes.filter((n) => n.includes("neither Claude's nor hookrun's")).length).toBe(2);
+    // Read by Copilot's rules now: no note says otherwise.
+    expect(imp.notes.join("\n")).not.toMatch(/neither Claude's nor hookrun's|dialect: native/);
+    // Without timeoutSec, the dialect's default is Copilot's (30 s): nothing is written.
+    expect(copilot.import!({ hooks: { sessionStart: [{ bash: "./ctx.sh" }] } }, []).hooks[0].hook).toEqual({ name: "ctx", command: "./ctx.sh", dialect: "copilot" });
   });
 
-  it("imports PascalCase and Claude-nested groups as claude-dialect hooks", () => {
-    const imp = copilot.import!({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./check.sh" }] }], Stop: [{ bash: "./stop.sh", timeoutSec: 9 }] } }, []);
+  it("marks each hook by its key's casing: PascalCase `copilot-pascal`, camelCase `copilot`, nested groups too", () => {
+    const imp = copilot.import!(
+      {
+        hooks: {
+          PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./check.sh" }] }],
+          Stop: [{ bash: "./stop.sh", timeoutSec: 9 }],
+          postToolUse: [{ matcher: "edit", hooks: [{ bash: "./fmt.sh" }] }],
+        },
+      },
+      [],
+    );
     expect(imp.hooks.map((h) => h.hook)).toEqual([
-      { name: "check", matcher: "Bash", command: "./check.sh", timeout: 30, on_failure: "block", dialect: "claude" },
-      { name: "stop", command: "./stop.sh", timeout: 9, dialect: "claude" },
+      { name: "check", matcher: "Bash", command: "./check.sh", dialect: "copilot-pascal" },
+      { name: "stop", command: "./stop.sh", timeout: 9, dialect: "copilot-pascal" },
+      { name: "fmt", matcher: "Edit", command: "./fmt.sh", dialect: "copilot" },
     ]);
   });
 
@@ -420,8 +433,9 @@ describe("copilot.import", () => {
             { powershell: "x.ps1" },
             { bash: "./a.sh", timeoutSec: -1 },
             { bash: '"$COPILOT_PROJECT_DIR"/node_modules/.bin/hooks -C "$COPILOT_PROJECT_DIR" run pre_tool_use --host copilot' },
-            { bash: "./b.sh", matcher: "ba.*", extra: true },
+            { bash: "./b.sh", matcher: "ba.*", extra: true, comment: 7 },
             "nope",
+            { bash: "./c.sh", cwd: 3 },
           ],
           sessionStart: [{ bash: "./ctx.sh", matcher: "startup" }],
           postResult: [{ bash: "./r.sh" }],
@@ -443,6 +457,8 @@ describe("copilot.import", () => {
       "`extra` is not carried",
       "regex matcher `ba.*`",
       "hooks.preToolUse[5]: not an object",
+      "`comment` 7 is not text; not carried",
+      "hooks.preToolUse[6] (`./c.sh`): not imported: cwd 3 is not a path",
       "is already a session_start hook",
       "no event for Copilot's `postResult`",
       "hooks.agentStop: not a list",

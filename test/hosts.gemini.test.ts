@@ -7,7 +7,7 @@ import { buildContext } from "../src/runner/context.js";
 import { matchesMatcher } from "../src/config/matcher.js";
 import { renderImport } from "../src/interop/importHooks.js";
 import { gemini } from "../src/hosts/gemini.js";
-import { GEMINI_OUTPUT_NOTE, importGeminiSettings, rewritePlaceholders } from "../src/hosts/geminiImport.js";
+import { importGeminiSettings, rewritePlaceholders } from "../src/hosts/geminiImport.js";
 import { ASK_DEGRADED, formatGemini } from "../src/hosts/geminiRender.js";
 import { geminiDispatchCommand, geminiEntries, narrowToolMatcher } from "../src/hosts/geminiSetup.js";
 import { detectHost, hostByName } from "../src/hosts/table.js";
@@ -294,7 +294,7 @@ describe("gemini: import", () => {
     },
   };
 
-  it("converts events, tool names, timeouts, placeholders, names and env, each hook marked native", () => {
+  it("converts events, tool names, timeouts, placeholders, names, env and `sequential`, each hook marked `dialect: gemini`", () => {
     const imp = importGeminiSettings(settings, []);
     const by = Object.fromEntries(imp.hooks.map((h) => [h.hook.name, { event: h.event, ...h.hook }]));
     expect(by["block-rm"]).toEqual({
@@ -303,7 +303,8 @@ describe("gemini: import", () => {
       matcher: "Bash",
       command: '"$HOOK_PROJECT_DIR"/.gemini/hooks/block-rm.sh',
       timeout: 5,
-      dialect: "native",
+      priority: 3,
+      dialect: "gemini",
     });
     expect(by.check).toEqual({
       event: "pre_tool_use",
@@ -311,11 +312,16 @@ describe("gemini: import", () => {
       description: "check writes",
       matcher: "Write|Edit",
       command: 'node "$HOOK_PROJECT_DIR/check.js"',
+      priority: 2,
       env: { STRICT: "1" },
-      dialect: "native",
+      dialect: "gemini",
     });
     expect(by.audit).toMatchObject({ event: "pre_tool_use", matcher: "Write|Read", command: "./audit.sh" });
-    expect(by.mcp).toMatchObject({ matcher: "mcp_.*", timeout: "1500ms" });
+    expect(by.mcp).toMatchObject({ matcher: "mcp_.*", timeout: "1500ms", priority: 0 });
+    // `sequential: true` on one group makes the whole event sequential in Gemini: priorities in file order.
+    expect(imp.hooks.filter((h) => h.event === "pre_tool_use").map((h) => h.hook.priority)).toEqual([3, 2, 1, 0]);
+    expect(imp.hooks.filter((h) => h.event !== "pre_tool_use" && h.hook.priority !== undefined)).toEqual([]);
+    expect(imp.hooks.every((h) => h.hook.dialect === "gemini")).toBe(true);
     expect(by["old-audit"]).toMatchObject({ event: "stop", enabled: false });
     expect(by["old-audit"].matcher).toBeUndefined();
     expect(by["session-start-hook"]).toMatchObject({ event: "session_start", matcher: "startup", command: "cat README.md" });
@@ -326,7 +332,7 @@ describe("gemini: import", () => {
   it("notes every field it does not carry and every hook it refuses, never dropping one silently", () => {
     const notes = importGeminiSettings(settings, []).notes.join("\n");
     for (const expected of [
-      "hooks.BeforeTool[0]: `sequential: true` is hookrun's default",
+      "hooks.BeforeTool: `sequential: true`: its 4 hooks run one after another in Gemini's order",
       "matcher part `file` is a regex in Gemini CLI, matching `write_file`, `read_file`",
       "matcher `mcp_.*` is a regex over Gemini's tool names",
       "hooks.AfterAgent[0]: matcher `x` dropped",
@@ -339,9 +345,10 @@ describe("gemini: import", () => {
       "already hands this event to hookrun; skipped",
       "hooks.enabled: a setting, not an event",
       "placeholders rewritten",
-      GEMINI_OUTPUT_NOTE,
     ])
       expect(notes).toContain(expected);
+    // The hooks are read by Gemini's rules now: no note says otherwise.
+    expect(notes).not.toMatch(/dialect: native|neither Claude Code's nor hookrun's/);
   });
 
   it("adds nothing twice, and the result loads as a valid hooks.yaml", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dispatchCommand } from "../src/hosts/dispatch.js";
-import { detectQwen, formatQwen, importQwenSettings, QWEN_OUTPUT_DIFFERENCES, qwenHost, qwenTimeout, renderQwen, routeQwen } from "../src/hosts/qwen.js";
+import { detectQwen, formatQwen, importQwenSettings, qwenHost, qwenTimeout, renderQwen, routeQwen } from "../src/hosts/qwen.js";
 import { detectHost, hostByName, resolveHost } from "../src/hosts/table.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import type { TriggerResult } from "../src/runner/types.js";
@@ -235,7 +235,7 @@ describe("qwen: install entries", () => {
 });
 
 describe("qwen: import", () => {
-  it("carries Qwen's hooks as claude-dialect hooks: tool ids, ms timeouts, name, env, $QWEN_PROJECT_DIR", () => {
+  it("carries Qwen's hooks as `dialect: qwen` hooks: tool ids, ms timeouts, name, env, sequential, $QWEN_PROJECT_DIR", () => {
     const imp = importQwenSettings({
       model: { name: "x" },
       hooks: {
@@ -263,26 +263,30 @@ describe("qwen: import", () => {
       matcher: "Bash",
       command: '"$HOOK_PROJECT_DIR"/.qwen/hooks/guard.sh',
       timeout: 10,
+      priority: 3,
       env: { LEVEL: "2" },
-      dialect: "claude",
+      dialect: "qwen",
     });
     expect(byName.guard.event).toBe("pre_tool_use");
-    expect(byName.slow.hook).toMatchObject({ matcher: "Bash", timeout: 30, dialect: "claude" });
+    expect(byName.slow.hook).toMatchObject({ matcher: "Bash", timeout: 30, priority: 2, dialect: "qwen" });
+    // `sequential: true` on one group makes the whole event sequential: priorities in file order.
+    expect(imp.hooks.filter((h) => h.event === "pre_tool_use").map((h) => h.hook.priority)).toEqual([3, 2, 1, 0]);
+    expect(byName.fmt.hook.priority).toBeUndefined();
     expect(byName.w.hook).toMatchObject({ matcher: "Write", command: "./w.sh ${HOOK_PROJECT_DIR}" });
     expect(byName.m.hook.matcher).toBe("^mcp__");
     expect(byName.fmt.hook.matcher).toBe("Write|Edit");
     expect(byName.todo.event).toBe("todo_completed");
     expect(imp.customEvents.todo_completed.description).toMatch(/^Qwen Code's TodoCompleted event/);
-    expect(imp.hooks.every((h) => h.hook.dialect === "claude")).toBe(true);
+    expect(imp.hooks.every((h) => h.hook.dialect === "qwen")).toBe(true);
     const notes = imp.notes.join("\n");
-    expect(notes).toMatch(/sequential: true.*not carried/);
+    expect(notes).toMatch(/hooks\.PreToolUse: `sequential: true`: its 4 hooks run one after another/);
+    expect(notes).not.toMatch(/dialect: claude/);
     expect(notes).toMatch(/timeout 30000 is ≥ 1000.*30 s/);
     expect(notes).toMatch(/`\^write_\.\*`.*became `Write`/);
     expect(notes).toMatch(/`\^mcp__` selects none of Qwen's known tool ids/);
     expect(notes).toMatch(/"Bad Name" is not a hookrun hook name/);
     expect(notes).toMatch(/type `http`/);
     expect(notes).toMatch(/HOOK_PROJECT_DIR/);
-    expect(imp.notes).toContain(QWEN_OUTPUT_DIFFERENCES);
   });
 
   it("a second import adds nothing; bad input throws or is noted, never dropped silently", () => {
@@ -296,7 +300,12 @@ describe("qwen: import", () => {
     expect(() => importQwenSettings({ hooks: 3 })).toThrow(/must be an object/);
     expect(importQwenSettings({}).notes).toEqual(["the settings have no `hooks` object; nothing to import"]);
     const odd = importQwenSettings({ hooks: { Stop: "x", PreToolUse: [7, { hooks: [3, { type: "command", command: "./a.sh", env: { A: 1 }, name: 5 }] }] } });
-    expect(odd.hooks.map((h) => h.hook)).toEqual([{ name: "a", command: "./a.sh", dialect: "claude" }]);
+    // An `env` that is not an object of strings refuses that one hook, saying why.
+    expect(odd.hooks).toEqual([]);
+    expect(odd.notes.join("\n")).toContain("hooks.PreToolUse[1].hooks[1] (`./a.sh`): not imported: `env` is not an object of strings");
+    const named = importQwenSettings({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "./a.sh", name: 5, description: 7 }] }] } });
+    expect(named.hooks.map((h) => h.hook)).toEqual([{ name: "a", command: "./a.sh", dialect: "qwen" }]);
+    expect(named.notes.join("\n")).toContain("hooks.PreToolUse[0].hooks[0]: `description` 7 is not text; not carried");
     expect(odd.notes.join("\n")).toMatch(/hooks\.Stop: not a list/);
     expect(odd.notes.join("\n")).toMatch(/`env` is not an object of strings/);
     // A dispatch entry of hookrun's own is not imported (it would run hookrun from itself).

@@ -20,7 +20,7 @@ const TOP_LEVEL = new Set(["continue", "suppressOutput", "stopReason", "decision
 const CARRIED_SPECIFIC = new Set(["hookEventName", "additionalContext", "permissionDecision", "permissionDecisionReason", "updatedInput", "decision"]);
 
 /** Claude's rules for an event; a custom event is read like a Claude event of the same gate. */
-function rulesOf(event: string, gate: GateKind): ClaudeEventRules {
+export function claudeRules(event: string, gate: GateKind): ClaudeEventRules {
   return EVENT_BY_NAME.get(event)?.claude ?? { name: event, stdoutIsContext: false, additionalContext: false, block: gate === "yes" ? "deny" : "user" };
 }
 
@@ -114,7 +114,7 @@ function parseStdout(text: string): { json: Record<string, unknown> } | { plain:
  *   by event, `additionalContext` reaches the model (on Stop: the turn goes on with it).
  */
 export function readClaude(r: HookResult, hook: ResolvedHook, code: number, gate: GateKind): HookResult {
-  const rules = rulesOf(hook.event, gate);
+  const rules = claudeRules(hook.event, gate);
   const message = (content: string, kind?: Message["kind"]): Message => (kind ? { role: "system", content, kind, hook: hook.name } : { role: "system", content, hook: hook.name });
   const parsed = parseStdout(r.stdout.trim());
   let result = r;

@@ -17,6 +17,10 @@ const LOADERS: Readonly<Record<DialectName, () => Promise<DialectCode>>> = {
   cursor: () => import("./cursor.js").then((m) => m.cursor),
   windsurf: () => import("./windsurf.js").then((m) => m.windsurf),
   cline: () => import("./cline.js").then((m) => m.cline),
+  gemini: () => import("./gemini.js").then((m) => m.gemini),
+  qwen: () => import("./qwen.js").then((m) => m.qwen),
+  copilot: () => import("./copilot.js").then((m) => m.copilot),
+  "copilot-pascal": () => import("./copilot.js").then((m) => m.copilotPascal),
 };
 
 /** The code of dialect `name` (a name of the table). */

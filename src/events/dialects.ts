@@ -73,6 +73,16 @@ export const DIALECTS = Object.freeze([
   { name: "windsurf", title: "Windsurf Cascade", host: "windsurf" },
   // Cline: the last JSON object on stdout; a non-zero exit, a missing command, a timeout or output it cannot read cancels.
   { name: "cline", title: "Cline", host: "cline", readsEveryExit: true, readsShellCodes: true, failsClosedOn: ["pre_tool_use", "user_prompt_submit"] },
+  // Gemini CLI reads JSON on every exit code and blocks on any code ≥ 2 with plain text, 126/127
+  // of a script without its execute bit included; an event's hooks run at once unless a group of
+  // it says `sequential: true` (imported as distinct priorities: one after another).
+  { name: "gemini", title: "Gemini CLI", host: "gemini", readsEveryExit: true, readsShellCodes: true, sessionCwd: true, parallel: true, defaultTimeoutMs: () => 60_000 },
+  // Qwen Code: Claude Code's rules with its differences (src/dialects/qwen.ts), 60 s by default.
+  { name: "qwen", title: "Qwen Code", host: "qwen", readsEveryExit: true, sessionCwd: true, parallel: true, defaultTimeoutMs: () => 60_000 },
+  // Copilot CLI runs an event's hooks one after another; preToolUse denies on any non-zero exit
+  // (127 of a missing command included), 30 s by default. One row per spelling of its config.
+  { name: "copilot", title: "Copilot CLI's camelCase entries", host: "copilot", readsEveryExit: true, readsShellCodes: true, sessionCwd: true, defaultTimeoutMs: () => 30_000 },
+  { name: "copilot-pascal", title: "Copilot CLI's PascalCase entries", host: "copilot", readsEveryExit: true, readsShellCodes: true, sessionCwd: true, defaultTimeoutMs: () => 30_000 },
 ] as const satisfies readonly DialectInfo[]);
 
 /** A dialect's name: the value of a hook's `dialect:` key. */

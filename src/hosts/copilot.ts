@@ -25,39 +25,8 @@ import { jsonFile } from "./setup.js";
 import type { HostAdapter, HostAnswer, HostEntry, Payload } from "./types.js";
 import { baseRead, field, sampleFields } from "./payload.js";
 import { hookrunLine, resultTexts } from "./resultText.js";
-
-/** The camelCase events (Copilot's own config spelling) → canonical; the dialect hookrun installs in. */
-const CAMEL_EVENTS: Readonly<Record<string, string>> = {
-  sessionStart: "session_start",
-  sessionEnd: "session_end",
-  userPromptSubmitted: "user_prompt_submit",
-  preToolUse: "pre_tool_use",
-  postToolUse: "post_tool_use",
-  postToolUseFailure: "post_tool_use_failure",
-  agentStop: "stop",
-  subagentStart: "subagent_start",
-  subagentStop: "subagent_stop",
-  errorOccurred: "error",
-  preCompact: "pre_compact",
-  notification: "notification",
-  permissionRequest: "permission_request",
-};
-
-/** The PascalCase (Claude-compatible) events → canonical. */
-const PASCAL_EVENTS: Readonly<Record<string, string>> = {
-  SessionStart: "session_start",
-  SessionEnd: "session_end",
-  UserPromptSubmit: "user_prompt_submit",
-  PreToolUse: "pre_tool_use",
-  PostToolUse: "post_tool_use",
-  PostToolUseFailure: "post_tool_use_failure",
-  Stop: "stop",
-  SubagentStart: "subagent_start",
-  SubagentStop: "subagent_stop",
-  PreCompact: "pre_compact",
-  Notification: "notification",
-  PermissionRequest: "permission_request",
-};
+import { CAMEL_EVENTS, COPILOT_ARGS, COPILOT_TOOLS as TOOLS, PASCAL_EVENTS } from "../events/copilotNames.js";
+import { renameKeys } from "../dialects/shape.js";
 
 /**
  * Events hookrun does not install a dispatch entry for, and why (`hooks install` leaves them out;
@@ -65,18 +34,6 @@ const PASCAL_EVENTS: Readonly<Record<string, string>> = {
  */
 export const COPILOT_NOT_INSTALLED: Readonly<Record<string, string>> = {
   permission_request: "Copilot's permissionRequest answer is not documented; pre_tool_use decides tool calls under Copilot",
-};
-
-/** Copilot's tool names (camelCase payloads) → canonical; its PascalCase payloads already carry these. */
-const TOOLS: Readonly<Record<string, string>> = {
-  bash: "Bash",
-  create: "Write",
-  edit: "Edit",
-  view: "Read",
-  grep: "Grep",
-  glob: "Glob",
-  task: "Agent",
-  web_fetch: "WebFetch",
 };
 
 /** Payload fields renamed to hookrun's (snake_case; Claude's names where Claude has the field). */
@@ -196,7 +153,7 @@ export function formatCopilot(result: TriggerResult): { response: CopilotRespons
       if (why) out.permissionDecisionReason = why;
     }
     if (out.permissionDecision !== "deny") {
-      if (result.updated_input !== null && result.updated_input !== undefined && !deferred) out.modifiedArgs = result.updated_input;
+      if (result.updated_input !== null && result.updated_input !== undefined && !deferred) out.modifiedArgs = renameKeys(result.updated_input, COPILOT_ARGS);
     }
   } else if (event === "user_prompt_submit" && (result.blocked || stopped)) {
     out.decision = "block";
@@ -260,11 +217,9 @@ const MAX_TIMEOUT_S = 24 * 60 * 60;
 /**
  * `.github/hooks/*.json` (or the `hooks` of `.github/copilot/settings*.json`) → hooks.yaml. Flat
  * entries and Claude's nested `{matcher, hooks: [...]}` groups, under camelCase or PascalCase keys.
- * PascalCase hooks answer in Claude's shape (`dialect: claude`); camelCase hooks answer in
- * Copilot's flat shape, which is neither Claude's nor hookrun's: they are imported as `native`
- * (which reads flat `decision`/`reason`/`additionalContext` and exit 2) with a note, since neither
- * dialect reads a flat `permissionDecision` or `modifiedArgs`. preToolUse hooks get
- * `on_failure: block` (Copilot denies the call when one fails).
+ * The key's casing decides what Copilot sends and so the hook's dialect: camelCase keys
+ * `dialect: copilot`, PascalCase keys `dialect: copilot-pascal` (docs/dialects.md); every field of
+ * an entry is carried or noted, or that one hook refused, saying why.
  */
 function importCopilot(raw: unknown, existing: ExistingHook[] = []): HookImport {
   const { result, root: settings, hooks } = beginImport(raw, "a Copilot hooks file must be a JSON object", "the file has no `hooks` object; nothing to import");
@@ -293,7 +248,7 @@ function importCopilot(raw: unknown, existing: ExistingHook[] = []): HookImport 
         ? (group.hooks as unknown[]).map((h, j) => [h, `${at}.hooks[${j}]`, group.matcher])
         : [[item, at, isJsonObject(item) ? item.matcher : undefined]];
       for (const [entry, where, rawMatcher] of members) {
-        const converted = convertEntry(entry, event, pascal, rawMatcher, where, group !== null);
+        const converted = convertEntry(entry, event, pascal, rawMatcher, where);
         if ("skip" in converted) {
           result.notes.push(converted.skip);
           continue;
@@ -326,7 +281,7 @@ function ordered(h: HookSpec): HookSpec {
 type Converted = { hook: HookSpec; notes: string[] } | { skip: string };
 
 /** One Copilot command entry → a hookrun hook (every field carried or noted), or why it is skipped. */
-function convertEntry(entry: unknown, event: string, pascal: boolean, rawMatcher: unknown, at: string, nested: boolean): Converted {
+function convertEntry(entry: unknown, event: string, pascal: boolean, rawMatcher: unknown, at: string): Converted {
   if (!isJsonObject(entry)) return { skip: `${at}: not an object; skipped` };
   const type = entry.type ?? "command";
   if (type !== "command") return { skip: `${at}: skipped a hook of type \`${String(type)}\`: hookrun runs only \`command\` hooks` };
@@ -365,7 +320,7 @@ function convertEntry(entry: unknown, event: string, pascal: boolean, rawMatcher
         break;
       case "cwd":
         if (typeof v === "string" && v) hook.cwd = v;
-        else notes.push(`cwd ${JSON.stringify(v)} is not a path; not carried`);
+        else return { skip: `${at} (\`${bash}\`): not imported: cwd ${JSON.stringify(v)} is not a path` };
         break;
       case "env":
         if (isJsonObject(v) && Object.values(v).every((x) => typeof x === "string")) hook.env = v as Record<string, string>;
@@ -374,24 +329,18 @@ function convertEntry(entry: unknown, event: string, pascal: boolean, rawMatcher
       case "comment":
       case "description":
       case "statusMessage":
-        if (typeof v === "string" && v.trim()) hook.description = v.trim();
+        if (typeof v === "string" && v.trim()) {
+          if (hook.description !== undefined) notes.push(`\`${k}\` not carried: the hook's description is already another field's`);
+          else hook.description = v.trim();
+        } else notes.push(`\`${k}\` ${JSON.stringify(v)} is not text; not carried`);
         break;
       default:
         notes.push(`\`${k}\` is not carried (not a field of Copilot's command hooks that hookrun knows)`);
     }
   }
-  if (hook.timeout === undefined) {
-    // Copilot's default is 30 s; hookrun's own differs, so the import says it.
-    hook.timeout = 30;
-  }
-  if (event === "pre_tool_use") hook.on_failure = "block";
-  if (pascal || nested) hook.dialect = "claude";
-  else {
-    hook.dialect = "native";
-    notes.push(
-      'answers in Copilot\'s flat camelCase shape, which is neither Claude\'s nor hookrun\'s: imported as `dialect: native` (exit 2, `decision`/`reason` and `additionalContext` are read); a flat `permissionDecision` or `modifiedArgs` is not, so rewrite a JSON deny as `{"decision":"block","reason":…}`',
-    );
-  }
+  // Copilot's default timeout (30 s) is the dialect's; a preToolUse hook that exits non-zero
+  // denies the call in the dialect too, as in Copilot (a timeout lets it run, in both).
+  hook.dialect = pascal ? "copilot-pascal" : "copilot";
   return { hook, notes };
 }
 
@@ -418,7 +367,8 @@ export const copilot: HostAdapter = {
   degrade: {
     ask: "passed on: Copilot asks the user; where it cannot (`copilot -p`) the call is denied and the model gets the reason",
     defer: "nothing is answered: Copilot's own permission rules decide",
-    updated_input: "pre_tool_use: `modifiedArgs` (the tool's arguments in Copilot's shape); elsewhere not applied, said on stderr",
+    updated_input:
+      "pre_tool_use: `modifiedArgs` (the tool's arguments in Copilot's shape: canonical `file_path`, `content`, `old_string`, `new_string` become `path`, `file_text`, `old_str`, `new_str`); elsewhere not applied, said on stderr",
     context: "flat `additionalContext` on sessionStart, userPromptSubmitted, preToolUse, postToolUse(Failure), subagentStart; elsewhere not given to the model, said on stderr",
     feedback: "postToolUse `additionalContext`, beside the tool's result (Copilot's `decision: block` there would replace the result)",
     followup: "agentStop/subagentStop `decision: block` with the follow-up as `reason` (Copilot ends the turn after 8 consecutive blocks)",

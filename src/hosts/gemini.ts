@@ -2,7 +2,7 @@ import type { HookContext } from "../runner/types.js";
 import { GEMINI_ROOT, geminiEntries, geminiProbe } from "./geminiSetup.js";
 import { geminiNotRun, renderGemini } from "./geminiRender.js";
 import { importGeminiSettings } from "./geminiImport.js";
-import { EVENTS, TOOLS } from "./geminiTables.js";
+import { EVENTS, TOOLS } from "../events/geminiNames.js";
 import { baseRead } from "./payload.js";
 import { jsonFile } from "./setup.js";
 import type { HostAdapter, Payload } from "./types.js";
@@ -22,7 +22,7 @@ import type { HostAdapter, Payload } from "./types.js";
  * - Answer: stdout (else stderr) is parsed as JSON on every exit code; plain text on exit 0 is a
  *   systemMessage, on exit 1 a warning, on any other code a deny with the text as reason.
  *
- * This module reads a payload and holds the adapter; its tables are in geminiTables.ts, its
+ * This module reads a payload and holds the adapter; its name tables are in src/events/geminiNames.ts, its
  * answer in geminiRender.ts, its install entries and probe in geminiSetup.ts, its import in
  * geminiImport.ts.
  */

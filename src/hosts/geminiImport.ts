@@ -4,12 +4,13 @@ import { EVENT_BY_NAME } from "../events/catalog.js";
 import { hookNameFromCommand, slug, uniqueName } from "../interop/hookNames.js";
 import { beginImport, type ExistingHook, type HookImport } from "../interop/importHooks.js";
 import { hookrunCallNote } from "./dispatch.js";
-import { EVENTS, PLACEHOLDERS, TOOLS } from "./geminiTables.js";
+import { EVENTS, PLACEHOLDERS, TOOLS } from "../events/geminiNames.js";
 import { escapeRegex } from "./geminiSetup.js";
+import { runInOrder } from "./sequentialImport.js";
 
 /**
- * `hooks import gemini`: the hooks of Gemini CLI's settings as hookrun hooks (`dialect: native`),
- * every field carried or noted. The adapter is src/hosts/gemini.ts.
+ * `hooks import gemini`: the hooks of Gemini CLI's settings as hookrun hooks (`dialect: gemini`:
+ * Gemini's payload on stdin, their output read by Gemini's rules), every field carried or noted. The adapter is src/hosts/gemini.ts.
  */
 
 /** Gemini events hookrun has no event for: imported under a custom event of their snake_case name. */
@@ -27,9 +28,6 @@ const ENV_FOR: Readonly<Record<string, string>> = {
   GEMINI_SESSION_ID: "GEMINI_SESSION_ID",
   GEMINI_PLANS_DIR: "GEMINI_PLANS_DIR",
 };
-
-export const GEMINI_OUTPUT_NOTE =
-  "Gemini CLI's hook output contract is neither Claude Code's nor hookrun's: the hooks are imported as `dialect: native`, which reads exit 2, JSON `decision` (deny/block/allow/ask) with `reason`, `continue`/`stopReason` and `hookSpecificOutput.additionalContext` as Gemini does; it differs on plain stdout at exit 0 (Gemini: a message for the user; native: context for the model), exit codes above 2 (Gemini: a block; native: a failure), `systemMessage` (native: context) and `hookSpecificOutput.tool_input` (native: `updated_input`): review hooks that rely on those";
 
 /**
  * A command with Gemini's placeholders rewritten for a shell that has them in its environment:
@@ -100,7 +98,6 @@ export function importGeminiSettings(raw: unknown, existing: ExistingHook[] = []
   if (isJsonObject(settings.hooksConfig) && settings.hooksConfig.enabled === false) result.notes.push("hooksConfig.enabled is false: Gemini CLI runs none of these hooks; they are imported enabled");
   const taken = new Set(existing.map((h) => h.name));
   const seen = new Set(existing.map((h) => JSON.stringify([h.event, h.command ?? null, h.matcher ?? null])));
-  let imported = 0;
   for (const [geminiEvent, groups] of Object.entries(hooks)) {
     if (NOT_EVENTS.has(geminiEvent)) {
       result.notes.push(`hooks.${geminiEvent}: a setting, not an event (Gemini CLI reads it from \`hooksConfig\`); not carried`);
@@ -117,6 +114,8 @@ export function importGeminiSettings(raw: unknown, existing: ExistingHook[] = []
       result.notes.push(`hooks.${geminiEvent}: not a list of hook groups; skipped`);
       continue;
     }
+    let sequential = false;
+    const first = result.hooks.length;
     groups.forEach((group, g) => {
       const where = `hooks.${geminiEvent}[${g}]`;
       if (!isJsonObject(group) || !Array.isArray(group.hooks)) {
@@ -135,7 +134,8 @@ export function importGeminiSettings(raw: unknown, existing: ExistingHook[] = []
             if (m !== "" && m !== "*") matcher = /^[A-Za-z0-9_-]+$/.test(m) ? m : `^${escapeRegex(m)}$`;
           } else if (v.trim() !== "" && v.trim() !== "*") groupNotes.push(`${where}: matcher \`${v}\` dropped: Gemini CLI does not test a matcher on ${geminiEvent}`);
         } else if (k === "sequential") {
-          if (v === true) groupNotes.push(`${where}: \`sequential: true\` is hookrun's default (an event's hooks run one after another); not needed`);
+          if (v === true) sequential = true;
+          else if (v !== false) groupNotes.push(`${where}: \`sequential\` ${JSON.stringify(v)} is not true or false; not carried (Gemini CLI runs the group's hooks at once)`);
         } else groupNotes.push(`${where}: \`${k}\` is not a field of Gemini CLI's hook groups; not carried`);
       }
       result.notes.push(...groupNotes);
@@ -157,11 +157,11 @@ export function importGeminiSettings(raw: unknown, existing: ExistingHook[] = []
         hook.name = uniqueName((name && slug(name)) || hookNameFromCommand(hook.command ?? "") || `${event.replace(/_/g, "-")}-hook`, taken);
         result.notes.push(...notes.map((n) => `${at} (\`${hook.name}\`): ${n}`));
         result.hooks.push({ event, hostEvent: geminiEvent, at, hook: orderGeminiKeys(hook) });
-        imported++;
       });
     });
+    const note = sequential ? runInOrder(result.hooks.slice(first), `hooks.${geminiEvent}`, "Gemini") : null;
+    if (note) result.notes.push(note);
   }
-  if (imported) result.notes.push(GEMINI_OUTPUT_NOTE);
   return result;
 }
 
@@ -215,12 +215,12 @@ function convertGeminiHook(entry: unknown, at: string, disabled: readonly string
     hook.enabled = false;
     notes.push("listed in hooksConfig.disabled: imported disabled");
   }
-  hook.dialect = "native";
+  hook.dialect = "gemini";
   return { hook, notes, name };
 }
 
 function orderGeminiKeys(h: HookSpec): HookSpec {
-  const order = ["name", "description", "matcher", "command", "timeout", "enabled", "env", "dialect"] as const;
+  const order = ["name", "description", "matcher", "command", "timeout", "priority", "enabled", "env", "dialect"] as const;
   const out: Record<string, unknown> = {};
   for (const k of order) if (h[k] !== undefined) out[k] = h[k];
   return out as unknown as HookSpec;

@@ -1,5 +1,5 @@
 import type { TriggerResult } from "../runner/types.js";
-import { GEMINI_NAME } from "./geminiTables.js";
+import { GEMINI_NAME } from "../events/geminiNames.js";
 import { blockReason, resultTexts } from "./resultText.js";
 import type { HostAnswer } from "./types.js";
 

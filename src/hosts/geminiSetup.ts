@@ -5,7 +5,7 @@ import { EVENT_BY_NAME } from "../events/catalog.js";
 import { eventGate, orderHooks, runGroups } from "../runner/select.js";
 import { DISPATCH_MARGIN_MS } from "./install.js";
 import { dispatchCommand } from "./dispatch.js";
-import { EVENTS, GEMINI_NAME, PLACEHOLDERS, TOOLS } from "./geminiTables.js";
+import { EVENTS, GEMINI_NAME, PLACEHOLDERS, TOOLS } from "../events/geminiNames.js";
 import { sampleFields } from "./payload.js";
 import type { HostEntry, HostProbe, OffSwitch } from "./types.js";
 

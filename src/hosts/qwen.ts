@@ -13,6 +13,8 @@ import { baseRead, sampleFields } from "./payload.js";
 import { jsonFile } from "./setup.js";
 import type { HostAdapter, HostAnswer, HostEntry, Payload } from "./types.js";
 import type { ExistingHook, HookImport } from "../interop/importHooks.js";
+import { QWEN_EVENTS, QWEN_TOOLS } from "../events/qwenNames.js";
+import { runInOrder } from "./sequentialImport.js";
 
 /**
  * Qwen Code (`@qwen-code/qwen-code`, checked against 0.24.4) as a host: everything hookrun knows
@@ -30,56 +32,6 @@ import type { ExistingHook, HookImport } from "../interop/importHooks.js";
  *   (`additionalContext` there is dropped);
  * - timeouts in seconds, default 60, but a command hook's value ≥ 1000 is read as milliseconds.
  */
-
-/** Qwen Code's events that hookrun has (its own SessionDelete, MessageDisplay, TodoCreated, TodoCompleted it has not). */
-const QWEN_EVENTS: Readonly<Record<string, string>> = Object.freeze({
-  PreToolUse: "pre_tool_use",
-  PostToolUse: "post_tool_use",
-  PostToolUseFailure: "post_tool_use_failure",
-  PostToolBatch: "post_tool_batch",
-  UserPromptSubmit: "user_prompt_submit",
-  UserPromptExpansion: "user_prompt_expansion",
-  SessionStart: "session_start",
-  SessionEnd: "session_end",
-  Stop: "stop",
-  StopFailure: "stop_failure",
-  SubagentStart: "subagent_start",
-  SubagentStop: "subagent_stop",
-  PreCompact: "pre_compact",
-  PostCompact: "post_compact",
-  Notification: "notification",
-  PermissionRequest: "permission_request",
-  PermissionDenied: "permission_denied",
-  InstructionsLoaded: "instructions_loaded",
-});
-
-/** Qwen's tool ids (and legacy ids) → Claude's names (Qwen's own alias table, packages/core/src/permissions/rule-parser.ts). */
-const QWEN_TOOLS: Readonly<Record<string, string>> = Object.freeze({
-  run_shell_command: "Bash",
-  write_file: "Write",
-  edit: "Edit",
-  replace: "Edit",
-  read_file: "Read",
-  grep_search: "Grep",
-  search_file_content: "Grep",
-  glob: "Glob",
-  list_directory: "LS",
-  web_fetch: "WebFetch",
-  web_search: "WebSearch",
-  todo_write: "TodoWrite",
-  notebook_edit: "NotebookEdit",
-  agent: "Agent",
-  task: "Agent",
-  skill: "Skill",
-  exit_plan_mode: "ExitPlanMode",
-  enter_plan_mode: "EnterPlanMode",
-  ask_user_question: "AskUserQuestion",
-  lsp: "LSP",
-  monitor: "Monitor",
-  cron_create: "CronCreate",
-  cron_list: "CronList",
-  cron_delete: "CronDelete",
-});
 
 /** A value ≥ this in a command hook's `timeout` Qwen reads as milliseconds (its migration rule). */
 export const QWEN_MS_THRESHOLD = 1000;
@@ -174,13 +126,6 @@ function qwenEntries(config: ResolvedConfig, command: (event: string) => string)
 
 const PROJECT_DIR_VARS = /\$\{?(QWEN_PROJECT_DIR|GEMINI_PROJECT_DIR)\b\}?/g;
 
-/**
- * What a hook written for Qwen Code expects of its answer, beyond Claude's rules (which
- * `dialect: claude` applies): said once per import, since hookrun reads such hooks by Claude's.
- */
-export const QWEN_OUTPUT_DIFFERENCES =
-  "hooks written for Qwen Code are imported as `dialect: claude` (Qwen's output contract is Claude's, with differences hookrun's claude dialect does not copy: Qwen ignores PreToolUse `allow` and `updatedInput`, makes `ask` a denial when headless, ignores a PostToolUse `decision: block`, reads exit 2 by stderr alone and ignores stdout that starts with `{` but is not JSON); under Qwen, hookrun answers by Qwen's rules whatever the dialect";
-
 /** A matcher of Qwen tool ids → the canonical names it selects; regexes are tested against Qwen's known tool ids. */
 function canonicalMatcher(matcher: string, where: string, notes: string[]): string {
   const rule = matcherRule(matcher);
@@ -204,15 +149,55 @@ function canonicalMatcher(matcher: string, where: string, notes: string[]): stri
   return names;
 }
 
+/** What a Qwen hook has beyond Claude's fields, set on the imported hook afterwards. */
+interface QwenExtras {
+  name?: string;
+  description?: string;
+  env?: Record<string, string>;
+}
+
 /**
- * `.qwen/settings.json` → hooks.yaml: Claude's importer (the same config shape), after Qwen's
- * differences are taken out: tool ids in matchers, `timeout` ≥ 1000 read as milliseconds, the
- * fields Qwen adds (`name`, `description`, `env`, a group's `sequential`), `$QWEN_PROJECT_DIR`.
+ * One Qwen command hook as Claude's importer reads it: Qwen's own fields taken out (into
+ * `extras`, or a note; an `env` that is not an object of strings refuses the hook), a timeout ≥
+ * 1000 read as milliseconds, `$QWEN_PROJECT_DIR` rewritten.
+ */
+function qwenEntry(entry: Record<string, unknown>, at: string, into: { notes: string[]; refused: Set<string>; extras: Map<string, QwenExtras> }): Record<string, unknown> {
+  const { notes } = into;
+  const { name, description, env, ...hook } = entry;
+  const extra: QwenExtras = {};
+  if (typeof name === "string" && HOOK_NAME_PATTERN.test(name)) extra.name = name;
+  else if (name !== undefined) notes.push(`${at}: \`name\` ${JSON.stringify(name)} is not a hookrun hook name; a name was made from the command`);
+  if (typeof description === "string" && description.trim()) extra.description = description.trim();
+  else if (description !== undefined) notes.push(`${at}: \`description\` ${JSON.stringify(description)} is not text; not carried`);
+  if (isJsonObject(env) && Object.values(env).every((v) => typeof v === "string")) extra.env = env as Record<string, string>;
+  else if (env !== undefined) {
+    into.refused.add(at);
+    notes.push(`${at} (\`${String(hook.command)}\`): not imported: \`env\` is not an object of strings`);
+  }
+  if (typeof hook.timeout === "number" && hook.timeout >= QWEN_MS_THRESHOLD) {
+    notes.push(`${at}: timeout ${hook.timeout} is ≥ ${QWEN_MS_THRESHOLD}, which Qwen reads as milliseconds: ${hook.timeout / 1000} s`);
+    hook.timeout = hook.timeout / 1000;
+  }
+  if (typeof hook.command === "string" && !isDispatchCommand(hook.command) && hook.command.replace(PROJECT_DIR_VARS, "") !== hook.command) {
+    hook.command = hook.command.replace(PROJECT_DIR_VARS, (m) => m.replace(/QWEN_PROJECT_DIR|GEMINI_PROJECT_DIR/, "HOOK_PROJECT_DIR"));
+    notes.push(`${at}: $QWEN_PROJECT_DIR / $GEMINI_PROJECT_DIR became $HOOK_PROJECT_DIR (hookrun sets it under every host; Qwen's are set only when Qwen runs the hook)`);
+  }
+  if (Object.keys(extra).length) into.extras.set(at, extra);
+  return hook;
+}
+
+/**
+ * `.qwen/settings.json` → hooks.yaml (`dialect: qwen`: Qwen's payload on stdin, the output read by
+ * Qwen's rules): Claude's importer (the same config shape), after Qwen's differences are taken
+ * out: tool ids in matchers, `timeout` ≥ 1000 read as milliseconds, the fields Qwen adds (`name`,
+ * `description`, `env`, a group's `sequential`), `$QWEN_PROJECT_DIR`.
  */
 export function importQwenSettings(settings: unknown, existing: ExistingHook[] = []): HookImport {
   if (!isJsonObject(settings)) throw new TypeError("Qwen Code settings must be a JSON object");
   const notes: string[] = [];
-  const extras = new Map<string, { name?: string; description?: string; env?: Record<string, string> }>();
+  const sequentialEvents = new Set<string>();
+  const refused = new Set<string>();
+  const extras = new Map<string, QwenExtras>();
   let copy: unknown = settings;
   if (isJsonObject(settings.hooks)) {
     const hooks: Record<string, unknown> = {};
@@ -226,37 +211,21 @@ export function importQwenSettings(settings: unknown, existing: ExistingHook[] =
         if (!isJsonObject(group) || !Array.isArray(group.hooks)) return group;
         const where = `hooks.${event}[${g}]`;
         const { sequential, ...rest } = group;
-        if (sequential !== undefined) notes.push(`${where}: \`sequential: ${JSON.stringify(sequential)}\` not carried: hookrun runs an event's hooks by its own order (events.<event>.parallel)`);
+        if (sequential === true) sequentialEvents.add(event);
+        else if (sequential !== undefined && sequential !== false)
+          notes.push(`${where}: \`sequential\` ${JSON.stringify(sequential)} is not true or false; not carried (Qwen Code runs the group's hooks at once)`);
         if (tool && typeof rest.matcher === "string") rest.matcher = canonicalMatcher(rest.matcher, where, notes);
-        rest.hooks = group.hooks.map((entry, h) => {
-          if (!isJsonObject(entry)) return entry;
-          const at = `${where}.hooks[${h}]`;
-          const { name, description, env, ...hook } = entry;
-          const extra: { name?: string; description?: string; env?: Record<string, string> } = {};
-          if (typeof name === "string" && HOOK_NAME_PATTERN.test(name)) extra.name = name;
-          else if (name !== undefined) notes.push(`${at}: \`name\` ${JSON.stringify(name)} is not a hookrun hook name; a name was made from the command`);
-          if (typeof description === "string" && description.trim()) extra.description = description.trim();
-          if (isJsonObject(env) && Object.values(env).every((v) => typeof v === "string")) extra.env = env as Record<string, string>;
-          else if (env !== undefined) notes.push(`${at}: \`env\` is not an object of strings; not carried`);
-          if (typeof hook.timeout === "number" && hook.timeout >= QWEN_MS_THRESHOLD) {
-            notes.push(`${at}: timeout ${hook.timeout} is ≥ ${QWEN_MS_THRESHOLD}, which Qwen reads as milliseconds: ${hook.timeout / 1000} s`);
-            hook.timeout = hook.timeout / 1000;
-          }
-          if (typeof hook.command === "string" && !isDispatchCommand(hook.command) && hook.command.replace(PROJECT_DIR_VARS, "") !== hook.command) {
-            hook.command = hook.command.replace(PROJECT_DIR_VARS, (m) => m.replace(/QWEN_PROJECT_DIR|GEMINI_PROJECT_DIR/, "HOOK_PROJECT_DIR"));
-            notes.push(`${at}: $QWEN_PROJECT_DIR / $GEMINI_PROJECT_DIR became $HOOK_PROJECT_DIR (hookrun sets it under every host; Qwen's are set only when Qwen runs the hook)`);
-          }
-          if (Object.keys(extra).length) extras.set(at, extra);
-          return hook;
-        });
+        rest.hooks = group.hooks.map((entry, h) => (isJsonObject(entry) ? qwenEntry(entry, `${where}.hooks[${h}]`, { notes, refused, extras }) : entry));
         return rest;
       });
     }
     copy = { ...settings, hooks };
   }
-  const imp = importClaudeSettings(copy, existing);
+  const all = importClaudeSettings(copy, existing);
+  const imp = { ...all, hooks: all.hooks.filter((h) => !refused.has(h.at)) };
   const taken = new Set([...existing.map((h) => h.name), ...imp.hooks.map((h) => h.hook.name)]);
   for (const item of imp.hooks) {
+    item.hook.dialect = "qwen";
     const extra = extras.get(item.at);
     if (!extra) continue;
     const hook: HookSpec = item.hook;
@@ -270,7 +239,15 @@ export function importQwenSettings(settings: unknown, existing: ExistingHook[] =
   }
   for (const spec of Object.values(imp.customEvents)) if (spec.description) spec.description = spec.description.replace("Claude Code's", "Qwen Code's");
   const fixed = imp.notes.map((n) => n.replace(/Claude Code (ignores|has|runs|substitutes|never)/g, "Qwen Code $1"));
-  return { hooks: imp.hooks, customEvents: imp.customEvents, notes: [...notes, ...fixed, ...(imp.hooks.length ? [QWEN_OUTPUT_DIFFERENCES] : [])] };
+  for (const hostEvent of sequentialEvents) {
+    const note = runInOrder(
+      imp.hooks.filter((h) => h.hostEvent === hostEvent),
+      `hooks.${hostEvent}`,
+      "Qwen",
+    );
+    if (note) fixed.push(note);
+  }
+  return { hooks: imp.hooks, customEvents: imp.customEvents, notes: [...notes, ...fixed] };
 }
 
 export const qwenHost: HostAdapter = {

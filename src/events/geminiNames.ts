@@ -1,8 +1,8 @@
 /**
  * Gemini CLI's names as hookrun's: its events and built-in tools (the tables of the adapter in
- * gemini.ts), and the placeholders it writes into a command before running it. Shared by the
- * render (geminiRender.ts), the install entries and probe (geminiSetup.ts) and the import
- * (geminiImport.ts).
+ * src/hosts/gemini.ts), and the placeholders it writes into a command before running it. Shared by
+ * the host's render, install entries, probe and import (src/hosts/gemini*.ts) and the `gemini`
+ * dialect (src/dialects/gemini.ts).
  */
 
 /** Gemini event → canonical event. BeforeToolSelection and AfterModel (fired per streamed chunk) have none. */
