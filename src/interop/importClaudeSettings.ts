@@ -6,7 +6,7 @@ import { normalizeEventName, tryParseHookEvent } from "../events/parseHookEvent.
 import { isJsonObject } from "../config/scanJson.js";
 import { hookrunCallNote } from "../hosts/dispatch.js";
 import { hookNameFromCommand, slug, uniqueName } from "./hookNames.js";
-import { beginImport, type ExistingHook, type HookImport } from "./importHooks.js";
+import { beginImport, customEventName, type ExistingHook, type HookImport } from "./importHooks.js";
 
 /**
  * Claude Code (2.1.330) events the catalog leaves out, and why: a hook on one is imported under a
@@ -33,22 +33,18 @@ export function importClaudeSettings(settings: unknown, existing: ExistingHook[]
   const taken = new Set(existing.map((h) => h.name));
   const seen = new Set(existing.map((h) => key(h.event, h.command, h.args, h.matcher, h.if)));
   for (const [claudeEvent, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) {
+      result.notes.push(`hooks.${claudeEvent}: not a list of matcher groups; skipped`);
+      continue;
+    }
     const known = tryParseHookEvent(claudeEvent);
-    const event =
-      known ??
-      normalizeEventName(claudeEvent)
-        .replace(/[^a-z0-9_]+/g, "_")
-        .replace(/^_+|_+$/g, "");
+    const event = known ?? customEventName("claude", normalizeEventName(claudeEvent));
     if (!known) {
       result.customEvents[event] = { custom: true, description: `Claude Code's ${claudeEvent} event (imported; fire it with \`hooks run ${event}\`)` };
       const why = Object.hasOwn(CLAUDE_EVENTS_LEFT_OUT, claudeEvent) ? ` (${CLAUDE_EVENTS_LEFT_OUT[claudeEvent]})` : "";
       result.notes.push(`hooks.${claudeEvent}: hookrun has no event \`${claudeEvent}\`${why}; its hooks are imported under the custom event \`${event}\``);
     }
     const matchField = known ? (EVENT_BY_NAME.get(known)?.matchField ?? null) : null;
-    if (!Array.isArray(groups)) {
-      result.notes.push(`hooks.${claudeEvent}: not a list of matcher groups; skipped`);
-      continue;
-    }
     groups.forEach((group, g) => {
       const where = `hooks.${claudeEvent}[${g}]`;
       if (!isJsonObject(group) || !Array.isArray(group.hooks)) {
