@@ -97,7 +97,7 @@ function fallbackName(event: string, matcher: string | undefined): string {
 
 /** The keys of an imported hook in the order a reader expects them. */
 function orderKeys(h: HookSpec): HookSpec {
-  const order = ["name", "description", "matcher", "if", "command", "args", "timeout", "async", "shell", "on_failure", "dialect"] as const;
+  const order = ["name", "description", "matcher", "if", "command", "args", "timeout", "async", "rewake", "shell", "on_failure", "dialect"] as const;
   const out: Record<string, unknown> = {};
   for (const k of order) if (h[k] !== undefined) out[k] = h[k];
   return out as unknown as HookSpec;
@@ -170,8 +170,11 @@ function carryRunField(k: string, v: unknown, c: Conversion): string | null {
       else if (v !== false) return `async ${JSON.stringify(v)} is not true or false`;
       break;
     case "asyncRewake":
-      if (v === true) return "`asyncRewake` (run in the background and wake the model when it exits 2) has no hookrun equivalent: an async hook's result waits for the next trigger and never blocks";
-      if (v !== false) return `asyncRewake ${JSON.stringify(v)} is not true or false`;
+      // Run in the background; exit 2 wakes the model with the hook's stderr (docs/async.md#rewake).
+      if (v === true) {
+        c.hook.async = true;
+        c.hook.rewake = true;
+      } else if (v !== false) return `asyncRewake ${JSON.stringify(v)} is not true or false`;
       break;
     case "once":
       if (v === true) return "`once` (run once per session, then removed) has no hookrun equivalent; it would run on every event";
@@ -206,8 +209,9 @@ function carryOtherField(k: string, v: unknown, c: Conversion): string | null {
       break;
     case "rewakeMessage":
     case "rewakeSummary":
-      // Only read for an asyncRewake hook, which carryRunField refuses.
-      c.notes.push(`\`${k}\` not carried: Claude Code reads it only for an asyncRewake hook`);
+      if (c.entry.asyncRewake !== true) c.notes.push(`\`${k}\` not carried: Claude Code reads it only for an asyncRewake hook`);
+      else if (k === "rewakeMessage") c.notes.push("`rewakeMessage` not carried: the model is woken with the hook's reason under Claude Code's own prefix");
+      else c.notes.push("`rewakeSummary` not carried: Claude Code shows the user its default summary");
       break;
     case "holdsTools":
       c.notes.push("`holdsTools` not carried: Claude Code honours it only for its official security-guidance plugin");
