@@ -700,8 +700,9 @@ const REWAKE: Case = {
   name: "PostToolUse asyncRewake hook that exits 2",
   event: "PostToolUse",
   matcher: "Bash",
-  hooks: [{ name: "tests", script: `cat >/dev/null\necho "${REWAKE_REASON}" >&2\nexit 2` }],
-  script: [TOUCH],
+  // The sleep: in a streamed session the hook ends after the turn that started it, so it starts one of its own.
+  hooks: [{ name: "tests", script: `cat >/dev/null\nsleep 2\necho "${REWAKE_REASON}" >&2\nexit 2` }],
+  script: [TOUCH, { text: "Done." }, { text: "Woken." }],
   claude: "in `claude -p` (2.1.330) an asyncRewake hook runs in the foreground: its exit 2 reaches the model at once, as a blocking error after the tool's result",
   expectA() {},
 };
@@ -713,7 +714,7 @@ describe.skipIf(!claude.path)("an asyncRewake hook, directly (A) and imported an
     for (const dir of dirs) removeTree(dir);
   });
 
-  async function rewakeSide(variant: "A" | "B-import"): Promise<Side> {
+  async function rewakeSide(variant: "A" | "B-import", streamed = false): Promise<Side> {
     const dir = project(REWAKE, variant);
     dirs.push(dir);
     writeFileSync(path.join(dir, ".claude", "settings.json"), settings(REWAKE.event, REWAKE.matcher, [{ type: "command", command: hookCommand(REWAKE.hooks[0]), asyncRewake: true }]));
@@ -724,6 +725,7 @@ describe.skipIf(!claude.path)("an asyncRewake hook, directly (A) and imported an
       prompt: PROMPT,
       script: REWAKE.script,
       timeoutMs: 90_000,
+      ...(streamed && { streamTurns: 2 }),
       setup:
         variant === "A"
           ? undefined
@@ -737,8 +739,9 @@ describe.skipIf(!claude.path)("an asyncRewake hook, directly (A) and imported an
     const view = modelView(run.requests, { hookCommands: run.hookCommands, paths: { "<project>": dir } });
     return { project: dir, run, view, ran: hooksRan(dir), hookrunLog, imported, effect: undefined };
   }
-  let both: Promise<[Side, Side]> | undefined;
-  const sides = () => (both ??= Promise.all([rewakeSide("A"), rewakeSide("B-import")]));
+  let both: Promise<[Side, Side, Side, Side]> | undefined;
+  const sides = () => (both ??= Promise.all([rewakeSide("A"), rewakeSide("B-import"), rewakeSide("A", true), rewakeSide("B-import", true)]));
+  const WOKEN = `Stop hook blocking error from command "PostToolUse:Bash": ${REWAKE_REASON}`;
 
   it(`A: ${REWAKE.claude}`, { timeout: 180_000 }, async () => {
     const [a] = await sides();
@@ -755,6 +758,27 @@ describe.skipIf(!claude.path)("an asyncRewake hook, directly (A) and imported an
     expect(b.run.exitCode, describeRun(b)).toBe(0);
     expect(b.imported).toMatch(/async: true\n\s+rewake: true/);
     expect(b.imported).toMatch(/run post_tool_use --host claude --rewake tests",\n\s+"timeout": \d+,\n\s+"asyncRewake": true/);
+    expect(b.ran, describeRun(b)).toEqual(["tests"]);
+    expect(b.view, describeRun(b)).toEqual(a.view);
+    expect(b.hookrunLog).toEqual(["post_tool_use: tests=ok"]);
+  });
+
+  it("A, streamed session (--input-format stream-json): the hook runs in the background; the turn ends, then its exit 2 starts a turn of its own with its stderr", { timeout: 180_000 }, async () => {
+    const [, , a] = await sides();
+    expect(a.run.exitCode, describeRun(a)).toBe(0);
+    expect(a.ran).toEqual(["tests"]);
+    const done = a.view.indexOf("[assistant] text: Done.");
+    const woken = a.view.findIndex((l) => l.startsWith("[user] text: ") && l.includes(WOKEN));
+    expect(done, a.view.join("\n")).toBeGreaterThanOrEqual(0);
+    expect(woken, a.view.join("\n")).toBeGreaterThan(done);
+    // The wake is the last thing the model was sent: a request of its own after the turn ended.
+    expect(woken).toBe(a.view.length - 1);
+    expect(a.run.mainRequests).toHaveLength(3);
+  });
+
+  it("B-import, streamed session: hookrun's asyncRewake entry wakes the model with the hook's reason, exactly as under A", { timeout: 180_000 }, async () => {
+    const [, , a, b] = await sides();
+    expect(b.run.exitCode, describeRun(b)).toBe(0);
     expect(b.ran, describeRun(b)).toEqual(["tests"]);
     expect(b.view, describeRun(b)).toEqual(a.view);
     expect(b.hookrunLog).toEqual(["post_tool_use: tests=ok"]);
