@@ -417,6 +417,15 @@ describe("hooks import HOST never refuses a whole file for one unknown event, ke
     expect(JSON.parse(r.stdout)).toEqual({ hooks: { pre_tool_use: [{ name: "a", matcher: "Bash", command: "./a.sh", dialect: "claude" }] } });
   });
 
+  it("claude: a matcher group's key Claude Code does not know is named, with the file, and the group's hooks imported", async () => {
+    const p = project();
+    p.write("s.json", JSON.stringify({ hooks: { Stop: [{ description: "checks", hooks: [{ type: "command", command: "./check.sh" }] }] } }));
+    const r = await runCli(["import", "claude", "s.json", "--json"], { cwd: p.dir, env: p.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(notes(r.stderr)).toEqual(["hooks import: s.json: hooks.Stop[0]: `description` is not a field of Claude Code's matcher groups (it ignores it); not carried"]);
+    expect(JSON.parse(r.stdout)).toEqual({ hooks: { stop: [{ name: "check", command: "./check.sh", dialect: "claude" }] } });
+  });
+
   it("gemini and claude: an event named `__proto__` or after a built-in is a key like any other, imported under a custom event", async () => {
     const p = project();
     p.write(

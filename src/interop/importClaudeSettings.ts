@@ -51,6 +51,7 @@ export function importClaudeSettings(settings: unknown, existing: ExistingHook[]
         result.notes.push(`${where}: not a matcher group with a \`hooks\` list; skipped`);
         return;
       }
+      for (const k of Object.keys(group)) if (k !== "matcher" && k !== "hooks") result.notes.push(`${where}: \`${k}\` is not a field of Claude Code's matcher groups (it ignores it); not carried`);
       let matcher = typeof group.matcher === "string" ? group.matcher : undefined;
       if (!matchesAll(matcher) && matchField === null) {
         result.notes.push(`${where}: matcher \`${matcher}\` dropped: ${claudeEvent} has no field to match (Claude Code ignores it too)`);
