@@ -55,6 +55,23 @@ describe("rewake hooks", () => {
     expect([ok.code, ok.stderr]).toEqual([0, ""]);
   });
 
+  it("Cursor, which fires Claude's entries as plain hooks, gets its own answer from the rewake entry", async () => {
+    const p = project();
+    const payload = JSON.stringify({
+      hook_event_name: "postToolUse",
+      conversation_id: "c1",
+      generation_id: "g1",
+      cursor_version: "2.4.21",
+      workspace_roots: [p.dir],
+      tool_name: "Write",
+      tool_input: { file_path: "a.txt", content: "x" },
+      tool_output: "",
+    });
+    const r = await runCli(["--trust", "run", "post_tool_use", "--host", "claude", "--rewake", "tests"], { cwd: p.dir, env: p.env, input: payload });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ additional_context: "tests failed: 2 of 40" });
+  });
+
   it("--skip-rewake leaves rewake hooks out; --rewake runs no other hook", async () => {
     const p = project();
     const ran = () => (existsSync(p.path("ran.txt")) ? readFileSync(p.path("ran.txt"), "utf8").split("\n").filter(Boolean) : []);

@@ -201,7 +201,8 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   const { outcome, session } = await dispatchEvent(ctx, eventArg, payload, plan, options, names, payloadProblem);
   if (outcome.kind === "ignored" || outcome.kind === "not-run" || outcome.kind === "blocked") return answer(ctx, outcome.answer);
   if (outcome.kind !== "ran") return EXIT.ok;
-  const rewoken = flags.rewake ? rewakeAnswer(outcome.result) : null;
+  // Only Claude Code runs the entry in the background; a host that fires Claude's entries as plain hooks (Cursor) gets its own answer.
+  const rewoken = flags.rewake && session.host?.name === "claude" ? rewakeAnswer(outcome.result) : null;
   if (rewoken) return answer(ctx, rewoken);
   const code = outcome.answer ? answer(ctx, outcome.answer) : printResult(ctx, outcome.result, session);
   if (session.interrupted) return signalExitCode(session.interrupted);
