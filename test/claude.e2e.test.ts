@@ -371,7 +371,7 @@ function project(c: Case, variant: Variant): string {
   return dir;
 }
 
-type SettingsHook = { type: "command"; command: string; if?: string; timeout?: number };
+type SettingsHook = { type: "command"; command: string; if?: string; timeout?: number; asyncRewake?: boolean };
 
 function settings(event: ClaudeEvent, matcher: string | undefined, hooks: SettingsHook[]): string {
   return `${JSON.stringify({ hooks: { [event]: [{ ...(matcher ? { matcher } : {}), hooks }] } }, null, 2)}\n`;
@@ -689,6 +689,99 @@ describe.skipIf(!claude.path)("a native hook's block after the tool ran reaches 
     expect(exit2.side.view, describeRun(exit2.side)).toEqual(json.side.view);
     expect(exit2.side.hookrunLog).toEqual(["post_tool_use: lint=ok"]);
     expect(JSON.stringify(exit2.side.run.requests)).not.toMatch(/hook lint failed/);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// asyncRewake: a hook Claude runs in the background, whose exit 2 wakes the model with its stderr
+
+const REWAKE_REASON = "REWAKE: 2 of 40 tests fail";
+const REWAKE: Case = {
+  name: "PostToolUse asyncRewake hook that exits 2",
+  event: "PostToolUse",
+  matcher: "Bash",
+  // The sleep: in a streamed session the hook ends after the turn that started it, so it starts one of its own.
+  hooks: [{ name: "tests", script: `cat >/dev/null\nsleep 2\necho "${REWAKE_REASON}" >&2\nexit 2` }],
+  script: [TOUCH, { text: "Done." }, { text: "Woken." }],
+  claude: "in `claude -p` (2.1.330) an asyncRewake hook runs in the foreground: its exit 2 reaches the model at once, as a blocking error after the tool's result",
+  expectA() {},
+};
+
+describe.skipIf(!claude.path)("an asyncRewake hook, directly (A) and imported and installed through hookrun (B-import: `rewake: true` and an asyncRewake entry of its own)", () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    killClaudeRuns();
+    for (const dir of dirs) removeTree(dir);
+  });
+
+  async function rewakeSide(variant: "A" | "B-import", streamed = false): Promise<Side> {
+    const dir = project(REWAKE, variant);
+    dirs.push(dir);
+    writeFileSync(path.join(dir, ".claude", "settings.json"), settings(REWAKE.event, REWAKE.matcher, [{ type: "command", command: hookCommand(REWAKE.hooks[0]), asyncRewake: true }]));
+    let imported: string | undefined;
+    let hookrunLog: string[] = [];
+    const run = await runClaude({
+      project: dir,
+      prompt: PROMPT,
+      script: REWAKE.script,
+      timeoutMs: 90_000,
+      ...(streamed && { streamTurns: 2 }),
+      setup:
+        variant === "A"
+          ? undefined
+          : async (env) => {
+              await importConfig(REWAKE, dir, env);
+              imported = ["hooks.yaml", ".claude/settings.json"].map((f) => `${f}:\n${readFileSync(path.join(dir, f), "utf8")}`).join("\n");
+              await trust(dir, env);
+            },
+      afterRun: variant === "A" ? undefined : (env) => void (hookrunLog = readRunLog(env)),
+    });
+    const view = modelView(run.requests, { hookCommands: run.hookCommands, paths: { "<project>": dir } });
+    return { project: dir, run, view, ran: hooksRan(dir), hookrunLog, imported, effect: undefined };
+  }
+  let both: Promise<[Side, Side, Side, Side]> | undefined;
+  const sides = () => (both ??= Promise.all([rewakeSide("A"), rewakeSide("B-import"), rewakeSide("A", true), rewakeSide("B-import", true)]));
+  const WOKEN = `Stop hook blocking error from command "PostToolUse:Bash": ${REWAKE_REASON}`;
+
+  it(`A: ${REWAKE.claude}`, { timeout: 180_000 }, async () => {
+    const [a] = await sides();
+    expect(a.run.exitCode, describeRun(a)).toBe(0);
+    expect(a.ran).toEqual(["tests"]);
+    expect(ran(a.project)).toBe(true);
+    const result = a.view.indexOf("[user] tool_result: ran");
+    expect(result, a.view.join("\n")).toBeGreaterThanOrEqual(0);
+    expect(a.view[result + 1]).toBe(`[system] text: PostToolUse:Bash hook blocking error from command: "<hook-command>": [<hook-command>]: ${REWAKE_REASON}\n`);
+  });
+
+  it("B-import: the import carries it (`async: true`, `rewake: true`), install gives it an asyncRewake entry, and the model sees exactly what it sees under A", { timeout: 180_000 }, async () => {
+    const [a, b] = await sides();
+    expect(b.run.exitCode, describeRun(b)).toBe(0);
+    expect(b.imported).toMatch(/async: true\n\s+rewake: true/);
+    expect(b.imported).toMatch(/run post_tool_use --host claude --rewake tests",\n\s+"timeout": \d+,\n\s+"asyncRewake": true/);
+    expect(b.ran, describeRun(b)).toEqual(["tests"]);
+    expect(b.view, describeRun(b)).toEqual(a.view);
+    expect(b.hookrunLog).toEqual(["post_tool_use: tests=ok"]);
+  });
+
+  it("A, streamed session (--input-format stream-json): the hook runs in the background; the turn ends, then its exit 2 starts a turn of its own with its stderr", { timeout: 180_000 }, async () => {
+    const [, , a] = await sides();
+    expect(a.run.exitCode, describeRun(a)).toBe(0);
+    expect(a.ran).toEqual(["tests"]);
+    const done = a.view.indexOf("[assistant] text: Done.");
+    const woken = a.view.findIndex((l) => l.startsWith("[user] text: ") && l.includes(WOKEN));
+    expect(done, a.view.join("\n")).toBeGreaterThanOrEqual(0);
+    expect(woken, a.view.join("\n")).toBeGreaterThan(done);
+    // The wake is the last thing the model was sent: a request of its own after the turn ended.
+    expect(woken).toBe(a.view.length - 1);
+    expect(a.run.mainRequests).toHaveLength(3);
+  });
+
+  it("B-import, streamed session: hookrun's asyncRewake entry wakes the model with the hook's reason, exactly as under A", { timeout: 180_000 }, async () => {
+    const [, , a, b] = await sides();
+    expect(b.run.exitCode, describeRun(b)).toBe(0);
+    expect(b.ran, describeRun(b)).toEqual(["tests"]);
+    expect(b.view, describeRun(b)).toEqual(a.view);
+    expect(b.hookrunLog).toEqual(["post_tool_use: tests=ok"]);
   });
 });
 

@@ -247,6 +247,31 @@ hooks:
 `,
 };
 
+/**
+ * A guard written for Claude Code (`dialect: claude`): it reads Claude's payload (`tool_name` Bash,
+ * `tool_input.command`) and answers with Claude's JSON deny, and runs under Gemini through hookrun.
+ */
+const CLAUDE_GUARD_SCRIPT = `node -e '
+let s = "";
+process.stdin.on("data", (d) => (s += d)).on("end", () => {
+  const p = JSON.parse(s);
+  require("fs").appendFileSync("hooks.log", "claude-guard " + p.hook_event_name + " " + p.tool_name + "\\n");
+  if (p.tool_name === "Bash" && /touch/.test(p.tool_input.command))
+    console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "CLAUDE-GUARD: no touching in " + p.tool_input.command } }));
+});'`;
+const CLAUDE_GUARD: Case = {
+  name: "claude-guard",
+  script: [TOUCH, { text: "Blocked." }],
+  hooksYaml: () => `version: 1
+hooks:
+  pre_tool_use:
+    - name: claude-guard
+      dialect: claude
+      matcher: Bash
+      command: ${JSON.stringify(CLAUDE_GUARD_SCRIPT)}
+`,
+};
+
 /** The informing hooks and a guard, never trusted: no hook may run, and neither the user nor the model may be left unaware. */
 const UNTRUSTED: Case = {
   name: "untrusted",
@@ -343,6 +368,7 @@ describe.skipIf(!gemini.path)(
         [STOP, "B"],
         [STOP, "B-import"],
         [ASK, "B"],
+        [CLAUDE_GUARD, "B"],
         [UNTRUSTED, "B"],
         [HANG_HOOKRUN, "B"],
         [HANG_GEMINI, "B"],
@@ -412,6 +438,17 @@ describe.skipIf(!gemini.path)(
       }
       expect(b.view).toEqual(a.view);
       expect(i.view).toEqual(a.view);
+    });
+
+    it("a guard written for Claude Code (dialect: claude) runs under Gemini: it reads Claude's payload, its Claude deny blocks the shell call, and the model gets its reason", {
+      timeout: 120_000,
+    }, async () => {
+      const b = await side(CLAUDE_GUARD, "B");
+      expect(b.run.exitCode, b.run.stderr).toBe(0);
+      expect(ran(b.project)).toBe(false);
+      // Claude's names on its stdin, though Gemini fired BeforeTool for run_shell_command.
+      expect(hookLog(b.project)).toEqual(["claude-guard PreToolUse Bash"]);
+      expect(functionResponses(b)).toEqual([`[user] functionResponse run_shell_command: {"error":"Tool execution blocked: CLAUDE-GUARD: no touching in touch ran.txt && echo ran"}`]);
     });
 
     it("ask degrades to a deny whose reason says so (Gemini's own ask would wait forever in -p)", { timeout: 120_000 }, async () => {

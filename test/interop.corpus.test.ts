@@ -27,7 +27,7 @@ function commandEntries(settings: { hooks: Record<string, { hooks: Entry[] }[]> 
 }
 
 // Which hookrun field carries each field of Claude Code's command hook.
-const CARRIED: Record<string, string> = { if: "if", timeout: "timeout", async: "async", shell: "shell", onFailure: "on_failure", statusMessage: "description", args: "args" };
+const CARRIED: Record<string, string> = { if: "if", timeout: "timeout", async: "async", asyncRewake: "rewake", shell: "shell", onFailure: "on_failure", statusMessage: "description", args: "args" };
 // Names that say nothing about what a hook does (what the import used to produce).
 const MEANINGLESS = /^(import|jq|python3?|node|bash|sh|c|e|true|echo|cat|-.*)(-\d+)?$/;
 
@@ -113,15 +113,21 @@ describe("hooks import claude: every field of a command hook (CLI)", () => {
   it("refuses what hookrun cannot do, one line each naming the hook and why; the rest still imports", async () => {
     const { spec, lines } = await imported();
     const refused = lines.filter((l) => l.includes("not imported:"));
-    expect(refused).toHaveLength(4);
+    expect(refused).toHaveLength(3);
     const expectLine = (at: string, why: RegExp) => expect(refused.find((l) => l.includes(at)) ?? `no line for ${at}`).toMatch(why);
     expectLine("hooks.PreToolUse[0].hooks[2] (`pwsh-guard.ps1`)", /shell: powershell/);
     expectLine("hooks.PreToolUse[1].hooks[1] (`node`)", /placeholder .*CLAUDE_PROJECT_DIR/);
-    expectLine("hooks.PostToolUse[0].hooks[1] (`.claude/hooks/run-tests.sh`)", /asyncRewake.*no hookrun equivalent/);
     expectLine("hooks.SessionStart[0].hooks[0] (`.claude/hooks/install-deps.sh`)", /`once`.*no hookrun equivalent/);
     expect(refused.every((l) => l.startsWith("hooks import: ") && !l.includes("\n"))).toBe(true);
     expect(spec.hooks.session_start).toBeUndefined();
     expect(lines.some((l) => l.includes("type `http`"))).toBe(true);
+  });
+
+  it("carries `asyncRewake` as `async: true` + `rewake: true`, saying that rewakeMessage and rewakeSummary are not carried", async () => {
+    const { spec, lines } = await imported();
+    expect(spec.hooks.post_tool_use[1]).toEqual({ name: "run-tests", matcher: "Edit|Write", command: ".claude/hooks/run-tests.sh", async: true, rewake: true, dialect: "claude" });
+    expect(lines).toContainEqual(expect.stringMatching(/PostToolUse\[0\]\.hooks\[1\] \(`run-tests`\): `rewakeMessage` not carried/));
+    expect(lines).toContainEqual(expect.stringMatching(/PostToolUse\[0\]\.hooks\[1\] \(`run-tests`\): `rewakeSummary` not carried/));
   });
 
   it("says what it does not carry: a key Claude Code ignores, onFailure where Claude ignores it", async () => {

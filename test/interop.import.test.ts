@@ -1,11 +1,11 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { hookNameFromCommand, HOOK_NAME_PATTERN } from "../src/interop/hookNames.js";
 import { importClaudeSettings } from "../src/interop/importClaudeSettings.js";
 import { mergeImport } from "../src/interop/mergeImport.js";
-import { runMain, ROOT } from "./helpers/cli.js";
+import { runCli, runMain, ROOT } from "./helpers/cli.js";
 import { sandbox } from "./helpers/sandbox.js";
 
 const FIXTURE = path.join(ROOT, "test/fixtures/claude");
@@ -316,18 +316,32 @@ describe("hooks import claude (CLI)", () => {
     expect(v.code).toBe(0);
   });
 
-  it("--write refuses (exit 78, file untouched) when the result would not validate", async () => {
+  it("--write refuses one hook hookrun's config refuses, alone, and adds the rest", async () => {
     const p = project(FIXTURE);
     const file = path.join(p.dir, "hooks.yaml");
-    const before = "hooks:\n  stop:\n    - name: notify\n      command: echo done\n";
+    writeFileSync(file, "hooks:\n  stop:\n    - name: notify\n      command: echo done\n");
+    const bad = { matcher: "Bash(", hooks: [{ type: "command", command: "./g.sh" }] };
+    writeFileSync(path.join(p.dir, "bad.json"), JSON.stringify({ hooks: { PreToolUse: [bad], Stop: [{ hooks: [{ type: "command", command: "./lint.sh" }] }] } }));
+    const r = await runCli(["import", "claude", "bad.json", "--write"], { cwd: p.dir, env: p.env });
+    expect(r.code, r.stderr).toBe(0);
+    const refused = r.stderr.split("\n").filter((l) => l.includes("not imported"));
+    expect(refused).toEqual([expect.stringMatching(/^hooks import: bad\.json: hooks\.PreToolUse\[0\]\.hooks\[0\] \(`\.\/g\.sh`\): not imported: hookrun's config refuses it: .*regex/i)]);
+    expect(r.stdout).toContain("added 1 hook to hooks.yaml: stop/lint");
+    const spec = parse(readFileSync(file, "utf8")) as { hooks: Record<string, { name: string }[]> };
+    expect(spec.hooks.stop.map((h) => h.name)).toEqual(["notify", "lint"]);
+    expect(spec.hooks.pre_tool_use).toBeUndefined();
+  });
+
+  it("--write refuses (exit 78, file untouched) when the project config is already invalid", async () => {
+    const p = project(FIXTURE);
+    const file = path.join(p.dir, "hooks.yaml");
+    const before = "hooks:\n  stop:\n    - name: notify\n      command: echo done\n      timeout: soon\n";
     writeFileSync(file, before);
-    writeFileSync(path.join(p.dir, "bad.json"), JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash(", hooks: [{ type: "command", command: "./g.sh" }] }] } }));
-    const r = await runMain(["import", "claude", "bad.json", "--write"], { cwd: p.dir, env: p.env });
+    const r = await runCli(["import", "claude", "--write"], { cwd: p.dir, env: p.env });
     expect(r.code).toBe(78);
-    expect(r.stderr).toContain("the imported hooks would make hooks.yaml invalid; nothing was written");
-    expect(r.stderr).toMatch(/hooks\.yaml:\d+:\d+: .*regex/i);
+    expect(r.stderr).toMatch(/timeout/);
+    expect(r.stderr).not.toContain("not imported: hookrun's config refuses it");
     expect(readFileSync(file, "utf8")).toBe(before);
-    const { readdirSync } = await import("node:fs");
     expect(readdirSync(p.dir).filter((f) => f.endsWith(".tmp.yaml"))).toEqual([]);
   });
 
@@ -338,4 +352,106 @@ describe("hooks import claude (CLI)", () => {
     const spec = parse(readFileSync(path.join(p.dir, "hooks.yaml"), "utf8")) as { hooks: Record<string, unknown[]> };
     expect(spec.hooks.pre_tool_use).toHaveLength(3);
   });
+});
+
+describe("hooks import HOST never refuses a whole file for one unknown event, key or hook (CLI process)", () => {
+  const notes = (stderr: string) => stderr.split("\n").filter(Boolean);
+
+  it("cursor: an event named like a built-in one goes to a custom event of the host's name; a non-list key and a refused hook are named, the rest imported", async () => {
+    const p = project();
+    p.write(
+      ".cursor/hooks.json",
+      JSON.stringify({
+        version: 1,
+        hooks: {
+          beforeShellExecution: [{ command: "./guard.sh" }],
+          permissionRequest: [{ command: "./ask.sh" }],
+          notification: [{ command: "./notify.sh" }],
+          futureSetting: { on: true },
+          preToolUse: [{ command: "./regex.sh", matcher: "((" }],
+        },
+      }),
+    );
+    const r = await runCli(["import", "cursor", "--write"], { cwd: p.dir, env: p.env });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = notes(r.stderr);
+    for (const l of lines) expect(l).toMatch(/^hooks import: \.cursor\/hooks\.json: /);
+    expect(lines).toContain(
+      "hooks import: .cursor/hooks.json: hooks.permissionRequest: hookrun has no event for Cursor's `permissionRequest`; its hooks are imported under the custom event `cursor_permission_request`",
+    );
+    expect(lines).toContain("hooks import: .cursor/hooks.json: hooks.futureSetting: not a list of hooks; skipped");
+    expect(lines.filter((l) => l.includes("not imported"))).toEqual([
+      expect.stringMatching(/^hooks import: \.cursor\/hooks\.json: hooks\.preToolUse\[0\] \(`\.\/regex\.sh`\): not imported: hookrun's config refuses it: invalid regex in `matcher`/),
+    ]);
+    expect(r.stdout).toContain("added 3 hooks to hooks.yaml: pre_tool_use/guard, cursor_permission_request/ask, cursor_notification/notify");
+    const spec = parse(readFileSync(p.path("hooks.yaml"), "utf8")) as { events: Record<string, unknown> };
+    expect(Object.keys(spec.events)).toEqual(["cursor_permission_request", "cursor_notification"]);
+    const v = await runCli(["validate"], { cwd: p.dir, env: p.env });
+    expect(v.code, v.stdout + v.stderr).toBe(0);
+  });
+
+  it("printing drops the same hooks --write would refuse, so what is printed validates", async () => {
+    const p = project();
+    p.write(".cursor/hooks.json", JSON.stringify({ hooks: { stop: [{ command: "./s.sh" }], preToolUse: [{ command: "./regex.sh", matcher: "((" }] } }));
+    const r = await runCli(["import", "cursor"], { cwd: p.dir, env: p.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/hooks\.preToolUse\[0\] \(`\.\/regex\.sh`\): not imported: hookrun's config refuses it: invalid regex/);
+    expect(r.stdout).not.toContain("regex.sh");
+    expect(readdirSync(p.dir).filter((f) => f.startsWith(".hooks-import-"))).toEqual([]);
+    writeFileSync(p.path("imported.yaml"), r.stdout);
+    const v = await runCli(["--config", "imported.yaml", "validate"], { cwd: p.dir, env: p.env });
+    expect(v.code, v.stdout + v.stderr).toBe(0);
+  });
+
+  it("droid: a standalone hooks.json's keys that are not events are named and skipped, declaring nothing", async () => {
+    const p = project();
+    p.write(".factory/hooks.json", JSON.stringify({ $schema: "https://example.invalid/s.json", version: 1, PreToolUse: [{ matcher: "Execute", hooks: [{ type: "command", command: "./a.sh" }] }] }));
+    const r = await runCli(["import", "droid", ".factory/hooks.json", "--json"], { cwd: p.dir, env: p.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(notes(r.stderr)).toEqual(
+      expect.arrayContaining([
+        "hooks import: .factory/hooks.json: $schema: not an event of Droid (Droid ignores it); not imported",
+        "hooks import: .factory/hooks.json: version: not an event of Droid (Droid ignores it); not imported",
+      ]),
+    );
+    expect(JSON.parse(r.stdout)).toEqual({ hooks: { pre_tool_use: [{ name: "a", matcher: "Bash", command: "./a.sh", dialect: "droid" }] } });
+  });
+
+  it("claude: a matcher group's key Claude Code does not know is named, with the file, and the group's hooks imported", async () => {
+    const p = project();
+    p.write("s.json", JSON.stringify({ hooks: { Stop: [{ description: "checks", hooks: [{ type: "command", command: "./check.sh" }] }] } }));
+    const r = await runCli(["import", "claude", "s.json", "--json"], { cwd: p.dir, env: p.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(notes(r.stderr)).toEqual(["hooks import: s.json: hooks.Stop[0]: `description` is not a field of Claude Code's matcher groups (it ignores it); not carried"]);
+    expect(JSON.parse(r.stdout)).toEqual({ hooks: { stop: [{ name: "check", command: "./check.sh", dialect: "claude" }] } });
+  });
+
+  it("gemini and claude: an event named `__proto__` or after a built-in is a key like any other, imported under a custom event", async () => {
+    const p = project();
+    p.write(
+      "gemini.json",
+      JSON.stringify({ hooks: { PermissionRequest: [{ hooks: [{ type: "command", command: "./ask.sh" }] }], constructor: [{ hooks: [{ type: "command", command: "./c.sh" }] }] } }),
+    );
+    const g = await runCli(["import", "gemini", "gemini.json", "--json"], { cwd: p.dir, env: p.env });
+    expect(g.code, g.stderr).toBe(0);
+    expect(Object.keys((JSON.parse(g.stdout) as { hooks: object }).hooks)).toEqual(["gemini_permission_request", "constructor"]);
+    expect(g.stderr).toContain("hooks.constructor: hookrun has no event for it (Gemini CLI 0.61 has no such event)");
+    p.write("claude.json", '{"hooks":{"__proto__":[{"hooks":[{"type":"command","command":"./p.sh"}]}]}}');
+    const c = await runCli(["import", "claude", "claude.json", "--json"], { cwd: p.dir, env: p.env });
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stderr).toContain("hooks.__proto__: hookrun has no event `__proto__`; its hooks are imported under the custom event `proto`");
+    expect((JSON.parse(c.stdout) as { hooks: Record<string, unknown> }).hooks.proto).toEqual([{ name: "p", command: "./p.sh", dialect: "claude" }]);
+  });
+});
+
+describe("hooks import: an event named like an object's own machinery is data under every flat host", () => {
+  for (const host of ["cursor", "windsurf"] as const) {
+    it(`${host}: an event \`__proto__\` and \`constructor\` give no matcher out of the prototype`, async () => {
+      const p = project();
+      p.write("h.json", `{"version":1,"hooks":{"__proto__":[{"command":"./a.sh"}],"constructor":[{"command":"./b.sh"}]}}`);
+      const r = await runCli(["import", host, "h.json", "--json"], { cwd: p.dir, env: p.env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout + r.stderr).not.toMatch(/not a map|\[object Object\]|function Object/);
+    });
+  }
 });

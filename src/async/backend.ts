@@ -131,7 +131,7 @@ async function runToDelivery(run: RunAsyncHook, hook: ResolvedHook, signal: Abor
   const started = Date.parse(entry.started_at);
   let result: ReturnType<typeof neutralizeAsyncResult>;
   try {
-    result = neutralizeAsyncResult(await run(hook, signal));
+    result = neutralizeAsyncResult(await run(hook, signal), hook.rewake === true);
   } catch (error) {
     result = failedResult(hook.name, (error as Error).message, Date.now() - started);
   }
@@ -187,12 +187,15 @@ export interface AsyncBackend {
 
 /**
  * Async hooks never block, stop or transform (docs/running-hooks.md#which-hooks-run-and-in-what-order): strip those effects from a finished
- * async result, keeping a warning on the result for each one ignored.
+ * async result, keeping a warning on the result for each one ignored. A `rewake` hook's block is
+ * not dropped: its reason becomes context for the model, delivered with the result
+ * (docs/async.md#rewake).
  */
-export function neutralizeAsyncResult(result: HookResult): HookResult {
+export function neutralizeAsyncResult(result: HookResult, rewake = false): HookResult {
   const out: HookResult = { ...result, warnings: [...result.warnings] };
   if (out.decision === "block" || out.status === "blocked") {
-    out.warnings.push(`async hooks cannot block: the block decision${out.reason ? ` ("${out.reason}")` : ""} was ignored`);
+    if (rewake && out.reason) out.messages = [...out.messages, { role: "system", content: out.reason, hook: out.name }];
+    else out.warnings.push(`async hooks cannot block: the block decision${out.reason ? ` ("${out.reason}")` : ""} was ignored`);
     out.decision = null;
     if (out.status === "blocked") out.status = "ok";
   }

@@ -87,6 +87,7 @@ export async function runAsyncWorker(jobFile: string, runHook: RunJobHook, signa
         record.hook = captureIdentity(pid);
         writeWorkerRecord(dir, job.id, record);
       }),
+      job.hook.rewake === true,
     );
   } catch (error) {
     result = failedResult(job.name, (error as Error).message, Date.now() - Date.parse(job.started_at));

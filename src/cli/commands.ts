@@ -64,6 +64,12 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
       { flags: "--only <names>", description: "run only these hooks (comma-separated or repeated)", many: "list" },
       { flags: "--skip <names>", description: "do not run these hooks (comma-separated or repeated)", many: "list" },
+      {
+        flags: "--rewake <names>",
+        description: "run only these `rewake` hooks, in the foreground, and answer a block with exit 2 and its reason on stderr (Claude Code's asyncRewake entry, which hooks install claude writes)",
+        many: "list",
+      },
+      { flags: "--skip-rewake", description: "do not run `rewake` hooks (their own asyncRewake entries run them)" },
       { flags: "--wait", description: "wait for async hooks and report them in this run (default when CI is set)" },
       { flags: "--no-wait", description: "do not wait for async hooks, even when CI is set" },
       { flags: "--max-parallel <n>", description: "concurrency cap for parallel events (default: CPUs × 2)" },

@@ -91,6 +91,8 @@ function checkHook(report: Report, at: ConfigPath, hook: Obj, event: string | nu
   if (hook.command !== undefined && hook.args !== undefined) {
     report("error", [...at, "args"], `hook${label(hook)} has both \`command\` and \`args\`: keep exactly one (command runs in a shell, args runs without one)`, "key");
   }
+  if (hook.rewake === true && hook.async !== true)
+    report("error", [...at, "rewake"], `hook${label(hook)} has \`rewake: true\` without \`async: true\`: only a hook run in the background can wake the model; add \`async: true\``, "key");
   if (hook.timeout !== undefined) problem(report, [...at, "timeout"], durationProblem("timeout", hook.timeout));
   if (hook.max_output !== undefined) problem(report, [...at, "max_output"], sizeProblem("max_output", hook.max_output));
   if (typeof hook.matcher === "string") checkMatcher(report, [...at, "matcher"], hook.matcher, event);

@@ -113,7 +113,7 @@ function applySpec(draft: Draft, spec: Partial<HookSpec>, loc: (p: (string | num
     draft.spec.args = spec.args;
     if (spec.command === undefined) delete draft.spec.command;
   }
-  for (const k of ["description", "priority", "async", "timeout", "matcher", "if", "paths", "cwd", "shell", "on_failure", "max_output", "dialect"] as const) {
+  for (const k of ["description", "priority", "async", "rewake", "timeout", "matcher", "if", "paths", "cwd", "shell", "on_failure", "max_output", "dialect"] as const) {
     if (spec[k] !== undefined) (draft.spec as Record<string, unknown>)[k] = spec[k];
   }
   if (spec.enabled !== undefined) {
@@ -132,6 +132,7 @@ function finish(d: Draft, defaults: MergedDefaults): ResolvedHook {
   if (typeof s.description === "string") h.description = s.description;
   if (typeof s.priority === "number") h.priority = s.priority;
   if (typeof s.async === "boolean") h.async = s.async;
+  if (s.rewake === true && h.async) h.rewake = true;
   const dialect = typeof s.dialect === "string" ? DIALECT_BY_NAME.get(s.dialect) : undefined;
   if (dialect) h.dialect = dialect.name;
   // The dialect's host's own default (Claude Code: 600 s on most events), unless a file sets defaults.timeout.

@@ -17,6 +17,8 @@ export interface HookSpec {
   description?: string;
   priority?: number;
   async?: boolean;
+  /** With `async: true`: a block's reason wakes the model (Claude Code's `asyncRewake`, docs/async.md#rewake). */
+  rewake?: boolean;
   timeout?: DurationSpec;
   enabled?: boolean;
   matcher?: string;
@@ -86,6 +88,8 @@ export interface ResolvedHook {
   description?: string;
   priority: number;
   async: boolean;
+  /** true: an async hook whose block wakes the model with its reason (docs/async.md#rewake). */
+  rewake?: boolean;
   timeoutMs: number;
   enabled: boolean;
   matcher?: string;

@@ -1,8 +1,9 @@
 import { EVENT_BY_NAME, EVENTS, pascalEventName } from "../events/catalog.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
+import type { ResolvedConfig } from "../config/types.js";
 import type { HookResult, Message, TriggerResult } from "../runner/types.js";
 import { importClaudeSettings } from "../interop/importClaudeSettings.js";
-import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
+import { configEvents, DISPATCH_MARGIN_MS, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { cursor } from "./cursor.js";
 import { baseRead, POSIX_SHELL, sampleFields } from "./payload.js";
 import { asksFailClosed } from "./failClosed.js";
@@ -247,15 +248,28 @@ export const claudeHost: HostAdapter = {
       for (const event of configEvents(config)) {
         const name = EVENT_BY_NAME.get(event)?.claude?.name;
         if (!name) continue;
-        const values = EVENT_BY_NAME.get(event)?.matchField ? matchedValues(config, event, CLAUDE_FILE_READERS) : null;
-        const hook = {
-          type: "command",
-          command: command(event),
-          timeout: Math.ceil(dispatchTimeoutMs(config, event) / 1000),
-          // Failing closed: Claude Code blocks when the entry itself fails (killed at its timeout, crashed) too.
-          ...(asksFailClosed(config, event) && { onFailure: "block" }),
-        };
-        out[name] = [{ ...(values && { matcher: values.join("|") }), hooks: [hook] }];
+        const matched = (hooks: ResolvedConfig["hooks"]) => (EVENT_BY_NAME.get(event)?.matchField ? matchedValues({ ...config, hooks }, event, CLAUDE_FILE_READERS) : null);
+        // `rewake` hooks get an asyncRewake entry each (docs/async.md#rewake); the main entry skips them.
+        const rewake = config.hooks.filter((h) => h.event === event && h.rewake === true);
+        const others = config.hooks.filter((h) => h.event === event && h.rewake !== true);
+        const list: HostEntry[] = [];
+        if (others.length > 0) {
+          const values = matched(others);
+          const hook = {
+            type: "command",
+            command: `${command(event)}${rewake.length ? " --skip-rewake" : ""}`,
+            timeout: Math.ceil(dispatchTimeoutMs(config, event) / 1000),
+            // Failing closed: Claude Code blocks when the entry itself fails (killed at its timeout, crashed) too.
+            ...(asksFailClosed(config, event) && { onFailure: "block" }),
+          };
+          list.push({ ...(values && { matcher: values.join("|") }), hooks: [hook] });
+        }
+        for (const h of rewake) {
+          const values = matched([h]);
+          const hook = { type: "command", command: `${command(event)} --rewake ${h.name}`, timeout: Math.ceil((h.timeoutMs + DISPATCH_MARGIN_MS) / 1000), asyncRewake: true };
+          list.push({ ...(values && { matcher: values.join("|") }), hooks: [hook] });
+        }
+        out[name] = list;
       }
       return out;
     },

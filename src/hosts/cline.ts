@@ -184,7 +184,7 @@ function importCline(settings: unknown, existing: ExistingHook[]): HookImport {
       continue;
     }
     const hookName = uniqueName(`cline-${slug(name.replace(/([a-z0-9])([A-Z])/g, "$1-$2"))}`, taken);
-    const matcher = IMPLIED_MATCHER[name];
+    const matcher = Object.hasOwn(IMPLIED_MATCHER, name) ? IMPLIED_MATCHER[name] : undefined;
     result.hooks.push({ event, hostEvent: name, at: name, hook: { name: hookName, ...(matcher && { matcher }), command, dialect: "cline" } });
   }
   if (settings.files.length === 0) result.notes.push("the folder has no hook files; nothing to import");

@@ -273,7 +273,7 @@ function canonicalMatcher(matcher: string): { matcher?: string; note?: string } 
 /** One Cursor entry's fields (`timeout`, `matcher`, `failClosed`, `loop_limit`) → hookrun's, each carried or noted. */
 function convertEntry({ hostEvent, event, command, entry }: FlatEntry): FlatConverted {
   const notes: string[] = [];
-  let matcher: string | undefined = IMPLIED_MATCHER[hostEvent];
+  let matcher: string | undefined = Object.hasOwn(IMPLIED_MATCHER, hostEvent) ? IMPLIED_MATCHER[hostEvent] : undefined;
   let timeout: number | undefined;
   let onFailure: "block" | undefined;
   for (const [k, v] of Object.entries(entry)) {

@@ -1,7 +1,7 @@
 import type { HookSpec } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
 import { hookNameFromCommand, slug, uniqueName } from "../interop/hookNames.js";
-import type { ExistingHook, HookImport } from "../interop/importHooks.js";
+import { customEventName, type ExistingHook, type HookImport } from "../interop/importHooks.js";
 import { hookrunCallNote } from "./dispatch.js";
 
 /**
@@ -44,15 +44,15 @@ export function importFlatHooks(hooks: unknown, existing: ExistingHook[], rules:
   const key = (event: string, command: string | undefined, matcher: string | undefined) => JSON.stringify([event, command ?? null, matcher ?? null]);
   const seen = new Set(existing.map((h) => key(h.event, h.command, h.matcher)));
   for (const [hostEvent, list] of Object.entries(hooks)) {
-    let event = rules.events[hostEvent];
-    if (!event) {
-      event = slug(hostEvent.replace(/([a-z0-9])([A-Z])/g, "$1_$2")).replace(/[.-]/g, "_");
-      result.customEvents[event] = { custom: true, description: `${rules.title}'s ${hostEvent} event (imported; fire it with \`hooks run ${event}\`)` };
-      result.notes.push(`hooks.${hostEvent}: hookrun has no event for ${rules.title}'s \`${hostEvent}\`; its hooks are imported under the custom event \`${event}\``);
-    }
     if (!Array.isArray(list)) {
       result.notes.push(`hooks.${hostEvent}: not a list of hooks; skipped`);
       continue;
+    }
+    let event = Object.hasOwn(rules.events, hostEvent) ? rules.events[hostEvent] : undefined;
+    if (!event) {
+      event = customEventName(rules.title, slug(hostEvent.replace(/([a-z0-9])([A-Z])/g, "$1_$2")).replace(/[.-]/g, "_"));
+      result.customEvents[event] = { custom: true, description: `${rules.title}'s ${hostEvent} event (imported; fire it with \`hooks run ${event}\`)` };
+      result.notes.push(`hooks.${hostEvent}: hookrun has no event for ${rules.title}'s \`${hostEvent}\`; its hooks are imported under the custom event \`${event}\``);
     }
     for (const [i, entry] of list.entries()) {
       const at = `hooks.${hostEvent}[${i}]`;

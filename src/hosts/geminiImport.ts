@@ -2,7 +2,7 @@ import type { HookSpec } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
 import { hookNameFromCommand, slug, uniqueName } from "../interop/hookNames.js";
-import { beginImport, type ExistingHook, type HookImport } from "../interop/importHooks.js";
+import { beginImport, customEventName, type ExistingHook, type HookImport } from "../interop/importHooks.js";
 import { hookrunCallNote } from "./dispatch.js";
 import { EVENTS, PLACEHOLDERS, TOOLS } from "../events/geminiNames.js";
 import { escapeRegex } from "./geminiSetup.js";
@@ -103,16 +103,16 @@ export function importGeminiSettings(raw: unknown, existing: ExistingHook[] = []
       result.notes.push(`hooks.${geminiEvent}: a setting, not an event (Gemini CLI reads it from \`hooksConfig\`); not carried`);
       continue;
     }
-    let event = EVENTS[geminiEvent];
-    if (!Object.hasOwn(EVENTS, geminiEvent)) {
-      event = slug(geminiEvent.replace(/([a-z0-9])([A-Z])/g, "$1_$2")).replace(/[-.]/g, "_");
-      result.customEvents[event] = { custom: true, description: `Gemini CLI's ${geminiEvent} event (imported; fire it with \`hooks run ${event}\`)` };
-      const why = LEFT_OUT[geminiEvent] ?? "Gemini CLI 0.61 has no such event";
-      result.notes.push(`hooks.${geminiEvent}: hookrun has no event for it (${why}); its hooks are imported under the custom event \`${event}\``);
-    }
     if (!Array.isArray(groups)) {
       result.notes.push(`hooks.${geminiEvent}: not a list of hook groups; skipped`);
       continue;
+    }
+    let event = EVENTS[geminiEvent];
+    if (!Object.hasOwn(EVENTS, geminiEvent)) {
+      event = customEventName("gemini", slug(geminiEvent.replace(/([a-z0-9])([A-Z])/g, "$1_$2")).replace(/[-.]/g, "_"));
+      result.customEvents[event] = { custom: true, description: `Gemini CLI's ${geminiEvent} event (imported; fire it with \`hooks run ${event}\`)` };
+      const why = Object.hasOwn(LEFT_OUT, geminiEvent) ? LEFT_OUT[geminiEvent] : "Gemini CLI 0.61 has no such event";
+      result.notes.push(`hooks.${geminiEvent}: hookrun has no event for it (${why}); its hooks are imported under the custom event \`${event}\``);
     }
     let sequential = false;
     const first = result.hooks.length;

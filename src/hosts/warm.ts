@@ -69,7 +69,10 @@ export function warmEntries(host: string, entries: Record<string, HostEntry[]>, 
   if (!warm) return entries;
   const out: Record<string, HostEntry[]> = {};
   for (const [hostEvent, list] of Object.entries(entries)) {
-    if (warm.commandOnly.has(hostEvent)) {
+    // An event with an asyncRewake entry stays in command mode: that entry runs in the host's
+    // background, and the main entry's `--skip-rewake` has no place in a URL (docs/async.md#rewake).
+    const rewakes = list.some((e) => Array.isArray(e.hooks) && (e.hooks as Record<string, unknown>[]).some((h) => h.asyncRewake === true));
+    if (warm.commandOnly.has(hostEvent) || rewakes) {
       out[hostEvent] = list;
       continue;
     }

@@ -184,7 +184,7 @@ function convertEntry({ hostEvent, event, entry }: FlatEntry): FlatConverted {
       if (v !== true) notes.push(`\`show_output: ${JSON.stringify(v)}\` not carried: what the hook prints is shown to the user under hookrun (as with show_output: true); it never reaches the model`);
     } else notes.push(`\`${k}\` is not a field of Windsurf's hooks that hookrun knows; not carried`);
   }
-  const matcher = event === "pre_tool_use" || event === "post_tool_use" ? IMPLIED_MATCHER[action(hostEvent)] : undefined;
+  const matcher = (event === "pre_tool_use" || event === "post_tool_use") && Object.hasOwn(IMPLIED_MATCHER, action(hostEvent)) ? IMPLIED_MATCHER[action(hostEvent)] : undefined;
   return { matcher, notes };
 }
 

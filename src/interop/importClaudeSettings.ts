@@ -6,7 +6,7 @@ import { normalizeEventName, tryParseHookEvent } from "../events/parseHookEvent.
 import { isJsonObject } from "../config/scanJson.js";
 import { hookrunCallNote } from "../hosts/dispatch.js";
 import { hookNameFromCommand, slug, uniqueName } from "./hookNames.js";
-import { beginImport, type ExistingHook, type HookImport } from "./importHooks.js";
+import { beginImport, customEventName, type ExistingHook, type HookImport } from "./importHooks.js";
 
 /**
  * Claude Code (2.1.330) events the catalog leaves out, and why: a hook on one is imported under a
@@ -33,28 +33,25 @@ export function importClaudeSettings(settings: unknown, existing: ExistingHook[]
   const taken = new Set(existing.map((h) => h.name));
   const seen = new Set(existing.map((h) => key(h.event, h.command, h.args, h.matcher, h.if)));
   for (const [claudeEvent, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) {
+      result.notes.push(`hooks.${claudeEvent}: not a list of matcher groups; skipped`);
+      continue;
+    }
     const known = tryParseHookEvent(claudeEvent);
-    const event =
-      known ??
-      normalizeEventName(claudeEvent)
-        .replace(/[^a-z0-9_]+/g, "_")
-        .replace(/^_+|_+$/g, "");
+    const event = known ?? customEventName("claude", normalizeEventName(claudeEvent));
     if (!known) {
       result.customEvents[event] = { custom: true, description: `Claude Code's ${claudeEvent} event (imported; fire it with \`hooks run ${event}\`)` };
       const why = Object.hasOwn(CLAUDE_EVENTS_LEFT_OUT, claudeEvent) ? ` (${CLAUDE_EVENTS_LEFT_OUT[claudeEvent]})` : "";
       result.notes.push(`hooks.${claudeEvent}: hookrun has no event \`${claudeEvent}\`${why}; its hooks are imported under the custom event \`${event}\``);
     }
     const matchField = known ? (EVENT_BY_NAME.get(known)?.matchField ?? null) : null;
-    if (!Array.isArray(groups)) {
-      result.notes.push(`hooks.${claudeEvent}: not a list of matcher groups; skipped`);
-      continue;
-    }
     groups.forEach((group, g) => {
       const where = `hooks.${claudeEvent}[${g}]`;
       if (!isJsonObject(group) || !Array.isArray(group.hooks)) {
         result.notes.push(`${where}: not a matcher group with a \`hooks\` list; skipped`);
         return;
       }
+      for (const k of Object.keys(group)) if (k !== "matcher" && k !== "hooks") result.notes.push(`${where}: \`${k}\` is not a field of Claude Code's matcher groups (it ignores it); not carried`);
       let matcher = typeof group.matcher === "string" ? group.matcher : undefined;
       if (!matchesAll(matcher) && matchField === null) {
         result.notes.push(`${where}: matcher \`${matcher}\` dropped: ${claudeEvent} has no field to match (Claude Code ignores it too)`);
@@ -101,7 +98,7 @@ function fallbackName(event: string, matcher: string | undefined): string {
 
 /** The keys of an imported hook in the order a reader expects them. */
 function orderKeys(h: HookSpec): HookSpec {
-  const order = ["name", "description", "matcher", "if", "command", "args", "timeout", "async", "shell", "on_failure", "dialect"] as const;
+  const order = ["name", "description", "matcher", "if", "command", "args", "timeout", "async", "rewake", "shell", "on_failure", "dialect"] as const;
   const out: Record<string, unknown> = {};
   for (const k of order) if (h[k] !== undefined) out[k] = h[k];
   return out as unknown as HookSpec;
@@ -174,8 +171,11 @@ function carryRunField(k: string, v: unknown, c: Conversion): string | null {
       else if (v !== false) return `async ${JSON.stringify(v)} is not true or false`;
       break;
     case "asyncRewake":
-      if (v === true) return "`asyncRewake` (run in the background and wake the model when it exits 2) has no hookrun equivalent: an async hook's result waits for the next trigger and never blocks";
-      if (v !== false) return `asyncRewake ${JSON.stringify(v)} is not true or false`;
+      // Run in the background; exit 2 wakes the model with the hook's stderr (docs/async.md#rewake).
+      if (v === true) {
+        c.hook.async = true;
+        c.hook.rewake = true;
+      } else if (v !== false) return `asyncRewake ${JSON.stringify(v)} is not true or false`;
       break;
     case "once":
       if (v === true) return "`once` (run once per session, then removed) has no hookrun equivalent; it would run on every event";
@@ -210,8 +210,9 @@ function carryOtherField(k: string, v: unknown, c: Conversion): string | null {
       break;
     case "rewakeMessage":
     case "rewakeSummary":
-      // Only read for an asyncRewake hook, which carryRunField refuses.
-      c.notes.push(`\`${k}\` not carried: Claude Code reads it only for an asyncRewake hook`);
+      if (c.entry.asyncRewake !== true) c.notes.push(`\`${k}\` not carried: Claude Code reads it only for an asyncRewake hook`);
+      else if (k === "rewakeMessage") c.notes.push("`rewakeMessage` not carried: the model is woken with the hook's reason under Claude Code's own prefix");
+      else c.notes.push("`rewakeSummary` not carried: Claude Code shows the user its default summary");
       break;
     case "holdsTools":
       c.notes.push("`holdsTools` not carried: Claude Code honours it only for its official security-guidance plugin");

@@ -1,5 +1,6 @@
 import { Document } from "yaml";
 import type { ConfigFileSpec, EventSettingsSpec, HookSpec } from "../config/types.js";
+import { tryParseHookEvent } from "../events/parseHookEvent.js";
 
 // What every host's `hooks import` produces, and how it becomes a hooks.yaml: each host module
 // reads its own file into a HookImport; the renderer and the merge serve them all.
@@ -38,7 +39,19 @@ export interface HookImport {
   notes: string[];
 }
 
-/** The import as a config object: custom events first, then hooks grouped by event in file order. */
+/**
+ * The custom event a host's event hookrun has no event for is imported under: `name` (the host
+ * event in snake_case), unless that is empty or names a built-in event (a custom event cannot take
+ * a built-in's name, and the host's event need not mean what hookrun's does): then prefixed with
+ * the host's name, `cursor_permission_request`.
+ */
+export function customEventName(host: string, name: string): string {
+  const clean = name.replace(/[^A-Za-z0-9_]+/g, "_").replace(/^_+|_+$/g, "");
+  if (clean !== "" && tryParseHookEvent(clean) === null) return clean;
+  const prefix = host.toLowerCase().replace(/[^a-z0-9]+/g, "_");
+  return clean === "" ? `${prefix}_event` : `${prefix}_${clean}`;
+}
+
 /**
  * The start every host's import shares: an empty result, and the settings' `hooks` value, or
  * null when there is none (noted: nothing to import). `whole` names what the settings must be
@@ -53,12 +66,19 @@ export function beginImport(settings: unknown, whole: string, none: string): { r
   return { result, root, hooks: root.hooks === undefined ? null : root.hooks };
 }
 
+/**
+ * The import as a config object: custom events first (only those a hook is imported under: a host
+ * key whose hooks were all skipped declares nothing), then hooks grouped by event in file order.
+ */
 export function importToSpec(imp: HookImport): ConfigFileSpec {
   const spec: ConfigFileSpec = {};
-  if (Object.keys(imp.customEvents).length) spec.events = { ...imp.customEvents };
-  const hooks: Record<string, HookSpec[]> = {};
-  for (const { event, hook } of imp.hooks) (hooks[event] ??= []).push(hook);
-  spec.hooks = hooks;
+  const used = new Set(imp.hooks.map((h) => h.event));
+  const events = Object.entries(imp.customEvents).filter(([name]) => used.has(name));
+  if (events.length) spec.events = Object.fromEntries(events);
+  // A Map: an event named `constructor` or `__proto__` is a key, not an Object property.
+  const hooks = new Map<string, HookSpec[]>();
+  for (const { event, hook } of imp.hooks) hooks.set(event, [...(hooks.get(event) ?? []), hook]);
+  spec.hooks = Object.fromEntries(hooks);
   return spec;
 }
 

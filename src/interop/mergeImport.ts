@@ -47,6 +47,11 @@ export function mergeImport(text: string, format: ConfigFormat, imp: HookImport)
   return doc.toString({ lineWidth: 0 });
 }
 
+/** `obj[key] = value` as an own field even for a key named `__proto__` (an event can be named so). */
+function setOwn(obj: object, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 function parseSpec(text: string, format: ConfigFormat): ConfigFileSpec {
   const value: unknown = format === "json" ? JSON.parse(text || "{}") : parseDocument(text).toJS();
   return (value && typeof value === "object" ? value : {}) as ConfigFileSpec;
@@ -58,13 +63,13 @@ function mergedSpec(before: ConfigFileSpec, imp: HookImport): ConfigFileSpec {
   const add = importToSpec(imp);
   for (const [name, settings] of Object.entries(add.events ?? {})) {
     after.events ??= {};
-    after.events[name] ??= settings;
+    if (!Object.hasOwn(after.events, name)) setOwn(after.events, name, settings);
   }
   const custom = Object.keys(after.events ?? {});
   for (const [event, hooks] of Object.entries(add.hooks ?? {})) {
     after.hooks ??= {};
     const key = Object.keys(after.hooks).find((k) => (tryParseHookEvent(k, custom) ?? k) === event) ?? event;
-    after.hooks[key] = [...(after.hooks[key] ?? []), ...hooks];
+    setOwn(after.hooks, key, [...(Object.hasOwn(after.hooks, key) ? after.hooks[key] : []), ...hooks]);
   }
   return after;
 }

@@ -144,14 +144,15 @@ class HookRunner implements Runner {
     const selected = this.select(event, context, options);
     // Finished async results of this session come first, whatever hooks this event has (taken
     // after the trust check, so a refused run cannot swallow them).
-    this.takeAsync(result);
+    // A rewake entry's run (the host's background process) leaves them to the session's next event.
+    if (options.rewake !== "foreground") this.takeAsync(result);
     if (selected.length === 0) return this.finishEarly(result, started, this.logExtras(context, options), options.log?.always === true);
     // Built only once something will run: a matcher miss stays on the no-match fast path.
     const base = buildContext(event, context, this.cwd, this.env);
     // The one place async hooks leave the sync path: all start at once, before the sync hooks.
     const sync: ResolvedHook[] = [];
     const background: ResolvedHook[] = [];
-    for (const hook of selected) (hook.async ? background : sync).push(hook);
+    for (const hook of selected) (hook.async && options.rewake !== "foreground" ? background : sync).push(hook);
     const waited = background.length > 0 ? this.startAsync(result, background, context, base, options) : null;
     if (sync.length === 0) {
       if (waited) this.deliverWaited(result, await waited);
@@ -174,7 +175,9 @@ class HookRunner implements Runner {
   /** The event's hooks that run for this context, in order; the config's trust checked once something would run. */
   private select(event: string, context: HookContext, options: TriggerOptions): ResolvedHook[] {
     const candidates = this.byEvent.get(event);
-    const selected = candidates ? orderHooks(selectHooks(candidates, event, context, this.config, { env: this.env, cwd: this.cwd, only: options.only, skip: options.skip })) : [];
+    const rewake = options.rewake;
+    const pool = rewake && candidates ? candidates.filter((h) => (h.rewake === true) === (rewake === "foreground")) : candidates;
+    const selected = pool ? orderHooks(selectHooks(pool, event, context, this.config, { env: this.env, cwd: this.cwd, only: options.only, skip: options.skip })) : [];
     // Only when something would run: untrusted project/local config never spawns (docs/trust.md).
     if (selected.length > 0 && !this.trusted && this.trust !== "all") {
       assertTrusted(this.config, { env: this.env, stateDir: this.stateDir });

@@ -123,6 +123,12 @@ export interface TriggerOptions {
   skip?: string[];
   /** Wait for async hooks started by this trigger and report them in async_delivered. */
   wait?: boolean;
+  /**
+   * `rewake` hooks (docs/async.md#rewake): "skip" leaves them out (the host runs them from an
+   * entry of their own); "foreground" runs only them, and in the foreground, since the host's
+   * entry that runs them is already in the background (Claude Code's `asyncRewake`).
+   */
+  rewake?: "skip" | "foreground";
   signal?: AbortSignal;
   /** What the run log keeps of this trigger besides its outcome (docs/cli.md#hooks-log). */
   log?: TriggerLogOptions;

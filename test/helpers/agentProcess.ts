@@ -78,6 +78,8 @@ export interface SpawnAgentOptions {
    * still hold the pipes open); the default leaves an exited agent's group alone.
    */
   killExitedAtTimeout?: boolean;
+  /** Write `input` on the agent's stdin, and end it once `endWhen(stdout so far)` holds (default: stdin is /dev/null). */
+  stdin?: { input: string; endWhen: (stdout: string) => boolean };
 }
 
 export interface AgentExit {
@@ -120,7 +122,11 @@ export function agentPool(maxConcurrent: number): AgentPool {
   function spawnAgent(command: string, args: string[], options: SpawnAgentOptions): Promise<AgentExit> {
     const started = Date.now();
     return new Promise<AgentExit>((resolve, reject) => {
-      const c = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+      const c = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe"], detached: true });
+      if (options.stdin) {
+        c.stdin!.on("error", () => {}); // the agent may exit before reading it all
+        c.stdin!.write(options.stdin.input);
+      }
       live.add(c);
       const abort = () => killGroup(c);
       options.signal?.addEventListener("abort", abort);
@@ -133,7 +139,10 @@ export function agentPool(maxConcurrent: number): AgentPool {
       let stdout = "";
       let stderr = "";
       let timedOut = false;
-      c.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+      c.stdout!.setEncoding("utf8").on("data", (d: string) => {
+        stdout += d;
+        if (options.stdin && !c.stdin!.writableEnded && options.stdin.endWhen(stdout)) c.stdin!.end();
+      });
       c.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
       const timer = setTimeout(() => {
         timedOut = true;

@@ -65,6 +65,13 @@ export interface RunClaudeOptions extends AgentRunOptions {
   model?: ModelOptions;
   /** Extra CLI arguments after the defaults. */
   args?: string[];
+  /**
+   * Stream the prompt on stdin (`--input-format stream-json`, output in stream-json) instead of
+   * passing it as an argument, and end stdin once stdout holds this many results (turns): Claude
+   * then runs as a streamed session, where background hooks (asyncRewake) can start a turn of
+   * their own before the input ends.
+   */
+  streamTurns?: number;
 }
 
 export interface ClaudeRun extends AgentRunFields {
@@ -128,8 +135,17 @@ export async function runClaude(options: RunClaudeOptions): Promise<ClaudeRun> {
     });
     await options.setup?.(env);
 
-    const args = ["-p", options.prompt, "--output-format", "json", "--dangerously-skip-permissions", ...(options.args ?? [])];
-    const run = await runs.spawn(bin.path, args, { cwd: options.project, env, timeoutMs: options.timeoutMs, signal: options.signal });
+    const streamed = options.streamTurns !== undefined;
+    const args = streamed
+      ? ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions", ...(options.args ?? [])]
+      : ["-p", options.prompt, "--output-format", "json", "--dangerously-skip-permissions", ...(options.args ?? [])];
+    const stdin = streamed
+      ? {
+          input: `${JSON.stringify({ type: "user", message: { role: "user", content: options.prompt } })}\n`,
+          endWhen: (out: string) => out.split("\n").filter(isResultLine).length >= options.streamTurns!,
+        }
+      : undefined;
+    const run = await runs.spawn(bin.path, args, { cwd: options.project, env, timeoutMs: options.timeoutMs, signal: options.signal, stdin });
     await options.afterRun?.(env);
     let result: any = null;
     try {
@@ -150,6 +166,15 @@ export async function runClaude(options: RunClaudeOptions): Promise<ClaudeRun> {
     await model.close();
     removeUserRoot(userRoot);
     release();
+  }
+}
+
+/** Whether a line of stream-json output is a turn's result. */
+function isResultLine(line: string): boolean {
+  try {
+    return (JSON.parse(line) as { type?: unknown }).type === "result";
+  } catch {
+    return false;
   }
 }
 

@@ -4,9 +4,9 @@ import path from "node:path";
 import { loadConfig, readConfigFile } from "../../config/loadConfig.js";
 import { nestingTooDeepAt, TOO_DEEP } from "../../config/limits.js";
 import { ConfigError, HookrunError } from "../../errors.js";
-import { parse as parseJsonc, type ParseError, printParseErrorCode } from "jsonc-parser";
+import { type Node, parseTree, type ParseError, printParseErrorCode } from "jsonc-parser";
 import { findClaudeSettings } from "../../interop/importClaudeSettings.js";
-import { type ExistingHook, importToSpec, renderImport } from "../../interop/importHooks.js";
+import { type ExistingHook, type HookImport, importToSpec, renderImport } from "../../interop/importHooks.js";
 import { existingHooks, mergeImport, type ConfigFormat } from "../../interop/mergeImport.js";
 import { dispatchTarget, wantedFor } from "../../hosts/installTargets.js";
 import { parseTomlFile } from "../../hosts/tomlFile.js";
@@ -60,6 +60,9 @@ async function importSettings(ctx: CliContext, host: HostAdapter, file: string |
   const note = (n: string) => ctx.stderr.write(`${terminalSafe(`hooks import: ${label}: ${n}`)}\n`);
   if (!opts.write) {
     const imp = convert(host, settings, source);
+    // Checked as a hooks.yaml of its own here (never written): what `--write` would refuse is refused alike.
+    const virtual = path.join(ctx.cwd, `.hooks-import-${process.pid}.yaml`);
+    await keepLoadable(imp, (part) => loadsWith(ctx, virtual, renderImport(part, label, host.name)));
     imp.notes.forEach(note);
     ctx.stdout.write(opts.json ? `${JSON.stringify(importToSpec(imp), null, 2)}\n` : renderImport(imp, label, host.name));
     return 0;
@@ -69,27 +72,57 @@ async function importSettings(ctx: CliContext, host: HostAdapter, file: string |
   const exists = existsSync(target);
   const text = exists ? readConfigFile(target) : "";
   const imp = convert(host, settings, source, existingHooks(text, format));
-  imp.notes.forEach(note);
   const where = path.relative(ctx.cwd, target) || target;
+  const mergedText = (part: HookImport) => (exists ? mergeImport(text, format, part) : renderImport(part, label, host.name));
+  // The result must load (docs/configuration.md#diagnostics) before it replaces the file: an import never breaks a config.
+  const failure = await keepLoadable(imp, (part) => loadsWith(ctx, target, mergedText(part)));
+  imp.notes.forEach(note);
+  if (failure) throw new ConfigError(`the imported hooks would make ${where} invalid; nothing was written`, failure.diagnostics, { cause: failure });
   const report = opts.dispatch ? ctx.stderr : ctx.stdout;
   if (imp.hooks.length === 0) {
     report.write(`nothing to add to ${where}\n`);
     return 0;
   }
-  // The result must load (docs/configuration.md#diagnostics) before it replaces the file: an import never breaks a config.
-  const merged = exists ? mergeImport(text, format, imp) : renderImport(imp, label, host.name);
-  try {
-    await loadConfig({ cwd: ctx.cwd, configPath: target, userConfig: false, env: ctx.env, overrides: { [target]: merged } });
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    throw new ConfigError(`the imported hooks would make ${where} invalid; nothing was written`, error.diagnostics, { cause: error });
-  }
+  const merged = mergedText(imp);
   // A symlinked hooks.yaml stays a symlink: its target is written, and only inside the project (docs/limits.md#writes-stay-in-the-project).
   assertInside(path.dirname(target), target, "replace the symlink with a file of its own");
   writeFileAtomic(realDestination(target), merged);
   const names = imp.hooks.map((h) => `${h.event}/${h.hook.name}`).join(", ");
   report.write(`added ${imp.hooks.length} hook${imp.hooks.length === 1 ? "" : "s"} to ${where}: ${names}\nreview them, then run \`hooks validate\` and \`hooks trust\`\n`);
   return 0;
+}
+
+/** The ConfigError the config with `text` as `file` fails with, or null when it loads. */
+async function loadsWith(ctx: CliContext, file: string, text: string): Promise<ConfigError | null> {
+  try {
+    await loadConfig({ cwd: ctx.cwd, configPath: file, userConfig: false, env: ctx.env, overrides: { [file]: text } });
+    return null;
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+}
+
+/**
+ * Never refuse a whole file over one hook: when the import as a whole would not load, each hook is
+ * tried alone (with its custom event), and each one hookrun's config refuses is dropped from `imp`
+ * with a one-line note giving the refusal; the rest is kept. Returns the error left when even the
+ * survivors (or the target without any import) do not load, else null.
+ */
+async function keepLoadable(imp: HookImport, check: (part: HookImport) => Promise<ConfigError | null>): Promise<ConfigError | null> {
+  const whole = await check(imp);
+  if (whole === null || imp.hooks.length === 0) return whole;
+  // The target already fails without the import: no hook is to blame.
+  if ((await check({ hooks: [], customEvents: {}, notes: [] })) !== null) return whole;
+  const kept: HookImport["hooks"] = [];
+  for (const h of imp.hooks) {
+    const alone = await check({ hooks: [h], customEvents: imp.customEvents, notes: [] });
+    const why = alone?.diagnostics.find((d) => d.severity === "error")?.message ?? alone?.message;
+    if (why === undefined) kept.push(h);
+    else imp.notes.push(`${h.at} (\`${h.hook.command ?? (h.hook.args ?? []).join(" ")}\`): not imported: hookrun's config refuses it: ${why}`);
+  }
+  imp.hooks = kept;
+  return kept.length === 0 ? null : check(imp);
 }
 
 function resolveSource(ctx: CliContext, host: HostAdapter, file: string | undefined): string {
@@ -165,12 +198,20 @@ function readSettings(file: string, host: HostAdapter, cwd: string): unknown {
   const deep = nestingTooDeepAt(text, "json");
   if (deep !== null) throw new HookrunError(`cannot read ${file}:${lineOf(text, deep)}: ${TOO_DEEP}`, { code: "import" });
   const errors: ParseError[] = [];
-  const value = parseJsonc(text, errors, { allowTrailingComma: true });
+  const tree = parseTree(text, errors, { allowTrailingComma: true });
   if (errors.length > 0) {
     const line = lineOf(text, errors[0].offset);
     throw new HookrunError(`cannot read ${file}:${line}: ${printParseErrorCode(errors[0].error)}; it must be ${host.title}'s JSON config`, { code: "import" });
   }
-  return value;
+  return jsonValue(tree);
+}
+
+/** A parsed JSON node as a value whose keys are all data: an event named `__proto__` is a key like any other, named in a note, never the object's prototype. */
+function jsonValue(node: Node | undefined): unknown {
+  if (!node) return undefined;
+  if (node.type === "object") return Object.fromEntries((node.children ?? []).map((p) => [p.children![0].value as string, jsonValue(p.children![1])]));
+  if (node.type === "array") return (node.children ?? []).map((n) => jsonValue(n));
+  return node.value;
 }
 
 function convert(host: HostAdapter, settings: unknown, source: string, existing: ExistingHook[] = []) {

@@ -35,6 +35,10 @@ export interface RunFlags extends ContextFlags {
   explain?: boolean;
   only?: string[];
   skip?: string[];
+  /** `--rewake NAMES`: only these rewake hooks, in the foreground, a block answered with exit 2 (docs/async.md#rewake). */
+  rewake?: string[];
+  /** `--skip-rewake`: rewake hooks left to their own entries. */
+  skipRewake?: boolean;
   wait?: boolean;
   maxParallel?: string;
   /** The dispatch entry's `--fail-closed` (docs/fail-closed.md). */
@@ -192,13 +196,27 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
   }
   // CI leaves nothing behind: under CI `hooks run` waits for its async hooks.
   const wait = flags.wait ?? runningInCi(ctx.env);
-  const options = { only: flags.only, skip: flags.skip, wait, ...(flags.record ? { log: { record: true } } : {}) };
+  const rewake = flags.rewake ? ({ only: flags.rewake, rewake: "foreground" } as const) : flags.skipRewake ? ({ rewake: "skip" } as const) : {};
+  const options = { only: flags.only, skip: flags.skip, wait, ...rewake, ...(flags.record ? { log: { record: true } } : {}) };
   const { outcome, session } = await dispatchEvent(ctx, eventArg, payload, plan, options, names, payloadProblem);
   if (outcome.kind === "ignored" || outcome.kind === "not-run" || outcome.kind === "blocked") return answer(ctx, outcome.answer);
   if (outcome.kind !== "ran") return EXIT.ok;
+  // Only Claude Code runs the entry in the background; a host that fires Claude's entries as plain hooks (Cursor) gets its own answer.
+  const rewoken = flags.rewake && session.host?.name === "claude" ? rewakeAnswer(outcome.result) : null;
+  if (rewoken) return answer(ctx, rewoken);
   const code = outcome.answer ? answer(ctx, outcome.answer) : printResult(ctx, outcome.result, session);
   if (session.interrupted) return signalExitCode(session.interrupted);
   return outcome.answer ? code : exitCodeForResult(outcome.result, wait);
+}
+
+/**
+ * What Claude Code's asyncRewake entry reads (docs/async.md#rewake): the hooks' block and feedback
+ * reasons on stderr with exit 2, which wakes the model with them; null when there are none (the
+ * host's answer as usual).
+ */
+function rewakeAnswer(result: TriggerResult): HostAnswer | null {
+  const texts = [...(result.blocked && result.reason ? [result.reason] : []), ...result.messages.filter((m) => m.kind === "feedback" || m.kind === "followup").map((m) => m.content)];
+  return texts.length ? { stdout: "", stderr: `${texts.join("\n")}\n`, exitCode: 2 } : null;
 }
 
 /**
