@@ -258,8 +258,12 @@ export interface HostAdapter {
    * empty. Absent: always `event`.
    */
   route?(payload: Payload, event: string): string | null;
-  /** The run's merged result in the host's contract, with the written degradation rules. */
-  render(result: TriggerResult): HostAnswer;
+  /**
+   * The run's merged result in the host's contract, with the written degradation rules.
+   * `hostEvent`: the host's own name of the event that fired, when known (Claude Code's
+   * PreSkillShellCommand, read as pre_tool_use, takes its own answer).
+   */
+  render(result: TriggerResult, hostEvent?: string): HostAnswer;
   /**
    * The answer when the project's hooks did not run (config untrusted or invalid): never a silent
    * fail-open; `forUser` is what the user must be told, `forModel` what the model may be told.
