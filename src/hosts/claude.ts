@@ -309,7 +309,7 @@ export const claudeHost: HostAdapter = {
         // The shell commands a skill embeds reach pre_tool_use through their own event, wherever a
         // pre_tool_use hook can match the shell tool (Claude Code's Bash or PowerShell).
         if (event === "pre_tool_use") {
-          const shells = values && values.filter((v) => SKILL_SHELL_TOOLS.includes(v));
+          const shells = values?.filter((v) => SKILL_SHELL_TOOLS.includes(v));
           if (!shells || shells.length) out[SKILL_SHELL] = [{ ...(shells && { matcher: shells.join("|") }), hooks: [{ ...hook }] }];
         }
       }
