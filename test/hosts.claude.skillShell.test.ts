@@ -6,7 +6,7 @@ import { linkHookrun } from "./helpers/hostDispatch.js";
 import { sandbox } from "./helpers/sandbox.js";
 
 // Claude Code 2.1.332's PreSkillShellCommand: fired before each shell command a skill or slash
-// command embeds (`!`cmd``), read by hookrun as pre_tool_use (docs/hosts.md#claude-code).
+// command embeds (`!`cmd``), read by hookrun as pre_tool_use (docs/hosts.md#claude-codes-preskillshellcommand).
 
 /** The payload Claude Code 2.1.332 sends (seen in a real run). */
 const skillShell = (dir: string, command = "touch made.txt") => ({

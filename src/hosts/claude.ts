@@ -104,7 +104,7 @@ export function formatClaude(result: TriggerResult, hostEvent?: string): ClaudeH
 
 /**
  * Claude Code's event before each shell command a skill or slash command embeds (`!\`cmd\``):
- * hookrun reads it as pre_tool_use (docs/hosts.md#claude-code). Claude Code runs the command
+ * hookrun reads it as pre_tool_use (docs/hosts.md#claude-codes-preskillshellcommand). Claude Code runs the command
  * unless a hook stops it.
  */
 export const SKILL_SHELL = "PreSkillShellCommand";
@@ -243,7 +243,7 @@ const CLAUDE_FILE_READERS = { tools: cursor.tools };
 export const claudeHost: HostAdapter = {
   name: "claude",
   title: "Claude Code",
-  verified: "the real CLI (2.1.330) in `npm test`",
+  verified: "the real CLI (2.1.332) in `npm test`",
   events: CLAUDE_EVENTS,
   tools: {},
   timeout: { unit: "s", default: 600 },
@@ -261,7 +261,7 @@ export const claudeHost: HostAdapter = {
     shell: POSIX_SHELL,
     env: (projectDir) => ({ CLAUDE_PROJECT_DIR: projectDir }),
     payload: (hostEvent, projectDir) => ({ ...sampleFields(CLAUDE_EVENTS[hostEvent] ?? hostEvent, "Bash", projectDir), transcript_path: "", hook_event_name: hostEvent, permission_mode: "default" }),
-    // Claude Code 2.1.330's settings: `disableAllHooks: true` stops every hook, the value of the
+    // Claude Code's settings (read from 2.1.330): `disableAllHooks: true` stops every hook, the value of the
     // layer that wins (user < project < local < managed; test/prove.e2e.test.ts checks with the
     // real CLI that the project's true under a local false runs hooks). `allowManagedHooksOnly`,
     // honoured from managed settings only, stops user and project hooks.

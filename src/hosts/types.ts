@@ -231,7 +231,7 @@ export interface HostAdapter {
   readonly events: Readonly<Record<string, string>>;
   /** Host tool name → canonical tool name (Claude's: Bash, Write, Edit, Read, …); others pass unchanged. */
   readonly tools: Readonly<Record<string, string>>;
-  /** What the adapter was checked against, for the README's host table ("the real CLI 2.1.330, in npm test"). */
+  /** What the adapter was checked against, for the README's host table ("the real CLI 2.1.332, in npm test"). */
   readonly verified: string;
   /** The unit of the `timeout` in the host's config, and the host's default, in that unit. */
   readonly timeout: { readonly unit: "s" | "ms"; readonly default: number };

@@ -9,7 +9,7 @@ import { hookNameFromCommand, slug, uniqueName } from "./hookNames.js";
 import { beginImport, type ExistingHook, type HookImport } from "./importHooks.js";
 
 /**
- * Claude Code (2.1.330) events the catalog leaves out, and why: a hook on one is imported under a
+ * Claude Code (2.1.332) events the catalog leaves out, and why: a hook on one is imported under a
  * custom event of that name (so nothing is lost), with this reason on stderr.
  */
 export const CLAUDE_EVENTS_LEFT_OUT: Readonly<Record<string, string>> = Object.freeze({
