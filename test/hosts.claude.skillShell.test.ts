@@ -1,6 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { claudeHost } from "../src/hosts/claude.js";
+import { hostHttpBody } from "../src/hosts/httpAnswer.js";
+import type { HostEventOutcome } from "../src/hosts/runHostEvent.js";
+import { hookResult, triggerResult } from "./helpers/results.js";
 import { runMain } from "./helpers/cli.js";
 import { linkHookrun } from "./helpers/hostDispatch.js";
 import { sandbox } from "./helpers/sandbox.js";
@@ -86,6 +89,15 @@ describe("Claude Code's PreSkillShellCommand is pre_tool_use", () => {
     const r = await dispatch(`hooks:\n  pre_tool_use:\n${hook("guard", "crash.sh", ", on_failure: block")}`, { "crash.sh": "exit 1\n" });
     expect(r.answer.hookSpecificOutput).toMatchObject({ hookEventName: "PreSkillShellCommand", permissionDecision: "deny" });
     expect(r.answer.hookSpecificOutput.permissionDecisionReason).toMatch(/guard failed and has on_failure: block/);
+  });
+});
+
+describe("warm mode (`hooks serve`): the http answer of a PreSkillShellCommand route", () => {
+  it("is that event's answer too: a rewrite is a deny, as in the command answer", () => {
+    const result = triggerResult("pre_tool_use", [hookResult("fixer", { updated_input: { command: "true" } })], { updated_input: { command: "true" } });
+    const outcome = (hostEvent: string): HostEventOutcome => ({ kind: "blocked", event: "pre_tool_use", cause: "", result, answer: { stdout: "", stderr: "", exitCode: 0 }, hostEvent });
+    expect(hostHttpBody(claudeHost, outcome("PreSkillShellCommand"), "http")).toMatchObject({ hookSpecificOutput: { hookEventName: "PreSkillShellCommand", permissionDecision: "deny" } });
+    expect(hostHttpBody(claudeHost, outcome("PreToolUse"), "http")).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput: { command: "true" } } });
   });
 });
 
