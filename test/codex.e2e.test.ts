@@ -391,6 +391,30 @@ describe.skipIf(!codex.path)(`Codex CLI ${codex.version ?? `(skipped: ${codex.re
     expect(s.view).not.toContain("[developer] STARTCTX: branch main, 2 files changed");
   });
 
+  it("SessionEnd (0.169+) fires when `codex exec` ends: a hookrun session_end hook, installed by `hooks install codex`, runs with Codex's reason", { timeout: 90_000 }, async () => {
+    const dir = newProject("session-end");
+    writeFileSync(path.join(dir, "hooks.yaml"), "hooks:\n  session_end:\n    - name: bye\n      command: cat > ended.json\n");
+    mkdirSync(path.join(dir, "node_modules", ".bin"), { recursive: true });
+    symlinkSync(CLI, path.join(dir, "node_modules", ".bin", "hooks"));
+    let hooksJson = "";
+    const run = await runCodex({
+      project: dir,
+      prompt: PROMPT,
+      script: [{ text: "done" }],
+      timeoutMs: 60_000,
+      setup: async (env) => {
+        await hooks(dir, env, ["install", "codex"]);
+        await hooks(dir, env, ["trust", "--yes"]);
+        hooksJson = readFileSync(path.join(dir, ".codex", "hooks.json"), "utf8");
+      },
+    });
+    expect(run.exitCode, run.stderr.slice(-1500)).toBe(0);
+    expect(Object.keys(JSON.parse(hooksJson).hooks)).toEqual(["SessionEnd"]);
+    const file = path.join(dir, "ended.json");
+    expect(existsSync(file), `${hooksJson}\n${run.stderr.slice(-1500)}`).toBe(true);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({ event: "session_end", reason: "other", host: { name: "codex", event: "SessionEnd" } });
+  });
+
   it("`hooks install codex` wrote one entry per event, narrowed to the hook's matcher, with the walk-up command", async () => {
     startAll();
     const b = await runsOf(cases[1]).B;

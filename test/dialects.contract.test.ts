@@ -9,7 +9,7 @@ import { useSandbox } from "./helpers/sandbox.js";
 
 // docs/dialects.md's table of Claude Code's hook contract is generated here from what the runner
 // really does with each case in each dialect: the doc cannot drift from the code. The "Claude
-// Code" column is what Claude Code 2.1.330 does (test/claude.e2e.test.ts checks the claude
+// Code" column is what Claude Code 2.1.332 does (read from 2.1.330; test/claude.e2e.test.ts checks the claude
 // column's cases against the real CLI). Rewrite the table: HOOKS_UPDATE_DOCS=1 npx vitest run test/dialects.contract.test.ts
 const sb = useSandbox();
 
@@ -173,7 +173,7 @@ describe("docs/dialects.md: Claude Code's hook contract, and what each dialect d
   });
 
   it("the table is what the runner does with each case", async () => {
-    const rows = ["| a hook on … | that … | Claude Code 2.1.330 | hookrun, `dialect: claude` | hookrun, `dialect: native` |", "|---|---|---|---|---|"];
+    const rows = ["| a hook on … | that … | Claude Code 2.1.332 | hookrun, `dialect: claude` | hookrun, `dialect: native` |", "|---|---|---|---|---|"];
     for (const c of CASES) rows.push(`| ${c.event} | ${c.what} | ${c.claude} | ${await outcome(c, "claude")} | ${await outcome(c, "native")} |`);
     checkDoc((text) => withBlock(text, BEGIN, END, rows.join("\n")));
   }, 60_000);

@@ -76,7 +76,7 @@ describe("hooks doctor", () => {
     expect(errors(report)).toEqual([]);
     expect(report.installed).toBe(3);
     expect(report.hosts.map((h) => `${h.host} ${h.layer} ${h.errors} ${h.events}`)).toEqual([
-      "claude project 0 PreToolUse,Stop",
+      "claude project 0 PreToolUse,PreSkillShellCommand,Stop",
       "codex project 0 PreToolUse,Stop",
       "gemini project 0 BeforeTool,AfterAgent",
     ]);
@@ -93,6 +93,8 @@ describe("hooks doctor", () => {
     // The probe is a shell call: a hook for other tools is said to wait for them, not filtered out.
     expect(text).toMatch(/Claude Code \(project\)\n[\s\S]*PreToolUse → pre_tool_use: runs guard for a shell call; for other tools: writes \(matcher "Write"\)\n/);
     expect(text).toMatch(/BeforeTool → pre_tool_use: runs guard/);
+    // Claude Code's event for a skill's embedded shell command reaches the same guard.
+    expect(ev("claude", "PreSkillShellCommand")).toMatchObject({ canonical: "pre_tool_use", reaches: true, runs: ["guard"] });
     expect(text).toMatch(/every installed entry reaches hookrun/);
   });
 
@@ -199,7 +201,7 @@ describe("hooks doctor", () => {
       errors(report)
         .filter((f) => /reaches hookrun, which runs none/.test(f.what))
         .map((f) => f.host),
-    ).toEqual(["claude", "claude", "codex", "codex", "gemini", "gemini"]);
+    ).toEqual(["claude", "claude", "claude", "codex", "codex", "gemini", "gemini"]);
   });
 
   it("node_modules/.bin/hooks missing: each dispatch fails as its host would see it, and the fix is npm install", async () => {
@@ -208,7 +210,7 @@ describe("hooks doctor", () => {
     const { code, report } = await doctor(sb);
     expect(code).toBe(1);
     const failed = errors(report).filter((f) => /never reaches hookrun/.test(f.what));
-    expect(failed).toHaveLength(6);
+    expect(failed).toHaveLength(7);
     for (const f of failed) expect(f.fix).toMatch(/npm install --save-dev hookrun/);
     expect(failed.find((f) => f.host === "claude")!.what).toMatch(/`\/bin\/sh -c COMMAND`\), it exits 127: command not found/);
     expect(failed.find((f) => f.host === "codex")!.what).toMatch(/no node_modules\/\.bin\/hooks/);
@@ -282,7 +284,7 @@ describe("hooks doctor", () => {
           .map((e) => e.host)
           .sort(),
         version,
-      ).toEqual(["claude", "claude", "codex", "codex"]);
+      ).toEqual(["claude", "claude", "claude", "codex", "codex"]);
     }
     // One line more than cmd-shim writes, a target outside a hookrun package, a node beside it: refused, nothing run.
     const refusals: [string, () => void, RegExp][] = [
@@ -533,7 +535,7 @@ action = { type = "exec", command = "true" }
     expect((await hooks(sb, "install", "claude", "--user")).code).toBe(0);
     const { code, report } = await doctor(sb);
     expect(code).toBe(0);
-    expect(report.events.filter((e) => e.layer === "user").map((e) => `${e.event} ${e.runs}`)).toEqual(["PreToolUse guard", "Stop tests"]);
+    expect(report.events.filter((e) => e.layer === "user").map((e) => `${e.event} ${e.runs}`)).toEqual(["PreToolUse guard", "PreSkillShellCommand guard", "Stop tests"]);
     editJson(sb, `${sb.env.HOME}/.claude/settings.json`, (v) => {
       v.hooks.Stop = [];
     });

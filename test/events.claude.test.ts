@@ -4,14 +4,14 @@ import { CLAUDE_EVENTS_LEFT_OUT, importClaudeSettings } from "../src/interop/imp
 import { runMain } from "./helpers/cli.js";
 import { sandbox } from "./helpers/sandbox.js";
 
-// Claude Code 2.1.330's list of hook events, as its binary spells it (the `Jd` array).
+// Claude Code 2.1.332's list of hook events, as its binary spells it (2.1.330's plus PreSkillShellCommand).
 // biome-ignore format: one list, as in the binary
 const CLAUDE_CODE_EVENTS = [
   "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Notification", "UserPromptSubmit", "UserPromptExpansion",
   "SessionStart", "SessionEnd", "Stop", "StopFailure", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "PreModelSwitch",
   "PostModelSwitch", "PermissionRequest", "PermissionDenied", "Setup", "TeammateIdle", "TaskCreated", "TaskCompleted", "Elicitation",
   "ElicitationResult", "ConfigChange", "WorktreeCreate", "WorktreeRemove", "InstructionsLoaded", "CwdChanged", "FileChanged",
-  "DirectoryAdded", "MessageDisplay",
+  "DirectoryAdded", "MessageDisplay", "PreSkillShellCommand",
 ];
 
 const byClaudeName = new Map(EVENTS.filter((e) => e.claude).map((e) => [e.claude?.name, e]));
@@ -22,7 +22,7 @@ describe("Claude Code's events in the catalog", () => {
       const left = CLAUDE_EVENTS_LEFT_OUT[name];
       expect(byClaudeName.has(name) !== (left !== undefined), name).toBe(true);
     }
-    expect(Object.keys(CLAUDE_EVENTS_LEFT_OUT).sort()).toEqual(["MessageDisplay", "WorktreeCreate", "WorktreeRemove"]);
+    expect(Object.keys(CLAUDE_EVENTS_LEFT_OUT).sort()).toEqual(["MessageDisplay", "PreSkillShellCommand", "WorktreeCreate", "WorktreeRemove"]);
     expect([...byClaudeName.keys()].every((n) => CLAUDE_CODE_EVENTS.includes(n as string))).toBe(true);
   });
 

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -14,7 +14,7 @@ import { entriesOf } from "./helpers/hostSetup.js";
 import { runMain } from "./helpers/cli.js";
 import { sandbox } from "./helpers/sandbox.js";
 
-/** A payload as Codex 0.169.0 sends it (captured from a real run; paths shortened). */
+/** A payload as Codex 0.169.0 (and 0.171.0) sends it (captured from a real run; paths shortened). */
 const base = {
   session_id: "01a20d8b-0a7f-7983-bf77-84da4c2c0ddc",
   turn_id: "01a20d8b-0a91-7972-b73c-298ec114092d",
@@ -104,11 +104,14 @@ describe("codex.detect", () => {
     expect(codex.detect({ ...base, hook_event_name: "Stop" })).toBe(true);
     const { turn_id: _t, ...start } = base;
     expect(codex.detect({ ...start, hook_event_name: "SessionStart", source: "startup" })).toBe(true);
+    // SessionEnd (0.169+) has no turn_id either: only session_id, transcript_path, cwd, reason
+    expect(codex.detect({ session_id: base.session_id, transcript_path: base.transcript_path, cwd: "/p", hook_event_name: "SessionEnd", reason: "other" })).toBe(true);
+    expect(codex.detect({ ...base, hook_event_name: "Interrupt" })).toBe(true);
   });
 
   it("says no to Claude Code, to events Codex does not have and to junk", () => {
     expect(codex.detect({ session_id: "s", transcript_path: "/h/.claude/projects/x/abc.jsonl", cwd: "/p", hook_event_name: "PreToolUse", tool_name: "Bash" })).toBe(false);
-    expect(codex.detect({ ...base, hook_event_name: "SessionEnd" })).toBe(false);
+    expect(codex.detect({ ...base, hook_event_name: "PreSkillShellCommand" })).toBe(false);
     expect(codex.detect({ turn_id: "t" })).toBe(false);
     expect(codex.detect({ hook_event_name: "Stop", turn_id: 3 })).toBe(false);
   });
@@ -239,6 +242,9 @@ describe("formatCodex (render)", () => {
       pre_compact: ["continue", "stopReason", "systemMessage"],
       stop: ["continue", "stopReason", "systemMessage", "decision", "reason"],
       pre_tool_use: ["systemMessage", "hookSpecificOutput"],
+      // Interrupt's output schema is systemMessage alone; SessionEnd has none (Codex reads nothing back)
+      generation_interrupt: ["systemMessage"],
+      session_end: ["systemMessage"],
     };
     const noisy = (event: string) =>
       triggerResult(
@@ -290,10 +296,11 @@ describe("codex.install.entries", () => {
       hook("guard", "pre_tool_use", { matcher: "Bash", timeoutMs: 5_000 }),
       hook("audit", "pre_tool_use", { matcher: "Bash", timeoutMs: 20_000 }),
       hook("ctx", "session_start", { timeoutMs: 1_500 }),
-      hook("end", "session_end"),
+      hook("compacted", "post_compact"),
+      hook("saved", "file_post_save"),
     ]);
     const e = entriesOf(codex, cfg, project);
-    expect(Object.keys(e).sort()).toEqual(["PreToolUse", "SessionStart"]);
+    expect(Object.keys(e).sort()).toEqual(["PostCompact", "PreToolUse", "SessionStart"]);
     expect(e.PreToolUse).toEqual([{ matcher: "Bash", hooks: [{ type: "command", command: codexDispatchCommand("pre_tool_use"), timeout: 35 }] }]);
     expect(e.SessionStart).toEqual([{ hooks: [{ type: "command", command: codexDispatchCommand("session_start"), timeout: 12 }] }]);
     // the engine recognises the walk-up command as hookrun's (idempotent install, exact uninstall)
@@ -412,7 +419,7 @@ describe("codex.import", () => {
               ],
             },
           ],
-          SessionEnd: [{ hooks: [{ type: "command", command: "./end.sh" }] }],
+          Notification: [{ hooks: [{ type: "command", command: "./end.sh" }] }],
         },
       },
       [],
@@ -426,7 +433,7 @@ describe("codex.import", () => {
     expect(notes).toContain("hooks.Stop[0].hooks[3]: `commandWindows` not carried");
     expect(notes).toContain("hooks.Stop[0].hooks[3]: `shell` is not a field of Codex's command hooks");
     expect(notes).toContain(`hooks.Stop[0].hooks[4]: \`…${codexDispatchCommand("stop").slice(-60)}\` already hands this event to hookrun; skipped`);
-    expect(notes).toContain("hooks.SessionEnd: not an event of Codex");
+    expect(notes).toContain("hooks.Notification: not an event of Codex");
   });
 
   it("a second import adds nothing twice; bad input is refused with a reason", () => {
@@ -436,5 +443,64 @@ describe("codex.import", () => {
     expect(again.hooks).toEqual([]);
     expect(() => codex.import!([], [])).toThrow(/JSON object/);
     expect(() => codex.import!({ hooks: [] }, [])).toThrow();
+  });
+});
+
+describe("Codex's SessionEnd and Interrupt (0.169+)", () => {
+  /** As Codex 0.171.0 sends them (SessionEnd seen in a real `codex exec`; Interrupt from its input schema). */
+  const sessionEnd = { session_id: base.session_id, transcript_path: base.transcript_path, cwd: "/p", hook_event_name: "SessionEnd", reason: "other" };
+  const interrupt = { ...base, hook_event_name: "Interrupt" };
+
+  it("SessionEnd is session_end, Interrupt is generation_interrupt (its turn_id kept under host)", () => {
+    expect(codex.events.SessionEnd).toBe("session_end");
+    expect(codex.events.Interrupt).toBe("generation_interrupt");
+    expect(codex.read(sessionEnd, "session_end")).toMatchObject({ reason: "other", host: { name: "codex", event: "SessionEnd" } });
+    expect(codex.read(interrupt, "generation_interrupt").host).toMatchObject({ name: "codex", event: "Interrupt", turn_id: base.turn_id });
+  });
+
+  it("hooks install codex writes their entries when hooks.yaml has hooks for them", () => {
+    const project = (e: string) => dispatchCommand("codex", e, { root: null, bin: null, exec: true, walkUp: ".codex" });
+    const e = entriesOf(codex, config("/p", [hook("bye", "session_end"), hook("stopped", "generation_interrupt")]), project);
+    expect(Object.keys(e).sort()).toEqual(["Interrupt", "SessionEnd"]);
+    expect(e.SessionEnd).toEqual([{ hooks: [{ type: "command", command: codexDispatchCommand("session_end"), timeout: 20 }] }]);
+    expect((e.Interrupt[0].hooks as { command: string }[])[0].command).toBe(codexDispatchCommand("generation_interrupt"));
+  });
+
+  it("answered by Codex's rules: Interrupt takes systemMessage alone, for the user; a block, a stop, context and failures are said there", async () => {
+    const p = sandbox({
+      config: [
+        "hooks:",
+        "  generation_interrupt:",
+        "    - {name: note, command: sh ./note.sh}",
+        "    - {name: halt, command: sh ./halt.sh}",
+        "    - {name: broken, command: sh ./broken.sh}",
+        "  session_end:",
+        "    - {name: bye, command: sh ./bye.sh}",
+        "",
+      ].join("\n"),
+    });
+    p.write("note.sh", "cat > seen.json; echo 'turn interrupted'\n");
+    p.write("halt.sh", `echo '{"continue": false, "stopReason": "enough"}'\n`);
+    p.write("broken.sh", "echo oops >&2; exit 1\n");
+    p.write("bye.sh", "cat > bye.json; echo 'saved the notes'\n");
+    const run = (event: string, payload: unknown) => runMain(["--trust", "run", event, "--host", "codex"], { cwd: p.dir, env: p.env, input: JSON.stringify(payload) });
+    const i = await run("Interrupt", { ...interrupt, cwd: p.dir });
+    expect(i.code).toBe(0);
+    const answer = JSON.parse(i.stdout);
+    expect(Object.keys(answer)).toEqual(["systemMessage"]);
+    expect(answer.systemMessage).toContain("turn interrupted");
+    expect(answer.systemMessage).toContain("the hooks asked to stop the agent (enough), which Codex cannot do on Interrupt");
+    expect(answer.systemMessage).toMatch(/broken.*exit code 1/);
+    const seen = JSON.parse(readFileSync(p.path("seen.json"), "utf8"));
+    expect(seen).toMatchObject({ event: "generation_interrupt", host: { name: "codex", event: "Interrupt", turn_id: base.turn_id } });
+    const end = await run("SessionEnd", { ...sessionEnd, cwd: p.dir });
+    expect(JSON.parse(end.stdout)).toEqual({ systemMessage: "saved the notes" });
+    expect(JSON.parse(readFileSync(p.path("bye.json"), "utf8"))).toMatchObject({ event: "session_end", reason: "other", host: { event: "SessionEnd" } });
+  });
+
+  it("hooks import codex puts an Interrupt hook under generation_interrupt, not a custom event", () => {
+    const r = codex.import!({ hooks: { Interrupt: [{ hooks: [{ type: "command", command: "./on-interrupt.sh" }] }], SessionEnd: [{ hooks: [{ type: "command", command: "./bye.sh" }] }] } }, []);
+    expect(r.hooks.map((h) => h.event).sort()).toEqual(["generation_interrupt", "session_end"]);
+    expect(Object.keys(r.customEvents)).toEqual([]);
   });
 });

@@ -189,6 +189,8 @@ describe("hooks install / uninstall / --check (CLI)", () => {
     const installed = JSON.parse(readFileSync(p.path(".claude/settings.json"), "utf8"));
     // Cursor also runs .claude/settings.json's entries, naming the shell tool Shell.
     expect(installed.hooks.PreToolUse).toEqual([{ matcher: "Bash|Shell|Write", hooks: [{ type: "command", command: entry("pre_tool_use"), timeout: 15 }] }]);
+    // The shell commands a skill embeds (Claude Code's PreSkillShellCommand) reach the same guard: its shell tool only.
+    expect(installed.hooks.PreSkillShellCommand).toEqual([{ matcher: "Bash", hooks: [{ type: "command", command: entry("pre_tool_use"), timeout: 15 }] }]);
     expect(installed.hooks.Stop[0].hooks[0].timeout).toBe(130);
     expect((await runMain(["install", "claude"], { cwd: p.dir, env: p.env })).stdout).toMatch(/up to date/);
     expect((await runMain(["install", "--check"], { cwd: p.dir, env: p.env })).code).toBe(0);
@@ -200,7 +202,7 @@ describe("hooks install / uninstall / --check (CLI)", () => {
     expect(validate.stderr).toMatch(/\.claude\/settings\.json:1:1: warning: hookrun's entries are stale for PreToolUse/);
     const check = await runMain(["install", "--check", "--json"], { cwd: p.dir, env: p.env });
     expect(check.code).toBe(1);
-    expect(JSON.parse(check.stdout)).toEqual([{ host: "claude", file: p.path(".claude/settings.json"), installed: true, stale: ["PreToolUse"] }]);
+    expect(JSON.parse(check.stdout)).toEqual([{ host: "claude", file: p.path(".claude/settings.json"), installed: true, stale: ["PreToolUse", "PreSkillShellCommand"] }]);
 
     const un = await runMain(["uninstall", "claude"], { cwd: p.dir, env: p.env });
     expect(un.code).toBe(0);

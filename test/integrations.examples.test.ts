@@ -106,7 +106,9 @@ describe("examples/claude-code", () => {
 
   it("dispatches every Claude Code event it lists to `hooks run EVENT --host claude`, exactly as `hooks install claude` writes it", async () => {
     for (const [event, groups] of Object.entries(settings.hooks)) {
-      expect(groups[0].hooks[0].command).toMatch(new RegExp(` run ${event.replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase()} --host claude$`));
+      // PreSkillShellCommand (a skill's embedded shell command) is pre_tool_use to hookrun
+      const canonical = event === "PreSkillShellCommand" ? "pre_tool_use" : event.replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase();
+      expect(groups[0].hooks[0].command).toMatch(new RegExp(` run ${canonical} --host claude$`));
     }
     const check = await runMain(["--no-user-config", "install", "claude", "--check"], { cwd: path.join(ROOT, "examples/claude-code") });
     expect(check.stdout).toBe(".claude/settings.json: up to date\n");

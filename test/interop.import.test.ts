@@ -302,7 +302,7 @@ describe("hooks import claude (CLI)", () => {
     ];
     // pre_tool_use: the two claude hooks run as one group (30 s), only for Bash (what their matchers
     // select; Shell is Cursor's name for it, which runs these entries too); stop: the native lint (40 s), then npm test (120 s); +10 s each.
-    expect(JSON.parse(r.stdout)).toEqual({ hooks: { PreToolUse: entry("pre_tool_use", 40, "Bash|Shell"), Stop: entry("stop", 170) } });
+    expect(JSON.parse(r.stdout)).toEqual({ hooks: { PreToolUse: entry("pre_tool_use", 40, "Bash|Shell"), PreSkillShellCommand: entry("pre_tool_use", 40, "Bash"), Stop: entry("stop", 170) } });
     // Alone, --dispatch reads the project config as it is.
     expect(JSON.parse((await runMain(["import", "claude", "--dispatch"], { cwd: p.dir, env: p.env })).stdout)).toEqual(JSON.parse(r.stdout));
   });

@@ -1,5 +1,5 @@
 /**
- * The claude dialect: how Claude Code (2.1.330) reads a command hook's exit code and output,
+ * The claude dialect: how Claude Code (2.1.330; PreSkillShellCommand from 2.1.332) reads a command hook's exit code and output,
  * for hooks written for Claude Code (`dialect: claude`, what `hooks import claude` writes).
  * docs/dialects.md lists every field and exit code and what each dialect does with it; the rules
  * per event (plain stdout as context, additionalContext, what a block does) are the `claude`
@@ -30,6 +30,16 @@ function optional(o: Record<string, unknown>, field: string, type: "string" | "b
   if (o[field] !== undefined && typeof o[field] !== type) throw new SchemaError(`\`${where}${field}\` must be a ${type}`);
 }
 
+/**
+ * Claude Code's event before a shell command a skill embeds, which hookrun reads as pre_tool_use
+ * (docs/dialects.md#how-a-claude-hook-runs): a claude hook on pre_tool_use may name either event
+ * in `hookSpecificOutput.hookEventName` (Claude Code takes PreToolUse's answer there too).
+ */
+const SKILL_SHELL = "PreSkillShellCommand";
+
+/** Whether `hookEventName` names the event being answered. */
+const eventNameFits = (name: unknown, rules: ClaudeEventRules): boolean => name === rules.name || (rules.name === "PreToolUse" && name === SKILL_SHELL);
+
 /** Check an output object against Claude Code's schema (what it would refuse, it refuses here). */
 function checkSchema(o: Record<string, unknown>, rules: ClaudeEventRules): void {
   optional(o, "continue", "boolean", "");
@@ -44,7 +54,7 @@ function checkSchema(o: Record<string, unknown>, rules: ClaudeEventRules): void 
   if (hs === undefined) return;
   if (!isJsonObject(hs)) throw new SchemaError("`hookSpecificOutput` must be an object");
   if (typeof hs.hookEventName !== "string") throw new SchemaError("`hookSpecificOutput.hookEventName` is required");
-  if (hs.hookEventName !== rules.name) {
+  if (!eventNameFits(hs.hookEventName, rules)) {
     // Claude keeps a block and drops the rest; without a block the whole output is refused.
     if (o.decision === "block") return;
     throw new SchemaError(`\`hookSpecificOutput.hookEventName\` must be "${rules.name}" on this event, not ${JSON.stringify(hs.hookEventName)}`);
@@ -144,7 +154,7 @@ export function readClaude(r: HookResult, hook: ResolvedHook, code: number, gate
 
 /** Apply a schema-valid JSON answer. */
 function applyJson(r: HookResult, hook: ResolvedHook, rules: ClaudeEventRules, gate: GateKind, o: Record<string, unknown>, message: (content: string, kind?: Message["kind"]) => Message): HookResult {
-  const hs = isJsonObject(o.hookSpecificOutput) && o.hookSpecificOutput.hookEventName === rules.name ? o.hookSpecificOutput : {};
+  const hs = isJsonObject(o.hookSpecificOutput) && eventNameFits(o.hookSpecificOutput.hookEventName, rules) ? o.hookSpecificOutput : {};
   for (const key of Object.keys(o)) if (!TOP_LEVEL.has(key)) setOwn((r.json ??= {}), key, o[key]);
   const dropped = Object.keys(hs).filter((k) => !CARRIED_SPECIFIC.has(k));
   if (dropped.length > 0) {
@@ -196,10 +206,19 @@ export function claudeInput(base: Record<string, unknown>, event: string): Recor
   const defaults: Record<string, unknown> = { transcript_path: "", permission_mode: "default" };
   if (TOOL_CALL_EVENTS.has(event)) Object.assign(defaults, { tool_use_id: "", tool_input: {} });
   const missing = Object.keys(defaults).filter((k) => base[k] === undefined);
-  if (missing.length === 0) return base;
+  const skillShell = event === "pre_tool_use" && firedBySkillShell(base);
+  if (missing.length === 0 && !skillShell) return base;
   const out = { ...base };
   for (const k of missing) out[k] = defaults[k];
+  // Claude Code names its own event: the shell command a skill embeds is PreSkillShellCommand.
+  if (skillShell) out.hook_event_name = SKILL_SHELL;
   return out;
+}
+
+/** Claude Code fired the event as PreSkillShellCommand (the host's spelling under `host`). */
+function firedBySkillShell(base: Record<string, unknown>): boolean {
+  const host = Object.hasOwn(base, "host") ? base.host : undefined;
+  return isJsonObject(host) && Object.hasOwn(host, "name") && host.name === "claude" && Object.hasOwn(host, "event") && host.event === SKILL_SHELL;
 }
 
 /** Claude Code's dialect: Claude's field set on stdin, the output read by Claude's rules. */

@@ -38,7 +38,8 @@ export interface ClaudeHookResponse {
  * delivers there; a block is expressed the way each event
  * expects it.
  */
-export function formatClaude(result: TriggerResult): ClaudeHookResponse {
+export function formatClaude(result: TriggerResult, hostEvent?: string): ClaudeHookResponse {
+  if (hostEvent === SKILL_SHELL && result.event === "pre_tool_use") return formatSkillShell(result);
   const out: ClaudeHookResponse = {};
   const event = result.event;
   const rules = EVENT_BY_NAME.get(event)?.claude ?? null;
@@ -102,6 +103,49 @@ export function formatClaude(result: TriggerResult): ClaudeHookResponse {
   return out;
 }
 
+/**
+ * Claude Code's event before each shell command a skill or slash command embeds (`!\`cmd\``):
+ * hookrun reads it as pre_tool_use (docs/hosts.md#claude-codes-preskillshellcommand). Claude Code runs the command
+ * unless a hook stops it.
+ */
+export const SKILL_SHELL = "PreSkillShellCommand";
+
+/** The tools PreSkillShellCommand reports (its matcher tests them). */
+const SKILL_SHELL_TOOLS: readonly string[] = ["Bash", "PowerShell"];
+
+/**
+ * A pre_tool_use run fired by PreSkillShellCommand, in that event's answer: a block is its deny;
+ * `ask` and `defer` are passed on (Claude Code stops the command, saying a skill cannot wait for
+ * approval); `allow` adds nothing; a rewrite cannot be applied to an embedded command, so it is a
+ * deny saying so (Claude Code would stop it too, without naming the hook). Nothing reaches the
+ * model there: context and notices go to `systemMessage`, shown to the user.
+ */
+function formatSkillShell(result: TriggerResult): ClaudeHookResponse {
+  const out: ClaudeHookResponse = {};
+  const specific: NonNullable<ClaudeHookResponse["hookSpecificOutput"]> = { hookEventName: SKILL_SHELL };
+  const shown = result.messages.filter((m) => !m.hide && (m.kind === undefined || m.kind === "notice"));
+  const system = [...texts(shown), ...[...result.async_delivered, ...result.hooks].filter((r) => FAILURE_STATUSES.has(r.status)).map(failureLine)];
+  const ranked = rankedDecision(result);
+  const rewriters = result.hooks.filter((r) => r.updated_input !== undefined && r.updated_input !== null).map((r) => r.name);
+  if (result.blocked) {
+    specific.permissionDecision = "deny";
+    specific.permissionDecisionReason = result.reason ?? `blocked by ${result.blocked_by}`;
+  } else if (ranked && ranked.decision !== "allow") {
+    specific.permissionDecision = ranked.decision;
+    if (ranked.reason) specific.permissionDecisionReason = ranked.reason;
+  } else if (result.updated_input !== null && result.updated_input !== undefined) {
+    specific.permissionDecision = "deny";
+    specific.permissionDecisionReason = `hookrun: ${rewriters.length ? `hook ${rewriters.join(", ")}` : "a hook"} rewrote the command, and Claude Code cannot run a rewritten command that a skill or slash command embeds, so it was not run`;
+  }
+  if (!result.continue) {
+    out.continue = false;
+    if (result.stop_reason) out.stopReason = result.stop_reason;
+  }
+  if (system.length) out.systemMessage = system.join("\n");
+  if (Object.keys(specific).length > 1) out.hookSpecificOutput = specific;
+  return out;
+}
+
 /** Whether Claude Code gives a hook's additionalContext on this event to the model without keeping the agent going. */
 function modelContextEvent(event: string): boolean {
   const rules = EVENT_BY_NAME.get(event)?.claude;
@@ -126,8 +170,8 @@ const plainOutput = (r: HookResult | undefined) => r?.dialect === "claude" && !r
  *   plain stdout ("hook success: …" rather than "hook additional context: …");
  * - anything else is one JSON response (formatClaude), exit 0.
  */
-export function renderClaude(result: TriggerResult): ClaudeAnswer {
-  const response = formatClaude(result);
+export function renderClaude(result: TriggerResult, hostEvent?: string): ClaudeAnswer {
+  const response = formatClaude(result, hostEvent);
   const byName = new Map(result.hooks.map((r) => [r.name, r]));
   const blocker = result.blocked ? byName.get(result.blocked_by ?? "") : undefined;
   const onlyKeys = (keys: string[]) => Object.keys(response).every((k) => keys.includes(k)) && Object.keys(response.hookSpecificOutput ?? {}).every((k) => keys.includes(k));
@@ -176,7 +220,13 @@ function notRunResponse(event: string, forUser: string, forModel: string): Claud
 }
 
 /** Claude Code's event names → canonical events (the catalog's `claude` column). */
-const CLAUDE_EVENTS: Readonly<Record<string, string>> = Object.freeze(Object.fromEntries(EVENTS.filter((e) => e.claude).map((e) => [e.claude!.name, e.name])));
+const CLAUDE_EVENTS: Readonly<Record<string, string>> = Object.freeze({
+  ...Object.fromEntries(EVENTS.filter((e) => e.claude).map((e) => [e.claude!.name, e.name])),
+  // Claude Code 2.1.332: before each shell command a skill embeds. Without an entry for it those
+  // commands pass every PreToolUse guard, so it is pre_tool_use to hookrun (the catalog's
+  // PreToolUse stays the event's Claude name: the first in this table).
+  [SKILL_SHELL]: "pre_tool_use",
+});
 
 /**
  * Cursor also runs the entries of `.claude/settings.json`, with its own tool names (`Shell` for
@@ -194,7 +244,7 @@ const CLAUDE_FILE_READERS = { tools: cursor.tools };
 export const claudeHost: HostAdapter = {
   name: "claude",
   title: "Claude Code",
-  verified: "the real CLI (2.1.330) in `npm test`",
+  verified: "the real CLI (2.1.332) in `npm test`",
   events: CLAUDE_EVENTS,
   tools: {},
   timeout: { unit: "s", default: 600 },
@@ -212,7 +262,7 @@ export const claudeHost: HostAdapter = {
     shell: POSIX_SHELL,
     env: (projectDir) => ({ CLAUDE_PROJECT_DIR: projectDir }),
     payload: (hostEvent, projectDir) => ({ ...sampleFields(CLAUDE_EVENTS[hostEvent] ?? hostEvent, "Bash", projectDir), transcript_path: "", hook_event_name: hostEvent, permission_mode: "default" }),
-    // Claude Code 2.1.330's settings: `disableAllHooks: true` stops every hook, the value of the
+    // Claude Code's settings (read from 2.1.330): `disableAllHooks: true` stops every hook, the value of the
     // layer that wins (user < project < local < managed; test/prove.e2e.test.ts checks with the
     // real CLI that the project's true under a local false runs hooks). `allowManagedHooksOnly`,
     // honoured from managed settings only, stops user and project hooks.
@@ -253,6 +303,7 @@ export const claudeHost: HostAdapter = {
         const rewake = config.hooks.filter((h) => h.event === event && h.rewake === true);
         const others = config.hooks.filter((h) => h.event === event && h.rewake !== true);
         const list: HostEntry[] = [];
+        let skillShell: HostEntry[] | null = null;
         if (others.length > 0) {
           const values = matched(others);
           const hook = {
@@ -263,6 +314,10 @@ export const claudeHost: HostAdapter = {
             ...(asksFailClosed(config, event) && { onFailure: "block" }),
           };
           list.push({ ...(values && { matcher: values.join("|") }), hooks: [hook] });
+          // The shell commands a skill embeds reach pre_tool_use through their own event, wherever a
+          // pre_tool_use hook can match the shell tool (Claude Code's Bash or PowerShell).
+          const shells = values?.filter((v) => SKILL_SHELL_TOOLS.includes(v));
+          if (event === "pre_tool_use" && (!shells || shells.length)) skillShell = [{ ...(shells && { matcher: shells.join("|") }), hooks: [{ ...hook }] }];
         }
         for (const h of rewake) {
           const values = matched([h]);
@@ -270,6 +325,7 @@ export const claudeHost: HostAdapter = {
           list.push({ ...(values && { matcher: values.join("|") }), hooks: [hook] });
         }
         out[name] = list;
+        if (skillShell) out[SKILL_SHELL] = skillShell;
       }
       return out;
     },

@@ -13,7 +13,7 @@ import { jsonFile } from "./setup.js";
 import type { HostAdapter, HostAnswer, HostEntry, Payload } from "./types.js";
 
 /**
- * Codex CLI (`@openai/codex`, verified against 0.169.0; docs/hosts/codex.md). Codex reads
+ * Codex CLI (`@openai/codex`, verified against 0.171.0; docs/hosts/codex.md). Codex reads
  * `.codex/hooks.json` (project, only when the project is trusted in config.toml) and
  * `~/.codex/hooks.json`, in Claude's shape, sends Claude's snake_case payload plus `turn_id` and
  * `model`, and reads a strict subset of Claude's JSON answer: every output object denies unknown
@@ -22,7 +22,10 @@ import type { HostAdapter, HostAnswer, HostEntry, Payload } from "./types.js";
  * only the fields that event's schema has, and degrades what Codex lacks into a deny that says so.
  */
 
-/** Codex's event name → hookrun's (all ten are Claude's names). */
+/**
+ * Codex's event name → hookrun's (Claude's names, and Interrupt: the user interrupted a turn of
+ * the main thread, which is hookrun's generation_interrupt).
+ */
 const EVENTS: Readonly<Record<string, string>> = Object.freeze({
   SessionStart: "session_start",
   UserPromptSubmit: "user_prompt_submit",
@@ -34,6 +37,8 @@ const EVENTS: Readonly<Record<string, string>> = Object.freeze({
   SubagentStart: "subagent_start",
   SubagentStop: "subagent_stop",
   Stop: "stop",
+  SessionEnd: "session_end",
+  Interrupt: "generation_interrupt",
 });
 const CODEX_NAME: ReadonlyMap<string, string> = new Map(Object.entries(EVENTS).map(([codex, canonical]) => [canonical, codex]));
 
@@ -54,6 +59,8 @@ interface Shape {
   /** `continue: false` / `stopReason` are accepted (rejected on PreToolUse and PermissionRequest). */
   stop: boolean;
 }
+/** An event whose answer is `systemMessage` alone (Interrupt's schema; SessionEnd has none, and Codex reads nothing back). */
+const MESSAGE_ONLY: Shape = { context: false, block: false, stop: false };
 const SHAPES: Readonly<Record<string, Shape>> = {
   session_start: { context: true, block: false, stop: true },
   user_prompt_submit: { context: true, block: true, stop: true },
@@ -65,6 +72,8 @@ const SHAPES: Readonly<Record<string, Shape>> = {
   subagent_start: { context: true, block: false, stop: true },
   subagent_stop: { context: false, block: true, stop: true },
   stop: { context: false, block: true, stop: true },
+  session_end: MESSAGE_ONLY,
+  generation_interrupt: MESSAGE_ONLY,
 };
 
 /** One Codex hook answer (only fields some Codex event accepts; never suppressOutput). */
@@ -182,10 +191,10 @@ export function formatCodex(result: TriggerResult): CodexHookResponse {
       out.decision = "block";
       out.reason = feedback.join("\n");
     }
-    if (!result.continue) {
+    if (!result.continue && shape.stop) {
       out.continue = false;
       out.stopReason = stopWhy;
-    }
+    } else if (!result.continue) system.push(`hookrun: the hooks asked to stop the agent (${stopWhy}), which Codex cannot do on ${CODEX_NAME.get(event) ?? event}`);
   }
   if (system.length) out.systemMessage = system.join("\n");
   if (Object.keys(specific).length > 1) out.hookSpecificOutput = specific;
@@ -259,11 +268,13 @@ function importCodex(settings: unknown, existing: ExistingHook[]): HookImport {
   const clean: Record<string, unknown> = {};
   for (const [event, groups] of Object.entries(hooks)) {
     if (!Object.hasOwn(EVENTS, event)) notes.push(`hooks.${event}: not an event of Codex (it ignores it)`);
+    // Interrupt is Codex's own (not Claude's): its hooks go under hookrun's name for it.
+    const key = event === "Interrupt" ? EVENTS.Interrupt : event;
     if (!Array.isArray(groups)) {
-      clean[event] = groups;
+      clean[key] = groups;
       continue;
     }
-    clean[event] = groups.map((group, g) => {
+    clean[key] = groups.map((group, g) => {
       if (!isJsonObject(group) || !Array.isArray(group.hooks)) return group;
       const where = `hooks.${event}[${g}]`;
       let matcher = group.matcher;
@@ -309,13 +320,13 @@ function importCodex(settings: unknown, existing: ExistingHook[]): HookImport {
 export const codex: HostAdapter = {
   name: "codex",
   title: "Codex CLI",
-  verified: "the real CLI (0.169.0) in `npm test`",
+  verified: "the real CLI (0.171.0) in `npm test`",
   events: EVENTS,
   tools: TOOLS,
   timeout: { unit: "s", default: 600 },
   detect(payload: Payload): boolean {
     if (typeof payload.hook_event_name !== "string" || !Object.hasOwn(EVENTS, payload.hook_event_name)) return false;
-    // every event but SessionStart carries turn_id; SessionStart's transcript is a rollout file
+    // every event but SessionStart and SessionEnd carries turn_id; their transcript is a rollout file
     return typeof payload.turn_id === "string" || (typeof payload.transcript_path === "string" && /[/\\]rollout-[^/\\]+\.jsonl$/.test(payload.transcript_path));
   },
   read,
@@ -341,7 +352,7 @@ export const codex: HostAdapter = {
       hook_event_name: hostEvent,
       model: "gpt-5.5",
       permission_mode: "default",
-      ...(hostEvent !== "SessionStart" && { turn_id: "hooks-doctor" }),
+      ...(hostEvent !== "SessionStart" && hostEvent !== "SessionEnd" && { turn_id: "hooks-doctor" }),
     }),
     strict: {
       rootKeys: ["description", "hooks"],

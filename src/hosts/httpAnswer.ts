@@ -15,7 +15,7 @@ export function hostHttpBody(host: HostAdapter, outcome: HostEventOutcome, form:
     const a = outcome.kind === "prepared" || outcome.answer === null ? { stdout: "", stderr: "", exitCode: 0 } : outcome.answer;
     return { stdout: a.stdout, stderr: a.stderr, exit_code: a.exitCode };
   }
-  if (outcome.kind === "ran" || outcome.kind === "blocked") return render(outcome.result);
+  if (outcome.kind === "ran" || outcome.kind === "blocked") return render(outcome.result, outcome.hostEvent);
   // The not-run answer of a warm host is its JSON on stdout; nothing said is an empty object.
   const text = outcome.kind === "not-run" ? outcome.answer.stdout.trim() : "";
   return text ? JSON.parse(text) : {};

@@ -79,7 +79,7 @@ export interface HostEventRequest {
 /** What came of an event, for the door to print. */
 export type HostEventOutcome =
   /** The hooks ran: the result, and the host's answer (null without a host). */
-  | { kind: "ran"; event: string; config: ResolvedConfig; context: HookContext; result: TriggerResult; answer: HostAnswer | null }
+  | { kind: "ran"; event: string; config: ResolvedConfig; context: HookContext; result: TriggerResult; answer: HostAnswer | null; hostEvent?: string }
   /** `prepareOnly`: the event and context that would run. */
   | { kind: "prepared"; event: string; config: ResolvedConfig; context: HookContext; transcriptWarning: string | null }
   /** Nothing runs and nothing is said: the host fired this for none of hookrun's events, or another entry of the host runs it. */
@@ -90,7 +90,7 @@ export type HostEventOutcome =
    * hookrun could not run a hook that asked `on_failure: block` (docs/fail-closed.md): the call is
    * blocked, `result` says why (hookrun's own block), `answer` is the host's blocking answer.
    */
-  | { kind: "blocked"; event: string; cause: string; result: TriggerResult; answer: HostAnswer };
+  | { kind: "blocked"; event: string; cause: string; result: TriggerResult; answer: HostAnswer; hostEvent?: string };
 
 /** An answer that says nothing: exit 0, no output. */
 const SILENT: HostAnswer = Object.freeze({ stdout: "", stderr: "", exitCode: 0 });
@@ -188,7 +188,8 @@ async function readAndRun(req: HostEventRequest, config: ResolvedConfig, event: 
   const result = await req.runner(config).trigger(event, context, { ...req.options, log });
   if (transcriptWarning) result.warnings.unshift(transcriptWarning);
   if (notice) result.messages.unshift({ role: "system", kind: "notice", content: notice });
-  return { kind: "ran", event, config, context, result, answer: host ? host.render(result) : null };
+  const fired = host ? firedAs(host, req) : undefined;
+  return { kind: "ran", event, config, context, result, answer: host ? host.render(result, fired) : null, ...(fired && { hostEvent: fired }) };
 }
 
 /** hookrun failed closed: the host's blocking answer, the cause and the fix in its reason, and on stderr for the person reading the log. */
@@ -196,7 +197,18 @@ function blocked(payload: Payload, host: HostAdapter, event: string, cause: stri
   const reason = closedReason(cause, fix);
   const sessionId = typeof payload.session_id === "string" ? payload.session_id : "";
   const result = failedClosedResult(event, sessionId, reason);
-  return { kind: "blocked", event, cause, result, answer: withDiagnostic(host.render(result), `hooks: ${reason}`) };
+  const fired = firedAs(host, { event: "", payload });
+  return { kind: "blocked", event, cause, result, answer: withDiagnostic(host.render(result, fired), `hooks: ${reason}`), ...(fired && { hostEvent: fired }) };
+}
+
+/**
+ * The host's own name of the event that fired: the payload's `hook_event_name` when it is one
+ * of the host's events, else the event the door was given when it is one.
+ */
+function firedAs(host: HostAdapter, req: Pick<HostEventRequest, "event" | "payload">): string | undefined {
+  const named = Object.hasOwn(req.payload, "hook_event_name") ? req.payload.hook_event_name : undefined;
+  if (typeof named === "string" && Object.hasOwn(host.events, named)) return named;
+  return Object.hasOwn(host.events, req.event) ? req.event : undefined;
 }
 
 /** The cause and the fix of hookrun's block when hookrun itself failed. */

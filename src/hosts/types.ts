@@ -231,7 +231,7 @@ export interface HostAdapter {
   readonly events: Readonly<Record<string, string>>;
   /** Host tool name → canonical tool name (Claude's: Bash, Write, Edit, Read, …); others pass unchanged. */
   readonly tools: Readonly<Record<string, string>>;
-  /** What the adapter was checked against, for the README's host table ("the real CLI 2.1.330, in npm test"). */
+  /** What the adapter was checked against, for the README's host table ("the real CLI 2.1.332, in npm test"). */
   readonly verified: string;
   /** The unit of the `timeout` in the host's config, and the host's default, in that unit. */
   readonly timeout: { readonly unit: "s" | "ms"; readonly default: number };
@@ -258,8 +258,12 @@ export interface HostAdapter {
    * empty. Absent: always `event`.
    */
   route?(payload: Payload, event: string): string | null;
-  /** The run's merged result in the host's contract, with the written degradation rules. */
-  render(result: TriggerResult): HostAnswer;
+  /**
+   * The run's merged result in the host's contract, with the written degradation rules.
+   * `hostEvent`: the host's own name of the event that fired, when known (Claude Code's
+   * PreSkillShellCommand, read as pre_tool_use, takes its own answer).
+   */
+  render(result: TriggerResult, hostEvent?: string): HostAnswer;
   /**
    * The answer when the project's hooks did not run (config untrusted or invalid): never a silent
    * fail-open; `forUser` is what the user must be told, `forModel` what the model may be told.

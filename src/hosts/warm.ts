@@ -36,7 +36,7 @@ export const CHALLENGE = /^[0-9a-f]{32,128}$/;
  */
 interface WarmHost {
   /** The response body for a run. */
-  render(result: TriggerResult): unknown;
+  render(result: TriggerResult, hostEvent?: string): unknown;
   /** Host events the host never sends to a URL: their entries stay commands. */
   commandOnly: ReadonlySet<string>;
   /** Turns a failure to reach the server into a block where the host can (Claude: `onFailure: "block"`). */
@@ -99,4 +99,4 @@ export function installedPort(entries: Readonly<Record<string, unknown>>): numbe
 }
 
 /** How a host with http hooks answers over HTTP (its JSON renderer), or null for a host without them. */
-export const warmRenderer = (host: string): ((result: TriggerResult) => unknown) | null => (Object.hasOwn(WARM, host) ? WARM[host].render : null);
+export const warmRenderer = (host: string): ((result: TriggerResult, hostEvent?: string) => unknown) | null => (Object.hasOwn(WARM, host) ? WARM[host].render : null);

@@ -9,13 +9,15 @@ import { hookNameFromCommand, slug, uniqueName } from "./hookNames.js";
 import { beginImport, customEventName, type ExistingHook, type HookImport } from "./importHooks.js";
 
 /**
- * Claude Code (2.1.330) events the catalog leaves out, and why: a hook on one is imported under a
+ * Claude Code (2.1.332) events the catalog leaves out, and why: a hook on one is imported under a
  * custom event of that name (so nothing is lost), with this reason on stderr.
  */
 export const CLAUDE_EVENTS_LEFT_OUT: Readonly<Record<string, string>> = Object.freeze({
   WorktreeCreate: "Claude Code reads the created worktree's path from the hook's stdout, which hookrun's result cannot carry",
   WorktreeRemove: "it pairs with WorktreeCreate, a worktree provider rather than a hook on an agent's step",
   MessageDisplay: "it rewrites streamed text on the user's display line by line (hookSpecificOutput.displayContent), which hookrun's result cannot carry",
+  PreSkillShellCommand:
+    "hookrun fires pre_tool_use for it (with host.event PreSkillShellCommand), so a hook on it alone would also run on the model's own tool calls there; move it under pre_tool_use to guard both",
 });
 
 const MAX_TIMEOUT_S = 24 * 60 * 60;

@@ -11,7 +11,7 @@ import { type ModelOptions, type ModelRequest, type ScriptTurn, startResponsesMo
  * CODEX_HOME, and read back every request the model received.
  *
  * CODEX_HOME/config.toml points Codex at the server (model_provider "mock", wire_api
- * "responses", the key from MOCK_API_KEY) and marks the project trusted: Codex 0.169.0 reads a
+ * "responses", the key from MOCK_API_KEY) and marks the project trusted: Codex (0.169.0 and 0.171.0) reads a
  * project's .codex/hooks.json only in a trusted project and ignores it silently otherwise
  * (`--dangerously-bypass-hook-trust` skips only the per-hook review).
  */

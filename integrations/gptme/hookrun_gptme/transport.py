@@ -90,10 +90,29 @@ def find_cli(cwd: Path) -> Optional[List[str]]:
     return [found] if found else None
 
 
+def _first_problem(error: Dict[str, Any]) -> Optional[str]:
+    """The first diagnostic of an invalid config as `hooks validate` prints it: FILE:LINE:COL: error: message."""
+    diagnostics = error.get("diagnostics")
+    if not isinstance(diagnostics, list):
+        return None
+    found = [d for d in diagnostics if isinstance(d, dict) and isinstance(d.get("message"), str)]
+    first = next((d for d in found if d.get("severity") == "error"), found[0] if found else None)
+    if first is None:
+        return None
+    where = ":".join(str(first[k]) for k in ("file", "line", "col") if isinstance(first.get(k), (str, int)) and not isinstance(first.get(k), bool))
+    severity = first.get("severity") if isinstance(first.get("severity"), str) else "error"
+    return f"{where}: {severity}: {first['message']}" if where else f"{severity}: {first['message']}"
+
+
 def _error_of(data: Any, fallback: str) -> Failure:
     error = data.get("error") if isinstance(data, dict) else None
     if isinstance(error, dict):
-        return Failure(str(error.get("code") or "error"), str(error.get("message") or fallback))
+        message = str(error.get("message") or fallback)
+        problem = _first_problem(error)
+        # An invalid config says what is wrong, not only that it is invalid.
+        if problem:
+            message = f"{message}; first: {problem}"
+        return Failure(str(error.get("code") or "error"), message)
     if isinstance(error, str):
         return Failure("error", error)
     return Failure("error", fallback)

@@ -58,6 +58,24 @@ class Invalid(PluginTest):
         self.assertEqual(err.getvalue().count("config is invalid"), 1, err.getvalue())
 
 
+class InvalidSaysWhat(PluginTest):
+    CONFIG = "version: 1\nhooks:\n  pre_tool_use:\n    - name: slow\n      command: 'true'\n      timeout: banana\n"
+    TRUST = False
+
+    def test_the_line_names_the_first_problem_as_hooks_validate_prints_it(self):
+        err = self.capture_stderr()
+        self.run_tool(ToolUse("shell", None, "ls"))
+        lines = [l for l in err.getvalue().splitlines() if "config is invalid" in l]
+        self.assertEqual(len(lines), 1, err.getvalue())
+        self.assertIn('; first: hooks.yaml:6:16: error: bad duration "banana" for `timeout`', lines[0])
+
+    def test_a_failure_without_diagnostics_keeps_its_message(self):
+        failure = transport._error_of({"error": {"code": "trust", "message": "not trusted", "diagnostics": "junk"}}, "x")
+        self.assertEqual((failure.code, failure.message), ("trust", "not trusted"))
+        failure = transport._error_of({"error": {"code": "config", "message": "invalid", "diagnostics": [{"message": "m"}, 3]}}, "x")
+        self.assertEqual(failure.message, "invalid; first: error: m")
+
+
 class Missing(PluginTest):
     CONFIG = DUMP
 
