@@ -444,7 +444,7 @@ describe("copilot.import", () => {
       },
       [{ event: "session_start", name: "ctx", command: "./ctx.sh" }],
     );
-    expect(imp.hooks.map((h) => h.hook.name)).toEqual(["b"]);
+    expect(imp.hooks.map((h) => h.hook.name)).toEqual(["b", "r"]);
     expect(imp.hooks[0].hook.matcher).toBe("^(?:ba.*)$");
     const notes = imp.notes.join("\n");
     for (const s of [
@@ -470,5 +470,26 @@ describe("copilot.import", () => {
     expect(() => copilot.import!([], [])).toThrow(TypeError);
     expect(() => copilot.import!({ hooks: [] }, [])).toThrow(TypeError);
     expect(copilot.import!({}, []).notes).toEqual(["the file has no `hooks` object; nothing to import"]);
+  });
+
+  it("imports the hooks of an event hookrun has none for under a custom event named after it, in the dialect of the key's spelling", () => {
+    const imp = copilot.import!(
+      {
+        version: 1,
+        hooks: {
+          notificationSent: [{ type: "command", bash: "./n.sh" }],
+          PreToolUse: [{ hooks: [{ type: "command", command: "./g.sh" }] }],
+          SomethingNew: [{ hooks: [{ type: "command", command: "./s.sh" }] }],
+        },
+      },
+      [],
+    );
+    expect(imp.hooks.map((h) => [h.event, h.hook.command, h.hook.dialect])).toEqual([
+      ["notification_sent", "./n.sh", "copilot"],
+      ["pre_tool_use", "./g.sh", "copilot-pascal"],
+      ["something_new", "./s.sh", "copilot-pascal"],
+    ]);
+    expect(imp.customEvents).toMatchObject({ notification_sent: { custom: true }, something_new: { custom: true } });
+    expect(imp.notes).toContain("hooks.notificationSent: hookrun has no event for Copilot's `notificationSent`; its hooks are imported under the custom event `notification_sent`");
   });
 });

@@ -18,7 +18,7 @@ import { isJsonObject } from "../config/scanJson.js";
 import { matcherRule } from "../config/matcher.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { hookNameFromCommand, slug, uniqueName } from "../interop/hookNames.js";
-import { beginImport, type ExistingHook, type HookImport, type ImportedHook } from "../interop/importHooks.js";
+import { beginImport, customEventName, type ExistingHook, type HookImport, type ImportedHook } from "../interop/importHooks.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { hookrunCallNote } from "./dispatch.js";
 import { jsonFile } from "./setup.js";
@@ -230,15 +230,18 @@ function importCopilot(raw: unknown, existing: ExistingHook[] = []): HookImport 
   const taken = new Set(existing.map((h) => h.name));
   const seen = new Set(existing.map((h) => JSON.stringify([h.event, h.command ?? null, h.matcher ?? null])));
   for (const [hostEvent, list] of Object.entries(hooks)) {
-    const pascal = Object.hasOwn(PASCAL_EVENTS, hostEvent);
-    const event = pascal ? PASCAL_EVENTS[hostEvent] : Object.hasOwn(CAMEL_EVENTS, hostEvent) ? CAMEL_EVENTS[hostEvent] : null;
-    if (event === null) {
-      result.notes.push(`hooks.${hostEvent}: hookrun has no event for Copilot's \`${hostEvent}\`; its hooks are not imported`);
-      continue;
-    }
+    const known = Object.hasOwn(PASCAL_EVENTS, hostEvent) || Object.hasOwn(CAMEL_EVENTS, hostEvent);
+    // An event key hookrun has no event for keeps its spelling's dialect: PascalCase keys are Claude-shaped.
+    const pascal = Object.hasOwn(PASCAL_EVENTS, hostEvent) || (!known && /^[A-Z]/.test(hostEvent));
     if (!Array.isArray(list)) {
       result.notes.push(`hooks.${hostEvent}: not a list of hooks; skipped`);
       continue;
+    }
+    let event = Object.hasOwn(PASCAL_EVENTS, hostEvent) ? PASCAL_EVENTS[hostEvent] : Object.hasOwn(CAMEL_EVENTS, hostEvent) ? CAMEL_EVENTS[hostEvent] : null;
+    if (event === null) {
+      event = customEventName("copilot", slug(hostEvent.replace(/([a-z0-9])([A-Z])/g, "$1_$2")).replace(/[-.]/g, "_"));
+      result.customEvents[event] = { custom: true, description: `Copilot CLI's ${hostEvent} event (imported; fire it with \`hooks run ${event}\`)` };
+      result.notes.push(`hooks.${hostEvent}: hookrun has no event for Copilot's \`${hostEvent}\`; its hooks are imported under the custom event \`${event}\``);
     }
     list.forEach((item, i) => {
       const at = `hooks.${hostEvent}[${i}]`;
