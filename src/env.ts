@@ -53,6 +53,7 @@ export const HOOK_ENV: readonly EnvVar[] = [
   { name: "HOOK_TOOL_NAME", description: "tool_name, when the context has one" },
   { name: "HOOK_FILE_PATH", description: "path, when the context has one" },
   { name: "CLAUDE_PROJECT_DIR", description: "the project dir, unless already set" },
+  { name: "AGENT_CODE_HOOK_CONTEXT", description: "for a `dialect: agent-code` hook: the context as agent-code passes it, when it fits agent-code's limit (docs/dialects.md)" },
 ];
 
 /** `CI` is set and means yes (not "", "0" or "false", any case): trust without asking, wait for async hooks. */
