@@ -8,6 +8,7 @@ import { parseHookEvent } from "../events/parseHookEvent.js";
 import { stateDir as defaultStateDir } from "../fs/stateDir.js";
 import { assertTrusted } from "../trust/store.js";
 import { buildContext, sessionIdOf } from "./context.js";
+import { applyLoopLimits } from "./loopLimit.js";
 import { eventGate, orderHooks, runGroups, selectHooks } from "./select.js";
 import { notRunResult, runHook } from "./runHook.js";
 import { appendRunLog, runLogRecord, type RunLogExtras } from "./runLog.js";
@@ -160,6 +161,7 @@ class HookRunner implements Runner {
     }
     result.hooks = await this.runCancellable(sync, event, base, options.signal);
     if (waited) this.deliverWaited(result, await waited);
+    applyLoopLimits(result, sync, this.stateDir, this.config.projectDir);
     this.collect(result);
     result.duration_ms = Date.now() - started;
     if (this.runLog) {
