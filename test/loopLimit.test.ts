@@ -72,6 +72,26 @@ describe("loop_limit", () => {
     for (let i = 0; i < 7; i++) expect((await stop("n")).blocked).toBe(true);
   });
 
+  it("a cursor-dialect hook fired by another host gets its own count as `loop_count`", async () => {
+    configure(`cat > "$HOOKS_TEST_OUT"; printf '%s' '{"followup_message":"again"}'`, "      loop_limit: 3\n", "cursor");
+    const out = path.join(sb.current.dir, "stdin.json");
+    const seen: unknown[] = [];
+    for (let i = 0; i < 4; i++) {
+      const config = await sb.current.load();
+      const runner = createRunner(config, { trust: "all", runLog: false, cwd: sb.current.dir, env: { ...sb.current.processEnv, HOOKS_TEST_OUT: out }, stateDir: sb.current.env.HOOKS_STATE_DIR });
+      await runner.trigger("stop", { session_id: "c" });
+      await runner.close();
+      seen.push((JSON.parse(readFileSync(out, "utf8")) as { loop_count: unknown }).loop_count);
+    }
+    // The fourth was refused (limit 3), so the count restarted: the next stop sees 0.
+    expect(seen).toEqual([0, 1, 2, 3]);
+    const config = await sb.current.load();
+    const runner = createRunner(config, { trust: "all", runLog: false, cwd: sb.current.dir, env: { ...sb.current.processEnv, HOOKS_TEST_OUT: out }, stateDir: sb.current.env.HOOKS_STATE_DIR });
+    await runner.trigger("stop", { session_id: "c" });
+    await runner.close();
+    expect((JSON.parse(readFileSync(out, "utf8")) as { loop_count: unknown }).loop_count).toBe(0);
+  });
+
   it("applies on subagent_stop", async () => {
     configure("exit 2", "      loop_limit: 1\n", "native", "subagent_stop");
     expect((await stop("s", "subagent_stop")).blocked).toBe(true);

@@ -54,6 +54,14 @@ function readCounts(file: string, warnings: string[]): Map<string, number> {
 }
 
 /**
+ * How many stops in a row `hook` has kept the agent going in this session (0 when unknown): the
+ * `loop_count` a cursor-dialect hook gets when another host fires the stop.
+ */
+export function storedLoopCount(stateDir: string, projectDir: string, sessionId: string, hook: ResolvedHook): number {
+  return readCounts(loopCountFile(stateDir, projectDir, sessionId), []).get(`${hook.event}/${hook.name}`) ?? 0;
+}
+
+/**
  * Apply the `loop_limit` of the hooks that ran on a stop / subagent_stop: a hook that has kept
  * the agent going `loop_limit` times in a row has its next continuation turned into a notice for
  * the user (the stop goes through, and its count restarts); a run that does not continue restarts
