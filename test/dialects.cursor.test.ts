@@ -178,7 +178,8 @@ describe("dialect: cursor — the hook receives Cursor's payload", () => {
     for (const k of ["event", "turn_count", "host", "stop_hook_active"]) expect(got).not.toHaveProperty(k);
     configure("stop", [{ name: "dump", command: dump() }]);
     await run("stop", "claude", { session_id: "s1", transcript_path: "", cwd: sb.current.dir, hook_event_name: "Stop", stop_hook_active: true });
-    expect(stdin()).toMatchObject({ hook_event_name: "stop", status: "completed", loop_count: 1 });
+    // loop_count is this hook's own count of continuations in a row (docs/configuration.md#loop_limit): it never continued.
+    expect(stdin()).toMatchObject({ hook_event_name: "stop", status: "completed", loop_count: 0 });
     configure("user_prompt_submit", [{ name: "dump", command: dump() }]);
     await result("user_prompt_submit", { prompt: "hi" });
     expect(stdin()).toMatchObject({ hook_event_name: "beforeSubmitPrompt", prompt: "hi", attachments: [] });

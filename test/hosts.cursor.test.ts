@@ -247,7 +247,8 @@ describe("cursor: install entries", () => {
       preToolUse: [{ command: "hooks run pre_tool_use --host cursor", timeout: 35, matcher: "Bash|Shell|Read", failClosed: true }],
       postToolUse: [{ command: "hooks run post_tool_use --host cursor", timeout: 40, matcher: "Write|Edit" }],
       sessionStart: [{ command: "hooks run session_start --host cursor", timeout: 11 }],
-      stop: [{ command: "hooks run stop --host cursor", timeout: 13 }],
+      // No Cursor bound on the dispatch: hookrun enforces each hook's loop_limit.
+      stop: [{ command: "hooks run stop --host cursor", timeout: 13, loop_limit: null }],
     });
     expect(specOf(cursor)).toMatchObject({ projectFile: ".cursor/hooks.json", userFile: ".cursor/hooks.json", hooksPath: ["hooks"], skeleton: { version: 1 } });
     expect(cursor.timeout.unit).toBe("s");
@@ -295,7 +296,7 @@ describe("cursor: import", () => {
       ["pre_tool_use", "preToolUse", { name: "guard", matcher: "Bash|Write", command: "python3 hooks/guard.py", timeout: 5, dialect: "cursor" }],
       ["pre_tool_use", "preToolUse", { name: "x", matcher: "Sh.*", command: "node x.js", dialect: "cursor" }],
       ["post_tool_use", "afterFileEdit", { name: "prettier", matcher: "Write|Edit", command: "npx prettier --write", dialect: "cursor" }],
-      ["stop", "stop", { name: "verify", command: "./hooks/verify.sh", dialect: "cursor" }],
+      ["stop", "stop", { name: "verify", command: "./hooks/verify.sh", loop_limit: 3, dialect: "cursor" }],
       ["after_agent_response", "afterAgentResponse", { name: "audit-2", command: "./hooks/audit.sh", dialect: "cursor" }],
       ["session_start", "sessionStart", { name: "ctx", command: "ctx.sh", dialect: "cursor" }],
     ]);
@@ -304,7 +305,6 @@ describe("cursor: import", () => {
     for (const n of [
       "hooks.preToolUse[1] (`x`): matcher is a regex over Cursor's tool names",
       "hooks.afterFileEdit[0] (`prettier`): matcher `ignored` not carried",
-      "hooks.stop[0] (`verify`): `loop_limit: 3` not carried: hookrun has no per-hook limit on follow-ups; under Cursor the dispatch entry's own loop_limit",
       "hooks.stop[0] (`verify`): `failClosed` not carried: a failed stop hook cannot deny anything",
       "hooks.sessionStart[0]: skipped a hook of type `prompt`",
       "hooks.sessionStart[1]: `hooks run session_start --host cursor` already hands this event to hookrun",
@@ -318,6 +318,7 @@ describe("cursor: import", () => {
       expect(notes).toContain(n);
     // Written for Cursor, read by Cursor's rules: no note says otherwise any more.
     expect(notes).not.toContain("not Cursor's");
+    expect(notes).not.toContain("loop_limit");
   });
 
   it("skips what the target config already has, and writes a hooks.yaml hookrun loads", async () => {

@@ -1,3 +1,4 @@
+import { LOOP_EVENTS } from "../events/catalog.js";
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { type Diagnostic, UsageError } from "../errors.js";
@@ -93,6 +94,13 @@ function checkHook(report: Report, at: ConfigPath, hook: Obj, event: string | nu
   }
   if (hook.rewake === true && hook.async !== true)
     report("error", [...at, "rewake"], `hook${label(hook)} has \`rewake: true\` without \`async: true\`: only a hook run in the background can wake the model; add \`async: true\``, "key");
+  if (hook.loop_limit !== undefined && hook.loop_limit !== null && event !== null && !LOOP_EVENTS.has(event))
+    report(
+      "error",
+      [...at, "loop_limit"],
+      `hook${label(hook)} has \`loop_limit\` on \`${event}\`: it bounds how many stops in a row a hook keeps the agent going, so only stop and subagent_stop take it; remove it or move the hook`,
+      "key",
+    );
   if (hook.timeout !== undefined) problem(report, [...at, "timeout"], durationProblem("timeout", hook.timeout));
   if (hook.max_output !== undefined) problem(report, [...at, "max_output"], sizeProblem("max_output", hook.max_output));
   if (typeof hook.matcher === "string") checkMatcher(report, [...at, "matcher"], hook.matcher, event);

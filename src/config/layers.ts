@@ -1,3 +1,4 @@
+import { LOOP_EVENTS } from "../events/catalog.js";
 import path from "node:path";
 import type { Diagnostic } from "../errors.js";
 import { tryParseHookEvent, normalizeEventName } from "../events/parseHookEvent.js";
@@ -113,7 +114,7 @@ function applySpec(draft: Draft, spec: Partial<HookSpec>, loc: (p: (string | num
     draft.spec.args = spec.args;
     if (spec.command === undefined) delete draft.spec.command;
   }
-  for (const k of ["description", "priority", "async", "rewake", "timeout", "matcher", "if", "paths", "cwd", "shell", "on_failure", "max_output", "dialect"] as const) {
+  for (const k of ["description", "priority", "async", "rewake", "timeout", "matcher", "if", "paths", "cwd", "shell", "on_failure", "max_output", "dialect", "loop_limit"] as const) {
     if (spec[k] !== undefined) (draft.spec as Record<string, unknown>)[k] = spec[k];
   }
   if (spec.enabled !== undefined) {
@@ -146,6 +147,11 @@ function finish(d: Draft, defaults: MergedDefaults): ResolvedHook {
   if (typeof s.shell === "string") h.shell = s.shell;
   if (s.on_failure === "block" || s.on_failure === "continue") h.onFailure = s.on_failure;
   h.maxOutput = parseSize(s.max_output) ?? defaults.maxOutput;
+  if (typeof s.loop_limit === "number" && Number.isSafeInteger(s.loop_limit) && s.loop_limit > 0 && LOOP_EVENTS.has(h.event)) h.loopLimit = s.loop_limit;
+  else if (s.loop_limit === undefined && LOOP_EVENTS.has(h.event)) {
+    const dialectDefault = dialect?.loopLimit;
+    if (dialectDefault !== undefined) h.loopLimit = dialectDefault;
+  }
   return h;
 }
 

@@ -75,6 +75,11 @@ export function displayPath(path: ConfigPath): string {
   return s || "the top level";
 }
 
+/** What else a key with a minimum accepts. */
+function minimumHint(key: unknown): string {
+  return key === "loop_limit" ? " (or null for no limit)" : "";
+}
+
 function typeName(v: unknown): string {
   if (v === null) return "empty";
   if (Array.isArray(v)) return "a list";
@@ -163,6 +168,8 @@ function describe(e: SchemaError, path: (string | number)[], root: unknown): { a
         message: `\`${String(last)}\`${hookLabel(root, path)} must be ${allowed.map((a) => `\`${a}\``).join(" or ")}, not ${typeName(here)}${typeof here === "string" ? didYouMean(here, allowed) : ""}`,
       };
     }
+    case "minimum":
+      return { at: path, target: "value", message: `\`${String(last)}\`${hookLabel(root, path)} must be at least ${String(e.params.limit)}${minimumHint(last)}, not ${typeName(here)}` };
     case "minLength":
       return { at: path, target: "value", message: `\`${String(last)}\`${hookLabel(root, path)} must not be empty` };
     case "minItems":

@@ -31,6 +31,8 @@ export interface HookSpec {
   on_failure?: "continue" | "block";
   max_output?: SizeSpec;
   dialect?: Dialect;
+  /** On stop / subagent_stop: how many stops in a row the hook may keep the agent going; null: no limit (docs/configuration.md#loop_limit). */
+  loop_limit?: number | null;
 }
 
 /** Whose rules read a hook's output and run it: hookrun's (docs/running-hooks.md#what-a-hook-prints-and-decisions) or a host's, a name of src/dialects/table.ts (docs/dialects.md). */
@@ -106,6 +108,8 @@ export interface ResolvedHook {
   onFailure: "continue" | "block";
   maxOutput: number;
   dialect: Dialect;
+  /** On stop / subagent_stop: continuations in a row honoured before the next is refused; absent: no limit. */
+  loopLimit?: number;
   /** Declaration order across layers (user, project, local; file order). */
   order: number;
   /** Where the hook is first declared. */

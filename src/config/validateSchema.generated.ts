@@ -3,7 +3,7 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/hookrun/hookrun/schema/hooks.schema.json","title":"hookrun config","type":"object","properties":{"$schema":{"type":"string"},"version":{"const":1},"defaults":{"type":["object","null"],"properties":{"timeout":{"$ref":"#/$defs/duration"},"shell":{"$ref":"#/$defs/shell"},"env":{"$ref":"#/$defs/env"},"max_output":{"$ref":"#/$defs/size"}},"patternProperties":{"^x-":{}},"additionalProperties":false},"events":{"type":["object","null"],"patternProperties":{"^x-":{}},"additionalProperties":{"$ref":"#/$defs/eventSettings"}},"hooks":{"type":["object","null"],"properties":{"session_start":{"$ref":"#/$defs/hookList"},"session_end":{"$ref":"#/$defs/hookList"},"setup":{"$ref":"#/$defs/hookList"},"user_prompt_submit":{"$ref":"#/$defs/hookList"},"user_prompt_expansion":{"$ref":"#/$defs/hookList"},"message_post_process":{"$ref":"#/$defs/hookList"},"message_transform":{"$ref":"#/$defs/hookList"},"pre_turn":{"$ref":"#/$defs/hookList"},"post_turn":{"$ref":"#/$defs/hookList"},"generation_pre":{"$ref":"#/$defs/hookList"},"generation_post":{"$ref":"#/$defs/hookList"},"generation_interrupt":{"$ref":"#/$defs/hookList"},"pre_tool_use":{"$ref":"#/$defs/hookList"},"post_tool_use":{"$ref":"#/$defs/hookList"},"post_tool_use_failure":{"$ref":"#/$defs/hookList"},"post_tool_batch":{"$ref":"#/$defs/hookList"},"tool_transform":{"$ref":"#/$defs/hookList"},"permission_request":{"$ref":"#/$defs/hookList"},"permission_denied":{"$ref":"#/$defs/hookList"},"file_pre_save":{"$ref":"#/$defs/hookList"},"file_post_save":{"$ref":"#/$defs/hookList"},"file_pre_patch":{"$ref":"#/$defs/hookList"},"file_post_patch":{"$ref":"#/$defs/hookList"},"stop":{"$ref":"#/$defs/hookList"},"stop_failure":{"$ref":"#/$defs/hookList"},"subagent_start":{"$ref":"#/$defs/hookList"},"subagent_stop":{"$ref":"#/$defs/hookList"},"teammate_idle":{"$ref":"#/$defs/hookList"},"task_created":{"$ref":"#/$defs/hookList"},"task_completed":{"$ref":"#/$defs/hookList"},"notification":{"$ref":"#/$defs/hookList"},"elicitation":{"$ref":"#/$defs/hookList"},"elicitation_result":{"$ref":"#/$defs/hookList"},"pre_compact":{"$ref":"#/$defs/hookList"},"post_compact":{"$ref":"#/$defs/hookList"},"pre_model_switch":{"$ref":"#/$defs/hookList"},"post_model_switch":{"$ref":"#/$defs/hookList"},"cwd_changed":{"$ref":"#/$defs/hookList"},"directory_added":{"$ref":"#/$defs/hookList"},"file_changed":{"$ref":"#/$defs/hookList"},"instructions_loaded":{"$ref":"#/$defs/hookList"},"config_change":{"$ref":"#/$defs/hookList"},"loop_continue":{"$ref":"#/$defs/hookList"},"error":{"$ref":"#/$defs/hookList"}},"patternProperties":{"^x-":{}},"additionalProperties":{"$ref":"#/$defs/hookList"}},"log":{"type":["object","null"],"properties":{"context":{"type":"boolean"}},"patternProperties":{"^x-":{}},"additionalProperties":false}},"patternProperties":{"^x-":{}},"additionalProperties":false,"$defs":{"duration":{"type":["number","string"],"exclusiveMinimum":0,"maximum":86400,"pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)?\\s*$"},"size":{"type":["integer","string"],"minimum":0,"pattern":"^\\s*\\d+(\\.\\d+)?\\s*([Bb]|[KkMmGg]([Ii]?[Bb])?)?\\s*$"},"env":{"type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string"}},"shell":{"type":"string","minLength":1},"hook":{"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"command":{"type":"string","minLength":1},"args":{"type":"array","minItems":1,"items":{"type":"string"}},"description":{"type":"string"},"priority":{"type":"integer"},"async":{"type":"boolean"},"rewake":{"type":"boolean"},"timeout":{"$ref":"#/$defs/duration"},"enabled":{"type":"boolean"},"matcher":{"type":"string"},"if":{"type":"string","minLength":1},"paths":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"env":{"$ref":"#/$defs/env"},"cwd":{"type":"string","minLength":1},"shell":{"$ref":"#/$defs/shell"},"on_failure":{"enum":["continue","block"]},"dialect":{"enum":["native","claude","codex","droid","agent-code","cursor","windsurf","cline","gemini","qwen","copilot","copilot-pascal"]},"max_output":{"$ref":"#/$defs/size"}},"patternProperties":{"^x-":{}},"additionalProperties":false},"hookList":{"type":["array","null"],"items":{"$ref":"#/$defs/hook"}},"eventSettings":{"type":["object","null"],"properties":{"parallel":{"type":"boolean"},"custom":{"type":"boolean"},"description":{"type":"string"},"gate":{"type":"boolean"}},"patternProperties":{"^x-":{}},"additionalProperties":false}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/hookrun/hookrun/schema/hooks.schema.json","title":"hookrun config","type":"object","properties":{"$schema":{"type":"string"},"version":{"const":1},"defaults":{"type":["object","null"],"properties":{"timeout":{"$ref":"#/$defs/duration"},"shell":{"$ref":"#/$defs/shell"},"env":{"$ref":"#/$defs/env"},"max_output":{"$ref":"#/$defs/size"}},"patternProperties":{"^x-":{}},"additionalProperties":false},"events":{"type":["object","null"],"patternProperties":{"^x-":{}},"additionalProperties":{"$ref":"#/$defs/eventSettings"}},"hooks":{"type":["object","null"],"properties":{"session_start":{"$ref":"#/$defs/hookList"},"session_end":{"$ref":"#/$defs/hookList"},"setup":{"$ref":"#/$defs/hookList"},"user_prompt_submit":{"$ref":"#/$defs/hookList"},"user_prompt_expansion":{"$ref":"#/$defs/hookList"},"message_post_process":{"$ref":"#/$defs/hookList"},"message_transform":{"$ref":"#/$defs/hookList"},"pre_turn":{"$ref":"#/$defs/hookList"},"post_turn":{"$ref":"#/$defs/hookList"},"generation_pre":{"$ref":"#/$defs/hookList"},"generation_post":{"$ref":"#/$defs/hookList"},"generation_interrupt":{"$ref":"#/$defs/hookList"},"pre_tool_use":{"$ref":"#/$defs/hookList"},"post_tool_use":{"$ref":"#/$defs/hookList"},"post_tool_use_failure":{"$ref":"#/$defs/hookList"},"post_tool_batch":{"$ref":"#/$defs/hookList"},"tool_transform":{"$ref":"#/$defs/hookList"},"permission_request":{"$ref":"#/$defs/hookList"},"permission_denied":{"$ref":"#/$defs/hookList"},"file_pre_save":{"$ref":"#/$defs/hookList"},"file_post_save":{"$ref":"#/$defs/hookList"},"file_pre_patch":{"$ref":"#/$defs/hookList"},"file_post_patch":{"$ref":"#/$defs/hookList"},"stop":{"$ref":"#/$defs/hookList"},"stop_failure":{"$ref":"#/$defs/hookList"},"subagent_start":{"$ref":"#/$defs/hookList"},"subagent_stop":{"$ref":"#/$defs/hookList"},"teammate_idle":{"$ref":"#/$defs/hookList"},"task_created":{"$ref":"#/$defs/hookList"},"task_completed":{"$ref":"#/$defs/hookList"},"notification":{"$ref":"#/$defs/hookList"},"elicitation":{"$ref":"#/$defs/hookList"},"elicitation_result":{"$ref":"#/$defs/hookList"},"pre_compact":{"$ref":"#/$defs/hookList"},"post_compact":{"$ref":"#/$defs/hookList"},"pre_model_switch":{"$ref":"#/$defs/hookList"},"post_model_switch":{"$ref":"#/$defs/hookList"},"cwd_changed":{"$ref":"#/$defs/hookList"},"directory_added":{"$ref":"#/$defs/hookList"},"file_changed":{"$ref":"#/$defs/hookList"},"instructions_loaded":{"$ref":"#/$defs/hookList"},"config_change":{"$ref":"#/$defs/hookList"},"loop_continue":{"$ref":"#/$defs/hookList"},"error":{"$ref":"#/$defs/hookList"}},"patternProperties":{"^x-":{}},"additionalProperties":{"$ref":"#/$defs/hookList"}},"log":{"type":["object","null"],"properties":{"context":{"type":"boolean"}},"patternProperties":{"^x-":{}},"additionalProperties":false}},"patternProperties":{"^x-":{}},"additionalProperties":false,"$defs":{"duration":{"type":["number","string"],"exclusiveMinimum":0,"maximum":86400,"pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)?\\s*$"},"size":{"type":["integer","string"],"minimum":0,"pattern":"^\\s*\\d+(\\.\\d+)?\\s*([Bb]|[KkMmGg]([Ii]?[Bb])?)?\\s*$"},"env":{"type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string"}},"shell":{"type":"string","minLength":1},"hook":{"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"command":{"type":"string","minLength":1},"args":{"type":"array","minItems":1,"items":{"type":"string"}},"description":{"type":"string"},"priority":{"type":"integer"},"async":{"type":"boolean"},"loop_limit":{"type":["integer","null"],"minimum":1},"rewake":{"type":"boolean"},"timeout":{"$ref":"#/$defs/duration"},"enabled":{"type":"boolean"},"matcher":{"type":"string"},"if":{"type":"string","minLength":1},"paths":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"env":{"$ref":"#/$defs/env"},"cwd":{"type":"string","minLength":1},"shell":{"$ref":"#/$defs/shell"},"on_failure":{"enum":["continue","block"]},"dialect":{"enum":["native","claude","codex","droid","agent-code","cursor","windsurf","cline","gemini","qwen","copilot","copilot-pascal"]},"max_output":{"$ref":"#/$defs/size"}},"patternProperties":{"^x-":{}},"additionalProperties":false},"hookList":{"type":["array","null"],"items":{"$ref":"#/$defs/hook"}},"eventSettings":{"type":["object","null"],"properties":{"parallel":{"type":"boolean"},"custom":{"type":"boolean"},"description":{"type":"string"},"gate":{"type":"boolean"}},"patternProperties":{"^x-":{}},"additionalProperties":false}}};
 const schema32 = {"type":["number","string"],"exclusiveMinimum":0,"maximum":86400,"pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)?\\s*$"};
 const schema33 = {"type":"string","minLength":1};
 const schema34 = {"type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string"}};
@@ -15,7 +15,7 @@ const pattern7 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 const pattern8 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*([Bb]|[KkMmGg]([Ii]?[Bb])?)?\\s*$", "u");
 const func1 = Object.prototype.hasOwnProperty;
 const schema37 = {"type":["array","null"],"items":{"$ref":"#/$defs/hook"}};
-const schema38 = {"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"command":{"type":"string","minLength":1},"args":{"type":"array","minItems":1,"items":{"type":"string"}},"description":{"type":"string"},"priority":{"type":"integer"},"async":{"type":"boolean"},"rewake":{"type":"boolean"},"timeout":{"$ref":"#/$defs/duration"},"enabled":{"type":"boolean"},"matcher":{"type":"string"},"if":{"type":"string","minLength":1},"paths":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"env":{"$ref":"#/$defs/env"},"cwd":{"type":"string","minLength":1},"shell":{"$ref":"#/$defs/shell"},"on_failure":{"enum":["continue","block"]},"dialect":{"enum":["native","claude","codex","droid","agent-code","cursor","windsurf","cline","gemini","qwen","copilot","copilot-pascal"]},"max_output":{"$ref":"#/$defs/size"}},"patternProperties":{"^x-":{}},"additionalProperties":false};
+const schema38 = {"type":"object","required":["name"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"command":{"type":"string","minLength":1},"args":{"type":"array","minItems":1,"items":{"type":"string"}},"description":{"type":"string"},"priority":{"type":"integer"},"async":{"type":"boolean"},"loop_limit":{"type":["integer","null"],"minimum":1},"rewake":{"type":"boolean"},"timeout":{"$ref":"#/$defs/duration"},"enabled":{"type":"boolean"},"matcher":{"type":"string"},"if":{"type":"string","minLength":1},"paths":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"env":{"$ref":"#/$defs/env"},"cwd":{"type":"string","minLength":1},"shell":{"$ref":"#/$defs/shell"},"on_failure":{"enum":["continue","block"]},"dialect":{"enum":["native","claude","codex","droid","agent-code","cursor","windsurf","cline","gemini","qwen","copilot","copilot-pascal"]},"max_output":{"$ref":"#/$defs/size"}},"patternProperties":{"^x-":{}},"additionalProperties":false};
 const pattern13 = new RegExp("^[a-z0-9][a-z0-9._-]*$", "u");
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -176,9 +176,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.rewake !== undefined){
-if(typeof data.rewake !== "boolean"){
-const err12 = {instancePath:instancePath+"/rewake",schemaPath:"#/properties/rewake/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.loop_limit !== undefined){
+let data7 = data.loop_limit;
+if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
+const err12 = {instancePath:instancePath+"/loop_limit",schemaPath:"#/properties/loop_limit/type",keyword:"type",params:{type: schema38.properties.loop_limit.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -187,11 +188,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data.timeout !== undefined){
-let data8 = data.timeout;
-if((!((typeof data8 == "number") && (isFinite(data8)))) && (typeof data8 !== "string")){
-const err13 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: schema32.type},message:"must be number,string"};
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 1 || isNaN(data7)){
+const err13 = {instancePath:instancePath+"/loop_limit",schemaPath:"#/properties/loop_limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -200,9 +199,11 @@ vErrors.push(err13);
 }
 errors++;
 }
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 86400 || isNaN(data8)){
-const err14 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400},message:"must be <= 86400"};
+}
+}
+if(data.rewake !== undefined){
+if(typeof data.rewake !== "boolean"){
+const err14 = {instancePath:instancePath+"/rewake",schemaPath:"#/properties/rewake/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -211,8 +212,11 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data8 <= 0 || isNaN(data8)){
-const err15 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+}
+if(data.timeout !== undefined){
+let data9 = data.timeout;
+if((!((typeof data9 == "number") && (isFinite(data9)))) && (typeof data9 !== "string")){
+const err15 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: schema32.type},message:"must be number,string"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -221,10 +225,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-if(typeof data8 === "string"){
-if(!pattern6.test(data8)){
-const err16 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)?\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)?\\s*$"+"\""};
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 > 86400 || isNaN(data9)){
+const err16 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400},message:"must be <= 86400"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -233,11 +236,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-}
-if(data.enabled !== undefined){
-if(typeof data.enabled !== "boolean"){
-const err17 = {instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data9 <= 0 || isNaN(data9)){
+const err17 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -247,9 +247,9 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.matcher !== undefined){
-if(typeof data.matcher !== "string"){
-const err18 = {instancePath:instancePath+"/matcher",schemaPath:"#/properties/matcher/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data9 === "string"){
+if(!pattern6.test(data9)){
+const err18 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)?\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)?\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -259,11 +259,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.if !== undefined){
-let data11 = data.if;
-if(typeof data11 === "string"){
-if(data11.length < 1){
-const err19 = {instancePath:instancePath+"/if",schemaPath:"#/properties/if/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data.enabled !== undefined){
+if(typeof data.enabled !== "boolean"){
+const err19 = {instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -273,8 +272,9 @@ vErrors.push(err19);
 errors++;
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/if",schemaPath:"#/properties/if/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.matcher !== undefined){
+if(typeof data.matcher !== "string"){
+const err20 = {instancePath:instancePath+"/matcher",schemaPath:"#/properties/matcher/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -284,11 +284,11 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.paths !== undefined){
-let data12 = data.paths;
-if(Array.isArray(data12)){
+if(data.if !== undefined){
+let data12 = data.if;
+if(typeof data12 === "string"){
 if(data12.length < 1){
-const err21 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+const err21 = {instancePath:instancePath+"/if",schemaPath:"#/properties/if/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -297,12 +297,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-const len1 = data12.length;
-for(let i1=0; i1<len1; i1++){
-let data13 = data12[i1];
-if(typeof data13 === "string"){
-if(data13.length < 1){
-const err22 = {instancePath:instancePath+"/paths/" + i1,schemaPath:"#/properties/paths/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err22 = {instancePath:instancePath+"/if",schemaPath:"#/properties/if/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -312,8 +309,11 @@ vErrors.push(err22);
 errors++;
 }
 }
-else {
-const err23 = {instancePath:instancePath+"/paths/" + i1,schemaPath:"#/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.paths !== undefined){
+let data13 = data.paths;
+if(Array.isArray(data13)){
+if(data13.length < 1){
+const err23 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -322,10 +322,12 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len1 = data13.length;
+for(let i1=0; i1<len1; i1++){
+let data14 = data13[i1];
+if(typeof data14 === "string"){
+if(data14.length < 1){
+const err24 = {instancePath:instancePath+"/paths/" + i1,schemaPath:"#/properties/paths/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -335,14 +337,8 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.env !== undefined){
-let data14 = data.env;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key1 in data14){
-const _errs34 = errors;
-if(typeof key1 === "string"){
-if(!pattern7.test(key1)){
-const err25 = {instancePath:instancePath+"/env",schemaPath:"#/$defs/env/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",propertyName:key1};
+else {
+const err25 = {instancePath:instancePath+"/paths/" + i1,schemaPath:"#/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -352,9 +348,9 @@ vErrors.push(err25);
 errors++;
 }
 }
-var valid7 = _errs34 === errors;
-if(!valid7){
-const err26 = {instancePath:instancePath+"/env",schemaPath:"#/$defs/env/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+}
+else {
+const err26 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -364,9 +360,14 @@ vErrors.push(err26);
 errors++;
 }
 }
-for(const key2 in data14){
-if(typeof data14[key2] !== "string"){
-const err27 = {instancePath:instancePath+"/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.env !== undefined){
+let data15 = data.env;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+for(const key1 in data15){
+const _errs36 = errors;
+if(typeof key1 === "string"){
+if(!pattern7.test(key1)){
+const err27 = {instancePath:instancePath+"/env",schemaPath:"#/$defs/env/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -376,9 +377,9 @@ vErrors.push(err27);
 errors++;
 }
 }
-}
-else {
-const err28 = {instancePath:instancePath+"/env",schemaPath:"#/$defs/env/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var valid7 = _errs36 === errors;
+if(!valid7){
+const err28 = {instancePath:instancePath+"/env",schemaPath:"#/$defs/env/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -388,11 +389,9 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.cwd !== undefined){
-let data16 = data.cwd;
-if(typeof data16 === "string"){
-if(data16.length < 1){
-const err29 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+for(const key2 in data15){
+if(typeof data15[key2] !== "string"){
+const err29 = {instancePath:instancePath+"/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -402,8 +401,9 @@ vErrors.push(err29);
 errors++;
 }
 }
+}
 else {
-const err30 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err30 = {instancePath:instancePath+"/env",schemaPath:"#/$defs/env/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -413,11 +413,11 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data.shell !== undefined){
-let data17 = data.shell;
+if(data.cwd !== undefined){
+let data17 = data.cwd;
 if(typeof data17 === "string"){
 if(data17.length < 1){
-const err31 = {instancePath:instancePath+"/shell",schemaPath:"#/$defs/shell/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err31 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -428,7 +428,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/shell",schemaPath:"#/$defs/shell/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err32 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -438,10 +438,11 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data.on_failure !== undefined){
-let data18 = data.on_failure;
-if(!((data18 === "continue") || (data18 === "block"))){
-const err33 = {instancePath:instancePath+"/on_failure",schemaPath:"#/properties/on_failure/enum",keyword:"enum",params:{allowedValues: schema38.properties.on_failure.enum},message:"must be equal to one of the allowed values"};
+if(data.shell !== undefined){
+let data18 = data.shell;
+if(typeof data18 === "string"){
+if(data18.length < 1){
+const err33 = {instancePath:instancePath+"/shell",schemaPath:"#/$defs/shell/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -451,10 +452,8 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data.dialect !== undefined){
-let data19 = data.dialect;
-if(!((((((((((((data19 === "native") || (data19 === "claude")) || (data19 === "codex")) || (data19 === "droid")) || (data19 === "agent-code")) || (data19 === "cursor")) || (data19 === "windsurf")) || (data19 === "cline")) || (data19 === "gemini")) || (data19 === "qwen")) || (data19 === "copilot")) || (data19 === "copilot-pascal"))){
-const err34 = {instancePath:instancePath+"/dialect",schemaPath:"#/properties/dialect/enum",keyword:"enum",params:{allowedValues: schema38.properties.dialect.enum},message:"must be equal to one of the allowed values"};
+else {
+const err34 = {instancePath:instancePath+"/shell",schemaPath:"#/$defs/shell/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -464,10 +463,10 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data.max_output !== undefined){
-let data20 = data.max_output;
-if((!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))) && (typeof data20 !== "string")){
-const err35 = {instancePath:instancePath+"/max_output",schemaPath:"#/$defs/size/type",keyword:"type",params:{type: schema35.type},message:"must be integer,string"};
+if(data.on_failure !== undefined){
+let data19 = data.on_failure;
+if(!((data19 === "continue") || (data19 === "block"))){
+const err35 = {instancePath:instancePath+"/on_failure",schemaPath:"#/properties/on_failure/enum",keyword:"enum",params:{allowedValues: schema38.properties.on_failure.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -476,9 +475,11 @@ vErrors.push(err35);
 }
 errors++;
 }
-if((typeof data20 == "number") && (isFinite(data20))){
-if(data20 < 0 || isNaN(data20)){
-const err36 = {instancePath:instancePath+"/max_output",schemaPath:"#/$defs/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.dialect !== undefined){
+let data20 = data.dialect;
+if(!((((((((((((data20 === "native") || (data20 === "claude")) || (data20 === "codex")) || (data20 === "droid")) || (data20 === "agent-code")) || (data20 === "cursor")) || (data20 === "windsurf")) || (data20 === "cline")) || (data20 === "gemini")) || (data20 === "qwen")) || (data20 === "copilot")) || (data20 === "copilot-pascal"))){
+const err36 = {instancePath:instancePath+"/dialect",schemaPath:"#/properties/dialect/enum",keyword:"enum",params:{allowedValues: schema38.properties.dialect.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -488,9 +489,10 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(typeof data20 === "string"){
-if(!pattern8.test(data20)){
-const err37 = {instancePath:instancePath+"/max_output",schemaPath:"#/$defs/size/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*([Bb]|[KkMmGg]([Ii]?[Bb])?)?\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*([Bb]|[KkMmGg]([Ii]?[Bb])?)?\\s*$"+"\""};
+if(data.max_output !== undefined){
+let data21 = data.max_output;
+if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (typeof data21 !== "string")){
+const err37 = {instancePath:instancePath+"/max_output",schemaPath:"#/$defs/size/type",keyword:"type",params:{type: schema35.type},message:"must be integer,string"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -499,16 +501,39 @@ vErrors.push(err37);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 0 || isNaN(data21)){
+const err38 = {instancePath:instancePath+"/max_output",schemaPath:"#/$defs/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err38];
 }
 else {
 vErrors.push(err38);
+}
+errors++;
+}
+}
+if(typeof data21 === "string"){
+if(!pattern8.test(data21)){
+const err39 = {instancePath:instancePath+"/max_output",schemaPath:"#/$defs/size/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*([Bb]|[KkMmGg]([Ii]?[Bb])?)?\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*([Bb]|[KkMmGg]([Ii]?[Bb])?)?\\s*$"+"\""};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
 }
 errors++;
 }

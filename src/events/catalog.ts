@@ -121,6 +121,9 @@ export const TOOL_CALL_EVENTS: ReadonlySet<string> = new Set(EVENTS.filter((e) =
  * hook's block, by exit 2 or by a JSON block decision, is feedback for the model next to the
  * tool's result, whichever dialect the hook is written in (docs/running-hooks.md).
  */
+/** Events whose block (or follow-up) keeps the turn going: the only ones a hook's `loop_limit` applies to. */
+export const LOOP_EVENTS: ReadonlySet<string> = new Set(["stop", "subagent_stop"]);
+
 export const FEEDBACK_EVENTS: ReadonlySet<string> = new Set(EVENTS.filter((e) => e.claude?.block === "feedback").map((e) => e.name));
 
 /** Claude Code's spelling of an event name: `pre_tool_use` → `PreToolUse`. */

@@ -26,6 +26,8 @@ export interface DialectInfo {
   readonly parallel?: boolean;
   /** The host's default timeout for an event, used when neither the hook nor `defaults.timeout` sets one. */
   defaultTimeoutMs?(event: string): number;
+  /** The host's default `loop_limit` for a stop / subagent_stop hook of this dialect that sets none (docs/configuration.md#loop_limit). */
+  loopLimit?: number;
   /** On stop / subagent_stop, the reasons of all its hooks that block are one reason, joined by a blank line (Codex gives the model them all). */
   readonly joinsStopReasons?: boolean;
   /** A block by one of its hooks leaves the event's later hooks running (the host runs them all, one after another). */
@@ -68,7 +70,7 @@ export const DIALECTS = Object.freeze([
     failsClosedOn: ["pre_tool_use"],
   },
   // Cursor: JSON on exit 0, exit 2 denies, any other code fails open (an entry's failClosed is `on_failure: block`).
-  { name: "cursor", title: "Cursor", host: "cursor" },
+  { name: "cursor", title: "Cursor", host: "cursor", loopLimit: 5 },
   // Windsurf Cascade: the exit code alone (2 blocks a pre-hook); anything else lets the action go on.
   { name: "windsurf", title: "Windsurf Cascade", host: "windsurf" },
   // Cline: the last JSON object on stdout; a non-zero exit, a missing command, a timeout or output it cannot read cancels.

@@ -1,7 +1,7 @@
 import type { ResolvedConfig } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
 import { matcherRule } from "../config/matcher.js";
-import { EVENT_BY_NAME } from "../events/catalog.js";
+import { EVENT_BY_NAME, LOOP_EVENTS } from "../events/catalog.js";
 import type { ExistingHook, HookImport } from "../interop/importHooks.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { blockReason, parseJsonObject, rankedDecision, resultTexts } from "./resultText.js";
@@ -246,6 +246,9 @@ function entries(config: ResolvedConfig, command: (event: string) => string): Re
     }
     // A hook that blocks on its own failure asks for fail-closed: so does the dispatch if hookrun itself fails.
     if (EVENT_BY_NAME.get(event)?.gate === "yes" && config.hooks.some((h) => h.event === event && h.enabled && h.onFailure === "block")) entry.failClosed = true;
+    // Cursor's own bound (default 5) would cut short a hook's larger or absent `loop_limit`:
+    // the dispatch has none, and hookrun enforces each hook's (docs/configuration.md#loop_limit).
+    if (LOOP_EVENTS.has(event)) entry.loop_limit = null;
     out[hostEvent] = [entry];
   }
   return out;
@@ -276,6 +279,7 @@ function convertEntry({ hostEvent, event, command, entry }: FlatEntry): FlatConv
   let matcher: string | undefined = Object.hasOwn(IMPLIED_MATCHER, hostEvent) ? IMPLIED_MATCHER[hostEvent] : undefined;
   let timeout: number | undefined;
   let onFailure: "block" | undefined;
+  let loopLimit: number | null | undefined;
   for (const [k, v] of Object.entries(entry)) {
     if (k === "type" || k === "command") continue;
     if (k === "timeout") {
@@ -297,16 +301,14 @@ function convertEntry({ hostEvent, event, command, entry }: FlatEntry): FlatConv
         else notes.push(`\`failClosed\` not carried: ${event} cannot block`);
       } else if (v !== false) notes.push(`failClosed ${JSON.stringify(v)} is not true or false; not carried`);
     } else if (k === "loop_limit") {
-      if (event === "stop" || event === "subagent_stop")
-        notes.push(
-          `\`loop_limit: ${JSON.stringify(v)}\` not carried: hookrun has no per-hook limit on follow-ups; under Cursor the dispatch entry's own loop_limit (Cursor's default 5) bounds them, under another host its own bound (the hook sees \`loop_count\` on stdin and can stop asking)`,
-        );
-      else notes.push(`\`loop_limit\` dropped: it bounds only stop and subagentStop follow-ups, and ${hostEvent} has none`);
+      if (event !== "stop" && event !== "subagent_stop") notes.push(`\`loop_limit\` dropped: it bounds only stop and subagentStop follow-ups, and ${hostEvent} has none`);
+      else if (v === null || (Number.isSafeInteger(v) && (v as number) > 0)) loopLimit = v as number | null;
+      else notes.push(`loop_limit ${JSON.stringify(v)} is not a positive integer or null; not carried (the cursor dialect's default, 5, applies)`);
     } else notes.push(`\`${k}\` is not a field of Cursor's command hooks that hookrun knows; not carried`);
   }
   if (/^\.{0,2}\/|^[\w.-]+\//.test(command.trim()) && !command.trim().startsWith("/"))
     notes.push("relative path: Cursor runs project hooks from the project root, hookrun from the directory of hooks.yaml: check that it still resolves");
-  return { matcher, timeout, ...(onFailure && { on_failure: onFailure }), notes };
+  return { matcher, timeout, ...(onFailure && { on_failure: onFailure }), ...(loopLimit !== undefined && { loop_limit: loopLimit }), notes };
 }
 
 function importCursor(settings: unknown, existing: ExistingHook[]): HookImport {

@@ -22,7 +22,7 @@ export interface FlatEntry {
 }
 
 /** What the host makes of an entry's other fields, or why the entry is not imported. */
-export type FlatConverted = { matcher?: string; timeout?: number; on_failure?: "block"; notes: string[] } | { refuse: string };
+export type FlatConverted = { matcher?: string; timeout?: number; on_failure?: "block"; loop_limit?: number | null; notes: string[] } | { refuse: string };
 
 export interface FlatImportRules {
   /** The host's name for people, in notes: "Cursor". */
@@ -93,6 +93,7 @@ export function importFlatHooks(hooks: unknown, existing: ExistingHook[], rules:
         command,
         ...(converted.timeout !== undefined && { timeout: converted.timeout }),
         ...(converted.on_failure && { on_failure: converted.on_failure }),
+        ...(converted.loop_limit !== undefined && { loop_limit: converted.loop_limit }),
       };
       result.notes.push(...converted.notes.map((n) => `${at} (\`${name}\`): ${n}`));
       result.hooks.push({ event, hostEvent, at, hook });

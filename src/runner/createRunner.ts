@@ -1,3 +1,4 @@
+import { LOOP_EVENTS } from "../events/catalog.js";
 import { dialectOf } from "../events/dialects.js";
 import os from "node:os";
 import path from "node:path";
@@ -8,6 +9,7 @@ import { parseHookEvent } from "../events/parseHookEvent.js";
 import { stateDir as defaultStateDir } from "../fs/stateDir.js";
 import { assertTrusted } from "../trust/store.js";
 import { buildContext, sessionIdOf } from "./context.js";
+import { applyLoopLimits, storedLoopCount } from "./loopLimit.js";
 import { eventGate, orderHooks, runGroups, selectHooks } from "./select.js";
 import { notRunResult, runHook } from "./runHook.js";
 import { appendRunLog, runLogRecord, type RunLogExtras } from "./runLog.js";
@@ -160,6 +162,7 @@ class HookRunner implements Runner {
     }
     result.hooks = await this.runCancellable(sync, event, base, options.signal);
     if (waited) this.deliverWaited(result, await waited);
+    applyLoopLimits(result, sync, this.stateDir, this.config.projectDir);
     this.collect(result);
     result.duration_ms = Date.now() - started;
     if (this.runLog) {
@@ -276,8 +279,9 @@ class HookRunner implements Runner {
     return results;
   }
 
-  private async runOne(hook: ResolvedHook, base: Record<string, unknown>, gate: GateKind, run: TriggerRun): Promise<HookResult> {
-    const session_id = base.session_id as string;
+  private async runOne(hook: ResolvedHook, given: Record<string, unknown>, gate: GateKind, run: TriggerRun): Promise<HookResult> {
+    const session_id = given.session_id as string;
+    const base = this.withLoopCount(hook, given);
     this.emit("hook:start", { event: hook.event, session_id, name: hook.name, async: false });
     let spawned: SpawnedHook | undefined;
     const result = await runHook(hook, base, {
@@ -304,6 +308,14 @@ class HookRunner implements Runner {
       this.reapers.delete(reaped);
       this.spawned.delete(s);
     });
+  }
+
+  /** A cursor-dialect stop hook fired by another host gets its own stored count as Cursor's `loop_count` (Cursor's payload carries its own). */
+  private withLoopCount(hook: ResolvedHook, base: Record<string, unknown>): Record<string, unknown> {
+    if (hook.dialect !== "cursor" || !LOOP_EVENTS.has(hook.event) || base.loop_count !== undefined) return base;
+    const host = base.host as { name?: unknown } | undefined;
+    if (host && typeof host === "object" && host.name === "cursor") return base;
+    return { ...base, loop_count: storedLoopCount(this.stateDir, this.config.projectDir, base.session_id as string, hook) };
   }
 
   // Fill the trigger-level fields from the hook results (docs/running-hooks.md#the-result).
