@@ -50,6 +50,18 @@ describe("dialect: cline — Cline's answer, read as Cline reads it", () => {
     expect(ok).toMatchObject({ blocked: false, messages: [] });
   });
 
+  it("reads its answer in time linear in the output: many lines starting with `{` that are no answer fail the hook (closed) at once, not minutes after it exited", async () => {
+    // 60,000 lines of `{"a":[`: tried from every line start, each parse running to the end, this took minutes.
+    configure("pre_tool_use", `awk 'BEGIN { for (i = 0; i < 60000; i++) print "{\\"a\\":[" }'`, '      max_output: "2MB"\n');
+    const r = await result("pre_tool_use", { tool_name: "Bash" });
+    expect(r.hooks[0].stdout.length).toBeGreaterThan(400_000);
+    expect(r.blocked).toBe(true);
+    expect(r.reason).toMatch(/is written for Cline, which refuses the call when a hook fails here/);
+    // A real answer after log lines is still found.
+    configure("pre_tool_use", `echo '{ log'; echo '{"cancel": true, "errorMessage": "no"}'`);
+    expect(await result("pre_tool_use", { tool_name: "Bash" })).toMatchObject({ blocked: true, reason: "no" });
+  });
+
   it("fails closed: a non-zero exit, a missing command, a timeout or output without JSON blocks a tool call (fails open only where nothing can block)", async () => {
     for (const command of ["echo broken >&2; exit 1", "exit 2", "no-such-command-xyz", "echo 'cancel: false'", printing({ cancel: "yes" })]) {
       configure("pre_tool_use", command);

@@ -89,13 +89,22 @@ export function clineInput(base: Record<string, unknown>, event: string): Record
 }
 
 /**
+ * How many line starts `lastJsonObject` tries, from the last one back. Each try parses to the end
+ * of the output, so an unbounded number of them would take time quadratic in its length (a hook
+ * printing 100,000 lines of `{"a":[` would block hookrun for minutes after it exited); bounded,
+ * the reading is linear. An answer whose own lines start with `{` more often than this (an array
+ * of many objects, pretty-printed) is not found, and the hook fails: closed, as Cline's do.
+ */
+const MAX_JSON_STARTS = 16;
+
+/**
  * Cline's answer: the last JSON object on stdout (a hook may log lines before it), or null. It
- * starts a line: each such start is tried from the last one back.
+ * starts a line: such starts are tried from the last one back, at most MAX_JSON_STARTS of them.
  */
 function lastJsonObject(text: string): Record<string, unknown> | null {
   const starts: number[] = [];
   for (const m of text.matchAll(/^[ \t]*\{/gm)) starts.push(m.index + m[0].length - 1);
-  for (const start of starts.reverse()) {
+  for (const start of starts.reverse().slice(0, MAX_JSON_STARTS)) {
     try {
       const value: unknown = JSON.parse(text.slice(start));
       if (isJsonObject(value)) return value;
