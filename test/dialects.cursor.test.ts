@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { cursor as cursorHost } from "../src/hosts/cursor.js";
-import { CURSOR_EVENT, CURSOR_TOOL } from "../src/dialects/cursor.js";
+import { CURSOR_TOOL } from "../src/dialects/cursor.js";
+import { CURSOR_EVENT } from "../src/events/cursorNames.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import { runMain } from "./helpers/cli.js";
 import { hostFixtures } from "./helpers/hostFixtures.js";

@@ -11,6 +11,7 @@ import { isJsonObject } from "../config/scanJson.js";
 import type { GateKind } from "../events/catalog.js";
 import { setOwn } from "../runner/context.js";
 import type { HookResult, Message } from "../runner/types.js";
+import { firedBy, str } from "./shape.js";
 import type { DialectCode } from "./types.js";
 
 /** Cline's tool for each canonical tool (the reverse of the Cline host's tool table). */
@@ -34,7 +35,6 @@ export const CLINE_HOOK: Readonly<Record<string, string>> = Object.freeze({
   pre_compact: "PreCompact",
 });
 
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 const pascal = (event: string): string => event.replace(/(^|_)([a-z0-9])/g, (_m, _u, c: string) => c.toUpperCase());
 const specificKey = (hookName: string): string => hookName[0].toLowerCase() + hookName.slice(1);
 
@@ -57,7 +57,7 @@ function clineCall(tool: string, input: Record<string, unknown>): { name: string
  * ways Cline has sent it, `preToolUse: {toolName, parameters}` and `tool_call: {id, name, input}`.
  */
 export function clineInput(base: Record<string, unknown>, event: string): Record<string, unknown> {
-  const host = isJsonObject(base.host) && base.host.name === "cline" ? base.host : null;
+  const host = firedBy(base, "cline");
   const hookName = str(host?.event) ?? (event === "session_start" && base.source === "resume" ? "TaskResume" : (CLINE_HOOK[event] ?? pascal(event)));
   const out: Record<string, unknown> = {
     clineVersion: str(host?.clineVersion) ?? "",

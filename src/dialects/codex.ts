@@ -12,6 +12,7 @@ import type { ResolvedHook } from "../config/types.js";
 import { EVENT_BY_NAME, type GateKind, pascalEventName, TOOL_CALL_EVENTS } from "../events/catalog.js";
 import { setOwn } from "../runner/context.js";
 import type { HookResult, Message } from "../runner/types.js";
+import { firedBy, str } from "./shape.js";
 import type { DialectCode } from "./types.js";
 
 /** Codex's event names (Claude's spelling); `hookSpecificOutput.hookEventName` must be one of them. */
@@ -66,7 +67,6 @@ function codexName(event: string): string {
   return EVENT_BY_NAME.get(event)?.claude?.name ?? pascalEventName(event);
 }
 
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 const nonEmpty = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
 
 /** A file path as Codex's model writes it in a patch: relative to the session's cwd when inside it. */
@@ -307,7 +307,7 @@ function readCodex(r: HookResult, hook: ResolvedHook, code: number, _gate: GateK
 /** The call a codex hook saw: a Write / Edit / MultiEdit fired by another host reached it as apply_patch ({@link codexInput}). */
 function callOf(base: Record<string, unknown> | undefined): { tool: unknown; cwd: string; patched: boolean } {
   if (!base) return { tool: undefined, cwd: "", patched: false };
-  const fromCodex = isJsonObject(base.host) && base.host.name === "codex";
+  const fromCodex = firedBy(base, "codex") !== null;
   const cwd = str(base.cwd) ?? "";
   return { tool: base.tool_name, cwd, patched: !fromCodex && patchOf(base.tool_name, base.tool_input, cwd) !== null };
 }

@@ -11,34 +11,17 @@ import { isJsonObject } from "../config/scanJson.js";
 import type { GateKind } from "../events/catalog.js";
 import { setOwn } from "../runner/context.js";
 import type { HookResult, Message } from "../runner/types.js";
-import { editsOf } from "./edits.js";
+import { CURSOR_EVENT, CURSOR_TOOLS } from "../events/cursorNames.js";
+import { editsOf, firedBy, reversed, str } from "./shape.js";
 import type { DialectCode } from "./types.js";
 
-/** Cursor's generic event for each canonical event (what `hooks install cursor` writes); others are camelCased. */
-export const CURSOR_EVENT: Readonly<Record<string, string>> = Object.freeze({
-  session_start: "sessionStart",
-  session_end: "sessionEnd",
-  user_prompt_submit: "beforeSubmitPrompt",
-  pre_tool_use: "preToolUse",
-  post_tool_use: "postToolUse",
-  post_tool_use_failure: "postToolUseFailure",
-  subagent_start: "subagentStart",
-  subagent_stop: "subagentStop",
-  pre_compact: "preCompact",
-  stop: "stop",
-});
-
-/** Canonical tool names Cursor spells otherwise (the reverse of the Cursor host's tool table). */
-export const CURSOR_TOOL: Readonly<Record<string, string>> = Object.freeze({ Bash: "Shell" });
+/** Canonical tool names Cursor spells otherwise (the reverse of its tool table). */
+export const CURSOR_TOOL: Readonly<Record<string, string>> = Object.freeze(reversed(CURSOR_TOOLS));
 
 // hookrun's own fields of the context: not part of Cursor's payload.
 const HOOKRUN_ONLY = ["event", "hook_event_name", "turn_count", "last_assistant_message", "stop_hook_active", "host", "tool_response", "error"];
 
 const camel = (event: string): string => event.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
-
-function str(v: unknown): string | undefined {
-  return typeof v === "string" ? v : undefined;
-}
 
 /** A canonical tool name as Cursor names it: `Shell` for Bash, `MCP:<tool>` for an MCP tool. */
 function cursorTool(tool: string): string {
@@ -61,10 +44,10 @@ const asText = (v: unknown): string => (typeof v === "string" ? v : JSON.stringi
  * for beforeShellExecution still finds them.
  */
 export function cursorInput(base: Record<string, unknown>, event: string): Record<string, unknown> {
-  const host = isJsonObject(base.host) && base.host.name === "cursor" ? base.host : null;
+  const host = firedBy(base, "cursor");
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(base)) if (!HOOKRUN_ONLY.includes(key)) setOwn(out, key, base[key]);
-  const hostEvent = str(host?.event) ?? CURSOR_EVENT[event] ?? camel(event);
+  const hostEvent = str(host?.event) ?? (Object.hasOwn(CURSOR_EVENT, event) ? CURSOR_EVENT[event] : undefined) ?? camel(event);
   out.hook_event_name = hostEvent;
   out.conversation_id = str(host?.conversation_id) ?? base.session_id;
   out.generation_id = str(host?.generation_id) ?? "";
@@ -78,26 +61,21 @@ export function cursorInput(base: Record<string, unknown>, event: string): Recor
     out.tool_input = input;
     if (out.tool_use_id === undefined) out.tool_use_id = "";
   }
+  // Cursor's tool-specific events name their one tool in the event, and send its fields at the top level.
   switch (hostEvent) {
     case "beforeShellExecution":
     case "afterShellExecution":
-      delete out.tool_name;
-      delete out.tool_input;
-      delete out.tool_use_id;
+      dropToolCall(out);
       out.command = input.command;
       if (typeof input.cwd === "string") out.cwd = input.cwd;
       if (hostEvent === "afterShellExecution" && isJsonObject(response)) for (const k of Object.keys(response)) setOwn(out, k, response[k]);
       break;
     case "beforeReadFile":
-      delete out.tool_name;
-      delete out.tool_input;
-      delete out.tool_use_id;
+      dropToolCall(out);
       out.file_path = input.file_path;
       break;
     case "afterFileEdit":
-      delete out.tool_name;
-      delete out.tool_input;
-      delete out.tool_use_id;
+      dropToolCall(out);
       out.file_path = input.file_path;
       out.edits = input.edits ?? [];
       break;
@@ -216,3 +194,10 @@ export function readCursor(r: HookResult, hook: ResolvedHook, code: number, gate
 
 /** Cursor's dialect: Cursor's payload on stdin, the answer read by Cursor's rules. */
 export const cursor: DialectCode = { stdin: cursorInput, readExit: readCursor };
+
+/** The generic tool-call fields, which Cursor's tool-specific events do not send. */
+function dropToolCall(out: Record<string, unknown>): void {
+  delete out.tool_name;
+  delete out.tool_input;
+  delete out.tool_use_id;
+}

@@ -1,7 +1,7 @@
 /**
  * Small helpers the host dialects share to shape a hook's stdin from hookrun's context: the
  * firing host's own spelling (`base.host`), a host's name of a canonical tool, a field copied as
- * data.
+ * data, a file edit as the `edits` list some hosts send.
  */
 import { setOwn } from "../runner/context.js";
 
@@ -39,4 +39,19 @@ export function renameKeys(value: unknown, names: Readonly<Record<string, string
 /** `names` reversed: Copilot's → canonical, say. */
 export function reversed(names: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
   return Object.fromEntries(Object.entries(names).map(([a, b]) => [b, a]));
+}
+
+/** `v` when it is a string. */
+export const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
+/**
+ * A canonical Write / Edit / MultiEdit input as the `edits` list Cursor's afterFileEdit and
+ * Windsurf's write_code send: `[{old_string, new_string}]`, a new file as one edit with an empty
+ * `old_string`.
+ */
+export function editsOf(input: Record<string, unknown>): unknown[] {
+  if (Array.isArray(input.edits)) return input.edits;
+  if (typeof input.old_string === "string" || typeof input.new_string === "string") return [{ old_string: input.old_string ?? "", new_string: input.new_string ?? "" }];
+  if (typeof input.content === "string") return [{ old_string: "", new_string: input.content }];
+  return [];
 }

@@ -10,13 +10,11 @@ import type { ResolvedHook } from "../config/types.js";
 import { isJsonObject } from "../config/scanJson.js";
 import type { GateKind } from "../events/catalog.js";
 import type { HookResult, Message } from "../runner/types.js";
-import { editsOf } from "./edits.js";
+import { editsOf, firedBy, str } from "./shape.js";
 import type { DialectCode } from "./types.js";
 
 /** The Windsurf action of a canonical tool (the reverse of the Windsurf host's tool table). */
 export const WINDSURF_ACTION: Readonly<Record<string, string>> = Object.freeze({ Bash: "run_command", Read: "read_code", Write: "write_code", Edit: "write_code", MultiEdit: "write_code" });
-
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
 /** The action name and `tool_info` of a tool call, as Windsurf sends them. */
 function toolAction(base: Record<string, unknown>, post: boolean): { action: string; info: Record<string, unknown> } {
@@ -47,7 +45,7 @@ function toolAction(base: Record<string, unknown>, post: boolean): { action: str
  * call's id (else ""), `timestamp` the time of the run.
  */
 export function windsurfInput(base: Record<string, unknown>, event: string): Record<string, unknown> {
-  const host = isJsonObject(base.host) && base.host.name === "windsurf" ? base.host : null;
+  const host = firedBy(base, "windsurf");
   let action: string;
   let info: Record<string, unknown>;
   if (event === "pre_tool_use" || event === "post_tool_use") {

@@ -94,6 +94,11 @@ export function formatClaude(result: TriggerResult, hostEvent?: string): ClaudeH
     }
   }
 
+  return finishResponse(out, result, system, specific);
+}
+
+/** What every Claude answer ends with: the agent stopped if a hook asked, the lines for the user, and the event's own output when it says more than its name. */
+function finishResponse(out: ClaudeHookResponse, result: TriggerResult, system: string[], specific: NonNullable<ClaudeHookResponse["hookSpecificOutput"]>): ClaudeHookResponse {
   if (!result.continue) {
     out.continue = false;
     if (result.stop_reason) out.stopReason = result.stop_reason;
@@ -137,13 +142,7 @@ function formatSkillShell(result: TriggerResult): ClaudeHookResponse {
     specific.permissionDecision = "deny";
     specific.permissionDecisionReason = `hookrun: ${rewriters.length ? `hook ${rewriters.join(", ")}` : "a hook"} rewrote the command, and Claude Code cannot run a rewritten command that a skill or slash command embeds, so it was not run`;
   }
-  if (!result.continue) {
-    out.continue = false;
-    if (result.stop_reason) out.stopReason = result.stop_reason;
-  }
-  if (system.length) out.systemMessage = system.join("\n");
-  if (Object.keys(specific).length > 1) out.hookSpecificOutput = specific;
-  return out;
+  return finishResponse(out, result, system, specific);
 }
 
 /** Whether Claude Code gives a hook's additionalContext on this event to the model without keeping the agent going. */

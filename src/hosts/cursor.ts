@@ -9,6 +9,7 @@ import { type FlatConverted, type FlatEntry, importFlatHooks } from "./flatImpor
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { jsonFile } from "./setup.js";
 import type { HostAdapter, HostAnswer, HostEntry, Payload } from "./types.js";
+import { CURSOR_EVENT, CURSOR_TOOLS } from "../events/cursorNames.js";
 import { baseRead, canonicalTool, field, POSIX_SHELL, sampleFields, stringField } from "./payload.js";
 
 /**
@@ -43,23 +44,6 @@ const EVENTS: Readonly<Record<string, string>> = Object.freeze({
   preCompact: "pre_compact",
   stop: "stop",
 });
-
-/** The event `hooks install cursor` writes for each canonical event. */
-const INSTALL_EVENT: Readonly<Record<string, string>> = Object.freeze({
-  session_start: "sessionStart",
-  session_end: "sessionEnd",
-  user_prompt_submit: "beforeSubmitPrompt",
-  pre_tool_use: "preToolUse",
-  post_tool_use: "postToolUse",
-  post_tool_use_failure: "postToolUseFailure",
-  subagent_start: "subagentStart",
-  subagent_stop: "subagentStop",
-  pre_compact: "preCompact",
-  stop: "stop",
-});
-
-/** Cursor's tool names that differ from the canonical ones (MCP tools stay `MCP:<tool>`). */
-const TOOLS: Readonly<Record<string, string>> = Object.freeze({ Shell: "Bash" });
 
 /** The tool a tool-specific event is about, as Cursor's generic events name it. */
 const EVENT_TOOL: Readonly<Record<string, string>> = Object.freeze({
@@ -173,7 +157,7 @@ function render(result: TriggerResult): HostAnswer {
   const user = [...t.notices, ...t.failures];
   const stderr: string[] = [];
   const lost = (what: string, items: string[]) => {
-    if (items.length) stderr.push(`hookrun: Cursor's ${INSTALL_EVENT[event] ?? event} cannot carry ${what}; not delivered: ${items.join(" | ")}`);
+    if (items.length) stderr.push(`hookrun: Cursor's ${CURSOR_EVENT[event] ?? event} cannot carry ${what}; not delivered: ${items.join(" | ")}`);
   };
 
   if (event === "pre_tool_use") {
@@ -214,7 +198,7 @@ function render(result: TriggerResult): HostAnswer {
   }
   // On stop the agent is stopping anyway: only elsewhere is a stop request something Cursor cannot do.
   if (!result.continue && !["pre_tool_use", "user_prompt_submit", "stop", "subagent_stop"].includes(event))
-    stderr.push(`hookrun: a hook asked to stop the agent (${result.stop_reason ?? "no reason given"}); Cursor's ${INSTALL_EVENT[event] ?? event} cannot stop it`);
+    stderr.push(`hookrun: a hook asked to stop the agent (${result.stop_reason ?? "no reason given"}); Cursor's ${CURSOR_EVENT[event] ?? event} cannot stop it`);
   if (HAS_USER_MESSAGE.has(event)) {
     if (user.length) out.user_message = user.join("\n");
   } else stderr.push(...user.map((u) => `hookrun: ${u}`));
@@ -237,7 +221,7 @@ const TOOL_EVENTS = new Set(["pre_tool_use", "post_tool_use", "post_tool_use_fai
 function entries(config: ResolvedConfig, command: (event: string) => string): Record<string, HostEntry[]> {
   const out: Record<string, HostEntry[]> = {};
   for (const event of configEvents(config)) {
-    const hostEvent = INSTALL_EVENT[event];
+    const hostEvent = CURSOR_EVENT[event];
     if (!hostEvent) continue;
     const entry: HostEntry = { command: command(event), timeout: Math.ceil(dispatchTimeoutMs(config, event) / 1000) };
     if (TOOL_EVENTS.has(event)) {
@@ -327,7 +311,7 @@ export const cursor: HostAdapter = {
   title: "Cursor",
   verified: "its documented payloads and answers (cursor.com/docs/agent/hooks), not the real app",
   events: EVENTS,
-  tools: TOOLS,
+  tools: CURSOR_TOOLS,
   timeout: { unit: "s", default: 30 },
   detect: (payload) =>
     typeof payload.cursor_version === "string" ||
