@@ -58,14 +58,22 @@ const VARIANTS = {
   noOptForValidate: {
     loader: replaceOnce(
       loaderSource,
-      "const useCache = process.env.HOOKS_CODE_CACHE",
-      'if (["validate", "list"].includes(commandOf(process.argv.slice(2)))) require("node:v8").setFlagsFromString("--no-opt");\nconst useCache = process.env.HOOKS_CODE_CACHE',
-      "useCache",
+      'runFromVmCache(process.env.HOOKS_CODE_CACHE !== "0");',
+      'if (["validate", "list"].includes(commandOf(process.argv.slice(2)))) require("node:v8").setFlagsFromString("--no-opt");\nrunFromVmCache(process.env.HOOKS_CODE_CACHE !== "0");',
+      "runFromVmCache call",
     ),
   },
   // The earlier loader (docs/decisions/0003-code-cache-loader.md): a first run writes the cache every later run keeps.
   frozenCache: { loader: replaceOnce(loaderSource, "cachedData === undefined ? provisional :", "cachedData === undefined ? settled :", "provisional") },
-  vmLoader: { loader: replaceOnce(loaderSource, 'typeof enableCompileCache === "function"', "false", "enableCompileCache") },
+  // Node's own compile cache (Node >= 22.1) instead of the vm loader: what the loader used on Node 22 until 2026-11.
+  nodeCompileCache: {
+    loader: replaceOnce(
+      loaderSource,
+      'runFromVmCache(process.env.HOOKS_CODE_CACHE !== "0");',
+      'if (process.env.HOOKS_CODE_CACHE !== "0") {\n  const dir = path.join(cacheRoot(), "compile-cache");\n  if (privateDir(dir)) require("node:module").enableCompileCache(dir);\n}\nrequire(BUNDLE);',
+      "runFromVmCache call",
+    ),
+  },
 };
 
 async function buildVariant(name) {
@@ -239,23 +247,14 @@ const MEASURES = {
   },
   compile_cache: async () => {
     if (!hasCompileCache) return [];
-    const vm = await buildVariant("vmLoader");
-    return [
-      ...(await compare(
-        "compile_cache",
-        "module.enableCompileCache vs none",
-        ["run10", "validate1000"],
-        () => side(dist),
-        () => side(dist, { HOOKS_CODE_CACHE: "0" }),
-      )),
-      ...(await compare(
-        "compile_cache",
-        "module.enableCompileCache vs the vm loader",
-        ["run10", "validate1000"],
-        () => side(dist),
-        () => side(vm),
-      )),
-    ];
+    const nodeCache = await buildVariant("nodeCompileCache");
+    return compare(
+      "compile_cache",
+      "the vm loader vs module.enableCompileCache",
+      ["run10", "validate1000"],
+      () => side(dist),
+      () => side(nodeCache),
+    );
   },
 };
 

@@ -22,7 +22,7 @@ export const ENV_VARS: readonly EnvVar[] = [
     description: "1: record each run's context (a host's payload as sent) in the run log, for hooks log --fixture; 0: never (over log.context). Contexts can hold prompts, file contents and secrets",
   },
   { name: "HOOKS_STATE_DIR", description: "state dir: run log, trust store, async results, socket (default $XDG_STATE_HOME/hookrun)" },
-  { name: "HOOKS_CODE_CACHE", description: "0: do not use or write the CLI's code cache in $XDG_CACHE_HOME/hookrun (V8 code cache on Node 20, Node's compile cache on 22.1+)" },
+  { name: "HOOKS_CODE_CACHE", description: "0: do not use or write the CLI's code cache in $XDG_CACHE_HOME/hookrun (a V8 code cache per command)" },
   { name: "HOME", description: "home dir for ~ and the XDG defaults" },
   { name: "PATH", description: "where `hooks doctor` looks up each hook's command (as the shell running the hook would)" },
   { name: "SHELL", description: "the shell `hooks doctor` fires Codex's entries with (Codex runs hooks with `$SHELL -lc`)" },

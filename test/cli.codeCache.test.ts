@@ -6,10 +6,9 @@ import { ROOT, runCli } from "./helpers/cli.js";
 import { removeTree } from "./helpers/removeTree.js";
 
 // The CLI loader (scripts/cliLoader.cjs) caches the bundle's compiled code in the user's cache
-// dir, never in the installed package: Node's compile cache on Node >= 22.1, a V8 code cache per
-// command through node:vm on Node 20. Whatever is in the cache, the CLI must behave exactly as
+// dir, never in the installed package: a V8 code cache per command through node:vm, on every Node
+// version (docs/decisions/0003-code-cache-loader.md). Whatever is in the cache, the CLI must behave exactly as
 // without it. Every test has its own XDG_CACHE_HOME, so no test sees another's cache.
-const compileCache = typeof ((await import("node:module")) as { enableCompileCache?: unknown }).enableCompileCache === "function";
 const made: string[] = [];
 afterAll(() => {
   for (const d of made) removeTree(d);
@@ -35,7 +34,7 @@ describe("CLI code cache", () => {
     const home = cacheHome();
     const first = await runCli(["events", "--json"], { env: { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: undefined } });
     expect(first.code).toBe(0);
-    expect(files(path.join(home, "hookrun", compileCache ? "compile-cache" : "v8-cache")).length).toBeGreaterThan(0);
+    expect(files(path.join(home, "hookrun", "v8-cache")).length).toBeGreaterThan(0);
     expect(files(path.join(ROOT, "dist/bin")).filter((f) => f.startsWith(".") || f.endsWith(".bin"))).toEqual([]);
     const second = await runCli(["events", "--json"], { env: { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: undefined } });
     expect(second.code).toBe(0);
@@ -50,7 +49,7 @@ describe("CLI code cache", () => {
   });
 
   it("uses no cache dir that others can write, that another user owns, or that is a symlink: a planted cache is never read, nothing is written there, the output is the same", async () => {
-    const sub = compileCache ? "compile-cache" : "v8-cache";
+    const sub = "v8-cache";
     const cases: [string, (dir: string, home: string) => void][] = [
       ["writable by others", (dir) => fs.chmodSync(dir, 0o777)],
       ["the hookrun folder writable by others", (dir) => fs.chmodSync(path.dirname(dir), 0o777)],
@@ -67,10 +66,10 @@ describe("CLI code cache", () => {
     // another user's (only root can make one here)
     if (process.getuid?.() === 0) cases.push(["owned by another user", (dir) => fs.chownSync(dir, 65534, 65534)]);
     const plain = await runCli(["events", "--json"], { env: { XDG_CACHE_HOME: cacheHome(), HOOKS_CODE_CACHE: "0" } });
-    // the name this build reads its settled cache from (Node 20): planted under it, a read cache would be rejected and rewritten
+    // the name this build reads its settled cache from: planted under it, a read cache would be rejected and rewritten
     const probe = cacheHome();
     await runCli(["events", "--json"], { env: { XDG_CACHE_HOME: probe, HOOKS_CODE_CACHE: undefined } });
-    const settled = compileCache ? "events-planted.bin" : vmCacheFiles(probe, "events")[0].replace(".first.bin", ".bin");
+    const settled = vmCacheFiles(probe, "events")[0].replace(".first.bin", ".bin");
     for (const [what, spoil] of cases) {
       const home = cacheHome();
       const dir = path.join(home, "hookrun", sub);
@@ -107,19 +106,7 @@ describe("CLI code cache", () => {
     expect(JSON.parse(r.stdout).length).toBeGreaterThan(20);
   });
 
-  it.skipIf(!compileCache)("on Node >= 22.1, survives a corrupt compile cache (Node rejects it)", async () => {
-    const home = cacheHome();
-    const first = await runCli(["events", "--json"], { env: { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: undefined } });
-    const dir = path.join(home, "hookrun", "compile-cache");
-    const cached = files(dir);
-    expect(cached.length).toBeGreaterThan(0);
-    for (const f of cached) fs.writeFileSync(path.join(dir, f), "not a compile cache");
-    const r = await runCli(["events", "--json"], { env: { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: undefined } });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toBe(first.stdout);
-  });
-
-  describe.skipIf(compileCache)("Node 20: the vm loader", () => {
+  describe("the vm loader", () => {
     it("keeps a cache per command", async () => {
       const home = cacheHome();
       await runCli(["events"], { env: { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: undefined } });
