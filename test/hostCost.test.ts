@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { COMMAND_MODE, costTable, cyclesOf, type HostCost, median, WARM_HTTP_MODE } from "./helpers/hostCost.js";
+import { COMMAND_MODE, costTable, cyclesOf, type HostCost, hookStartsOf, median, WARM_HTTP_MODE } from "./helpers/hostCost.js";
 
 // The arithmetic of helpers/hostCost.ts (the agents themselves run in test/hostCost.e2e.test.ts).
 
@@ -17,6 +17,19 @@ describe("cyclesOf: a tool-call cycle runs from the answer carrying call i to th
 
   it("throws when a call was never asked for (the agent stopped early)", () => {
     expect(() => cyclesOf([req(0, true, 0, 100), req(1, true, -1, 200)], 2)).toThrow("tool call 1: never asked for");
+  });
+});
+
+describe("hookStartsOf: when each hook started after the answer carrying its call", () => {
+  const requests = [req(0, true, 0, 100, 110), req(1, false, -1, 120, 125), req(2, true, 1, 200, 204), req(3, true, -1, 300)];
+
+  it("takes the main answer of the same turn, not a side answer", () => {
+    expect(hookStartsOf(requests, [150, 230])).toEqual([40, 26]);
+  });
+
+  it("throws on a line that is not a time, and on a start with no call", () => {
+    expect(() => hookStartsOf(requests, [150, Number("fired")])).toThrow("hook start 1: not a time: NaN");
+    expect(() => hookStartsOf(requests, [150, 230, 330])).toThrow("hook start 2: no answer carried call");
   });
 });
 

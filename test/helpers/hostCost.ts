@@ -309,6 +309,18 @@ export function cyclesOf(requests: Timed[], callCount: number): number[] {
   return out;
 }
 
+/**
+ * For each hook start (ms since the epoch, in firing order, one per call), the time since the
+ * answer carrying its call was written, ms.
+ */
+export function hookStartsOf(requests: Timed[], starts: number[]): number[] {
+  return starts.map((at, i) => {
+    const answer = requests.find((r) => r.main && r.turn === i);
+    if (!answer || !Number.isFinite(at)) throw new Error(`hook start ${i}: ${answer ? `not a time: ${at}` : "no answer carried call"}`);
+    return at - answer.answeredAt;
+  });
+}
+
 export interface SideRun {
   /** The kept cycles (the warm-up ones left out), ms. */
   cycles: number[];
@@ -316,6 +328,8 @@ export interface SideRun {
   warmupCycles: number[];
   /** How many times the hook fired (lines in its log). */
   fired: number;
+  /** With `stamps`: for each kept call, from the answer carrying it written to the hook's start, ms. */
+  hookStarts?: number[];
   durationMs: number;
 }
 
@@ -325,6 +339,8 @@ export interface SideResult {
   runs: SideRun[];
   /** Median of every kept cycle of every run, ms. */
   median: number;
+  /** With `stamps`: the median of every hookStarts, ms. */
+  hookStartMedian?: number;
 }
 
 export interface ModeResult {
@@ -355,6 +371,12 @@ export interface MeasureOptions {
   warmup?: number;
   /** Also run the agent with no hook at all (default false). */
   baseline?: boolean;
+  /**
+   * The hook runs `date +%s%3N` (a process) instead of a shell builtin, and each run also gives
+   * when the hook started after its tool call: the cost split into before the hook (hookrun's
+   * start-up) and after it. Default false.
+   */
+  stamps?: boolean;
   /** The modes to measure (default: every mode of MODES for this host). */
   modes?: Mode[];
   signal?: AbortSignal;
@@ -397,7 +419,7 @@ export async function measureHost(host: HostId, options: MeasureOptions = {}): P
       const project = path.join(root, "project");
       mkdirSync(project);
       const fired = path.join(root, "fired.log");
-      const command = `echo fired >> ${fired}`;
+      const command = options.stamps ? `date +%s%3N >> ${fired}` : `echo fired >> ${fired}`;
       let plan: SidePlan = {};
       if (side.id === "direct") driver.writeDirect(project, command);
       else if (side.mode) {
@@ -432,11 +454,15 @@ export async function measureHost(host: HostId, options: MeasureOptions = {}): P
       } catch (error) {
         throw new Error(`${what}: ${(error as Error).message}; stderr: ${run.stderr.slice(-1500)}`);
       }
-      const count = existsSync(fired) ? readFileSync(fired, "utf8").split("\n").filter(Boolean).length : 0;
+      const lines = existsSync(fired) ? readFileSync(fired, "utf8").split("\n").filter(Boolean) : [];
+      const count = lines.length;
       const expected = side.id === "baseline" ? 0 : total;
       if (count !== expected) throw new Error(`${what}: the hook fired ${count} times, not ${expected}; stderr: ${run.stderr.slice(-1500)}`);
-      const result = { cycles: all.slice(warmup), warmupCycles: all.slice(0, warmup), fired: count, durationMs: run.durationMs };
-      options.log?.(`${driver.name} ${side.label}: cycles ${result.cycles.join(" ")} ms (warm-up ${result.warmupCycles.join(" ")}), hook fired ${count}×, run ${run.durationMs} ms`);
+      const result: SideRun = { cycles: all.slice(warmup), warmupCycles: all.slice(0, warmup), fired: count, durationMs: run.durationMs };
+      if (options.stamps && side.id !== "baseline") result.hookStarts = hookStartsOf(run.requests, lines.map(Number)).slice(warmup);
+      options.log?.(
+        `${driver.name} ${side.label}: cycles ${result.cycles.join(" ")} ms (warm-up ${result.warmupCycles.join(" ")})${result.hookStarts ? `, hook started ${result.hookStarts.join(" ")} ms after its call` : ""}, hook fired ${count}×, run ${run.durationMs} ms`,
+      );
       return result;
     } finally {
       removeTree(root);
@@ -445,7 +471,13 @@ export async function measureHost(host: HostId, options: MeasureOptions = {}): P
 
   for (let r = 0; r < rounds; r++) for (const side of r % 2 === 0 ? sides : [...sides].reverse()) side.runs.push(await runSide(side));
 
-  const result = (side: Side): SideResult => ({ id: side.id, label: side.label, runs: side.runs, median: median(side.runs.flatMap((x) => x.cycles)) });
+  const result = (side: Side): SideResult => ({
+    id: side.id,
+    label: side.label,
+    runs: side.runs,
+    median: median(side.runs.flatMap((x) => x.cycles)),
+    ...(options.stamps && side.id !== "baseline" ? { hookStartMedian: median(side.runs.flatMap((x) => x.hookStarts ?? [])) } : {}),
+  });
   const direct = result(sides.find((s) => s.id === "direct")!);
   const baseline = sides.find((s) => s.id === "baseline");
   return {
