@@ -20,6 +20,7 @@ import { coldRun, coldValidate } from "./rows/coldCli.mjs";
 import { serverRoundTrip, lefthookContext } from "./rows/server.mjs";
 import { bigOutput } from "./rows/bigOutput.mjs";
 import { installCommand, installWarm } from "./rows/install.mjs";
+import { agentEvent } from "./rows/agentEvent.mjs";
 import { REFERENCES } from "./lib/references.mjs";
 import { nodeStartContext } from "./lib/nodeStart.mjs";
 
@@ -98,6 +99,36 @@ const ROWS = [
     needs: "install",
     run: installWarm,
   },
+  ...[
+    ["claude", "Claude Code"],
+    ["codex", "Codex CLI"],
+    ["gemini", "Gemini CLI"],
+    ["qwen", "Qwen Code"],
+    ["copilot", "Copilot CLI"],
+  ].flatMap(([host, name]) => [
+    {
+      id: `agent_${host}`,
+      measure: `agent event through \`hooks install ${host}\`'s entry inside the real ${name} (tool-call cycle, command mode)`,
+      referenceLabel: "hook configured directly in the agent",
+      target: { kind: "added", max: 25 },
+      targetLabel: "≤ +25 ms",
+      needs: "install",
+      run: agentEvent(host, "command"),
+    },
+    ...(host === "claude"
+      ? [
+          {
+            id: "agent_claude_warm",
+            measure: "the same inside Claude Code, warm mode (`hooks install claude --serve`: http entries answered by `hooks serve`)",
+            referenceLabel: "hook configured directly in the agent",
+            target: { kind: "added", max: 5 },
+            targetLabel: "≤ +5 ms",
+            needs: "install",
+            run: agentEvent("claude", "warm-http"),
+          },
+        ]
+      : []),
+  ]),
   {
     id: "server",
     measure: "server round trip (curl, Unix socket), one `true` hook",
@@ -159,6 +190,11 @@ async function main() {
     const t0 = Date.now();
     try {
       const result = await row.run(ctx);
+      if (result.unavailable) {
+        rows.push({ ...entry, status: "n/a", reason: result.unavailable });
+        process.stderr.write(` n/a (${result.unavailable})\n`);
+        continue;
+      }
       const pass = judge(row, result);
       rows.push({ ...entry, status: "measured", result, pass });
       process.stderr.write(` ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);

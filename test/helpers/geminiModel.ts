@@ -29,6 +29,9 @@ export interface GeminiRequest {
   main: boolean;
   /** The script turn answered, or -1 for the final text / a side answer. */
   turn: number;
+  /** When it arrived and when its answer was written to the end (ms since the epoch; countTokens: both at arrival). */
+  at: number;
+  answeredAt: number;
 }
 
 export interface GeminiModel extends ModelServer {
@@ -76,7 +79,7 @@ export async function startGeminiModel(script: GeminiTurn[], options: GeminiMode
   let seq = 0;
 
   const server = await startModelServer(
-    ({ res, method, url, pathname, text, logOther }) => {
+    ({ res, method, url, pathname, text, at, logOther }) => {
       const m = GENERATE.exec(pathname);
       if (method !== "POST" || !m) {
         logOther();
@@ -86,19 +89,21 @@ export async function startGeminiModel(script: GeminiTurn[], options: GeminiMode
       const [, model, action] = m;
       const body = parseBody(text);
       if (action === "countTokens") {
-        requests.push({ seq: seq++, method, url, action, model, body, main: false, turn: -1 });
+        requests.push({ seq: seq++, method, url, action, model, body, main: false, turn: -1, at, answeredAt: at });
         sendJson(res, 200, { totalTokens: 10 });
         return;
       }
       const main = isMainRequest(body);
       const { turn, answer } = play(main, () => ({ text: main ? (options.finalText ?? FINAL_TEXT) : (options.sideText ?? SIDE_TEXT) }));
-      requests.push({ seq: seq++, method, url, action, model, body, main, turn });
+      const logged: GeminiRequest = { seq: seq++, method, url, action, model, body, main, turn, at, answeredAt: 0 };
+      requests.push(logged);
       const response = responseOf(answer);
       if (action === "streamGenerateContent") {
         sseHead(res);
         sse(res, response, undefined, "\r\n");
         res.end();
       } else sendJson(res, 200, response);
+      logged.answeredAt = Date.now();
     },
     (res, error) => {
       if (!res.headersSent) sendJson(res, 500, { error: { code: 500, message: String(error), status: "INTERNAL" } });
