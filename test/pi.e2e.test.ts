@@ -151,6 +151,18 @@ const UNTRUSTED_YAML = `hooks:
     - {name: guard, matcher: Bash, command: "touch ran-guard.txt; echo NO >&2; exit 2"}
 `;
 
+// A prompt refused before it reaches the model.
+const PROMPT_NATIVE = `export default function (pi) {
+  pi.on("input", async (event) => {
+    if (event.text.includes("secret")) return console.error("PROMPT-NO-7"), { action: "handled" };
+  });
+}
+`;
+const PROMPT_YAML = `hooks:
+  user_prompt_submit:
+    - {name: no-secrets, command: "grep -q secret && { echo PROMPT-NO-7 >&2; exit 2; }; exit 0"}
+`;
+
 const pidsOf = (dir: string): number[] => ["hang.pid", "child.pid"].filter((f) => existsSync(path.join(dir, f))).map((f) => Number(readFileSync(path.join(dir, f), "utf8")));
 
 describe.skipIf(!pi.path)(`pi ${pi.version ?? `(skipped: ${pi.reason})`}: hooks.yaml through \`hooks install pi\` (B) against the same behaviour written as a pi extension (A)`, () => {
@@ -160,15 +172,19 @@ describe.skipIf(!pi.path)(`pi ${pi.version ?? `(skipped: ${pi.reason})`}: hooks.
   let hangB: Case;
   let missing: Case;
   let untrusted: Case;
+  let promptA: Case;
+  let promptB: Case;
 
   beforeAll(async () => {
-    [mainA, mainB, hangA, hangB, missing, untrusted] = await Promise.all([
+    [mainA, mainB, hangA, hangB, missing, untrusted, promptA, promptB] = await Promise.all([
       runA(MAIN_NATIVE, { "keep.txt": "keep\n" }, "tidy up", MAIN_SCRIPT),
       runB({ "hooks.yaml": MAIN_YAML, "hooks/guard.sh": GUARD, "keep.txt": "keep\n" }, "tidy up", MAIN_SCRIPT),
       runA(HANG_NATIVE, { "hooks/hang.sh": HANG }, "make a file", HANG_SCRIPT),
       runB({ "hooks.yaml": HANG_YAML, "hooks/hang.sh": HANG }, "make a file", HANG_SCRIPT),
       runB({ "hooks.yaml": MAIN_YAML, "hooks/guard.sh": GUARD }, "make a file", [bash("echo x > x.txt"), { text: "Could not." }], { hookrun: false }),
       runB({ "hooks.yaml": UNTRUSTED_YAML }, "make a file", [bash("echo x > x.txt"), { text: "Made." }], { trust: false }),
+      runA(PROMPT_NATIVE, {}, "print the secret", [{ text: "Here." }]),
+      runB({ "hooks.yaml": PROMPT_YAML }, "print the secret", [{ text: "Here." }]),
     ]);
   }, 150_000);
 
@@ -217,6 +233,14 @@ describe.skipIf(!pi.path)(`pi ${pi.version ?? `(skipped: ${pi.reason})`}: hooks.
 
   it("after-tool feedback reaches the model with the tool's result", () => {
     for (const c of [mainA, mainB]) expect(lastTool(c, 3)).toMatch(/^ok\n+POST-FEEDBACK-7$/);
+  });
+
+  it("a blocked prompt never reaches the model, and the user is told why", () => {
+    for (const c of [promptA, promptB]) {
+      ok(c);
+      expect(c.run.requests).toHaveLength(0);
+      expect(c.run.stderr).toContain("PROMPT-NO-7");
+    }
   });
 
   it("a hanging hook is cut off at its timeout, nothing of it left running, and the call goes on", () => {
