@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createInProcessHost } from "../src/hosts/inProcess.js";
@@ -10,6 +10,10 @@ import { CLAUDE_PAYLOADS, hostFixtures } from "./helpers/hostFixtures.js";
 import { hookResult, triggerResult } from "./helpers/results.js";
 import { ROOT, runCli } from "./helpers/cli.js";
 import { alive, type Sandbox, useSandbox, waitGone } from "./helpers/sandbox.js";
+import { waitFor } from "./helpers/waitFor.js";
+
+/** Every file name under `dir`. */
+const readdirDeep = (dir: string): string[] => readdirSync(dir, { recursive: true }).map(String);
 
 const sb = useSandbox({ survivors: true });
 const FX = hostFixtures("pi");
@@ -244,6 +248,25 @@ describe("createInProcessHost: pi's events through the library, in this process"
       await host.close();
     }
     expect(existsSync(p.path("ran.txt"))).toBe(false);
+  });
+
+  it("an async hook's result is delivered at a later event of the session, from a detached worker (the built library, as pi loads it)", async () => {
+    const p = sb.current;
+    p.write("hooks.yaml", `hooks:\n  post_tool_use:\n    - {name: bg, async: true, command: "echo ASYNC-DONE-7"}\n`);
+    expect((await cli(p, "trust", "--yes")).code).toBe(0);
+    const built = (await import(path.join(ROOT, "dist/index.js"))) as typeof import("../src/index.js");
+    const host = built.createInProcessHost({ host: "pi", cwd: p.dir, env: p.processEnv });
+    const result = payload("tool_result", { toolName: "bash", toolCallId: "c1", input: { command: "ls" }, content: [], isError: false });
+    try {
+      const first = await host.fire("tool_result", result);
+      expect(first.kind === "ran" && first.result.async_started).toEqual(["bg"]);
+      expect(said(first)).toEqual({});
+      const sessionDir = path.join(p.env.HOOKS_STATE_DIR, "async");
+      await waitFor(() => existsSync(sessionDir) && JSON.stringify(readdirDeep(sessionDir)).includes(".result.json"), { timeoutMs: 10_000, what: "the worker's result" });
+      expect(said(await host.fire("tool_result", result)).context).toContain("ASYNC-DONE-7");
+    } finally {
+      await host.close();
+    }
   });
 
   it("refuses a host hookrun does not know", () => {
