@@ -228,7 +228,8 @@ describe("the entries hooks install writes fail closed when hookrun cannot start
     const out: { host: HostAdapter; event: string; command: string }[] = [];
     for (const host of installable()) {
       const event = hostEventName(host, "pre_tool_use");
-      if (!event) continue;
+      // An extension in the host's process runs no entry (its own fail-closed rule: docs/hosts/pi.md).
+      if (!event || host.setup.inProcess) continue;
       const wanted = wantedFor(host, config, dispatchTarget(host, false, undefined));
       const text = JSON.stringify(wanted[event] ?? wanted);
       const command = JSON.parse(text.match(/"(?:command|bash)":("(?:[^"\\]|\\.)*")/)?.[1] ?? '""') as string;

@@ -99,8 +99,10 @@ async function fixturesRun(): Promise<{ code: number | null; stdout: string; std
   const fixtures: unknown[] = [];
   for (const host of HOSTS) {
     const event = hostEventName(host, "pre_tool_use");
-    if (!event || !host.probe) continue;
-    fixtures.push({ name: `${host.name} guard`, host: host.name, event, context: host.probe.payload(event, p.dir), expect: { decision: "block", reason: "no tool calls" } });
+    // A host that runs no commands has no probe: its documented payload instead (pi's extension).
+    const context = event && (host.probe?.payload(event, p.dir) ?? hostFixtures(host.name)[event]);
+    if (!event || !context) continue;
+    fixtures.push({ name: `${host.name} guard`, host: host.name, event, context, expect: { decision: "block", reason: "no tool calls" } });
   }
   writeFileSync(p.path("guards.hooktest.yaml"), `${JSON.stringify({ fixtures })}\n`);
   return runCli(["test", "guards.hooktest.yaml"], { cwd: p.dir, env: stateEnv(p), timeoutMs: 60_000 });

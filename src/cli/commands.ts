@@ -214,7 +214,13 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: "install",
-    args: [{ syntax: "[hosts...]", description: "claude, codex, gemini, qwen, copilot, cursor, droid, windsurf, cline, agent-code; none: the hosts whose config folder the project has" }],
+    args: [
+      {
+        syntax: "[hosts...]",
+        description:
+          "claude, codex, gemini, qwen, copilot, cursor, droid, windsurf, cline, agent-code, pi (an extension calling hookrun in process); none: the hosts whose config folder the project has",
+      },
+    ],
     description: "write hookrun's dispatch entries into each agent's own config file (merged with its other hooks; undo with uninstall)",
     example: "hooks install claude gemini",
     options: [

@@ -33,7 +33,7 @@ export interface HostSetup {
    * Which builder made it, for the one table that needs more than this interface: `hooks
    * doctor`'s checks of a host's file as the host parses it (src/prove/doctor.ts).
    */
-  readonly kind: "json-file" | "toml-file" | "script-folder";
+  readonly kind: "json-file" | "toml-file" | "script-folder" | "extension-file";
   /** The folder whose presence says a project uses the host (`.claude`, `.clinerules`). */
   readonly folder: string;
   /** What `hooks install` writes, for the README's host table: "`.gemini/settings.json`". */
@@ -61,6 +61,11 @@ export interface HostSetup {
   readonly blocksOnStartFailure?: boolean;
   /** What the user must still do for the host to read the entries, said after `hooks install` writes them. */
   readonly note?: string;
+  /**
+   * The setup runs no command: an extension in the host's own process calls hookrun's library
+   * (src/hosts/inProcess.ts). Dispatch entries, their fail-closed answers and firing them do not apply.
+   */
+  readonly inProcess?: boolean;
   /**
    * What the config wants hookrun to have in the host's setup, by name: host event → entries
    * (matchers narrowed to what hooks.yaml's matchers can select; a timeout in the host's unit

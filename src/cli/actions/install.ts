@@ -120,7 +120,8 @@ async function installHost(run: InstallRun, host: Installable): Promise<HostOutc
       );
     return { report: { host: host.name, file: plan.where, installed: plan.installed, stale: plan.stale }, stale: plan.stale.length > 0 };
   }
-  const events = Object.keys(wanted);
+  // An extension in the host's process hands every event the host fires; entries name theirs.
+  const events = host.setup.inProcess ? [...new Set(Object.keys(host.events))] : Object.keys(wanted);
   const outcome = { report: { host: host.name, file: plan.where, changed: plan.changes.length > 0, events }, stale: false };
   if (flags.dryRun) {
     if (!flags.json) for (const c of plan.changes) ctx.stdout.write(dryRunText(ctx, c));
