@@ -37,5 +37,6 @@ export { formatClaude, renderClaude, type ClaudeAnswer, type ClaudeHookResponse 
 // An agent's event to its answer in that agent's contract: the one path every door takes (docs/architecture.md).
 export { runHostEvent, type HostEventRequest, type HostEventOutcome } from "./hosts/runHostEvent.js";
 export { HOSTS, hostByName } from "./hosts/table.js";
+export { opencodeHooks, type OpencodePluginInput } from "./hosts/opencodeBridge.js";
 export type { HostAdapter, HostAnswer, Payload } from "./hosts/types.js";
 export { formatJunit } from "./report/formatJunit.js";

@@ -214,8 +214,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: "install",
-    args: [{ syntax: "[hosts...]", description: "claude, codex, gemini, qwen, copilot, cursor, droid, windsurf, cline, agent-code; none: the hosts whose config folder the project has" }],
-    description: "write hookrun's dispatch entries into each agent's own config file (merged with its other hooks; undo with uninstall)",
+    args: [{ syntax: "[hosts...]", description: "claude, codex, gemini, qwen, copilot, cursor, droid, windsurf, cline, agent-code, opencode; none: the hosts whose config folder the project has" }],
+    description: "write hookrun's dispatch entries into each agent's own config file (merged with its other hooks; opencode: one plugin file that runs hookrun in its process; undo with uninstall)",
     example: "hooks install claude gemini",
     options: [
       { flags: "--user", description: "into the user's config files (~/.claude/settings.json, …) instead of the project's" },

@@ -4,6 +4,7 @@ import type { EntryFileSetup } from "../hosts/setup.js";
 import type { HostAdapter, HostSetup } from "../hosts/types.js";
 import { checkJsonFile, checkTomlFile } from "./doctorHostFile.js";
 import { checkHostScripts } from "./doctorScripts.js";
+import { checkPluginFile } from "./doctorPlugin.js";
 import { checkProject } from "./doctorProject.js";
 import { type DoctorOptions, type DoctorReport, DoctorRun } from "./doctorReport.js";
 import { checkSwitches } from "./doctorSwitches.js";
@@ -28,6 +29,7 @@ const CHECKS: Record<HostSetup["kind"], (d: DoctorRun, host: HostAdapter, setup:
   "json-file": (d, host, setup, layer, named) => checkJsonFile(d, host, setup as EntryFileSetup, layer, named),
   "toml-file": (d, host, setup, layer, named) => checkTomlFile(d, host, setup as EntryFileSetup, layer, named),
   "script-folder": checkHostScripts,
+  "plugin-file": checkPluginFile,
 };
 
 /**
