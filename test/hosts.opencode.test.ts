@@ -197,6 +197,32 @@ describe("the bridge in process (what opencode calls)", () => {
     expect(log, log).toMatch(/"name":"slow","status":"timed_out"/);
   });
 
+  it("a prompt: its hooks' context joins the session's on the next request; a block refuses it (a throw); the idle session fires stop", async () => {
+    const p = sandbox({
+      config: `hooks:
+  user_prompt_submit:
+    - name: prompt
+      command: 'input=$(cat); case "$input" in *deploy*) echo "NO DEPLOY" >&2; exit 2;; esac; echo "PROMPTCTX: use pnpm"'
+  session_start:
+    - name: ctx
+      command: 'cat > /dev/null; echo "STARTCTX: branch main"'
+  stop:
+    - name: done
+      command: 'cat > stopped.json'
+`,
+    });
+    await trust(p);
+    const hooks = opencodeHooks({ directory: p.dir }, p.processEnv) as Record<string, (i: unknown, o?: unknown) => Promise<void>>;
+    await hooks.event({ event: { type: "session.created", properties: { info: { id: "s" } } } });
+    await hooks["chat.message"]({ sessionID: "s" }, { parts: [{ type: "text", text: "add a test" }] });
+    const system: string[] = [];
+    await hooks["experimental.chat.system.transform"]({ sessionID: "s" }, { system });
+    expect(system).toEqual(["STARTCTX: branch main\n\nPROMPTCTX: use pnpm"]);
+    await expect(hooks["chat.message"]({ sessionID: "s" }, { parts: [{ type: "text", text: "deploy it" }] })).rejects.toThrow(/^NO DEPLOY$/);
+    await hooks.event({ event: { type: "session.idle", properties: { sessionID: "s" } } });
+    expect(JSON.parse(readFileSync(p.path("stopped.json"), "utf8"))).toMatchObject({ event: "stop", session_id: "s", host: { name: "opencode", event: "session.idle" } });
+  });
+
   it("untrusted: no hook runs, and the model is told from the first request", async () => {
     const p = sandbox({ config: GUARD });
     const hooks = opencodeHooks({ directory: p.dir }, p.processEnv) as Record<string, (i: unknown, o?: unknown) => Promise<void>>;

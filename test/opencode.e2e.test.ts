@@ -97,7 +97,7 @@ const cases: Case[] = [
     plugin: (project) =>
       `{ "tool.execute.before": async () => { const { spawn } = await import("node:child_process"); await new Promise((resolve) => spawn("sleep", ["${sleepTag(project)}"], { stdio: "ignore" }).on("exit", resolve)); } }`,
     hooks: (project) => `  pre_tool_use:\n    - name: slow\n      timeout: 2\n      command: 'cat > /dev/null; sleep ${sleepTag(project)}'\n`,
-    timeoutMs: 60_000,
+    timeoutMs: 30_000,
     expectA(s) {
       // opencode has no timeout for a plugin: the run hangs until it is killed, the tool never runs.
       expect(s.run.timedOut).toBe(true);
@@ -175,14 +175,22 @@ function describeRun(s: Side): string {
 }
 
 const runs = new Map<Case, Record<"A" | "B", Promise<Side>>>();
-let extra: { missing: Promise<Side>; untrusted: Promise<Side> } | undefined;
+let extra: { missing: Promise<Side>; untrusted: Promise<Side>; exiting: Promise<Side> } | undefined;
+
+/** A stop hook that outlives the turn (session.idle, which opencode does not wait for). */
+const LATE_STOP: Case = {
+  ...cases[0],
+  name: "a stop hook still running when opencode exits",
+  model: [{ text: "All done." }],
+  hooks: (project) => `  stop:\n    - name: late\n      timeout: 600\n      command: 'cat > /dev/null; echo started > stop-started; sleep ${sleepTag(project)}'\n`,
+};
 
 /** Start every run at once on first use (runOpencode caps how many run together). */
 function startAll(): void {
   if (extra) return;
   for (const c of cases) runs.set(c, { A: runSide(c, "A"), B: runSide(c, "B") });
-  extra = { missing: runSide(cases[0], "B", { removeHookrun: true }), untrusted: runSide(cases[0], "B", { trust: false }) };
-  for (const p of [...[...runs.values()].flatMap((r) => [r.A, r.B]), extra.missing, extra.untrusted]) p.catch(() => {});
+  extra = { missing: runSide(cases[0], "B", { removeHookrun: true }), untrusted: runSide(cases[0], "B", { trust: false }), exiting: runSide(LATE_STOP, "B") };
+  for (const p of [...[...runs.values()].flatMap((r) => [r.A, r.B]), ...Object.values(extra)]) p.catch(() => {});
 }
 
 afterAll(() => {
@@ -234,6 +242,18 @@ describe.skipIf(!opencode.path)(`opencode ${opencode.version ?? `(skipped: ${ope
       expect(s.views[1].at(-1)).toContain("run `npm install` in the project");
     } catch (error) {
       throw new Error(`${(error as Error).message}\n${describeRun(s)}`);
+    }
+  });
+
+  it("B: a stop hook still running when opencode exits is killed with it (nothing left running)", { timeout: 180_000 }, async () => {
+    startAll();
+    const s = await extra!.exiting;
+    try {
+      expect(s.run.exitCode).toBe(0);
+      expect(existsSync(path.join(s.project, "stop-started"))).toBe(true);
+      expect(s.left).toEqual([]);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${describeRun(s)}\nstop hook started: ${existsSync(path.join(s.project, "stop-started"))}`);
     }
   });
 

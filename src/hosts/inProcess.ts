@@ -130,13 +130,18 @@ export interface InProcessDispatcher {
  * Events of `host` answered in this process: the config is loaded again on each event (an edit
  * of hooks.yaml applies at once, and its trust is checked on each), and one runner is kept (async
  * hooks run in memory and their results reach a later event's answer). A last trusted version
- * runs on a runner of its own. An error of hookrun's own never throws: on a gate event it blocks
+ * runs on a runner of its own. Hooks still running when the process exits are killed with it. An error of hookrun's own never throws: on a gate event it blocks
  * (a guard that cannot run never opens), elsewhere it is the answer's stderr.
  */
 export function inProcessDispatcher(host: HostAdapter, options: InProcessOptions): InProcessDispatcher {
   const env = options.env ?? process.env;
   const cwd = options.cwd;
   let runner: Runner | null = null;
+  // The agent may exit while hooks run (opencode does not wait for its bus events' callbacks):
+  // their process groups are signalled as it exits (close() signals before its first await), so
+  // none outlives it. Nothing async runs after "exit".
+  const onExit = (): void => void runner?.close({ graceMs: 0 });
+  process.once("exit", onExit);
   const load = (overrides?: Record<string, string>): Promise<ResolvedConfig> => loadConfig({ cwd, env, overrides });
   return {
     async dispatch(event, payload) {
@@ -176,6 +181,7 @@ export function inProcessDispatcher(host: HostAdapter, options: InProcessOptions
       }
     },
     async close() {
+      process.off("exit", onExit);
       await runner?.close();
       runner = null;
     },

@@ -88,6 +88,9 @@ export async function runOpencode(o: RunOpencodeOptions): Promise<OpencodeRun> {
       NO_COLOR: "1",
       OPENCODE_DISABLE_MODELS_FETCH: "1",
       OPENCODE_DISABLE_AUTOUPDATE: "1",
+      // At every start opencode runs `npm install @opencode-ai/plugin` in its config folders
+      // (.opencode/ included): offline, it fails at once instead of fetching ~60 MB.
+      npm_config_offline: "true",
       ...o.env,
     });
     mkdirSync(path.join(env.HOME!, ".config"), { recursive: true });
