@@ -38,5 +38,6 @@ export { formatClaude, renderClaude, type ClaudeAnswer, type ClaudeHookResponse 
 export { runHostEvent, type HostEventRequest, type HostEventOutcome } from "./hosts/runHostEvent.js";
 export { HOSTS, hostByName } from "./hosts/table.js";
 export { createInProcessHost, type InProcessHost, type InProcessHostOptions } from "./hosts/inProcess.js";
+export { opencodeHooks, type OpencodePluginInput } from "./hosts/opencodeBridge.js";
 export type { HostAdapter, HostAnswer, Payload } from "./hosts/types.js";
 export { formatJunit } from "./report/formatJunit.js";

@@ -45,6 +45,8 @@ const BLOCKS: Record<string, (a: Answer) => boolean> = {
   // A non-zero exit, invalid JSON or cancel: true blocks.
   cline: (a) => a.code !== 0 || json(a.stdout).cancel === true,
   "agent-code": (a) => a.code !== 0,
+  // The in-process bridge throws on a `block` (src/hosts/opencodeBridge.ts).
+  opencode: (a) => typeof json(a.stdout).block === "string",
 };
 
 const GUARDED = ["hooks:", "  pre_tool_use:", "    - name: guard", "      command: 'exit 0'", "      on_failure: block", ""].join("\n");
@@ -228,7 +230,8 @@ describe("the entries hooks install writes fail closed when hookrun cannot start
     const out: { host: HostAdapter; event: string; command: string }[] = [];
     for (const host of installable()) {
       const event = hostEventName(host, "pre_tool_use");
-      // An extension in the host's process runs no entry (its own fail-closed rule: docs/hosts/pi.md).
+      // A host that loads hookrun in process (pi, opencode) runs no entry: its own fail-closed
+      // rule is in docs/hosts/pi.md and docs/hosts/opencode.md.
       if (!event || host.setup.inProcess) continue;
       const wanted = wantedFor(host, config, dispatchTarget(host, false, undefined));
       const text = JSON.stringify(wanted[event] ?? wanted);

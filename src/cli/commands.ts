@@ -218,7 +218,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       {
         syntax: "[hosts...]",
         description:
-          "claude, codex, gemini, qwen, copilot, cursor, droid, windsurf, cline, agent-code, pi (an extension calling hookrun in process); none: the hosts whose config folder the project has",
+          "claude, codex, gemini, qwen, copilot, cursor, droid, windsurf, cline, agent-code, pi, opencode (pi and opencode: a file that calls hookrun in the agent's process); none: the hosts whose config folder the project has",
       },
     ],
     description: "write hookrun's dispatch entries into each agent's own config file (merged with its other hooks; undo with uninstall)",

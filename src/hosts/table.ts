@@ -6,6 +6,7 @@ import { cursor } from "./cursor.js";
 import { droid } from "./droid.js";
 import { gemini } from "./gemini.js";
 import { copilot } from "./copilot.js";
+import { opencode } from "./opencode.js";
 import { qwenHost } from "./qwen.js";
 import { windsurf } from "./windsurf.js";
 import { pi } from "./pi.js";
@@ -17,7 +18,7 @@ import { EVENT_BY_NAME } from "../events/catalog.js";
  * (`--host`, `hooks install`, `hooks import`), `hooks validate`'s staleness check, the docs'
  * tables and the tests walk this list. Add a host: one module in src/hosts/, one line here.
  */
-export const HOSTS: readonly HostAdapter[] = Object.freeze([claudeHost, codex, gemini, copilot, qwenHost, cursor, droid, windsurf, cline, agentCode, pi]);
+export const HOSTS: readonly HostAdapter[] = Object.freeze([claudeHost, codex, gemini, copilot, qwenHost, cursor, droid, windsurf, cline, agentCode, pi, opencode]);
 
 /** The host named `name` on the command line, or undefined. */
 export function hostByName(name: string): HostAdapter | undefined {

@@ -5,6 +5,7 @@ import type { HostAdapter, HostSetup } from "../hosts/types.js";
 import { checkJsonFile, checkTomlFile } from "./doctorHostFile.js";
 import { checkHostScripts } from "./doctorScripts.js";
 import { checkExtensionFile } from "./doctorExtension.js";
+import { checkPluginFile } from "./doctorPlugin.js";
 import { checkProject } from "./doctorProject.js";
 import { type DoctorOptions, type DoctorReport, DoctorRun } from "./doctorReport.js";
 import { checkSwitches } from "./doctorSwitches.js";
@@ -30,6 +31,7 @@ const CHECKS: Record<HostSetup["kind"], (d: DoctorRun, host: HostAdapter, setup:
   "toml-file": (d, host, setup, layer, named) => checkTomlFile(d, host, setup as EntryFileSetup, layer, named),
   "script-folder": checkHostScripts,
   "extension-file": checkExtensionFile,
+  "plugin-file": checkPluginFile,
 };
 
 /**
