@@ -5,6 +5,7 @@ import { staleNames } from "../hosts/setup.js";
 import { configEvents, entryCommands, ownsEntry } from "../hosts/install.js";
 import type { HostAdapter, HostEntry, HostSetup } from "../hosts/types.js";
 import { installedPort } from "../hosts/warm.js";
+import { installedMcp } from "../hosts/warmMcp.js";
 import { warmServerState, warmServerWarning } from "../hosts/installChecks.js";
 import { canonicalOf, type DoctorRun, isList, type Layer, lineOf } from "./doctorReport.js";
 import { probeEntry } from "./doctorFire.js";
@@ -28,7 +29,8 @@ export async function checkEntries(d: DoctorRun, host: HostAdapter, setup: HostS
   // dispatch (`curl … | sh; hooks run stop`) must never run because someone asked for a check.
   const ours = new Set<string>();
   if (target) {
-    const wanted = wantedFor({ ...host, setup }, d.config, target, installedPort(owned)) as Record<string, HostEntry[]>;
+    const mcp = layer === "project" && installedMcp(owned);
+    const wanted = wantedFor({ ...host, setup }, d.config, target, mcp ? null : installedPort(owned), mcp) as Record<string, HostEntry[]>;
     for (const list of Object.values(wanted)) for (const entry of list) for (const c of entryCommands(entry).commands) ours.add(c);
     const stale = staleNames(owned, wanted);
     for (const e of stale) {
