@@ -73,6 +73,8 @@ describe("hooks install claude --warm", () => {
     const hooks = settingsOf(p).hooks;
     expect(hooks.PreToolUse[0].hooks[0]).toMatchObject({ type: "mcp_tool", server: "hookrun", onFailure: "block" });
     expect(hooks.SessionStart[0].hooks[0].type).toBe("command");
+    // The model may not call the tool itself (Claude Code lists MCP tools to the model).
+    expect(settingsOf(p).permissions).toEqual({ deny: ["mcp__hookrun__hook"] });
     const mcp = JSON.parse(readFileSync(p.path(".mcp.json"), "utf8"));
     expect(mcp.mcpServers).toEqual({ docs: { command: "docs-server" }, hookrun: SERVER });
     expect(r.stderr).toMatch(/warm mode over MCP: Claude Code starts `hooks mcp`/);
@@ -93,6 +95,7 @@ describe("hooks install claude --warm", () => {
     // Back to command mode: the mcp_tool entries are replaced and the registration goes; the user's server stays.
     expect((await runMain(["install", "claude"], { cwd: p.dir, env: p.env })).code).toBe(0);
     expect(settingsOf(p).hooks.PreToolUse[0].hooks[0].type).toBe("command");
+    expect(settingsOf(p).permissions).toBeUndefined();
     expect(JSON.parse(readFileSync(p.path(".mcp.json"), "utf8")).mcpServers).toEqual({ docs: { command: "docs-server" } });
     expect((await runMain(["install", "claude", "--warm"], { cwd: p.dir, env: p.env })).code).toBe(0);
     expect((await runMain(["uninstall", "claude"], { cwd: p.dir, env: p.env })).code).toBe(0);
@@ -100,14 +103,18 @@ describe("hooks install claude --warm", () => {
     expect(JSON.parse(readFileSync(p.path(".mcp.json"), "utf8")).mcpServers).toEqual({ docs: { command: "docs-server" } });
   });
 
-  it("uninstall removes a .mcp.json that held only hookrun's server", async () => {
+  it("keeps the user's own permission rules; uninstall removes a .mcp.json that held only hookrun's server", async () => {
     const p = sandbox({ config: CONFIG });
-    p.write(".claude/settings.json", "{}\n");
+    p.write(".claude/settings.json", '{\n  "permissions": {\n    "deny": ["Bash(rm:*)"]\n  }\n}\n');
     expect((await runMain(["install", "claude", "--warm"], { cwd: p.dir, env: p.env })).code).toBe(0);
     expect(existsSync(p.path(".mcp.json"))).toBe(true);
+    expect(settingsOf(p).permissions.deny).toEqual(["Bash(rm:*)", "mcp__hookrun__hook"]);
+    const check = await runMain(["install", "claude", "--check"], { cwd: p.dir, env: p.env });
+    expect(check.stdout).toMatch(/up to date/);
     const u = await runMain(["uninstall", "claude"], { cwd: p.dir, env: p.env });
     expect(u.stdout).toMatch(/\.mcp\.json: removed \(it held only hookrun's MCP server\)/);
     expect(existsSync(p.path(".mcp.json"))).toBe(false);
+    expect(settingsOf(p)).toEqual({ permissions: { deny: ["Bash(rm:*)"] } });
   });
 
   it("never replaces a server named hookrun that is not hookrun's, nor a .mcp.json that is not JSON; nothing is written", async () => {

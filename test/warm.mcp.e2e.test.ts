@@ -18,7 +18,8 @@ import { removeTree } from "./helpers/removeTree.js";
 const claude = requireClaude();
 const GUARD = ["  pre_tool_use:", "    - name: reserved", "      matcher: Bash", `      command: 'if grep -q "touch ran.txt"; then echo "warm mcp guard: ran.txt is reserved" >&2; exit 2; fi'`];
 const CONTEXT = ["  user_prompt_submit:", "    - name: branch", `      command: ${JSON.stringify("echo 'MCP-CONTEXT: the deploy branch is release-7'")}`];
-const TOUCH = { tool: "Bash", input: { command: "touch ran.txt && echo ran", description: "run it" } };
+const TOUCH: { tool: string; input: Record<string, unknown> } = { tool: "Bash", input: { command: "touch ran.txt && echo ran", description: "run it" } };
+const MODEL_CALL = { tool: "mcp__hookrun__hook", input: { host: "claude", event: "Stop", payload: { session_id: "made-up" } } };
 
 const projects: string[] = [];
 afterAll(() => {
@@ -83,8 +84,10 @@ describe.skipIf(!claude.path)(`Claude Code ${claude.version ?? `(skipped: ${clau
   it("a guard blocks a Bash command through the MCP server and the model gets its reason; prompt context reaches the model; one hookrun process for the session", { timeout: 150_000 }, async ({
     signal,
   }) => {
-    const w = await runWarm([...CONTEXT, ...GUARD], { bin: "wrapper" }, signal);
+    const w = await runWarm([...CONTEXT, ...GUARD], { bin: "wrapper", script: [MODEL_CALL, TOUCH] }, signal);
     expect(w.run.exitCode).toBe(0);
+    // The model cannot call hookrun's tool itself (the deny rule install writes); the entries still do.
+    expect(w.view).toContain("[user] tool_result error: <tool_use_error>Error: No such tool available: mcp__hookrun__hook</tool_use_error>");
     expect(ran(w)).toBe(false);
     expect(w.view).toContain("[user] tool_result error: PreToolUse:Bash hook error: warm mcp guard: ran.txt is reserved");
     expect(w.received).toContain("MCP-CONTEXT: the deploy branch is release-7");

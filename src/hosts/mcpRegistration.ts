@@ -1,8 +1,9 @@
 import path from "node:path";
+import { applyEdits, modify, parse } from "jsonc-parser";
 import { WriteError } from "../errors.js";
 import { readConfigFile } from "./setup.js";
 import type { SetupChange } from "./types.js";
-import { MCP_SERVER } from "./warmMcp.js";
+import { MCP_SERVER, MCP_TOOL } from "./warmMcp.js";
 
 /**
  * The registration of `hooks mcp` in a host's own MCP config, which warm MCP mode needs beside
@@ -79,3 +80,59 @@ export function registration(host: string, base: string, want: boolean): Registr
 
 /** Whether `host` has an MCP config hookrun registers its server in. */
 export const registersMcp = (host: string): boolean => Object.hasOwn(PLACES, host);
+
+/**
+ * The permission rule that keeps the model from calling hookrun's tool itself: Claude Code lists
+ * the tools of its MCP servers to the model, and a call of `hook` by the model would run the
+ * hooks of any event with fields of its choosing. A `permissions.deny` rule removes the tool from
+ * the model's reach; the mcp_tool entries still call it (verified in Claude Code 2.1.332).
+ */
+export const DENY_RULE = `mcp__${MCP_SERVER}__${MCP_TOOL}`;
+
+/** Whether a settings text denies the model hookrun's tool. */
+export function hasDenyRule(text: string | null): boolean {
+  const deny = text ? (parse(text, [], { allowTrailingComma: true }) as { permissions?: { deny?: unknown } } | undefined)?.permissions?.deny : undefined;
+  return Array.isArray(deny) && deny.includes(DENY_RULE);
+}
+
+/**
+ * A settings text with the deny rule added (`want`) or removed; a `deny` list or `permissions`
+ * object the removal empties goes too, and a text left as `{}` is null (the file can go).
+ */
+export function withDenyRule(text: string, want: boolean): string | null {
+  const indent = /^([ \t]+)\S/m.exec(text)?.[1] ?? "  ";
+  const formattingOptions = { insertSpaces: !indent.includes("\t"), tabSize: indent.includes("\t") ? 1 : indent.length, eol: text.includes("\r\n") ? "\r\n" : "\n" };
+  const doc = (parse(text, [], { allowTrailingComma: true }) ?? {}) as { permissions?: { deny?: unknown } };
+  const deny = Array.isArray(doc.permissions?.deny) ? (doc.permissions.deny as unknown[]) : null;
+  if (want) {
+    if (deny?.includes(DENY_RULE)) return text;
+    const at = deny ? ["permissions", "deny", deny.length] : doc.permissions && typeof doc.permissions === "object" ? ["permissions", "deny"] : ["permissions"];
+    const value = deny ? DENY_RULE : at.length === 2 ? [DENY_RULE] : { deny: [DENY_RULE] };
+    return applyEdits(text, modify(text, at, value, { formattingOptions }));
+  }
+  if (!deny?.includes(DENY_RULE)) return text;
+  const rest = deny.filter((r) => r !== DENY_RULE);
+  const others = Object.keys(doc.permissions ?? {}).filter((k) => k !== "deny");
+  const at = rest.length > 0 ? ["permissions", "deny", deny.indexOf(DENY_RULE)] : others.length > 0 ? ["permissions", "deny"] : ["permissions"];
+  const out = applyEdits(text, modify(text, at, undefined, { formattingOptions }));
+  const left = parse(out, [], { allowTrailingComma: true });
+  return left && typeof left === "object" && Object.keys(left).length === 0 ? null : out;
+}
+
+/**
+ * The deny rule brought in line with the mode in a setup plan of the host's settings file
+ * (`plan.where`): added with warm MCP entries (`want`), removed otherwise. Returns whether the
+ * rule was missing where it is wanted (the setup is stale).
+ */
+export function planDenyRule(plan: { where: string; before: string | null; changes: SetupChange[] }, want: boolean): boolean {
+  const change = plan.changes.find((c) => c.file === plan.where);
+  const text = change ? change.text : plan.before;
+  if (!want && !hasDenyRule(text)) return false;
+  const next = withDenyRule(text ?? "{}\n", want);
+  if (next === text) return false;
+  if (change) {
+    change.text = next;
+    if (next === null) change.why = "it held only hookrun's entries";
+  } else plan.changes.push({ file: plan.where, target: readConfigFile(plan.where, "settings").target, text: next, ...(next === null && { why: "it held only hookrun's entries" }) });
+  return want;
+}

@@ -9,7 +9,7 @@ import { assertInside } from "../../fs/insideDir.js";
 import { writeFileAtomic } from "../../fs/writeFileAtomic.js";
 import { warmServerState, warmServerWarning } from "../../hosts/installChecks.js";
 import { dispatchTarget, type Installable, installable, pickHosts, setupMcp, setupPort, usesHost, wantedFor } from "../../hosts/installTargets.js";
-import { registration } from "../../hosts/mcpRegistration.js";
+import { planDenyRule, registration } from "../../hosts/mcpRegistration.js";
 import { mcpCapable, mcpHosts, whyNotMcp } from "../../hosts/warmMcp.js";
 import { TOKEN_VAR, warmCapable } from "../../hosts/warm.js";
 import type { HostAdapter, SetupChange } from "../../hosts/types.js";
@@ -146,6 +146,8 @@ async function installHost(run: InstallRun, host: Installable): Promise<HostOutc
     plan.changes.push(reg.change);
     if (mcp) plan.stale.push(`${MCP_SERVER_LABEL} in ${displayFile(reg.file, ctx.cwd)}`);
   }
+  // …and the rule that keeps the model from calling hookrun's tool itself.
+  if (reg && planDenyRule(plan, mcp)) plan.stale.push("the permission rule that keeps the model from calling hookrun's tool");
   const shown = displayFile(plan.where, ctx.cwd);
   if (plan.foreign.length) throw foreignFiles(ctx, host, plan.foreign);
   for (const w of (await host.setup.warnings?.(config, { file: plan.where, text: plan.before, user, env: ctx.env })) ?? [])

@@ -2,7 +2,7 @@ import os from "node:os";
 import { loadConfig } from "../../config/loadConfig.js";
 import { displayFile } from "../../errors.js";
 import { type Installable, pickHosts } from "../../hosts/installTargets.js";
-import { registersMcp, registration } from "../../hosts/mcpRegistration.js";
+import { planDenyRule, registersMcp, registration } from "../../hosts/mcpRegistration.js";
 import { terminalSafe } from "../../text.js";
 import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";
@@ -30,6 +30,7 @@ async function removeFrom(ctx: CliContext, host: Installable, base: string, flag
   // Warm MCP mode's server registration goes with the entries.
   const reg = !flags.user && registersMcp(host.name) ? registration(host.name, base, false).change : null;
   if (reg) plan.changes.push(reg);
+  if (!flags.user && registersMcp(host.name)) planDenyRule(plan, false);
   const shown = terminalSafe(displayFile(plan.where, ctx.cwd));
   if (!plan.exists && plan.changes.length === 0) {
     ctx.stdout.write(`${shown}: not there; nothing to remove\n`);
