@@ -1,10 +1,10 @@
-import { existsSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { claudeHost } from "../src/hosts/claude.js";
 import { dispatchCommand } from "../src/hosts/dispatch.js";
 import { ownsEntry } from "../src/hosts/install.js";
 import { installedMcp, mcpEntries, readMcpArgs } from "../src/hosts/warmMcp.js";
-import { runMain } from "./helpers/cli.js";
+import { CLI, runMain } from "./helpers/cli.js";
 import { entriesOf, editorOf } from "./helpers/hostSetup.js";
 import { sandbox } from "./helpers/sandbox.js";
 
@@ -137,5 +137,42 @@ describe("hooks install claude --warm", () => {
     expect(codex.stderr).toMatch(/--warm: Codex CLI cannot be installed warm over MCP \(Codex \(0\.171\.0\) lets a PreToolUse call go on/);
     expect((await runMain(["install", "claude", "--warm", "--serve", "8411"], { cwd: p.dir, env: p.env })).stderr).toMatch(/--warm and --serve exclude each other/);
     expect((await runMain(["install", "claude", "--warm", "--user"], { cwd: p.dir, env: p.env })).stderr).toMatch(/no --user form/);
+  });
+});
+
+describe("hooks doctor on warm MCP entries", () => {
+  const PROBED = ["hooks:", "  pre_tool_use:", "    - {name: mark, matcher: Bash, command: 'touch ran.txt'}", ""].join("\n");
+  const findingsOf = (stdout: string) => (JSON.parse(stdout) as { findings: { level: string; what: string }[] }).findings;
+
+  it("starts the registered server as Claude Code would, probes it, and runs no hook; a server that cannot start, or no registration, is an error", async () => {
+    const p = sandbox({ config: PROBED });
+    p.write(".claude/settings.json", "{}\n");
+    p.write("node_modules/.bin/hooks", `#!/bin/sh\nexec '${process.execPath}' '${CLI}' "$@"\n`);
+    chmodSync(p.path("node_modules/.bin/hooks"), 0o755);
+    expect((await runMain(["install", "claude", "--warm"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect((await runMain(["trust", "--yes"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    const ok = await runMain(["doctor", "claude", "--json"], { cwd: p.dir, env: p.env });
+    expect(ok.code, ok.stdout).toBe(0);
+    const good = findingsOf(ok.stdout);
+    expect(good.find((f) => /warm MCP:/.test(f.what))).toEqual(
+      expect.objectContaining({ level: "ok", what: expect.stringMatching(/answered initialize, lists hook, and a PreToolUse probe \(would run mark; nothing was run\)/) }),
+    );
+    expect(good.filter((f) => /no `command`/.test(f.what))).toEqual([]);
+    expect(existsSync(p.path("ran.txt"))).toBe(false);
+
+    p.write("node_modules/.bin/hooks", "#!/bin/sh\necho broken >&2\nexit 3\n");
+    const broken = await runMain(["doctor", "claude", "--json"], { cwd: p.dir, env: p.env });
+    expect(broken.code).toBe(1);
+    expect(findingsOf(broken.stdout).find((f) => /warm MCP:/.test(f.what))).toEqual(
+      expect.objectContaining({
+        level: "error",
+        what: expect.stringMatching(/started as Claude Code starts it, exited \(exit 3\) before it answered \(stderr: broken\): Claude Code refuses every guarded action/),
+      }),
+    );
+
+    p.write(".mcp.json", "{}\n");
+    const unregistered = await runMain(["doctor", "claude", "--json"], { cwd: p.dir, env: p.env });
+    expect(unregistered.code).toBe(1);
+    expect(findingsOf(unregistered.stdout).some((f) => f.level === "error" && /does not register the server "hookrun"/.test(f.what))).toBe(true);
   });
 });

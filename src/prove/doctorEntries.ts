@@ -49,6 +49,9 @@ export async function checkEntries(d: DoctorRun, host: HostAdapter, setup: HostS
   for (const w of (await setup.warnings?.(d.config, { file, text, user: layer === "user", env: d.options.env })) ?? []) d.add({ ...base, level: "warning", what: w, where });
   sayAssumed(d, host, layer);
   // Each distinct command of an event is fired once, however many entries repeat it.
+  // Warm MCP entries: the server they call, started and probed as the agent would (once per host).
+  const mcpEvent = layer === "project" ? Object.keys(owned).find((e) => installedMcp({ [e]: owned[e] })) : undefined;
+  if (mcpEvent !== undefined) await (await import("./doctorMcp.js")).checkMcpServer(d, base, host, mcpEvent);
   const fired = new Map<string, number>();
   for (const [event, list] of Object.entries(owned)) {
     for (const entry of list) {

@@ -105,6 +105,8 @@ interface Warm {
 /** One call of the tool: the event through runHostEvent, answered with the JSON the host's hook reads. */
 async function answerCall(ctx: CliContext, warm: Warm, call: McpHookArgs, signal: AbortSignal): Promise<{ text: string; isError: boolean }> {
   const host = hostByName(call.host)!;
+  // HOOKS_EXPLAIN=1 (the server as `hooks doctor` starts it): which hooks would run, and none runs.
+  const probe = ctx.env.HOOKS_EXPLAIN === "1";
   const fresh = (config: ResolvedConfig) => createRunner(config, { env: ctx.env, cwd: ctx.cwd, trust: ctx.trust ? "all" : "checked", asyncMode: "memory" });
   // A last trusted version runs on a runner of its own, closed with the call (its async hooks with it).
   let own: Runner | null = null;
@@ -130,8 +132,13 @@ async function answerCall(ctx: CliContext, warm: Warm, call: McpHookArgs, signal
       trustCommand: (projectDir) => trustCommand(ctx, projectDir),
       failClosed: call.failClosed,
       options: { signal },
+      prepareOnly: probe,
     });
-    if (outcome.kind !== "prepared" && outcome.answer?.stderr) ctx.stderr.write(outcome.answer.stderr);
+    if (outcome.kind === "prepared") {
+      const { explainHooks } = await import("../../prove/explain.js");
+      return { text: JSON.stringify(explainHooks(outcome.config, outcome.event, outcome.context, { env: ctx.env, cwd: ctx.cwd, trust: ctx.trust, host: host.name })), isError: false };
+    }
+    if (outcome.answer?.stderr) ctx.stderr.write(outcome.answer.stderr);
     return { text: JSON.stringify(hostHttpBody(host, outcome, "http")), isError: false };
   } finally {
     await (own as Runner | null)?.close({ graceMs: 0 });
