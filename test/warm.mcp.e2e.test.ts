@@ -43,8 +43,9 @@ interface Warm {
 /**
  * One `claude -p` in a fresh project whose hooks.yaml holds `config`, installed with `--warm`.
  * `bin`: "wrapper" (records each start, then runs the built CLI), "broken" (a hookrun that cannot start).
+ * `cold`: command entries instead (`hooks install claude`), for the cost comparison.
  */
-async function runWarm(config: string[], options: { bin: "wrapper" | "broken"; script?: (typeof TOUCH)[]; args?: string[] }, signal?: AbortSignal): Promise<Warm> {
+async function runWarm(config: string[], options: { bin: "wrapper" | "broken"; script?: (typeof TOUCH)[]; args?: string[]; cold?: boolean }, signal?: AbortSignal): Promise<Warm> {
   const project = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookrun-mcp-e2e-")));
   projects.push(project);
   mkdirSync(path.join(project, ".claude"));
@@ -66,7 +67,7 @@ async function runWarm(config: string[], options: { bin: "wrapper" | "broken"; s
     signal,
     timeoutMs: 90_000,
     setup: async (env) => {
-      const install = await runCli(["install", "claude", "--warm"], { cwd: project, env: userEnv(env) });
+      const install = await runCli(["install", "claude", ...(options.cold ? [] : ["--warm"])], { cwd: project, env: userEnv(env) });
       if (install.code !== 0) throw new Error(`hooks install exited ${install.code}: ${install.stderr}`);
       installOutput = install.stdout + install.stderr;
       const trust = await runCli(["trust", "--yes"], { cwd: project, env: userEnv(env) });
@@ -98,6 +99,18 @@ describe.skipIf(!claude.path)(`Claude Code ${claude.version ?? `(skipped: ${clau
     expect(w.starts).toEqual([`-C ${w.project} mcp --host claude`]);
   });
 
+  it("the server killed mid-session: the call in flight is refused; Claude Code starts the server again and the guard holds", { timeout: 150_000 }, async ({ signal }) => {
+    // A second hook of the guard's event kills the process that runs it (hooks mcp) when it sees `echo die`.
+    const killer = ["    - name: killer", "      matcher: Bash", `      command: 'if grep -q "echo die"; then kill -9 $PPID; fi'`];
+    const w = await runWarm([...GUARD, ...killer], { bin: "wrapper", script: [{ tool: "Bash", input: { command: "echo die", description: "run it" } }, TOUCH] }, signal);
+    expect(ran(w)).toBe(false);
+    const view = w.view.join("\n");
+    expect(view).not.toMatch(/tool_result: die/);
+    expect(view).toMatch(/\[user\] tool_result error: PreToolUse:Bash hook error: \[hookrun\/hook\]: failed; blocking because onFailure is "block"/);
+    expect(w.view).toContain("[user] tool_result error: PreToolUse:Bash hook error: warm mcp guard: ran.txt is reserved");
+    expect(w.starts).toEqual([`-C ${w.project} mcp --host claude`, `-C ${w.project} mcp --host claude`]);
+  });
+
   it("server cannot start: the prompt is refused before the model is called, and the guarded command never runs (fail closed)", { timeout: 150_000 }, async ({ signal }) => {
     const w = await runWarm([...CONTEXT, ...GUARD], { bin: "broken" }, signal);
     expect(ran(w)).toBe(false);
@@ -114,7 +127,8 @@ describe.skipIf(!claude.path)(`Claude Code ${claude.version ?? `(skipped: ${clau
 
 // Per-event time inside Claude Code: the tool-call cycle (the model's answer carrying call i
 // written → the request carrying its result received) with a `true` PreToolUse hook configured
-// directly (A) and through the warm MCP path (M). Printed, never asserted. By default one short
+// directly (A), through hookrun's command entry (C: hookrun started per event) and through the
+// warm MCP path (M). Printed, never asserted. By default one short
 // run per side; HOOKRUN_E2E_LATENCY=N: N Bash calls per run, 3 runs per side.
 const LONG = Number(process.env.HOOKRUN_E2E_LATENCY ?? 0);
 const CALLS = LONG > 0 ? LONG : 3;
@@ -122,10 +136,11 @@ const ROUNDS = LONG > 0 ? 3 : 1;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 describe.skipIf(!claude.path)("cost of one warm MCP PreToolUse inside Claude Code", () => {
-  it(`${CALLS} Bash calls, a \`true\` hook directly vs answered by hooks mcp`, { timeout: 600_000 }, async ({ signal }) => {
+  it(`${CALLS} Bash calls, a \`true\` hook directly, through a cold hookrun, and answered by hooks mcp`, { timeout: 600_000 }, async ({ signal }) => {
     const script = Array.from({ length: CALLS }, (_, i) => ({ tool: "Bash", input: { command: `echo ${i}`, description: "run it" } }));
     const cycles = (run: ClaudeRun) => run.mainRequests.slice(0, CALLS).map((r, i) => run.mainRequests[i + 1].at - r.answeredAt);
     const a: number[] = [];
+    const c: number[] = [];
     const m: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const direct = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookrun-mcp-direct-")));
@@ -133,15 +148,17 @@ describe.skipIf(!claude.path)("cost of one warm MCP PreToolUse inside Claude Cod
       mkdirSync(path.join(direct, ".claude"));
       writeFileSync(path.join(direct, ".claude/settings.json"), JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }] } }));
       a.push(...cycles(await runClaude({ project: direct, prompt: "Run the commands.", script, signal, timeoutMs: 120_000 })));
-      const warm = await runWarm(["  pre_tool_use:", '    - { name: bash-true, matcher: Bash, command: "true" }'], { bin: "wrapper", script }, signal);
-      m.push(...cycles(warm.run));
+      const config = ["  pre_tool_use:", '    - { name: bash-true, matcher: Bash, command: "true" }'];
+      c.push(...cycles((await runWarm(config, { bin: "wrapper", script, cold: true }, signal)).run));
+      m.push(...cycles((await runWarm(config, { bin: "wrapper", script }, signal)).run));
     }
     console.log(
       [
         `Claude Code ${claude.version}, ${CALLS} Bash calls per run, ${ROUNDS} run(s) per side`,
         `A (direct \`true\`): tool-call cycle median ${median(a)} ms`,
+        `C (cold: hookrun started per event by a command entry): tool-call cycle median ${median(c)} ms`,
         `M (warm MCP, hooks mcp): tool-call cycle median ${median(m)} ms`,
-        `M − A per event: ${median(m) - median(a)} ms`,
+        `M − A per event: ${median(m) - median(a)} ms; C − A: ${median(c) - median(a)} ms`,
       ].join("\n"),
     );
   });
