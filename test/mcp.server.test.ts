@@ -74,11 +74,20 @@ async function initialized(m: Mcp): Promise<void> {
 }
 
 /** A tool call carrying a Claude Code payload as the installed entries template it: every field as text. */
-const hookCall = (id: number, event: string, fields: Record<string, string>) => ({
+const hookCall = (id: number, event: string, fields: Record<string, string>, extra: Record<string, unknown> = {}) => ({
   id,
   method: "tools/call",
-  params: { name: "hook", arguments: { host: "claude", event, payload: { session_id: "s-mcp", cwd: "/tmp", hook_event_name: event, tool_use_id: "", ...fields } } },
+  params: { name: "hook", arguments: { host: "claude", event, ...extra, payload: { session_id: "s-mcp", cwd: "/tmp", hook_event_name: event, tool_use_id: "", ...fields } } },
 });
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 const textOf = (m: Record<string, unknown>) => JSON.parse((m.result as { content: { text: string }[] }).content[0].text);
 
@@ -168,6 +177,39 @@ describe("hooks mcp: the warm MCP server", () => {
       },
       { timeoutMs: 10_000, what: "the hook's end" },
     );
+  });
+
+  it("notifications/cancelled stops that call's hooks, and the call still answers", async () => {
+    const p = sandbox({ config: ["hooks:", "  pre_tool_use:", "    - name: slow", "      command: 'echo $$ > slow.pid; sleep 30'", ""].join("\n") });
+    const m = startMcp(p.dir, { ...p.env, HOOKS_TRUST: "1" });
+    await initialized(m);
+    m.send(hookCall(1, "PreToolUse", { tool_name: "Bash", tool_input: "{}" }));
+    const pid = Number(await waitFor(() => (existsSync(p.path("slow.pid")) ? readFileSync(p.path("slow.pid"), "utf8").trim() || null : null), { timeoutMs: 15_000, what: "the slow hook" }));
+    m.send({ method: "notifications/cancelled", params: { requestId: 1, reason: "the user interrupted" } });
+    expect(await m.next()).toMatchObject({ id: 1, result: { isError: false } });
+    await waitFor(() => !alive(pid), { timeoutMs: 10_000, what: "the hook's end" });
+    expect(m.child.exitCode).toBeNull();
+  });
+
+  it("follows edits of hooks.yaml; while it does not load, a call answers as hooks run --host does, and a guard that asks to fail closed blocks", async () => {
+    const p = sandbox({ config: CONFIG });
+    const m = startMcp(p.dir, { ...p.env, HOOKS_TRUST: "1" });
+    await initialized(m);
+    const ask = async (id: number) => {
+      m.send(hookCall(id, "PreToolUse", { tool_name: "Bash", tool_input: JSON.stringify({ command: "ls" }) }));
+      return textOf(await m.next());
+    };
+    expect(await ask(1)).toEqual({});
+    p.write("hooks.yaml", ["hooks:", "  pre_tool_use:", "    - name: no-ls", "      matcher: Bash", "      on_failure: block", "      command: 'echo no ls today >&2; exit 2'", ""].join("\n"));
+    let id = 2;
+    await waitFor(async () => (await ask(id++)).hookSpecificOutput?.permissionDecisionReason === "no ls today", { timeoutMs: 15_000, what: "the reload" });
+    p.write("hooks.yaml", "hooks:\n  pre_tool_use: [oops\n");
+    await waitFor(async () => /the config is invalid/.test(JSON.stringify(await ask(id++))), { timeoutMs: 15_000, what: "the broken config's answer" });
+    // An entry written for an event with an `on_failure: block` hook carries fail_closed (as a command entry's --fail-closed): it blocks.
+    m.send(hookCall(id, "PreToolUse", { tool_name: "Bash", tool_input: "{}" }, { fail_closed: true }));
+    const blocked = textOf(await m.next());
+    expect(blocked.hookSpecificOutput.permissionDecision).toBe("deny");
+    expect(blocked.hookSpecificOutput.permissionDecisionReason).toMatch(/does not load/);
   });
 
   it("ends when stdin closes", async () => {
