@@ -4,6 +4,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type ClaudeRun, killClaudeRuns, modelView, requireClaude, runClaude } from "./helpers/claudeCode.js";
 import { CLI, runCli } from "./helpers/cli.js";
+import { killCodexRuns, modelView as codexView, requireCodex, runCodex } from "./helpers/codexCli.js";
+import type { ScriptTurn as CodexTurn } from "./helpers/openaiResponsesModel.js";
 import { removeTree } from "./helpers/removeTree.js";
 
 /**
@@ -16,6 +18,7 @@ import { removeTree } from "./helpers/removeTree.js";
  */
 
 const claude = requireClaude();
+const codex = requireCodex();
 const GUARD = ["  pre_tool_use:", "    - name: reserved", "      matcher: Bash", `      command: 'if grep -q "touch ran.txt"; then echo "warm mcp guard: ran.txt is reserved" >&2; exit 2; fi'`];
 const CONTEXT = ["  user_prompt_submit:", "    - name: branch", `      command: ${JSON.stringify("echo 'MCP-CONTEXT: the deploy branch is release-7'")}`];
 const TOUCH: { tool: string; input: Record<string, unknown> } = { tool: "Bash", input: { command: "touch ran.txt && echo ran", description: "run it" } };
@@ -24,6 +27,7 @@ const MODEL_CALL = { tool: "mcp__hookrun__hook", input: { host: "claude", event:
 const projects: string[] = [];
 afterAll(() => {
   killClaudeRuns();
+  killCodexRuns();
   for (const p of projects) removeTree(p);
 });
 
@@ -122,6 +126,66 @@ describe.skipIf(!claude.path)(`Claude Code ${claude.version ?? `(skipped: ${clau
     const w = await runWarm(GUARD, { bin: "broken" }, signal);
     expect(ran(w)).toBe(false);
     expect(w.view.join("\n")).toMatch(/\[user\] tool_result error: PreToolUse:Bash hook error: \[hookrun\/hook\]: failed; blocking because onFailure is "block"/);
+  });
+});
+
+/**
+ * Why `hooks install codex --warm` is refused: Codex's MCP-tool hooks answer through `hooks mcp`
+ * when the server is up, but when it is not configured or cannot start, Codex runs the guarded
+ * command ("PreToolUse Failed"). If Codex ever fails closed here, this test fails, and a warm
+ * install for Codex can be reconsidered (docs/hosts/codex.md#no-warm-mode-over-mcp).
+ */
+describe.skipIf(!codex.path)(`Codex ${codex.version ?? `(skipped: ${codex.reason})`}: MCP-tool hooks`, () => {
+  const CODEX_TOUCH: CodexTurn = { tool: "exec_command", arguments: { cmd: "touch ran.txt && echo ran" } };
+  const hooksJson = {
+    hooks: {
+      PreToolUse: [
+        {
+          matcher: "Bash",
+          hooks: [
+            {
+              type: "mcp_tool",
+              server: "hookrun",
+              tool: "hook",
+              input: {
+                host: "claude",
+                event: "PreToolUse",
+                payload: { session_id: "${session_id}", cwd: "${cwd}", hook_event_name: "${hook_event_name}", tool_name: "${tool_name}", tool_input: "${tool_input}" },
+              },
+              timeout: 30,
+            },
+          ],
+        },
+      ],
+    },
+  };
+  async function runCodexMcp(server: "hooks mcp" | "absent" | "cannot start", signal: AbortSignal) {
+    const project = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookrun-mcp-codex-")));
+    projects.push(project);
+    mkdirSync(path.join(project, ".codex"));
+    writeFileSync(path.join(project, ".codex/hooks.json"), `${JSON.stringify(hooksJson, null, 2)}\n`);
+    writeFileSync(path.join(project, "hooks.yaml"), ["hooks:", ...GUARD, ""].join("\n"));
+    const command = server === "cannot start" ? "/nonexistent/hooks" : process.execPath;
+    const configToml =
+      server === "absent"
+        ? ""
+        : ["", "[mcp_servers.hookrun]", `command = ${JSON.stringify(command)}`, `args = ${JSON.stringify([CLI, "-C", project, "mcp", "--host", "claude"])}`, 'env = { HOOKS_TRUST = "1" }', ""].join(
+            "\n",
+          );
+    const run = await runCodex({ project, prompt: "Run it.", script: [CODEX_TOUCH, { text: "All done." }], timeoutMs: 60_000, configToml, signal });
+    return { run, project, view: codexView(run.requests, { "<project>": project }).join("\n") };
+  }
+
+  it("with hooks mcp up, the guard's deny reaches the model and the command does not run", { timeout: 120_000 }, async ({ signal }) => {
+    const c = await runCodexMcp("hooks mcp", signal);
+    expect(existsSync(path.join(c.project, "ran.txt"))).toBe(false);
+    expect(c.view).toContain("Command blocked by PreToolUse hook: warm mcp guard: ran.txt is reserved");
+  });
+
+  it.for(["absent", "cannot start"] as const)("with the server %s, Codex runs the guarded command (it fails open: no warm install for Codex)", { timeout: 120_000 }, async (server, { signal }) => {
+    const c = await runCodexMcp(server, signal);
+    expect(existsSync(path.join(c.project, "ran.txt"))).toBe(true);
+    expect(c.run.stderr).toMatch(/hook: PreToolUse Failed/);
   });
 });
 
