@@ -18,6 +18,8 @@ const CONFIG = [
   "    - {name: guard, command: ./guard.sh, matcher: Bash|Write, timeout: 5s, on_failure: block}",
   "  stop:",
   "    - {name: tests, command: npm test, timeout: 2m}",
+  "  user_prompt_submit:",
+  "    - {name: branch, command: git branch --show-current}",
   "",
 ].join("\n");
 const command = (event: string) => dispatchCommand("claude", event, { root: '"$CLAUDE_PROJECT_DIR"', bin: null });
@@ -25,7 +27,7 @@ const SERVER = { type: "stdio", command: "sh", args: ["-c", 'exec "$CLAUDE_PROJE
 const settingsOf = (p: ReturnType<typeof sandbox>) => JSON.parse(readFileSync(p.path(".claude/settings.json"), "utf8"));
 
 describe("warm MCP entries", () => {
-  it("turn each command entry into an mcp_tool call of hookrun's server (matcher, timeout, fail closed, the event, every payload field); SessionStart stays a command", async () => {
+  it("turn each command entry into an mcp_tool call of hookrun's server (matcher, timeout, fail closed, the event, every payload field); SessionStart and Stop stay commands", async () => {
     const p = sandbox({ config: CONFIG });
     const config = await p.load();
     const cold = entriesOf(claudeHost, config, command);
@@ -35,7 +37,9 @@ describe("warm MCP entries", () => {
     expect(pre.matcher).toBe("Bash|Shell|Write");
     expect(pre.hooks[0]).toMatchObject({ type: "mcp_tool", server: "hookrun", tool: "hook", timeout: 15, onFailure: "block", input: { host: "claude", event: "PreToolUse", fail_closed: true } });
     expect(pre.hooks[0].input.payload).toMatchObject({ session_id: "${session_id}", tool_input: "${tool_input}", hook_event_name: "${hook_event_name}" });
-    expect((warm.Stop[0] as { hooks: Record<string, any>[] }).hooks[0].input.fail_closed).toBeUndefined();
+    expect((warm.UserPromptSubmit[0] as { hooks: Record<string, any>[] }).hooks[0].input.fail_closed).toBeUndefined();
+    // Claude Code ignores onFailure on Stop: a stop guard stays a command entry, which fails closed.
+    expect(warm.Stop).toEqual(cold.Stop);
     expect(installedMcp(warm)).toBe(true);
     expect(installedMcp(cold)).toBe(false);
     // hookrun's to the install engine; an mcp_tool hook of another server is the user's.

@@ -68,9 +68,10 @@ const MCP_HOSTS: Readonly<Record<string, McpHost>> = {
     jsonFields: new Set(["tool_input", "tool_response", "permission_suggestions"]),
     booleanFields: new Set(["stop_hook_active", "is_interrupt"]),
     // Claude Code 2.1.332 does not wait for a still-connecting MCP server at the start of a
-    // session and ignores `onFailure: "block"` on SessionStart and Setup; at SessionEnd it is
-    // closing its servers: these entries stay commands.
-    commandOnly: new Set(["SessionStart", "Setup", "SessionEnd"]),
+    // session, and at SessionEnd it is closing its servers; it ignores `onFailure: "block"` on
+    // SessionStart, Setup, Stop, SubagentStop, TaskCompleted and TeammateIdle, so a stop guard
+    // whose server cannot answer would let the agent stop: these entries stay commands.
+    commandOnly: new Set(["SessionStart", "Setup", "SessionEnd", "Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"]),
     failClosed: { onFailure: "block" },
   },
 };

@@ -82,7 +82,7 @@ function checkWarm(flags: InstallFlags, hosts: HostAdapter[]): void {
 /** What `hooks install --warm` says about the MCP path. */
 function warmMcpNotice(host: HostAdapter, where: string): string {
   return [
-    `hooks install: warm mode over MCP: ${host.title} starts \`hooks mcp\` (registered as "hookrun" in ${where}) once per session and calls its tool for each event (but SessionStart, Setup and SessionEnd, which stay commands).`,
+    `hooks install: warm mode over MCP: ${host.title} starts \`hooks mcp\` (registered as "hookrun" in ${where}) once per session and calls its tool for each event (but SessionStart, Setup, SessionEnd and the stop events, which stay commands).`,
     '  If the server cannot start, fails or times out, every guarded action FAILS CLOSED (the entries say onFailure: block): tool calls and prompts are refused with "[hookrun/hook]: failed; blocking because onFailure is "block"".',
     `  Interactively, ${host.title} asks once whether to use the project's MCP server "hookrun": until it is approved, guarded actions are refused.`,
   ].join("\n");
