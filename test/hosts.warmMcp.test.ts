@@ -121,7 +121,7 @@ describe("hooks install claude --warm", () => {
     expect(settingsOf(p)).toEqual({ permissions: { deny: ["Bash(rm:*)"] } });
   });
 
-  it("never replaces a server named hookrun that is not hookrun's, nor a .mcp.json that is not JSON; nothing is written", async () => {
+  it("never replaces a server named hookrun that is not hookrun's, nor a .mcp.json that is not JSON; nothing is written; a command install is not held up by them", async () => {
     const p = sandbox({ config: CONFIG });
     p.write(".claude/settings.json", "{}\n");
     p.write(".mcp.json", '{"mcpServers": {"hookrun": {"command": "something-else"}}}\n');
@@ -129,8 +129,13 @@ describe("hooks install claude --warm", () => {
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/its MCP server "hookrun" is not hookrun's/);
     expect(readFileSync(p.path(".claude/settings.json"), "utf8")).toBe("{}\n");
+    // A command install and an uninstall leave such a file alone, and do not fail over it.
+    expect((await runMain(["install", "claude"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect((await runMain(["uninstall", "claude"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    expect(readFileSync(p.path(".mcp.json"), "utf8")).toBe('{"mcpServers": {"hookrun": {"command": "something-else"}}}\n');
     p.write(".mcp.json", "{ not json");
     expect((await runMain(["install", "claude", "--warm"], { cwd: p.dir, env: p.env })).stderr).toMatch(/\.mcp\.json: not JSON/);
+    expect((await runMain(["install", "claude"], { cwd: p.dir, env: p.env })).code).toBe(0);
   });
 
   it("is refused for Codex (its MCP hooks fail open), with --serve, and with --user", async () => {

@@ -136,3 +136,18 @@ export function planDenyRule(plan: { where: string; before: string | null; chang
   } else plan.changes.push({ file: plan.where, target: readConfigFile(plan.where, "settings").target, text: next, ...(next === null && { why: "it held only hookrun's entries" }) });
   return want;
 }
+
+/**
+ * hookrun's registration to remove when the setup is not (or no longer) warm over MCP: null when
+ * there is none, or when the file cannot be read as JSON or its "hookrun" server is not
+ * hookrun's (that file is none of hookrun's business then: a cold install or an uninstall must
+ * not fail over it).
+ */
+export function leftoverRegistration(host: string, base: string): Registration | null {
+  try {
+    const reg = registration(host, base, false);
+    return reg.present ? reg : null;
+  } catch {
+    return null;
+  }
+}

@@ -9,7 +9,7 @@ import { assertInside } from "../../fs/insideDir.js";
 import { writeFileAtomic } from "../../fs/writeFileAtomic.js";
 import { warmServerState, warmServerWarning } from "../../hosts/installChecks.js";
 import { dispatchTarget, type Installable, installable, pickHosts, setupMcp, setupPort, usesHost, wantedFor } from "../../hosts/installTargets.js";
-import { planDenyRule, registration } from "../../hosts/mcpRegistration.js";
+import { leftoverRegistration, planDenyRule, registration } from "../../hosts/mcpRegistration.js";
 import { mcpCapable, mcpHosts, whyNotMcp } from "../../hosts/warmMcp.js";
 import { TOKEN_VAR, warmCapable } from "../../hosts/warm.js";
 import type { HostAdapter, SetupChange } from "../../hosts/types.js";
@@ -141,13 +141,13 @@ async function installHost(run: InstallRun, host: Installable): Promise<HostOutc
   const wanted = wantedFor(host, config, dispatchTarget(host, user, ctx.entry), port, mcp);
   const plan = await host.setup.plan(wanted, { base: run.base, user, host });
   // Warm MCP mode needs its server registered; any other mode leaves no registration behind.
-  const reg = mcpCapable(host.name) && !user ? registration(host.name, run.base, mcp) : null;
-  if (reg?.change && (mcp || reg.present)) {
+  const reg = !mcpCapable(host.name) || user ? null : mcp ? registration(host.name, run.base, true) : leftoverRegistration(host.name, run.base);
+  if (reg?.change) {
     plan.changes.push(reg.change);
-    if (mcp) plan.stale.push(`${MCP_SERVER_LABEL} in ${displayFile(reg.file, ctx.cwd)}`);
+    plan.stale.push(mcp ? `${MCP_SERVER_LABEL} in ${displayFile(reg.file, ctx.cwd)}` : `a leftover registration of ${MCP_SERVER_LABEL} in ${displayFile(reg.file, ctx.cwd)}`);
   }
   // …and the rule that keeps the model from calling hookrun's tool itself.
-  if (reg && planDenyRule(plan, mcp)) plan.stale.push("the permission rule that keeps the model from calling hookrun's tool");
+  if (mcpCapable(host.name) && !user && planDenyRule(plan, mcp)) plan.stale.push("the permission rule that keeps the model from calling hookrun's tool");
   const shown = displayFile(plan.where, ctx.cwd);
   if (plan.foreign.length) throw foreignFiles(ctx, host, plan.foreign);
   for (const w of (await host.setup.warnings?.(config, { file: plan.where, text: plan.before, user, env: ctx.env })) ?? [])

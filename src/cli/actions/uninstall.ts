@@ -2,7 +2,7 @@ import os from "node:os";
 import { loadConfig } from "../../config/loadConfig.js";
 import { displayFile } from "../../errors.js";
 import { type Installable, pickHosts } from "../../hosts/installTargets.js";
-import { planDenyRule, registersMcp, registration } from "../../hosts/mcpRegistration.js";
+import { leftoverRegistration, planDenyRule, registersMcp } from "../../hosts/mcpRegistration.js";
 import { terminalSafe } from "../../text.js";
 import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";
@@ -14,7 +14,7 @@ export async function uninstallHosts(ctx: CliContext, names: string[], flags: In
   const user = Boolean(flags.user);
   const hosts = await pickHosts(
     names,
-    async (host) => (await host.setup.removal({ base, user, host })).installed || (!user && registersMcp(host.name) && registration(host.name, base, false).present),
+    async (host) => (await host.setup.removal({ base, user, host })).installed || (!user && registersMcp(host.name) && leftoverRegistration(host.name, base) !== null),
   );
   if (hosts.length === 0) {
     ctx.stdout.write(`no hookrun entries in any host's config under ${displayFile(base, ctx.cwd)}\n`);
@@ -28,7 +28,7 @@ export async function uninstallHosts(ctx: CliContext, names: string[], flags: In
 async function removeFrom(ctx: CliContext, host: Installable, base: string, flags: InstallFlags): Promise<void> {
   const plan = await host.setup.removal({ base, user: Boolean(flags.user), host });
   // Warm MCP mode's server registration goes with the entries.
-  const reg = !flags.user && registersMcp(host.name) ? registration(host.name, base, false).change : null;
+  const reg = !flags.user && registersMcp(host.name) ? (leftoverRegistration(host.name, base)?.change ?? null) : null;
   if (reg) plan.changes.push(reg);
   if (!flags.user && registersMcp(host.name)) planDenyRule(plan, false);
   const shown = terminalSafe(displayFile(plan.where, ctx.cwd));
