@@ -213,6 +213,13 @@ export const COMMANDS: readonly CommandSpec[] = [
     action: async (ctx, _args, opts) => (await import("./actions/serve.js")).serve(ctx, opts),
   },
   {
+    name: "mcp",
+    description: "serve hookrun's hooks as a tool of a stdio MCP server the agent starts for its session (warm mode; `hooks install claude --warm` registers it)",
+    example: "hooks mcp --host claude",
+    options: [{ flags: "--host <name>", description: "the agent whose payloads the calls carry when a call names none (claude)" }],
+    action: async (ctx, _args, opts) => (await import("./actions/mcp.js")).mcpCommand(ctx, opts),
+  },
+  {
     name: "install",
     args: [
       {
@@ -230,6 +237,11 @@ export const COMMANDS: readonly CommandSpec[] = [
       {
         flags: "--serve <port>",
         description: "warm mode (Claude Code): http entries that POST each event to `hooks serve --port PORT` on 127.0.0.1 instead of starting hookrun; they fail closed while no server answers",
+      },
+      {
+        flags: "--warm",
+        description:
+          "warm mode over MCP (Claude Code): mcp_tool entries calling `hooks mcp`, which the agent starts once per session (registered in .mcp.json); they fail closed when it cannot answer",
       },
       JSON_OPTION,
       PERSON_OPTION,

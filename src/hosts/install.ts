@@ -5,6 +5,7 @@ import { eventGate, orderHooks, runGroups } from "../runner/select.js";
 import { hostToolNames } from "./payload.js";
 import { DISPATCH_URL, isDispatchCommand } from "./dispatch.js";
 import type { HostAdapter } from "./types.js";
+import { MCP_SERVER } from "./warmMcp.js";
 
 /**
  * What every host's dispatch entries are made of, beyond the command line (src/hosts/dispatch.ts):
@@ -57,16 +58,22 @@ export function matchedValues(config: ResolvedConfig, event: string, adapter?: P
  * hookrun, and so does every URL (warm mode's http hooks).
  */
 export function ownsEntry(entry: unknown): boolean {
-  const { commands, urls } = entryCommands(entry);
-  return commands.length + urls.length > 0 && commands.every(isDispatchCommand) && urls.every((u) => DISPATCH_URL.test(u));
+  const { commands, urls, mcpServers } = entryCommands(entry);
+  return commands.length + urls.length + mcpServers.length > 0 && commands.every(isDispatchCommand) && urls.every((u) => DISPATCH_URL.test(u)) && mcpServers.every((s) => s === MCP_SERVER);
 }
 
-/** The commands (`command`, Cursor's `bash`) and URLs of one host entry, flat or a matcher group. */
-export function entryCommands(entry: unknown): { commands: string[]; urls: string[] } {
+/**
+ * The commands (`command`, Cursor's `bash`), URLs and MCP servers (of `mcp_tool` hooks, warm MCP
+ * mode's) of one host entry, flat or a matcher group.
+ */
+export function entryCommands(entry: unknown): { commands: string[]; urls: string[]; mcpServers: string[] } {
   const commands: string[] = [];
   const urls: string[] = [];
+  const mcpServers: string[] = [];
   const walk = (v: unknown, depth: number): void => {
     if (depth > 4 || v === null || typeof v !== "object") return;
+    const o = v as Record<string, unknown>;
+    if (o.type === "mcp_tool") return void mcpServers.push(typeof o.server === "string" ? o.server : "");
     for (const [k, x] of Object.entries(v)) {
       if ((k === "command" || k === "bash") && typeof x === "string") commands.push(x);
       else if (k === "url" && typeof x === "string") urls.push(x);
@@ -74,5 +81,5 @@ export function entryCommands(entry: unknown): { commands: string[]; urls: strin
     }
   };
   walk(entry, 0);
-  return { commands, urls };
+  return { commands, urls, mcpServers };
 }

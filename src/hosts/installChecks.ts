@@ -4,7 +4,7 @@ import type { ResolvedConfig } from "../config/types.js";
 import { readBoundedText } from "../fs/readBounded.js";
 import { assertPrivateStatePath, stateDir } from "../fs/stateDir.js";
 import { healthProof, TOKEN_VAR } from "./warm.js";
-import { dispatchTarget, installable, setupPort, wantedFor } from "./installTargets.js";
+import { dispatchTarget, installable, setupMcp, setupPort, wantedFor } from "./installTargets.js";
 
 // What can be wrong with hookrun's entries already installed in a project, for `hooks validate`
 // (and the server check of `hooks install --check`): entries stale against hooks.yaml, a host's
@@ -15,8 +15,9 @@ export async function staleHosts(config: ResolvedConfig): Promise<{ file: string
   const out: { file: string; host: string; stale: string[] }[] = [];
   for (const host of installable()) {
     try {
-      const port = await setupPort(host, config.projectDir, false);
-      const plan = await host.setup.plan(wantedFor(host, config, dispatchTarget(host, false, undefined), port), { base: config.projectDir, user: false, host });
+      const mcp = await setupMcp(host, config.projectDir, false);
+      const port = mcp ? null : await setupPort(host, config.projectDir, false);
+      const plan = await host.setup.plan(wantedFor(host, config, dispatchTarget(host, false, undefined), port, mcp), { base: config.projectDir, user: false, host });
       if (plan.installed && plan.stale.length) out.push({ file: plan.where, host: host.name, stale: plan.stale });
     } catch {
       // an unreadable host file is install's to report

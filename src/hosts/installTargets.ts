@@ -9,6 +9,7 @@ import { cannotStartAnswer } from "./runHostEvent.js";
 import { HOSTS, hostByName } from "./table.js";
 import type { HostAdapter, HostEntry, HostSetup } from "./types.js";
 import { installedPort, warmEntries } from "./warm.js";
+import { installedMcp, mcpEntries } from "./warmMcp.js";
 
 // Where `hooks install` writes for each host, and what it would write there: the hosts it can
 // install into and the entries a config wants in their setup (src/hosts/setup.ts). `hooks
@@ -53,7 +54,7 @@ export function dispatchTarget(host: Installable, user: boolean, entry: string |
  * mode's http entries on `port`. `hooks install`, `--check`, `validate` and `doctor` hold the
  * setup against them.
  */
-export function wantedFor(host: Installable, config: ResolvedConfig, target: DispatchTarget, port: number | null = null): Record<string, unknown> {
+export function wantedFor(host: Installable, config: ResolvedConfig, target: DispatchTarget, port: number | null = null, mcp = false): Record<string, unknown> {
   // An event with an `on_failure: block` hook fails closed even when hookrun cannot start; without
   // one, under a host that would read a command that cannot start as a block, it fails open
   // (docs/fail-closed.md).
@@ -68,6 +69,7 @@ export function wantedFor(host: Installable, config: ResolvedConfig, target: Dis
           : target,
     );
   const wanted = host.setup.wanted(config, command);
+  if (mcp) return mcpEntries(host.name, wanted as Record<string, HostEntry[]>, (hostEvent) => asksFailClosed(config, host.events[hostEvent] ?? hostEvent));
   return port === null ? wanted : warmEntries(host.name, wanted as Record<string, HostEntry[]>, port);
 }
 
@@ -82,6 +84,15 @@ export async function setupPort(host: Installable, base: string, user: boolean):
     return installedPort(await host.setup.installed(base, user));
   } catch {
     return null;
+  }
+}
+
+/** Whether hookrun's entries in a host's setup under `base` are warm MCP entries (false: another mode, nothing installed, or unreadable). */
+export async function setupMcp(host: Installable, base: string, user: boolean): Promise<boolean> {
+  try {
+    return installedMcp(await host.setup.installed(base, user));
+  } catch {
+    return false;
   }
 }
 

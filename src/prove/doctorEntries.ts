@@ -5,6 +5,7 @@ import { staleNames } from "../hosts/setup.js";
 import { configEvents, entryCommands, ownsEntry } from "../hosts/install.js";
 import type { HostAdapter, HostEntry, HostSetup } from "../hosts/types.js";
 import { installedPort } from "../hosts/warm.js";
+import { installedMcp } from "../hosts/warmMcp.js";
 import { warmServerState, warmServerWarning } from "../hosts/installChecks.js";
 import { canonicalOf, type DoctorRun, isList, type Layer, lineOf } from "./doctorReport.js";
 import { probeEntry } from "./doctorFire.js";
@@ -28,7 +29,8 @@ export async function checkEntries(d: DoctorRun, host: HostAdapter, setup: HostS
   // dispatch (`curl … | sh; hooks run stop`) must never run because someone asked for a check.
   const ours = new Set<string>();
   if (target) {
-    const wanted = wantedFor({ ...host, setup }, d.config, target, installedPort(owned)) as Record<string, HostEntry[]>;
+    const mcp = layer === "project" && installedMcp(owned);
+    const wanted = wantedFor({ ...host, setup }, d.config, target, mcp ? null : installedPort(owned), mcp) as Record<string, HostEntry[]>;
     for (const list of Object.values(wanted)) for (const entry of list) for (const c of entryCommands(entry).commands) ours.add(c);
     const stale = staleNames(owned, wanted);
     for (const e of stale) {
@@ -47,6 +49,9 @@ export async function checkEntries(d: DoctorRun, host: HostAdapter, setup: HostS
   for (const w of (await setup.warnings?.(d.config, { file, text, user: layer === "user", env: d.options.env })) ?? []) d.add({ ...base, level: "warning", what: w, where });
   sayAssumed(d, host, layer);
   // Each distinct command of an event is fired once, however many entries repeat it.
+  // Warm MCP entries: the server they call, started and probed as the agent would (once per host).
+  const mcpEvent = layer === "project" ? Object.keys(owned).find((e) => installedMcp({ [e]: owned[e] })) : undefined;
+  if (mcpEvent !== undefined) await (await import("./doctorMcp.js")).checkMcpServer(d, base, host, mcpEvent);
   const fired = new Map<string, number>();
   for (const [event, list] of Object.entries(owned)) {
     for (const entry of list) {

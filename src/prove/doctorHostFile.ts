@@ -219,7 +219,9 @@ export function checkEntryShape(d: DoctorRun, host: HostAdapter, layer: Layer, t
       continue;
     }
     const handler = h as Record<string, unknown>;
-    if (!HANDLER_KINDS.some((k) => typeof handler[k] === "string")) bad("an entry with no `command`", "give it a command, or remove it");
+    // Claude Code's and Codex's MCP-tool hooks name a server and a tool instead of a command.
+    const mcpTool = handler.type === "mcp_tool" && typeof handler.server === "string" && typeof handler.tool === "string";
+    if (!mcpTool && !HANDLER_KINDS.some((k) => typeof handler[k] === "string")) bad("an entry with no `command`", "give it a command, or remove it");
     else if (Array.isArray(value.hooks) && typeof handler.type !== "string") bad('a handler with no `type` (`"type": "command"`)', 'add `"type": "command"`');
     if (strict) for (const k of Object.keys(handler)) if (!strict.handlerKeys.includes(k)) bad(`handler key "${k}"`, `remove "${k}"`);
   }

@@ -8,7 +8,9 @@ import { displayFile, UsageError, WriteError } from "../../errors.js";
 import { assertInside } from "../../fs/insideDir.js";
 import { writeFileAtomic } from "../../fs/writeFileAtomic.js";
 import { warmServerState, warmServerWarning } from "../../hosts/installChecks.js";
-import { dispatchTarget, type Installable, installable, pickHosts, setupPort, usesHost, wantedFor } from "../../hosts/installTargets.js";
+import { dispatchTarget, type Installable, installable, pickHosts, setupMcp, setupPort, usesHost, wantedFor } from "../../hosts/installTargets.js";
+import { leftoverRegistration, planDenyRule, registration } from "../../hosts/mcpRegistration.js";
+import { mcpCapable, mcpHosts, whyNotMcp } from "../../hosts/warmMcp.js";
 import { TOKEN_VAR, warmCapable } from "../../hosts/warm.js";
 import type { HostAdapter, SetupChange } from "../../hosts/types.js";
 import { terminalSafe } from "../../text.js";
@@ -22,6 +24,8 @@ export interface InstallFlags {
   json?: boolean;
   /** Warm mode: http entries calling `hooks serve --port PORT` on 127.0.0.1 (hosts with http hooks). */
   serve?: string;
+  /** Warm mode over MCP: mcp_tool entries calling `hooks mcp`, which the agent starts for its session (hosts with MCP hooks). */
+  warm?: boolean;
 }
 
 /** What `hooks install` did for one host (its `--json` report), and whether its entries were stale. */
@@ -60,6 +64,30 @@ function warmNotice(port: number, up: boolean): string {
   ].join("\n");
 }
 
+const MCP_SERVER_LABEL = "the hookrun MCP server";
+
+/** `--warm`: only for hosts with MCP hooks, in a project, and not with `--serve`. */
+function checkWarm(flags: InstallFlags, hosts: HostAdapter[]): void {
+  if (flags.serve !== undefined) throw new UsageError("--warm and --serve exclude each other: --warm is over MCP (the agent starts `hooks mcp`), --serve over HTTP (you run `hooks serve`)");
+  if (flags.user) throw new UsageError("--warm registers the MCP server in the project's own MCP config; it has no --user form");
+  const cold = hosts.filter((h) => !mcpCapable(h.name));
+  if (cold.length) {
+    const why = cold.map((h) => whyNotMcp(h.name)).filter((w) => w !== null);
+    throw new UsageError(
+      `--warm: ${cold.map((h) => h.title).join(", ")} cannot be installed warm over MCP${why.length ? ` (${why.join("; ")})` : ""}; warm MCP mode is for ${mcpHosts().join(", ")} (hooks install claude --warm)`,
+    );
+  }
+}
+
+/** What `hooks install --warm` says about the MCP path. */
+function warmMcpNotice(host: HostAdapter, where: string): string {
+  return [
+    `hooks install: warm mode over MCP: ${host.title} starts \`hooks mcp\` (registered as "hookrun" in ${where}) once per session and calls its tool for each event (but SessionStart, Setup, SessionEnd and the stop events, which stay commands).`,
+    '  If the server cannot start, fails or times out, every guarded action FAILS CLOSED (the entries say onFailure: block): tool calls and prompts are refused with "[hookrun/hook]: failed; blocking because onFailure is "block"".',
+    `  Interactively, ${host.title} asks once whether to use the project's MCP server "hookrun": until it is approved, guarded actions are refused.`,
+  ].join("\n");
+}
+
 const loadProject = (ctx: CliContext) => loadConfig({ cwd: ctx.cwd, configPath: ctx.configPath, userConfig: ctx.userConfig, env: ctx.env });
 
 /**
@@ -87,6 +115,7 @@ export async function installHosts(ctx: CliContext, names: string[], flags: Inst
     );
   // --serve applies to the hosts that can call a URL; named hosts that cannot are refused.
   const servePort = flags.serve === undefined ? null : parseServePort(flags.serve, names.length > 0 ? hosts : hosts.filter((h) => warmCapable(h.name)));
+  if (flags.warm) checkWarm(flags, names.length > 0 ? hosts : hosts.filter((h) => mcpCapable(h.name)));
   const run: InstallRun = { ctx, config, base, flags, servePort, warmPorts: new Set() };
   let stale = 0;
   const report: unknown[] = [];
@@ -105,10 +134,20 @@ async function installHost(run: InstallRun, host: Installable): Promise<HostOutc
   const { ctx, config, flags } = run;
   const user = Boolean(flags.user);
   // --check checks the mode that is installed unless --serve names one.
-  const port = run.servePort !== null && warmCapable(host.name) ? run.servePort : flags.check ? await setupPort(host, run.base, user) : null;
+  // --warm (or, for --check, warm MCP entries installed) writes mcp_tool entries and the server's registration.
+  const mcp = mcpCapable(host.name) && !user && (flags.warm === true || (flags.check === true && run.servePort === null && (await setupMcp(host, run.base, user))));
+  const port = mcp ? null : run.servePort !== null && warmCapable(host.name) ? run.servePort : flags.check ? await setupPort(host, run.base, user) : null;
   if (port !== null) run.warmPorts.add(port);
-  const wanted = wantedFor(host, config, dispatchTarget(host, user, ctx.entry), port);
+  const wanted = wantedFor(host, config, dispatchTarget(host, user, ctx.entry), port, mcp);
   const plan = await host.setup.plan(wanted, { base: run.base, user, host });
+  // Warm MCP mode needs its server registered; any other mode leaves no registration behind.
+  const reg = !mcpCapable(host.name) || user ? null : mcp ? registration(host.name, run.base, true) : leftoverRegistration(host.name, run.base);
+  if (reg?.change) {
+    plan.changes.push(reg.change);
+    plan.stale.push(mcp ? `${MCP_SERVER_LABEL} in ${displayFile(reg.file, ctx.cwd)}` : `a leftover registration of ${MCP_SERVER_LABEL} in ${displayFile(reg.file, ctx.cwd)}`);
+  }
+  // …and the rule that keeps the model from calling hookrun's tool itself.
+  if (mcpCapable(host.name) && !user && planDenyRule(plan, mcp)) plan.stale.push("the permission rule that keeps the model from calling hookrun's tool");
   const shown = displayFile(plan.where, ctx.cwd);
   if (plan.foreign.length) throw foreignFiles(ctx, host, plan.foreign);
   for (const w of (await host.setup.warnings?.(config, { file: plan.where, text: plan.before, user, env: ctx.env })) ?? [])
@@ -134,6 +173,7 @@ async function installHost(run: InstallRun, host: Installable): Promise<HostOutc
   applyChanges(plan.changes, run.base);
   if (!flags.json) ctx.stdout.write(`${terminalSafe(`${shown}: ${plan.exists ? "updated" : "created"}; ${host.title} hands ${events.join(", ") || "no events"} to hookrun`)}\n`);
   if (!flags.json && host.setup.note && !user) ctx.stderr.write(`hooks install: note: ${host.setup.note}\n`);
+  if (!flags.json && mcp && reg) for (const line of warmMcpNotice(host, displayFile(reg.file, ctx.cwd)).split("\n")) ctx.stderr.write(`${terminalSafe(line)}\n`);
   return outcome;
 }
 

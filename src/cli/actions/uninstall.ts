@@ -2,6 +2,7 @@ import os from "node:os";
 import { loadConfig } from "../../config/loadConfig.js";
 import { displayFile } from "../../errors.js";
 import { type Installable, pickHosts } from "../../hosts/installTargets.js";
+import { leftoverRegistration, planDenyRule, registersMcp } from "../../hosts/mcpRegistration.js";
 import { terminalSafe } from "../../text.js";
 import type { CliContext } from "../context.js";
 import { EXIT } from "../exitCodes.js";
@@ -11,7 +12,10 @@ import { applyChanges, dryRunText, type InstallFlags } from "./install.js";
 export async function uninstallHosts(ctx: CliContext, names: string[], flags: InstallFlags): Promise<number> {
   const base = flags.user ? ctx.env.HOME || os.homedir() : await projectDirOf(ctx);
   const user = Boolean(flags.user);
-  const hosts = await pickHosts(names, async (host) => (await host.setup.removal({ base, user, host })).installed);
+  const hosts = await pickHosts(
+    names,
+    async (host) => (await host.setup.removal({ base, user, host })).installed || (!user && registersMcp(host.name) && leftoverRegistration(host.name, base) !== null),
+  );
   if (hosts.length === 0) {
     ctx.stdout.write(`no hookrun entries in any host's config under ${displayFile(base, ctx.cwd)}\n`);
     return EXIT.ok;
@@ -23,8 +27,12 @@ export async function uninstallHosts(ctx: CliContext, names: string[], flags: In
 /** hookrun's entries or files out of one host's setup; a config file removed when nothing of the user's is left. */
 async function removeFrom(ctx: CliContext, host: Installable, base: string, flags: InstallFlags): Promise<void> {
   const plan = await host.setup.removal({ base, user: Boolean(flags.user), host });
+  // Warm MCP mode's server registration goes with the entries.
+  const reg = !flags.user && registersMcp(host.name) ? (leftoverRegistration(host.name, base)?.change ?? null) : null;
+  if (reg) plan.changes.push(reg);
+  if (!flags.user && registersMcp(host.name)) planDenyRule(plan, false);
   const shown = terminalSafe(displayFile(plan.where, ctx.cwd));
-  if (!plan.exists) {
+  if (!plan.exists && plan.changes.length === 0) {
     ctx.stdout.write(`${shown}: not there; nothing to remove\n`);
     return;
   }
