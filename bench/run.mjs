@@ -126,6 +126,15 @@ const ROWS = [
             needs: "install",
             run: agentEvent("claude", "warm-http"),
           },
+          {
+            id: "agent_claude_mcp",
+            measure: "the same inside Claude Code, warm mode over MCP (`hooks install claude --warm`: mcp_tool entries answered by the `hooks mcp` Claude Code starts)",
+            referenceLabel: "hook configured directly in the agent",
+            target: { kind: "added", max: 5 },
+            targetLabel: "≤ +5 ms",
+            needs: "install",
+            run: agentEvent("claude", "warm-mcp"),
+          },
         ]
       : []),
   ]),

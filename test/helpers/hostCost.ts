@@ -130,8 +130,26 @@ export const WARM_HTTP_MODE: Mode = {
   },
 };
 
+/**
+ * Claude Code's warm mode over MCP: `hooks install claude --warm` (mcp_tool entries, the server
+ * registered in .mcp.json), answered by the `hooks mcp` that Claude Code itself starts for the session.
+ */
+export const WARM_MCP_MODE: Mode = {
+  id: "warm-mcp",
+  label: "warm (MCP)",
+  hosts: ["claude"],
+  targetMs: 5,
+  plan: () => ({
+    setup: async (session) => {
+      await hooks(["install", "claude", "--warm"], session);
+      await hooks(["-C", session.project, "trust", "--yes"], session);
+      return undefined;
+    },
+  }),
+};
+
 /** Every mode measured; a new warm mode is one more entry. */
-export const MODES: Mode[] = [COMMAND_MODE, WARM_HTTP_MODE];
+export const MODES: Mode[] = [COMMAND_MODE, WARM_HTTP_MODE, WARM_MCP_MODE];
 
 /** A model request as the cycles are read from it. */
 interface Timed {
