@@ -46,8 +46,10 @@ interface WarmHost {
 const WARM: Readonly<Record<string, WarmHost>> = {
   claude: {
     render: formatClaude,
-    // Claude Code 2.1.330 skips http hooks on these ("HTTP hooks are not supported for SessionStart").
-    commandOnly: new Set(["SessionStart", "Setup"]),
+    // Claude Code 2.1.330 skips http hooks on SessionStart and Setup ("HTTP hooks are not
+    // supported for SessionStart"), and ignores `onFailure: "block"` on the stop events: there a
+    // server that cannot answer would let the agent stop past a stop guard, so they stay commands.
+    commandOnly: new Set(["SessionStart", "Setup", "Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"]),
     failClosed: { onFailure: "block" },
   },
 };
