@@ -231,8 +231,6 @@ export interface HostAdapter {
   readonly events: Readonly<Record<string, string>>;
   /** Host tool name → canonical tool name (Claude's: Bash, Write, Edit, Read, …); others pass unchanged. */
   readonly tools: Readonly<Record<string, string>>;
-  /** What the adapter was checked against, for the README's host table ("the real CLI 2.1.332, in npm test"). */
-  readonly verified: string;
   /** The unit of the `timeout` in the host's config, and the host's default, in that unit. */
   readonly timeout: { readonly unit: "s" | "ms"; readonly default: number };
   /** Whether `payload` can only have come from this host (for `--host auto`); false when unsure. */
