@@ -2,6 +2,7 @@ import { agentCode } from "./agentCode.js";
 import { claudeHost } from "./claude.js";
 import { cline } from "./cline.js";
 import { codex } from "./codex.js";
+import { crush } from "./crush.js";
 import { cursor } from "./cursor.js";
 import { droid } from "./droid.js";
 import { gemini } from "./gemini.js";
@@ -17,7 +18,7 @@ import { EVENT_BY_NAME } from "../events/catalog.js";
  * (`--host`, `hooks install`, `hooks import`), `hooks validate`'s staleness check, the docs'
  * tables and the tests walk this list. Add a host: one module in src/hosts/, one line here.
  */
-export const HOSTS: readonly HostAdapter[] = Object.freeze([claudeHost, codex, gemini, copilot, qwenHost, cursor, droid, windsurf, cline, agentCode, qoder]);
+export const HOSTS: readonly HostAdapter[] = Object.freeze([claudeHost, codex, gemini, copilot, qwenHost, cursor, droid, windsurf, cline, agentCode, qoder, crush]);
 
 /** The host named `name` on the command line, or undefined. */
 export function hostByName(name: string): HostAdapter | undefined {
@@ -81,6 +82,7 @@ export const CHECKED: Readonly<Record<string, Checked>> = {
   cline: { docs: "docs.cline.bot hook reference", why: "an editor extension" },
   "agent-code": { source: "avala-ai/agent-code c25b885f, 0.30.0", why: "not on npm" },
   qoder: { real: "@qoder-ai/qodercli", version: "1.1.52", e2e: ["test/qoder.e2e.test.ts"], note: "ACP mode with its scripted model responses" },
+  crush: { source: "charmbracelet/crush 37f36e93 (internal/hooks, internal/config)", why: "its npm package downloads its binary at install" },
   gptme: { standIn: "gptme d27f98d3", why: "a Python agent, not run here" },
 };
 

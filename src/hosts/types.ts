@@ -34,7 +34,7 @@ export interface HostSetup {
    * doctor`'s checks of a host's file as the host parses it (src/prove/doctor.ts).
    */
   readonly kind: "json-file" | "toml-file" | "script-folder";
-  /** The folder whose presence says a project uses the host (`.claude`, `.clinerules`). */
+  /** The folder whose presence says a project uses the host (`.claude`, `.clinerules`), or its config file when that sits at the project root (`crush.json`). */
   readonly folder: string;
   /** What `hooks install` writes, for the README's host table: "`.gemini/settings.json`". */
   readonly summary: string;
