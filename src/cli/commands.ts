@@ -217,7 +217,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: [
       {
         syntax: "[hosts...]",
-        description: "claude, codex, gemini, qwen, copilot, cursor, droid, windsurf, cline, agent-code, qoder, crush, letta; none: the hosts whose config folder the project has",
+        description: "claude, codex, gemini, qwen, copilot, cursor, droid, windsurf, cline, agent-code, qoder, crush, letta, goose; none: the hosts whose config folder the project has",
       },
     ],
     description: "write hookrun's dispatch entries into each agent's own config file (merged with its other hooks; undo with uninstall)",
@@ -260,7 +260,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: "import",
     args: [
-      { syntax: "<host>", description: "the agent whose hooks to import: claude, codex, gemini, qwen, copilot, cursor, droid, qoder, crush, letta, …" },
+      { syntax: "<host>", description: "the agent whose hooks to import: claude, codex, gemini, qwen, copilot, cursor, droid, qoder, crush, letta, goose (a plugin's hooks/hooks.json), …" },
       { syntax: "[file]", description: "its config file (default: the project's, e.g. .claude/settings.json)" },
     ],
     description: "convert another agent's hooks to hooks.yaml, each marked with the output dialect it was written for",

@@ -6,6 +6,7 @@ import { crush } from "./crush.js";
 import { cursor } from "./cursor.js";
 import { droid } from "./droid.js";
 import { gemini } from "./gemini.js";
+import { goose } from "./goose.js";
 import { letta } from "./letta.js";
 import { copilot } from "./copilot.js";
 import { qwenHost } from "./qwen.js";
@@ -19,7 +20,7 @@ import { EVENT_BY_NAME } from "../events/catalog.js";
  * (`--host`, `hooks install`, `hooks import`), `hooks validate`'s staleness check, the docs'
  * tables and the tests walk this list. Add a host: one module in src/hosts/, one line here.
  */
-export const HOSTS: readonly HostAdapter[] = Object.freeze([claudeHost, codex, gemini, copilot, qwenHost, cursor, droid, windsurf, cline, agentCode, qoder, crush, letta]);
+export const HOSTS: readonly HostAdapter[] = Object.freeze([claudeHost, codex, gemini, copilot, qwenHost, cursor, droid, windsurf, cline, agentCode, qoder, crush, letta, goose]);
 
 /** The host named `name` on the command line, or undefined. */
 export function hostByName(name: string): HostAdapter | undefined {
@@ -85,6 +86,7 @@ export const CHECKED: Readonly<Record<string, Checked>> = {
   qoder: { real: "@qoder-ai/qodercli", version: "1.1.52", e2e: ["test/qoder.e2e.test.ts"], note: "ACP mode with its scripted model responses" },
   crush: { source: "charmbracelet/crush 37f36e93 (internal/hooks, internal/config)", why: "its npm package downloads its binary at install" },
   letta: { source: "letta-ai/letta-code 1f4d3e3e (0.30.29, src/hooks/)", why: "its npm package 0.32.18 does not install: it pins a sharp-electron version missing from the registry" },
+  goose: { source: "block/goose 0825b570 (crates/goose/src/hooks/mod.rs, crates/goose/src/plugins/discovery.rs)", why: "a binary from GitHub releases, not on npm" },
   gptme: { standIn: "gptme d27f98d3", why: "a Python agent, not run here" },
 };
 
