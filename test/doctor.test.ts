@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { HOSTS, resolveHost } from "../src/hosts/table.js";
+import { HOSTS, hostByName, resolveHost } from "../src/hosts/table.js";
 import { EVENT_BY_NAME } from "../src/events/catalog.js";
 import { CLI, runMain, spawnCli } from "./helpers/cli.js";
 import { alive, type Sandbox, sandbox, useSandbox, waitGone } from "./helpers/sandbox.js";
@@ -527,7 +527,8 @@ action = { type = "exec", command = "true" }
     for (const host of all) {
       const ran = report.events.filter((e) => e.host === host).flatMap((e) => e.runs);
       expect(ran, host).toContain("guard");
-      expect(ran, host).toContain("tests");
+      // A host without a stop event (Crush fires only PreToolUse) runs the guard alone.
+      if (Object.values(hostByName(host)!.events).includes("stop")) expect(ran, host).toContain("tests");
     }
   });
 

@@ -45,6 +45,13 @@ const BLOCKS: Record<string, (a: Answer) => boolean> = {
   // A non-zero exit, invalid JSON or cancel: true blocks.
   cline: (a) => a.code !== 0 || json(a.stdout).cancel === true,
   "agent-code": (a) => a.code !== 0,
+  qoder: (a) => a.code === 2 || specific(json(a.stdout)).permissionDecision === "deny" || json(a.stdout).decision === "block",
+  // Exit 2 blocks, 49 halts the turn; on exit 0 its envelope's or Claude's deny.
+  crush: (a) => a.code === 2 || a.code === 49 || (a.code === 0 && (json(a.stdout).decision === "deny" || specific(json(a.stdout)).permissionDecision === "deny")),
+  // Only exit 2 blocks (stdout is read only for a rewrite).
+  letta: (a) => a.code === 2,
+  // Exit 2, or `decision: block` whatever the exit code.
+  goose: (a) => a.code === 2 || json(a.stdout).decision === "block",
   // The in-process bridge throws on a `block` (src/hosts/opencodeBridge.ts).
   opencode: (a) => typeof json(a.stdout).block === "string",
 };
@@ -189,7 +196,7 @@ describe("killed at the agent's timeout", () => {
     expect(BLOCKS.claude(bad), JSON.stringify(bad)).toBe(true);
     expect(bad.stderr).toMatch(/--deadline soon: expected the seconds/);
     expect((await run(p, "claude", "PreToolUse", "{}", ["--deadline", "soon"])).code).toBe(64);
-  });
+  }, 90_000); // two seconds per host, one host after another
 });
 
 describe("no bound opens a guard", () => {
@@ -255,6 +262,8 @@ describe("the entries hooks install writes fail closed when hookrun cannot start
       expect(missing.stdout + missing.stderr, host.name).toMatch(/could not start: its binary is missing or node is not on PATH/);
     }
     linkHookrun(p.dir);
+    // Goose runs an entry from its plugin's folder (PLUGIN_ROOT), which install creates.
+    mkdirSync(p.path(".agents/plugins/hookrun"), { recursive: true });
     expect((await runCli(["trust", "--yes"], { cwd: p.dir, env: p.env })).code).toBe(0);
     for (const { host, event, command } of entries) {
       const payload = host.probe?.payload(event, p.dir) ?? {};

@@ -2,7 +2,8 @@ import { EVENT_BY_NAME } from "../src/events/catalog.js";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { HOSTS, hostTableMarkdown, INTEGRATIONS } from "../src/hosts/table.js";
+import { existsSync } from "node:fs";
+import { CHECKED, HOSTS, hostTableMarkdown, INTEGRATIONS } from "../src/hosts/table.js";
 import { hostEventName } from "../src/hosts/payload.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import type { TriggerResult } from "../src/runner/types.js";
@@ -97,6 +98,21 @@ describe("docs/hosts.md: what every host is answered, generated from the adapter
 
   it("the README's host table is the table of hosts", () => {
     expect(readBlock(readFileSync(path.join(ROOT, "README.md"), "utf8"), "hosts")).toBe(hostTableMarkdown());
+  });
+
+  it("each host says what it was checked against: a real CLI at the version package.json pins, with e2e tests that exist and run it", () => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+    const names = [...HOSTS.map((h) => h.name), ...INTEGRATIONS.map((i) => i.name)];
+    expect(Object.keys(CHECKED).sort()).toEqual([...names].sort());
+    for (const [name, c] of Object.entries(CHECKED)) {
+      if (!("real" in c)) continue;
+      expect(pkg.devDependencies[c.real], `${name}: ${c.real} in devDependencies`).toBe(c.version);
+      expect(c.e2e.length, name).toBeGreaterThan(0);
+      for (const file of c.e2e) {
+        expect(existsSync(path.join(ROOT, file)), file).toBe(true);
+        expect(file, name).toMatch(/\.e2e/);
+      }
+    }
   });
 
   it("the gptme row counts the catalog events the plugin fires (read from its source)", () => {

@@ -315,7 +315,6 @@ function importAgentCode(settings: unknown, existing: ExistingHook[]): HookImpor
 export const agentCode: HostAdapter = {
   name: "agent-code",
   title: "agent-code",
-  verified: "its source (avala-ai/agent-code c25b885f, 0.30.0), not the real CLI",
   events: EVENTS,
   tools: TOOLS,
   timeout: { unit: "s", default: 30 },

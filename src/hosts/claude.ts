@@ -218,6 +218,11 @@ function notRunResponse(event: string, forUser: string, forModel: string): Claud
   return out;
 }
 
+/** The not-run answer in Claude's contract (HostAdapter.notRun), for Claude Code and the hosts that read its answers. */
+export function claudeNotRun(event: string, forUser: string, forModel: string): HostAnswer {
+  return { stdout: `${JSON.stringify(notRunResponse(event, forUser, forModel))}\n`, stderr: "", exitCode: 0 };
+}
+
 /** Claude Code's event names → canonical events (the catalog's `claude` column). */
 const CLAUDE_EVENTS: Readonly<Record<string, string>> = Object.freeze({
   ...Object.fromEntries(EVENTS.filter((e) => e.claude).map((e) => [e.claude!.name, e.name])),
@@ -235,6 +240,66 @@ const CLAUDE_EVENTS: Readonly<Record<string, string>> = Object.freeze({
 const CLAUDE_FILE_READERS = { tools: cursor.tools };
 
 /**
+ * What a host that reads Claude Code's settings shape takes in its entries (Claude Code itself,
+ * and the clones of src/hosts/claudeClone.ts): which of Claude's events it fires (by Claude's
+ * name), its timeout unit, and the fields it honours beyond `type`, `command` and `timeout`.
+ */
+export interface ClaudeEntryRules {
+  /** Claude's event name → whether the host fires it. */
+  fires(claudeName: string): boolean;
+  readonly timeoutUnit: "s" | "ms";
+  /** `onFailure: "block"` (Claude Code closes a failing entry's call). */
+  readonly onFailure: boolean;
+  /** `asyncRewake: true` entries, one per `rewake` hook (docs/async.md#rewake). */
+  readonly asyncRewake: boolean;
+  /** PreSkillShellCommand entries beside PreToolUse's (Claude Code 2.1.332). */
+  readonly skillShell: boolean;
+  /** The tools of other hosts that fire the same entries, named in matchers too. */
+  readonly readers?: { readonly tools: Readonly<Record<string, string>> };
+}
+
+const CLAUDE_ENTRY_RULES: ClaudeEntryRules = { fires: () => true, timeoutUnit: "s", onFailure: true, asyncRewake: true, skillShell: true, readers: CLAUDE_FILE_READERS };
+
+/** Claude's settings entries that hand each event of `config` the host fires to hookrun (HostSetup.wanted). */
+export function claudeEntries(config: ResolvedConfig, command: (event: string) => string, rules: ClaudeEntryRules): Record<string, HostEntry[]> {
+  const out: Record<string, HostEntry[]> = {};
+  const inUnit = (ms: number) => (rules.timeoutUnit === "ms" ? Math.ceil(ms) : Math.ceil(ms / 1000));
+  for (const event of configEvents(config)) {
+    const name = EVENT_BY_NAME.get(event)?.claude?.name;
+    if (!name || !rules.fires(name)) continue;
+    const matched = (hooks: ResolvedConfig["hooks"]) => (EVENT_BY_NAME.get(event)?.matchField ? matchedValues({ ...config, hooks }, event, rules.readers) : null);
+    // `rewake` hooks get an asyncRewake entry each (docs/async.md#rewake); the main entry skips them.
+    const rewake = rules.asyncRewake ? config.hooks.filter((h) => h.event === event && h.rewake === true) : [];
+    const others = config.hooks.filter((h) => h.event === event && !rewake.includes(h));
+    const list: HostEntry[] = [];
+    let skillShell: HostEntry[] | null = null;
+    if (others.length > 0) {
+      const values = matched(others);
+      const hook = {
+        type: "command",
+        command: `${command(event)}${rewake.length ? " --skip-rewake" : ""}`,
+        timeout: inUnit(dispatchTimeoutMs(config, event)),
+        // Failing closed: Claude Code blocks when the entry itself fails (killed at its timeout, crashed) too.
+        ...(rules.onFailure && asksFailClosed(config, event) && { onFailure: "block" }),
+      };
+      list.push({ ...(values && { matcher: values.join("|") }), hooks: [hook] });
+      // The shell commands a skill embeds reach pre_tool_use through their own event, wherever a
+      // pre_tool_use hook can match the shell tool (Claude Code's Bash or PowerShell).
+      const shells = values?.filter((v) => SKILL_SHELL_TOOLS.includes(v));
+      if (rules.skillShell && event === "pre_tool_use" && (!shells || shells.length)) skillShell = [{ ...(shells && { matcher: shells.join("|") }), hooks: [{ ...hook }] }];
+    }
+    for (const h of rewake) {
+      const values = matched([h]);
+      const hook = { type: "command", command: `${command(event)} --rewake ${h.name}`, timeout: inUnit(h.timeoutMs + DISPATCH_MARGIN_MS), asyncRewake: true };
+      list.push({ ...(values && { matcher: values.join("|") }), hooks: [hook] });
+    }
+    out[name] = list;
+    if (skillShell) out[SKILL_SHELL] = skillShell;
+  }
+  return out;
+}
+
+/**
  * Claude Code as a host. Its payload is hookrun's context already (Claude's field and tool names
  * are the canonical ones); the answer is renderClaude's. Other hosts that read
  * `.claude/settings.json` (Copilot CLI, Cursor, VS Code) fire the same entries with their own
@@ -243,14 +308,13 @@ const CLAUDE_FILE_READERS = { tools: cursor.tools };
 export const claudeHost: HostAdapter = {
   name: "claude",
   title: "Claude Code",
-  verified: "the real CLI (2.1.332) in `npm test`",
   events: CLAUDE_EVENTS,
   tools: {},
   timeout: { unit: "s", default: 600 },
   detect: (p) => typeof p.hook_event_name === "string" && Object.hasOwn(CLAUDE_EVENTS, p.hook_event_name) && typeof p.session_id === "string" && typeof p.transcript_path === "string",
   read: (payload) => baseRead(claudeHost, payload),
   render: renderClaude,
-  notRun: (event, forUser, forModel) => ({ stdout: `${JSON.stringify(notRunResponse(event, forUser, forModel))}\n`, stderr: "", exitCode: 0 }),
+  notRun: claudeNotRun,
   degrade: {
     ask: "Claude Code's own ask; in `claude -p` it is a denial whose reason reaches the model",
     notice: "`systemMessage`: shown to the user, never the model",
@@ -292,42 +356,7 @@ export const claudeHost: HostAdapter = {
     userFile: ".claude/settings.json",
     hooksPath: ["hooks"],
     root: '"$CLAUDE_PROJECT_DIR"',
-    entries: (config, command) => {
-      const out: Record<string, HostEntry[]> = {};
-      for (const event of configEvents(config)) {
-        const name = EVENT_BY_NAME.get(event)?.claude?.name;
-        if (!name) continue;
-        const matched = (hooks: ResolvedConfig["hooks"]) => (EVENT_BY_NAME.get(event)?.matchField ? matchedValues({ ...config, hooks }, event, CLAUDE_FILE_READERS) : null);
-        // `rewake` hooks get an asyncRewake entry each (docs/async.md#rewake); the main entry skips them.
-        const rewake = config.hooks.filter((h) => h.event === event && h.rewake === true);
-        const others = config.hooks.filter((h) => h.event === event && h.rewake !== true);
-        const list: HostEntry[] = [];
-        let skillShell: HostEntry[] | null = null;
-        if (others.length > 0) {
-          const values = matched(others);
-          const hook = {
-            type: "command",
-            command: `${command(event)}${rewake.length ? " --skip-rewake" : ""}`,
-            timeout: Math.ceil(dispatchTimeoutMs(config, event) / 1000),
-            // Failing closed: Claude Code blocks when the entry itself fails (killed at its timeout, crashed) too.
-            ...(asksFailClosed(config, event) && { onFailure: "block" }),
-          };
-          list.push({ ...(values && { matcher: values.join("|") }), hooks: [hook] });
-          // The shell commands a skill embeds reach pre_tool_use through their own event, wherever a
-          // pre_tool_use hook can match the shell tool (Claude Code's Bash or PowerShell).
-          const shells = values?.filter((v) => SKILL_SHELL_TOOLS.includes(v));
-          if (event === "pre_tool_use" && (!shells || shells.length)) skillShell = [{ ...(shells && { matcher: shells.join("|") }), hooks: [{ ...hook }] }];
-        }
-        for (const h of rewake) {
-          const values = matched([h]);
-          const hook = { type: "command", command: `${command(event)} --rewake ${h.name}`, timeout: Math.ceil((h.timeoutMs + DISPATCH_MARGIN_MS) / 1000), asyncRewake: true };
-          list.push({ ...(values && { matcher: values.join("|") }), hooks: [hook] });
-        }
-        out[name] = list;
-        if (skillShell) out[SKILL_SHELL] = skillShell;
-      }
-      return out;
-    },
+    entries: (config, command) => claudeEntries(config, command, CLAUDE_ENTRY_RULES),
   }),
   import: (settings, existing) => importClaudeSettings(settings, existing),
 };

@@ -196,7 +196,6 @@ function importCline(settings: unknown, existing: ExistingHook[]): HookImport {
 export const cline: HostAdapter = {
   name: "cline",
   title: "Cline",
-  verified: "its documented payloads and answers (docs.cline.bot hook reference), not the real extension",
   events: EVENTS,
   tools: TOOLS,
   // Cline's docs name no timeout setting and no default; a timeout blocks the action.

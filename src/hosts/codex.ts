@@ -320,7 +320,6 @@ function importCodex(settings: unknown, existing: ExistingHook[]): HookImport {
 export const codex: HostAdapter = {
   name: "codex",
   title: "Codex CLI",
-  verified: "the real CLI (0.171.0) in `npm test`",
   events: EVENTS,
   tools: TOOLS,
   timeout: { unit: "s", default: 600 },

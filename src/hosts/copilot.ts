@@ -361,7 +361,6 @@ export const copilot: HostAdapter = {
   // camelCase first: hostEventName() gives the dialect hookrun installs in.
   events: { ...CAMEL_EVENTS, ...PASCAL_EVENTS },
   tools: TOOLS,
-  verified: "the real CLI (1.0.102, both dialects) in `npm test`",
   timeout: { unit: "s", default: 30 },
   detect,
   read,

@@ -309,7 +309,6 @@ function importCursor(settings: unknown, existing: ExistingHook[]): HookImport {
 export const cursor: HostAdapter = {
   name: "cursor",
   title: "Cursor",
-  verified: "its documented payloads and answers (cursor.com/docs/agent/hooks), not the real app",
   events: EVENTS,
   tools: CURSOR_TOOLS,
   timeout: { unit: "s", default: 30 },

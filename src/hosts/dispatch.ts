@@ -157,12 +157,12 @@ const CLOSED_PREFIX = new RegExp(String.raw`^\{ \[ -x ((?:"[^"]*"|'[^']*'|\\'|[^
 /**
  * The binaries an entry of hookrun's runs, exactly as `hooks install` writes them: the project's
  * `node_modules/.bin/hooks` (relative, or after a host's project-dir variable: `$GEMINI_PROJECT_DIR/`,
- * `"${CURSOR_PROJECT_DIR:-$PWD}"/`), or (`--user`) an absolute path to an installed hookrun's
+ * `"${CURSOR_PROJECT_DIR:-$PWD}"/`, or folders up from one: Goose's `"$PLUGIN_ROOT/../../.."/`), or (`--user`) an absolute path to an installed hookrun's
  * `dist/bin/hooks.js`, or to a `bin/hooks` or `.bin/hooks` (npm's links to it). A script of the
  * user's named `hooks` elsewhere (`./scripts/hooks run check`) is not hookrun's: install never
  * replaces its entry, uninstall never removes it.
  */
-const HOOKRUN_BIN = /^(?:(?:\$\w+|\$\{\w+(?::-\$?\w*)?\})\/)?node_modules\/\.bin\/hooks$|^\/(?:[^\0]*\/)?(?:dist\/bin\/hooks\.js|\.?bin\/hooks)$/;
+const HOOKRUN_BIN = /^(?:(?:\$\w+|\$\{\w+(?::-\$?\w*)?\})(?:\/\.\.)*\/)?node_modules\/\.bin\/hooks$|^\/(?:[^\0]*\/)?(?:dist\/bin\/hooks\.js|\.?bin\/hooks)$/;
 // Any binary named as hookrun's: what `hooks import` leaves out, since importing it would run hookrun from its own hook.
 const ANY_HOOKRUN_BIN = /(^|\/)(hooks|hookrun)(\.js)?$/;
 

@@ -130,7 +130,6 @@ function importDroid(settings: unknown, existing: ExistingHook[]): HookImport {
 export const droid: HostAdapter = {
   name: "droid",
   title: "Factory Droid",
-  verified: "its documented payloads (docs.factory.ai hooks reference) and Claude Code's answers, not the real CLI",
   events: EVENTS,
   tools: TOOLS,
   timeout: { unit: "s", default: 60 },

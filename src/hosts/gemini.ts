@@ -58,7 +58,6 @@ export function readGemini(payload: Payload): HookContext {
 export const gemini: HostAdapter = {
   name: "gemini",
   title: "Gemini CLI",
-  verified: "the real CLI (0.61.0) in `npm test`",
   events: EVENTS,
   tools: TOOLS,
   timeout: { unit: "ms", default: 60_000 },

@@ -181,7 +181,6 @@ export const hookrun = async (input) => {
 export const opencode: HostAdapter = {
   name: "opencode",
   title: "opencode",
-  verified: "the real CLI 1.18.33, in npm test",
   events: EVENTS,
   tools: TOOLS,
   // opencode has no timeouts of its own for plugins: hookrun's per-hook timeouts are the only ones.

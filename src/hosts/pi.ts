@@ -120,7 +120,6 @@ function notRun(event: string, forUser: string, forModel: string): HostAnswer {
 export const pi: HostAdapter = {
   name: "pi",
   title: "pi",
-  verified: "the real CLI 0.73.1 (an extension calling the library in process), in npm test",
   events: EVENTS,
   tools: TOOLS,
   // pi has no timeouts of its own: hookrun's timeouts bound every hook (docs/hosts/pi.md).

@@ -253,7 +253,6 @@ export function importQwenSettings(settings: unknown, existing: ExistingHook[] =
 export const qwenHost: HostAdapter = {
   name: "qwen",
   title: "Qwen Code",
-  verified: "the real CLI (0.24.4) in `npm test`",
   events: QWEN_EVENTS,
   tools: QWEN_TOOLS,
   timeout: { unit: "s", default: 60 },

@@ -73,7 +73,8 @@ function entryFile(kind: "json-file" | "toml-file", spec: EntryFileSpec, loadEdi
     kind,
     spec,
     editor: loadEditor,
-    folder: path.dirname(spec.projectFile),
+    // A config file at the project root (Crush's crush.json) is itself what says the project uses the host.
+    folder: path.dirname(spec.projectFile) === "." ? spec.projectFile : path.dirname(spec.projectFile),
     summary: `\`${spec.projectFile}\``,
     root: spec.root,
     exec: spec.exec,

@@ -34,7 +34,7 @@ export interface HostSetup {
    * doctor`'s checks of a host's file as the host parses it (src/prove/doctor.ts).
    */
   readonly kind: "json-file" | "toml-file" | "script-folder" | "extension-file" | "plugin-file";
-  /** The folder whose presence says a project uses the host (`.claude`, `.clinerules`). */
+  /** The folder whose presence says a project uses the host (`.claude`, `.clinerules`), or its config file when that sits at the project root (`crush.json`). */
   readonly folder: string;
   /** What `hooks install` writes, for the README's host table: "`.gemini/settings.json`". */
   readonly summary: string;
@@ -236,8 +236,6 @@ export interface HostAdapter {
   readonly events: Readonly<Record<string, string>>;
   /** Host tool name → canonical tool name (Claude's: Bash, Write, Edit, Read, …); others pass unchanged. */
   readonly tools: Readonly<Record<string, string>>;
-  /** What the adapter was checked against, for the README's host table ("the real CLI 2.1.332, in npm test"). */
-  readonly verified: string;
   /** The unit of the `timeout` in the host's config, and the host's default, in that unit. */
   readonly timeout: { readonly unit: "s" | "ms"; readonly default: number };
   /** Whether `payload` can only have come from this host (for `--host auto`); false when unsure. */

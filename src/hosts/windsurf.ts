@@ -199,7 +199,6 @@ function importWindsurf(settings: unknown, existing: ExistingHook[]): HookImport
 export const windsurf: HostAdapter = {
   name: "windsurf",
   title: "Windsurf Cascade",
-  verified: "its documented payloads and exit codes (docs.windsurf.com Cascade hooks), not the real IDE",
   events: EVENTS,
   tools: TOOLS,
   // Windsurf's hooks.json has no timeout field and its docs name none: hookrun's own timeouts bound the run.

@@ -1,0 +1,175 @@
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, runCli } from "./helpers/cli.js";
+import { killAllQoder, makeQoderHome, type QoderHome, type QoderRun, type QoderTurn, requireQoder, runQoder } from "./helpers/qoderCli.js";
+import { removeTree } from "./helpers/removeTree.js";
+import { alive } from "./helpers/sandbox.js";
+
+/**
+ * The real Qoder CLI (the pinned devDependency), headless in its Agent Client Protocol mode with
+ * scripted model turns (`--fake-responses`), offline, in temp HOMEs. What is checked is what the
+ * model would have received (the request Qoder records when the script runs out) and what
+ * happened on disk, never hookrun's word. Each case runs twice:
+ *   A  the hook directly in .qoder/settings.json (ground truth for Qoder's own contract);
+ *   B  the same hook in hooks.yaml, `hooks install qoder` + `hooks trust`: the dispatch entries in
+ *      .qoder/settings.json run the project's node_modules/.bin/hooks (a symlink to dist/bin/hooks.js).
+ */
+
+const qoder = requireQoder();
+const tmp: string[] = [];
+const homes: QoderHome[] = [];
+
+function project(files: Record<string, string>): string {
+  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookrun-qoder-proj-")));
+  tmp.push(dir);
+  for (const [rel, text] of Object.entries(files)) {
+    const file = path.join(dir, rel);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
+    if (rel.endsWith(".sh")) chmodSync(file, 0o755);
+  }
+  return dir;
+}
+
+function home(): QoderHome {
+  const h = makeQoderHome();
+  homes.push(h);
+  return h;
+}
+
+async function runA(settings: unknown, files: Record<string, string>, prompt: string, turns: QoderTurn[]): Promise<{ dir: string; run: QoderRun }> {
+  const dir = project({ ...files, ".qoder/settings.json": JSON.stringify(settings, null, 2) });
+  return { dir, run: await runQoder({ project: dir, home: home(), prompt, turns }) };
+}
+
+async function runB(yaml: string, files: Record<string, string>, prompt: string, turns: QoderTurn[]): Promise<{ dir: string; run: QoderRun; settings: any }> {
+  const dir = project({ ...files, "hooks.yaml": yaml });
+  const h = home();
+  mkdirSync(path.join(dir, "node_modules", ".bin"), { recursive: true });
+  symlinkSync(CLI, path.join(dir, "node_modules", ".bin", "hooks"));
+  for (const args of [
+    ["install", "qoder"],
+    ["-C", dir, "trust", "--yes"],
+  ]) {
+    const r = await runCli(args, { cwd: dir, env: h.env });
+    if (r.code !== 0) throw new Error(`hooks ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
+  }
+  const settings = JSON.parse(readFileSync(path.join(dir, ".qoder", "settings.json"), "utf8"));
+  return { dir, run: await runQoder({ project: dir, home: h, prompt, turns }), settings };
+}
+
+const bash = (command: string): QoderTurn => ({ calls: [{ name: "Bash", args: { command, description: "run it" } }] });
+const command = (cmd: string, timeout?: number) => ({ type: "command", command: cmd, ...(timeout !== undefined && { timeout }) });
+
+const GUARD_A = `#!/bin/sh
+echo "GUARD-A: no touching here" >&2
+exit 2
+`;
+const GUARD_YAML = `hooks:
+  pre_tool_use:
+    - {name: guard, matcher: Bash, command: "echo 'GUARD-B: no touching here' >&2; exit 2"}
+`;
+const CONTEXT_YAML = `hooks:
+  session_start:
+    - {name: start-ctx, command: "echo START-CTX-B"}
+  user_prompt_submit:
+    - {name: prompt-ctx, command: "echo PROMPT-CTX-B"}
+`;
+const HANG = `#!/bin/sh
+echo $$ > hang.pid
+exec sleep 300
+`;
+const HANG_YAML = `hooks:
+  pre_tool_use:
+    - {name: hang, matcher: Bash, command: ./hang.sh, timeout: 2s}
+`;
+
+let guardA: { dir: string; run: QoderRun };
+let guardB: { dir: string; run: QoderRun; settings: any };
+let contextA: { dir: string; run: QoderRun };
+let contextB: { dir: string; run: QoderRun; settings: any };
+let hangA: { dir: string; run: QoderRun };
+let hangB: { dir: string; run: QoderRun; settings: any };
+
+describe.skipIf(!qoder.path)(`Qoder CLI ${qoder.version ?? ""} (real, ACP mode, scripted model): hooks direct vs through hookrun`, () => {
+  beforeAll(async () => {
+    // Two at a time: each run is a ~35 MB bundle starting up.
+    [guardA, guardB] = await Promise.all([
+      runA({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [command(`"$QODER_PROJECT_DIR"/guard.sh`)] }] } }, { "guard.sh": GUARD_A }, "touch the file", [bash("touch ran.txt")]),
+      runB(GUARD_YAML, {}, "touch the file", [bash("touch ran.txt")]),
+    ]);
+    [contextA, contextB] = await Promise.all([
+      runA(
+        {
+          hooks: {
+            SessionStart: [{ hooks: [command(`printf '%s' '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"START-CTX-A"}}'`)] }],
+            UserPromptSubmit: [{ hooks: [command(`printf '%s' '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"PROMPT-CTX-A"}}'`)] }],
+          },
+        },
+        {},
+        "hello",
+        [],
+      ),
+      runB(CONTEXT_YAML, {}, "hello", []),
+    ]);
+    [hangA, hangB] = await Promise.all([
+      runA({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [command(`"$QODER_PROJECT_DIR"/hang.sh`, 3)] }] } }, { "hang.sh": HANG }, "touch the file", [bash("touch ran.txt")]),
+      runB(HANG_YAML, { "hang.sh": HANG }, "touch the file", [bash("touch ran.txt")]),
+    ]);
+  }, 400_000);
+
+  afterAll(() => {
+    killAllQoder();
+    for (const h of homes) h.cleanup();
+    for (const d of tmp) removeTree(d);
+  });
+
+  it("install writes Qoder's entries: Claude's shape in .qoder/settings.json, the root from $QODER_PROJECT_DIR, no onFailure", () => {
+    const entry = guardB.settings.hooks.PreToolUse[0];
+    expect(entry.matcher).toBe("Bash");
+    expect(entry.hooks[0].command).toContain('"$QODER_PROJECT_DIR"');
+    expect(entry.hooks[0].command).toContain("run pre_tool_use --host qoder");
+    expect(entry.hooks[0].onFailure).toBeUndefined();
+    expect(hangB.settings.hooks.PreToolUse[0].hooks[0].timeout).toBe(12);
+  });
+
+  it("a guard blocks the shell call and its reason reaches the model (A: direct, B: through hookrun)", () => {
+    for (const [c, reason] of [
+      [guardA, "GUARD-A: no touching here"],
+      [guardB, "GUARD-B: no touching here"],
+    ] as const) {
+      expect(c.run.timedOut).toBe(false);
+      expect(c.run.unanswered, c.run.stderr).not.toBeNull();
+      expect(c.run.unansweredText).toContain(reason);
+      expect(existsSync(path.join(c.dir, "ran.txt"))).toBe(false);
+      const failed = c.run.updates.find((u) => u?.sessionUpdate === "tool_call_update" && u.status === "failed");
+      expect(JSON.stringify(failed)).toContain(reason);
+    }
+  });
+
+  it("session-start and prompt context reach the model (A: direct, B: through hookrun)", () => {
+    for (const [c, start, prompt] of [
+      [contextA, "START-CTX-A", "PROMPT-CTX-A"],
+      [contextB, "START-CTX-B", "PROMPT-CTX-B"],
+    ] as const) {
+      expect(c.run.unanswered, c.run.stderr).not.toBeNull();
+      expect(c.run.unansweredText).toContain(start);
+      expect(c.run.unansweredText).toContain(prompt);
+      expect(c.run.unansweredText).toContain("hello");
+    }
+  });
+
+  it("a hanging hook is cut at its timeout and the turn goes on (A: Qoder's timeout, B: hookrun's)", () => {
+    for (const c of [hangA, hangB]) {
+      expect(c.run.timedOut).toBe(false);
+      expect(c.run.unanswered, c.run.stderr).not.toBeNull();
+      const pid = Number(readFileSync(path.join(c.dir, "hang.pid"), "utf8"));
+      expect(alive(pid)).toBe(false);
+    }
+    // Qoder lets the call go on after its own timeout; hookrun's dispatch does too (the hook fails open, the user is told).
+    expect(existsSync(path.join(hangA.dir, "ran.txt"))).toBe(true);
+    expect(existsSync(path.join(hangB.dir, "ran.txt"))).toBe(true);
+  });
+});
