@@ -8,6 +8,7 @@ import { processesWithArg } from "./helpers/agentProcess.js";
 import { ROOT, runCli, runMain } from "./helpers/cli.js";
 import { linkHookrun } from "./helpers/hostDispatch.js";
 import { type Sandbox, sandbox } from "./helpers/sandbox.js";
+import { waitFor } from "./helpers/waitFor.js";
 
 /**
  * opencode's adapter (read, render), `hooks install opencode` (the plugin file), and the bridge
@@ -134,12 +135,32 @@ describe("hooks install opencode: one plugin file", () => {
     await runMain(["install", "opencode"], { cwd: p.dir, env: p.env });
     const missing = await runMain(["doctor", "opencode"], { cwd: p.dir, env: p.env });
     expect(missing.code).toBe(1);
-    expect(missing.stdout + missing.stderr).toMatch(/hookrun's plugin is current/);
-    expect(missing.stdout + missing.stderr).toMatch(/the plugin imports hookrun from node_modules\/hookrun, which is missing/);
+    expect(missing.stdout + missing.stderr).toMatch(/the plugin is current/);
+    expect(missing.stdout + missing.stderr).toMatch(/the plugin cannot load hookrun from node_modules\/hookrun \(it is missing\): opencode blocks every tool call/);
     mkdirSync(p.path("node_modules"), { recursive: true });
     symlinkSync(ROOT, p.path("node_modules/hookrun"));
     const ok = await runMain(["doctor", "opencode"], { cwd: p.dir, env: p.env });
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
+    // As for pi: the hookrun the plugin imports has the export it calls, and answers a probe.
+    expect(ok.stdout + ok.stderr).toMatch(/the plugin loads hookrun from the project, and a probe tool\.execute\.before reaches its hooks \(prepared\)/);
+  });
+  it("hooks validate says a changed plugin is another hookrun version's, not that hooks.yaml changed", async () => {
+    const p = sandbox({ config: GUARD });
+    await runMain(["install", "opencode"], { cwd: p.dir, env: p.env });
+    writeFileSync(file(p), `${PLUGIN_TEXT}// an older version\n`);
+    const v = await runMain(["validate"], { cwd: p.dir, env: p.env });
+    expect(v.stdout + v.stderr).toMatch(/hookrun's hookrun\.js is not the one this hookrun writes \(written by another version of hookrun, or edited\); run `hooks install opencode`/);
+    expect(v.stdout + v.stderr).not.toMatch(/hooks\.yaml changed/);
+  });
+  it("install warns that node_modules/hookrun is missing (what the plugin imports), not node_modules/.bin/hooks", async () => {
+    const p = sandbox({ config: GUARD });
+    const r = await runMain(["install", "opencode"], { cwd: p.dir, env: p.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/warning: node_modules\/hookrun is missing, and opencode loads it: until it is there, every tool call is blocked/);
+    expect(r.stderr).not.toMatch(/\.bin\/hooks/);
+    mkdirSync(p.path("node_modules"), { recursive: true });
+    symlinkSync(ROOT, p.path("node_modules/hookrun"));
+    expect((await runMain(["install", "opencode"], { cwd: p.dir, env: p.env })).stderr).not.toMatch(/warning/);
   });
 });
 
@@ -221,6 +242,25 @@ describe("the bridge in process (what opencode calls)", () => {
     await expect(hooks["chat.message"]({ sessionID: "s" }, { parts: [{ type: "text", text: "deploy it" }] })).rejects.toThrow(/^NO DEPLOY$/);
     await hooks.event({ event: { type: "session.idle", properties: { sessionID: "s" } } });
     expect(JSON.parse(readFileSync(p.path("stopped.json"), "utf8"))).toMatchObject({ event: "stop", session_id: "s", host: { name: "opencode", event: "session.idle" } });
+  });
+
+  it("an async hook of a last trusted version keeps running, and its result reaches a later request (it runs on the session's runner)", async () => {
+    const config = `hooks:\n  post_tool_use:\n    - {name: bg, async: true, command: "cat > /dev/null; sleep 0.3; echo ASYNC-KEPT"}\n`;
+    const p = sandbox({ config });
+    await trust(p);
+    // Changed since it was trusted: the last trusted version runs until the change is reviewed.
+    p.write("hooks.yaml", `${config}# edited\n`);
+    const hooks = opencodeHooks({ directory: p.dir }, p.processEnv) as Record<string, (i: unknown, o?: unknown) => Promise<void>>;
+    await hooks["tool.execute.after"]({ tool: "bash", sessionID: "s", callID: "c1", args: { command: "ls" } }, { output: "" });
+    await waitFor(
+      async () => {
+        await hooks["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: "c2" }, { args: { command: "ls" } });
+        const system: string[] = [];
+        await hooks["experimental.chat.system.transform"]({ sessionID: "s" }, { system });
+        return system.join("\n").includes("ASYNC-KEPT");
+      },
+      { timeoutMs: 10_000, what: "the async hook's result in the session's context" },
+    );
   });
 
   it("untrusted: no hook runs, and the model is told from the first request", async () => {

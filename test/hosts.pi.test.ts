@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createInProcessHost } from "../src/hosts/inProcess.js";
@@ -149,6 +149,27 @@ describe("hooks install pi: the extension file", () => {
     expect(readFileSync(p.path(EXT), "utf8")).toBe("export default function mine() {}\n");
     expect((await cli(p, "uninstall", "pi")).code).toBe(0);
     expect(readFileSync(p.path(EXT), "utf8")).toBe("export default function mine() {}\n");
+  });
+
+  it("a symlinked extension file is written through to its target: the link stays", async () => {
+    const p = sb.current;
+    p.write("hooks.yaml", GUARD);
+    const target = p.write("shared/hookrun.ts", `${PI_EXTENSION_MARK}\n// an older version\n`);
+    mkdirSync(path.dirname(p.path(EXT)), { recursive: true });
+    symlinkSync(target, p.path(EXT));
+    const r = await cli(p, "install", "pi");
+    expect(r.code, r.stderr).toBe(0);
+    expect(lstatSync(p.path(EXT)).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, "utf8")).toBe(piExtensionText());
+  });
+
+  it("install warns that node_modules/hookrun is missing (what the extension imports), not node_modules/.bin/hooks", async () => {
+    const p = sb.current;
+    p.write("hooks.yaml", GUARD);
+    const r = await cli(p, "install", "pi");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/warning: node_modules\/hookrun is missing, and pi loads it: until it is there, every tool call is blocked/);
+    expect(r.stderr).not.toMatch(/\.bin\/hooks/);
   });
 
   it("uninstall removes it; --user writes into pi's user extension folder", async () => {

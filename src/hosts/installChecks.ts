@@ -10,15 +10,18 @@ import { dispatchTarget, installable, setupMcp, setupPort, wantedFor } from "./i
 // (and the server check of `hooks install --check`): entries stale against hooks.yaml, a host's
 // own setup around them, a warm-mode server that does not answer.
 
-/** Hosts whose entries in the project are stale against `config`. */
-export async function staleHosts(config: ResolvedConfig): Promise<{ file: string; host: string; stale: string[] }[]> {
-  const out: { file: string; host: string; stale: string[] }[] = [];
+/**
+ * Hosts whose entries in the project are stale against `config`; `inProcess`: the host's one
+ * generated file, which does not depend on hooks.yaml, is another hookrun version's (or edited).
+ */
+export async function staleHosts(config: ResolvedConfig): Promise<{ file: string; host: string; stale: string[]; inProcess: boolean }[]> {
+  const out: { file: string; host: string; stale: string[]; inProcess: boolean }[] = [];
   for (const host of installable()) {
     try {
       const mcp = await setupMcp(host, config.projectDir, false);
       const port = mcp ? null : await setupPort(host, config.projectDir, false);
       const plan = await host.setup.plan(wantedFor(host, config, dispatchTarget(host, false, undefined), port, mcp), { base: config.projectDir, user: false, host });
-      if (plan.installed && plan.stale.length) out.push({ file: plan.where, host: host.name, stale: plan.stale });
+      if (plan.installed && plan.stale.length) out.push({ file: plan.where, host: host.name, stale: plan.stale, inProcess: host.setup.inProcess === true });
     } catch {
       // an unreadable host file is install's to report
     }

@@ -1,6 +1,6 @@
 import { isJsonObject } from "../config/scanJson.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
-import { pluginFile } from "./inProcessDispatcher.js";
+import { inProcessFile } from "./inProcessFile.js";
 import { baseRead, field, sampleFields, stringField } from "./payload.js";
 import { blockReason, hookrunLine, rankedDecision, resultTexts } from "./resultText.js";
 import type { HostAdapter, HostAnswer, Payload } from "./types.js";
@@ -178,6 +178,20 @@ export const hookrun = async (input) => {
 };
 `;
 
+/** What the bridge builds for an event, for `hooks test`, the doctor's probe and the tests. */
+function probePayload(hostEvent: string, projectDir: string): Payload {
+  const f = sampleFields(Object.hasOwn(EVENTS, hostEvent) ? EVENTS[hostEvent] : hostEvent, "bash", projectDir);
+  const tool = f.tool_name !== undefined ? { tool: "bash", call_id: "hooks-doctor-1", args: f.tool_input } : {};
+  return {
+    hook_event_name: hostEvent,
+    session_id: "hooks-doctor",
+    cwd: projectDir,
+    ...tool,
+    ...(f.prompt !== undefined && { prompt: f.prompt }),
+    ...(hostEvent === "tool.execute.after" && { output: "" }),
+  };
+}
+
 export const opencode: HostAdapter = {
   name: "opencode",
   title: "opencode",
@@ -202,30 +216,21 @@ export const opencode: HostAdapter = {
     stop: "before a tool or a prompt: a block with the stop reason; after a tool: the reason appended to its output",
     notice: "opencode's log (`opencode run --print-logs` shows it), service `hookrun`",
   },
-  // opencode runs no commands: `hooks doctor` checks the plugin file instead of firing it (src/prove/doctorPlugin.ts);
+  // opencode runs no commands: `hooks doctor` checks the plugin file instead of firing it (src/prove/doctorInProcess.ts);
   // the payloads are what the bridge builds, for `hooks test` and the tests.
   probe: {
     shell: () => [],
     env: () => ({}),
-    payload: (hostEvent, projectDir) => {
-      const f = sampleFields(Object.hasOwn(EVENTS, hostEvent) ? EVENTS[hostEvent] : hostEvent, "bash", projectDir);
-      const tool = f.tool_name !== undefined ? { tool: "bash", call_id: "hooks-doctor-1", args: f.tool_input } : {};
-      return {
-        hook_event_name: hostEvent,
-        session_id: "hooks-doctor",
-        cwd: projectDir,
-        ...tool,
-        ...(f.prompt !== undefined && { prompt: f.prompt }),
-        ...(hostEvent === "tool.execute.after" && { output: "" }),
-      };
-    },
+    payload: probePayload,
   },
-  setup: pluginFile({
+  setup: inProcessFile({
     projectFile: ".opencode/plugins/hookrun.js",
     userFile: ".config/opencode/plugins/hookrun.js",
     folder: ".opencode",
+    noun: "plugin",
     text: PLUGIN_TEXT,
-    mark: PLUGIN_MARK,
+    calls: "opencodeHooks",
+    probe: (projectDir) => ({ event: "tool.execute.before", payload: probePayload("tool.execute.before", projectDir) }),
     note: "opencode loads the plugin when it starts (restart a running opencode); it imports hookrun from the project's node_modules",
   }),
 };

@@ -1,5 +1,5 @@
 import { isJsonObject } from "../config/scanJson.js";
-import { type InProcessDispatcher, inProcessDispatcher } from "./inProcessDispatcher.js";
+import { createInProcessHost, type InProcessHost } from "./inProcess.js";
 import { type OpencodeAnswer, opencode } from "./opencode.js";
 import type { HostAnswer, Payload } from "./types.js";
 
@@ -32,7 +32,7 @@ const str = (v: unknown): string | undefined => (typeof v === "string" ? v : und
 
 /** One opencode instance's bridge: the dispatcher, and what each session has been told. */
 class Bridge {
-  private readonly dispatcher: InProcessDispatcher;
+  private readonly dispatcher: InProcessHost;
   private readonly sessions = new Map<string, SessionContext>();
   /** Sessions opencode made for a subagent (the task tool): their start and stop are not the user's session's. */
   readonly children = new Set<string>();
@@ -41,7 +41,7 @@ class Bridge {
     private readonly input: OpencodePluginInput,
     env?: NodeJS.ProcessEnv,
   ) {
-    this.dispatcher = inProcessDispatcher(opencode, { cwd: input.directory, env });
+    this.dispatcher = createInProcessHost({ host: opencode, cwd: input.directory, env });
   }
 
   /** Lines for the user in opencode's log (service `hookrun`); best effort. */

@@ -1,5 +1,5 @@
 import type { HookContext, TriggerResult } from "../runner/types.js";
-import { extensionFile } from "./extensionFile.js";
+import { inProcessFile } from "./inProcessFile.js";
 import { blockReason, hookrunLine, rankedDecision, resultTexts } from "./resultText.js";
 import type { HostAdapter, HostAnswer, Payload } from "./types.js";
 import { baseRead, field, stringField } from "./payload.js";
@@ -139,5 +139,16 @@ export const pi: HostAdapter = {
     stop: "a block on tool_call, input and session_before_compact; elsewhere a line the user sees",
     notice: "a line the user sees (pi's UI, or stderr under `pi -p`)",
   },
-  setup: extensionFile({ projectFile: ".pi/extensions/hookrun.ts", userFile: ".pi/agent/extensions/hookrun.ts", folder: ".pi", text: piExtensionText }),
+  setup: inProcessFile({
+    projectFile: ".pi/extensions/hookrun.ts",
+    userFile: ".pi/agent/extensions/hookrun.ts",
+    folder: ".pi",
+    noun: "extension",
+    text: piExtensionText(),
+    calls: "createInProcessHost",
+    probe: (projectDir) => ({
+      event: "tool_call",
+      payload: { type: "tool_call", sessionId: "hooks-doctor", cwd: projectDir, toolName: "bash", toolCallId: "hooks-doctor-1", input: { command: "true" } },
+    }),
+  }),
 };

@@ -1,6 +1,6 @@
 /**
  * The pi extension `hooks install pi` writes (`.pi/extensions/hookrun.ts`): the one template, read
- * by the setup (src/hosts/extensionFile.ts) and by `hooks doctor`. pi loads it with its own
+ * by the setup (src/hosts/inProcessFile.ts) and by `hooks doctor`. pi loads it with its own
  * TypeScript loader; it imports hookrun from the project's node_modules when the first event comes,
  * and must never throw while pi loads it (a throw there makes `pi -p` exit 1). What it applies is
  * what src/hosts/pi.ts renders. Keep it short: users read it.

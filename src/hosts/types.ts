@@ -33,7 +33,7 @@ export interface HostSetup {
    * Which builder made it, for the one table that needs more than this interface: `hooks
    * doctor`'s checks of a host's file as the host parses it (src/prove/doctor.ts).
    */
-  readonly kind: "json-file" | "toml-file" | "script-folder" | "extension-file" | "plugin-file";
+  readonly kind: "json-file" | "toml-file" | "script-folder" | "in-process-file";
   /** The folder whose presence says a project uses the host (`.claude`, `.clinerules`), or its config file when that sits at the project root (`crush.json`). */
   readonly folder: string;
   /** What `hooks install` writes, for the README's host table: "`.gemini/settings.json`". */

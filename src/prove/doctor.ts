@@ -4,8 +4,7 @@ import type { EntryFileSetup } from "../hosts/setup.js";
 import type { HostAdapter, HostSetup } from "../hosts/types.js";
 import { checkJsonFile, checkTomlFile } from "./doctorHostFile.js";
 import { checkHostScripts } from "./doctorScripts.js";
-import { checkExtensionFile } from "./doctorExtension.js";
-import { checkPluginFile } from "./doctorPlugin.js";
+import { checkInProcessFile } from "./doctorInProcess.js";
 import { checkProject } from "./doctorProject.js";
 import { type DoctorOptions, type DoctorReport, DoctorRun } from "./doctorReport.js";
 import { checkSwitches } from "./doctorSwitches.js";
@@ -22,7 +21,8 @@ import { checkSwitches } from "./doctorSwitches.js";
 
 /**
  * How the doctor reads each kind of setup as its host does: a JSON file (parsed as the hosts parse
- * it, shape and keys), agent-code's TOML tables, Cline's executable files. The one place that
+ * it, shape and keys), agent-code's TOML tables, Cline's executable files, the file pi or
+ * opencode loads in process (and the hookrun it imports). The one place that
  * asks a setup's kind: each needs its own parser, and the setup interface stays the same for
  * every other caller.
  */
@@ -30,8 +30,7 @@ const CHECKS: Record<HostSetup["kind"], (d: DoctorRun, host: HostAdapter, setup:
   "json-file": (d, host, setup, layer, named) => checkJsonFile(d, host, setup as EntryFileSetup, layer, named),
   "toml-file": (d, host, setup, layer, named) => checkTomlFile(d, host, setup as EntryFileSetup, layer, named),
   "script-folder": checkHostScripts,
-  "extension-file": checkExtensionFile,
-  "plugin-file": checkPluginFile,
+  "in-process-file": checkInProcessFile,
 };
 
 /**

@@ -32,10 +32,13 @@ export async function validateConfig(ctx: CliContext, opts: { json?: boolean }):
   try {
     const config = await loadCliConfig(ctx);
     assertConfigFound(config, ctx.cwd);
-    // hooks install's entries that no longer match hooks.yaml (an event added, a timeout raised) are warnings.
+    // hooks install's entries that no longer match hooks.yaml (an event added, a timeout raised), or a
+    // generated in-process file of another hookrun version, are warnings.
     const checks = await import("../../hosts/installChecks.js");
     for (const h of await checks.staleHosts(config)) {
-      const message = `hookrun's entries are stale for ${h.stale.join(", ")} (hooks.yaml changed since \`hooks install ${h.host}\`); run \`hooks install ${h.host}\``;
+      const message = h.inProcess
+        ? `hookrun's ${h.stale.join(", ")} is not the one this hookrun writes (written by another version of hookrun, or edited); run \`hooks install ${h.host}\``
+        : `hookrun's entries are stale for ${h.stale.join(", ")} (hooks.yaml changed since \`hooks install ${h.host}\`); run \`hooks install ${h.host}\``;
       config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message });
     }
     // A host's own setup around installed entries (agent-code: a layer hiding them, hooks outlasting its timeout).

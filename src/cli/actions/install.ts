@@ -8,6 +8,7 @@ import { displayFile, UsageError, WriteError } from "../../errors.js";
 import { assertInside } from "../../fs/insideDir.js";
 import { writeFileAtomic } from "../../fs/writeFileAtomic.js";
 import { warmServerState, warmServerWarning } from "../../hosts/installChecks.js";
+import { projectHookrun } from "../../hosts/inProcessFile.js";
 import { dispatchTarget, type Installable, installable, pickHosts, setupMcp, setupPort, usesHost, wantedFor } from "../../hosts/installTargets.js";
 import { leftoverRegistration, planDenyRule, registration } from "../../hosts/mcpRegistration.js";
 import { mcpCapable, mcpHosts, whyNotMcp } from "../../hosts/warmMcp.js";
@@ -109,10 +110,7 @@ export async function installHosts(ctx: CliContext, names: string[], flags: Inst
     );
   }
   if (names.length === 0) ctx.stderr.write(`hooks install: found ${hosts.map((h) => h.title).join(", ")} in ${displayFile(base, ctx.cwd)}\n`);
-  if (!flags.user && !existsSync(path.join(config.projectDir, "node_modules", ".bin", "hooks")))
-    ctx.stderr.write(
-      `hooks install: warning: ${displayFile(path.join(config.projectDir, "node_modules/.bin/hooks"), ctx.cwd)} is missing, and the entries run it: add hookrun to the project (npm install --save-dev hookrun)\n`,
-    );
+  if (!flags.user) warnMissingHookrun(ctx, config.projectDir, hosts);
   // --serve applies to the hosts that can call a URL; named hosts that cannot are refused.
   const servePort = flags.serve === undefined ? null : parseServePort(flags.serve, names.length > 0 ? hosts : hosts.filter((h) => warmCapable(h.name)));
   if (flags.warm) checkWarm(flags, names.length > 0 ? hosts : hosts.filter((h) => mcpCapable(h.name)));
@@ -127,6 +125,21 @@ export async function installHosts(ctx: CliContext, names: string[], flags: Inst
   if (flags.json) ctx.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   await tellWarmServers(run);
   return flags.check && stale > 0 ? EXIT.failed : EXIT.ok;
+}
+
+/**
+ * What the hosts' setups need from the project's node_modules and it lacks: entries run
+ * node_modules/.bin/hooks; a file loaded in the host's process imports node_modules/hookrun.
+ */
+function warnMissingHookrun(ctx: CliContext, projectDir: string, hosts: readonly Installable[]): void {
+  const fix = "add hookrun to the project (npm install --save-dev hookrun)";
+  const bin = path.join(projectDir, "node_modules", ".bin", "hooks");
+  if (hosts.some((h) => !h.setup.inProcess) && !existsSync(bin)) ctx.stderr.write(`hooks install: warning: ${displayFile(bin, ctx.cwd)} is missing, and the entries run it: ${fix}\n`);
+  const loaded = hosts.filter((h) => h.setup.inProcess);
+  if (loaded.length && projectHookrun(projectDir) === null)
+    ctx.stderr.write(
+      `hooks install: warning: ${displayFile(path.join(projectDir, "node_modules/hookrun"), ctx.cwd)} is missing, and ${loaded.map((h) => h.title).join(" and ")} load${loaded.length === 1 ? "s" : ""} it: until it is there, every tool call is blocked; ${fix}\n`,
+    );
 }
 
 /** One host's setup: checked (`--check`), printed (`--dry-run`) or written with what the config wants. */
