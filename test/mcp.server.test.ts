@@ -179,14 +179,14 @@ describe("hooks mcp: the warm MCP server", () => {
     );
   });
 
-  it("notifications/cancelled stops that call's hooks, and the call still answers", async () => {
+  it("notifications/cancelled stops that call's hooks, and the call still answers, as the tool's error (never an allow)", async () => {
     const p = sandbox({ config: ["hooks:", "  pre_tool_use:", "    - name: slow", "      command: 'echo $$ > slow.pid; sleep 30'", ""].join("\n") });
     const m = startMcp(p.dir, { ...p.env, HOOKS_TRUST: "1" });
     await initialized(m);
     m.send(hookCall(1, "PreToolUse", { tool_name: "Bash", tool_input: "{}" }));
     const pid = Number(await waitFor(() => (existsSync(p.path("slow.pid")) ? readFileSync(p.path("slow.pid"), "utf8").trim() || null : null), { timeoutMs: 15_000, what: "the slow hook" }));
     m.send({ method: "notifications/cancelled", params: { requestId: 1, reason: "the user interrupted" } });
-    expect(await m.next()).toMatchObject({ id: 1, result: { isError: false } });
+    expect(await m.next()).toMatchObject({ id: 1, result: { isError: true, content: [{ text: expect.stringMatching(/cancelled before its hooks finished/) }] } });
     await waitFor(() => !alive(pid), { timeoutMs: 10_000, what: "the hook's end" });
     expect(m.child.exitCode).toBeNull();
   });

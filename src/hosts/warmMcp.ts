@@ -161,8 +161,9 @@ export function readMcpArgs(args: Readonly<Record<string, unknown>>, defaultHost
   const host = args.host === undefined && defaultHost !== null ? defaultHost : args.host;
   if (typeof host !== "string" || !Object.hasOwn(MCP_HOSTS, host)) throw new Error(`"host" must name a host with a warm MCP path (${mcpHosts().join(", ")})`);
   if (typeof args.event !== "string" || args.event === "") throw new Error('"event" must be the event\'s name');
-  const raw = args.payload ?? {};
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new Error('"payload" must be an object');
+  // Required: a call without the hook input is no event hookrun can judge (a guard would see no tool and pass).
+  const raw = args.payload;
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new Error('"payload" must be an object (the hook input\'s fields)');
   const spec = MCP_HOSTS[host];
   const payload: Payload = {};
   for (const [field, value] of Object.entries(raw as Record<string, unknown>)) {

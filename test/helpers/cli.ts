@@ -20,6 +20,10 @@ export interface CliOptions {
   /** Merged over a clean base (see cleanEnv); an undefined value removes a variable. */
   env?: Record<string, string | undefined>;
   input?: string;
+  /** runMain only: stdin as a stream the test writes and ends (instead of `input`). */
+  stdin?: NodeJS.ReadableStream;
+  /** runMain only: each piece of stdout as it is written. */
+  onStdout?: (text: string) => void;
   timeoutMs?: number;
 }
 
@@ -44,9 +48,9 @@ export async function runMain(args: string[], options: CliOptions = {}): Promise
   let stderr = "";
   const text = (chunk: string | Uint8Array): string => (typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
   const code = await main(args, {
-    stdout: { isTTY: false, write: (c) => ((stdout += text(c)), true) },
+    stdout: { isTTY: false, write: (c) => ((stdout += text(c)), options.onStdout?.(text(c)), true) },
     stderr: { isTTY: false, write: (c) => ((stderr += text(c)), true) },
-    stdin: Readable.from(options.input ? [Buffer.from(options.input)] : []),
+    stdin: options.stdin ?? Readable.from(options.input ? [Buffer.from(options.input)] : []),
     env: cliEnv(options.env),
     cwd: options.cwd ?? ROOT,
     entry: CLI,

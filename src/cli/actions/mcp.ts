@@ -138,6 +138,10 @@ async function answerCall(ctx: CliContext, warm: Warm, call: McpHookArgs, signal
       const { explainHooks } = await import("../../prove/explain.js");
       return { text: JSON.stringify(explainHooks(outcome.config, outcome.event, outcome.context, { env: ctx.env, cwd: ctx.cwd, trust: ctx.trust, host: host.name })), isError: false };
     }
+    // Cancelled (the client's notifications/cancelled, or stdin closed) before its hooks were done:
+    // what ran is no answer, so the call is the tool's error, which the entries' `onFailure: "block"`
+    // reads as a block (a guard is never opened by a call cut short).
+    if (signal.aborted) return { text: `hookrun: the ${call.event} call was cancelled before its hooks finished`, isError: true };
     if (outcome.answer?.stderr) ctx.stderr.write(outcome.answer.stderr);
     return { text: JSON.stringify(hostHttpBody(host, outcome, "http")), isError: false };
   } finally {
