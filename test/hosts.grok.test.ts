@@ -119,6 +119,17 @@ describe("grok: through the CLI (hooks run / install / uninstall / import)", () 
     expect(existsSync(file)).toBe(false);
   });
 
+  it("warns when .claude/settings.json has hookrun's entries (Grok Build runs them too, with its own envelope)", async () => {
+    const p = sandbox({ config: CONFIG });
+    linkHookrun(p.dir);
+    const alone = await runMain(["install", "grok"], { cwd: p.dir, env: p.env });
+    expect(alone.stderr).not.toMatch(/\.claude\/settings\.json/);
+    expect((await runMain(["install", "claude"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    const both = await runMain(["install", "grok"], { cwd: p.dir, env: p.env });
+    expect(both.code).toBe(0);
+    expect(both.stderr).toMatch(/\.claude\/settings\.json has hookrun's entries, and Grok Build runs them too/);
+  });
+
   it("`hooks import grok .grok/hooks/FILE.json` reads Claude-shaped groups as dialect: claude hooks", async () => {
     const p = sandbox();
     p.write(".grok/hooks/safety.json", JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "bin/safety-check.sh", timeout: 10 }] }] } }));

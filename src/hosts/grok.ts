@@ -177,8 +177,23 @@ export const grok: HostAdapter = {
     userFile: ".grok/hooks/hookrun.json",
     hooksPath: ["hooks"],
     root: '"$GROK_WORKSPACE_ROOT"',
-    note: "Grok Build runs a project's hooks only once the folder is trusted (`/hooks-trust`, or `grok --trust`); it also runs the hooks of .claude/settings.json and .cursor/hooks.json, so do not install hookrun there too for the same project",
+    note: "Grok Build runs a project's hooks only once the folder is trusted (`/hooks-trust`, or `grok --trust`)",
     entries,
+    // Grok Build also runs .claude/settings.json's hooks, with its own envelope.
+    async warnings(config, at) {
+      if (at.user) return [];
+      let claude: Record<string, unknown> = {};
+      try {
+        claude = (await claudeHost.setup?.installed(config.projectDir, false)) ?? {};
+      } catch {
+        // an unreadable .claude/settings.json is `hooks install claude`'s to report
+      }
+      return Object.keys(claude).length
+        ? [
+            ".claude/settings.json has hookrun's entries, and Grok Build runs them too, with its own envelope, which `--host claude` does not read (a guard's matcher then misses): under Grok Build the hooks run twice; if the project is used only with Grok Build, run `hooks uninstall claude`",
+          ]
+        : [];
+    },
   }),
   import: importGrok,
 };
