@@ -111,7 +111,7 @@ export const CHECKED: Readonly<Record<string, Checked>> = {
   letta: { source: "letta-ai/letta-code 1f4d3e3e (0.30.29, src/hooks/)", why: "its npm package 0.32.18 does not install: it pins a sharp-electron version missing from the registry" },
   goose: { source: "block/goose 0825b570 (crates/goose/src/hooks/mod.rs, crates/goose/src/plugins/discovery.rs)", why: "a binary from GitHub releases, not on npm" },
   grok: { source: "xai-org/grok-build 19d42e35", why: "not on npm" },
-  kimi: { source: "MoonshotAI/kimi-code d723cc47, npm 2.1.0", why: "no e2e yet" },
+  kimi: { source: "MoonshotAI/kimi-code d723cc47, npm 2.1.0", why: "it needs Node 22.19+; 20 here" },
   pi: { real: "@mariozechner/pi-coding-agent", version: "0.73.1", e2e: ["test/pi.e2e.test.ts"], note: "an extension calling the library in process" },
   opencode: { real: "opencode-ai", version: "1.18.33", e2e: ["test/opencode.e2e.test.ts"], note: "a plugin calling the library in process" },
   gptme: { standIn: "gptme d27f98d3", why: "a Python agent, not run here" },
