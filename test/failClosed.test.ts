@@ -52,6 +52,10 @@ const BLOCKS: Record<string, (a: Answer) => boolean> = {
   letta: (a) => a.code === 2,
   // Exit 2, or `decision: block` whatever the exit code.
   goose: (a) => a.code === 2 || json(a.stdout).decision === "block",
+  // Exit 2, or `decision: deny` whatever the exit code.
+  grok: (a) => a.code === 2 || json(a.stdout).decision === "deny",
+  // Exit 2 (stderr the reason), or `permissionDecision: deny` on exit 0.
+  kimi: (a) => a.code === 2 || (a.code === 0 && specific(json(a.stdout)).permissionDecision === "deny"),
   // The in-process bridge throws on a `block` (src/hosts/opencodeBridge.ts).
   opencode: (a) => typeof json(a.stdout).block === "string",
 };

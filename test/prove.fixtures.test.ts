@@ -247,7 +247,7 @@ describe("hooks test: fixtures that cannot be read", () => {
     expect(errors["badre.hooktest.yaml"]).toMatch(/^badre\.hooktest\.yaml:3:21: error: expect\.reason\.pattern is not a valid regular expression: /);
     expect(errors["syntax.hooktest.yaml"]).toMatch(/^syntax\.hooktest\.yaml:\d+:\d+: error: /);
     expect(errors["wrongtype.hooktest.yaml"].split("\n")).toEqual([
-      'wrongtype.hooktest.yaml:2:7: error: host: "claud" is not one of claude, codex, gemini, copilot, qwen, cursor, droid, windsurf, cline, agent-code, qoder, crush, letta, goose, pi, opencode',
+      'wrongtype.hooktest.yaml:2:7: error: host: "claud" is not one of claude, codex, gemini, copilot, qwen, cursor, droid, windsurf, cline, agent-code, qoder, crush, letta, goose, grok, kimi, pi, opencode',
       "wrongtype.hooktest.yaml:3:21: error: expect.exit_code: expected a whole number",
       "wrongtype.hooktest.yaml:3:37: error: expect.messages[0]: expected a text (a substring) or {pattern: REGEX}",
     ]);

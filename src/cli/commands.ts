@@ -225,7 +225,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       {
         syntax: "[hosts...]",
         description:
-          "claude, codex, gemini, qwen, copilot, cursor, droid, windsurf, cline, agent-code, qoder, crush, letta, goose, pi, opencode (pi and opencode: a file that calls hookrun in the agent's process); none: the hosts whose config folder the project has",
+          "claude, codex, gemini, qwen, copilot, cursor, droid, windsurf, cline, agent-code, qoder, crush, letta, goose, grok, kimi (`--user` only: ~/.kimi-code/config.toml), pi, opencode (pi and opencode: a file that calls hookrun in the agent's process); none: the hosts whose config folder the project has",
       },
     ],
     description: "write hookrun's dispatch entries into each agent's own config file (merged with its other hooks; undo with uninstall)",
@@ -273,7 +273,11 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: "import",
     args: [
-      { syntax: "<host>", description: "the agent whose hooks to import: claude, codex, gemini, qwen, copilot, cursor, droid, qoder, crush, letta, goose (a plugin's hooks/hooks.json), …" },
+      {
+        syntax: "<host>",
+        description:
+          "the agent whose hooks to import: claude, codex, gemini, qwen, copilot, cursor, droid, qoder, crush, letta, goose (a plugin's hooks/hooks.json), grok (a .grok/hooks/*.json), kimi (~/.kimi-code/config.toml), …",
+      },
       { syntax: "[file]", description: "its config file (default: the project's, e.g. .claude/settings.json)" },
     ],
     description: "convert another agent's hooks to hooks.yaml, each marked with the output dialect it was written for",

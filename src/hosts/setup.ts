@@ -122,9 +122,12 @@ export function jsonFile(spec: EntryFileSpec): EntryFileSetup {
   return entryFile("json-file", spec, async () => (await import("./hostFile.js")).jsonEditor(spec));
 }
 
-/** hookrun's `[[hooks]]` tables in a host's TOML config file (agent-code's `.agent/settings.toml`). */
-export function tomlFile(spec: EntryFileSpec): EntryFileSetup {
-  return entryFile("toml-file", spec, async () => (await import("./tomlFile.js")).tomlEditor);
+/** hookrun's `[[hooks]]` tables in a host's TOML config file (agent-code's `.agent/settings.toml`; `flat`: plain-key tables, Kimi Code's). */
+export function tomlFile(spec: EntryFileSpec, flat = false): EntryFileSetup {
+  return entryFile("toml-file", spec, async () => {
+    const m = await import("./tomlFile.js");
+    return flat ? m.flatTomlEditor : m.tomlEditor;
+  });
 }
 
 /** A host with no config file but one executable per hook type (Cline). */

@@ -7,6 +7,8 @@ import { cursor } from "./cursor.js";
 import { droid } from "./droid.js";
 import { gemini } from "./gemini.js";
 import { goose } from "./goose.js";
+import { grok } from "./grok.js";
+import { kimi } from "./kimi.js";
 import { letta } from "./letta.js";
 import { copilot } from "./copilot.js";
 import { opencode } from "./opencode.js";
@@ -22,7 +24,26 @@ import { EVENT_BY_NAME } from "../events/catalog.js";
  * (`--host`, `hooks install`, `hooks import`), `hooks validate`'s staleness check, the docs'
  * tables and the tests walk this list. Add a host: one module in src/hosts/, one line here.
  */
-export const HOSTS: readonly HostAdapter[] = Object.freeze([claudeHost, codex, gemini, copilot, qwenHost, cursor, droid, windsurf, cline, agentCode, qoder, crush, letta, goose, pi, opencode]);
+export const HOSTS: readonly HostAdapter[] = Object.freeze([
+  claudeHost,
+  codex,
+  gemini,
+  copilot,
+  qwenHost,
+  cursor,
+  droid,
+  windsurf,
+  cline,
+  agentCode,
+  qoder,
+  crush,
+  letta,
+  goose,
+  grok,
+  kimi,
+  pi,
+  opencode,
+]);
 
 /** The host named `name` on the command line, or undefined. */
 export function hostByName(name: string): HostAdapter | undefined {
@@ -89,6 +110,8 @@ export const CHECKED: Readonly<Record<string, Checked>> = {
   crush: { source: "charmbracelet/crush 37f36e93 (internal/hooks, internal/config)", why: "its npm package downloads its binary at install" },
   letta: { source: "letta-ai/letta-code 1f4d3e3e (0.30.29, src/hooks/)", why: "its npm package 0.32.18 does not install: it pins a sharp-electron version missing from the registry" },
   goose: { source: "block/goose 0825b570 (crates/goose/src/hooks/mod.rs, crates/goose/src/plugins/discovery.rs)", why: "a binary from GitHub releases, not on npm" },
+  grok: { source: "xai-org/grok-build 19d42e35", why: "not on npm" },
+  kimi: { source: "MoonshotAI/kimi-code d723cc47, npm 2.1.0", why: "it needs Node 22.19+; 20 here" },
   pi: { real: "@mariozechner/pi-coding-agent", version: "0.73.1", e2e: ["test/pi.e2e.test.ts"], note: "an extension calling the library in process" },
   opencode: { real: "opencode-ai", version: "1.18.33", e2e: ["test/opencode.e2e.test.ts"], note: "a plugin calling the library in process" },
   gptme: { standIn: "gptme d27f98d3", why: "a Python agent, not run here" },

@@ -7,7 +7,8 @@ import { ownsEntry } from "./install.js";
 import type { EntryEditor, HostEntry } from "./types.js";
 
 /**
- * hookrun's entries in a host's TOML config file (agent-code's `.agent/settings.toml`): an array
+ * hookrun's entries in a host's TOML config file (agent-code's `.agent/settings.toml`, Kimi Code's
+ * `~/.kimi-code/config.toml`): an array
  * of tables `[[hooks]]`, each with its `event`. hookrun appends its own tables at the end of the
  * file and removes exactly those bytes again (every byte of the user's kept, comments included);
  * the file is parsed (smol-toml) before and after each edit, and an edit whose result is not the
@@ -16,12 +17,28 @@ import type { EntryEditor, HostEntry } from "./types.js";
  * of src/hosts/setup.ts serves both formats alike.
  */
 
-/** The editor of agent-code's TOML settings file. */
-export const tomlEditor: EntryEditor = {
+/**
+ * How one host writes its `[[hooks]]` tables: agent-code's (`tool_name`, an `action` inline table,
+ * and the `schema_version = 2` stamp its loader wants) or a flat table of plain keys (Kimi Code's
+ * `event`, `matcher`, `command`, `timeout`, and nothing else: it refuses a file with a key more).
+ */
+interface TomlDialect {
+  /** A new file starts with `schema_version = 2`, and one agent-code would rewrite gets SCHEMA_STAMP. */
+  readonly stamp: boolean;
+  table(event: string, entry: HostEntry, eol: string): string;
+}
+
+const editorFor = (d: TomlDialect): EntryEditor => ({
   installed: (text, file) => installedEntries(text, file),
-  merge: (text, file, wanted) => mergeEntries(text, file, wanted),
-  uninstall: (text, file) => uninstallText(text, file),
-};
+  merge: (text, file, wanted) => mergeEntries(d, text, file, wanted),
+  uninstall: (text, file) => uninstallText(d, text, file),
+});
+
+/** The editor of agent-code's TOML settings file. */
+export const tomlEditor: EntryEditor = editorFor({ stamp: true, table: tableText });
+
+/** The editor of a TOML file whose `[[hooks]]` tables hold plain keys only (Kimi Code's `config.toml`): no stamp. */
+export const flatTomlEditor: EntryEditor = editorFor({ stamp: false, table: flatTableText });
 
 /** The line `hooks install` puts at the top of a file agent-code would otherwise rewrite on load. */
 export const SCHEMA_STAMP = "schema_version = 2 # hooks install agent-code: agent-code rewrites a settings file without it, dropping its comments\n";
@@ -188,7 +205,7 @@ function removeOwned(text: string, file: string): string {
   const blocks = hookBlocks(text);
   if (blocks.length !== tables.length)
     throw new WriteError(
-      `${file}: hookrun's hooks are not each a [[hooks]] table of their own (an inline \`hooks = [...]\` array?), so it cannot remove exactly them; remove the entries that run \`hooks run … --host agent-code\` yourself; nothing was written`,
+      `${file}: hookrun's hooks are not each a [[hooks]] table of their own (an inline \`hooks = [...]\` array?), so it cannot remove exactly them; remove the entries that run \`hooks run … --host …\` yourself; nothing was written`,
       file,
     );
   let out = text;
@@ -213,6 +230,17 @@ function tableText(event: string, entry: HostEntry, eol: string): string {
   return lines.join(eol) + eol;
 }
 
+/** One flat `[[hooks]]` table: `event`, then the entry's string and number keys in their order. */
+function flatTableText(event: string, entry: HostEntry, eol: string): string {
+  const lines = ["[[hooks]]", `event = ${basic(event)}`];
+  for (const [key, value] of Object.entries(entry)) {
+    if (typeof value === "string") lines.push(`${key} = ${basic(value)}`);
+    else if (typeof value === "number" && Number.isInteger(value)) lines.push(`${key} = ${value}`);
+    else throw new TypeError(`${key}: a flat [[hooks]] table holds strings and integers only`);
+  }
+  return lines.join(eol) + eol;
+}
+
 /** Whether agent-code would rewrite the file on load (no `schema_version = 2`), and whether stamping it is safe. */
 export function schemaState(doc: Record<string, unknown>): "current" | "stampable" | "migrates" {
   if (doc.schema_version === 2) return "current";
@@ -227,19 +255,19 @@ export function schemaState(doc: Record<string, unknown>): "current" | "stampabl
  * after one blank line. A new file starts with `schema_version = 2`; an existing one agent-code
  * would rewrite on load (no schema_version, nothing to migrate) gets SCHEMA_STAMP on top.
  */
-function mergeEntries(text: string | null, file: string, wanted: Record<string, HostEntry[]>): string {
+function mergeEntries(d: TomlDialect, text: string | null, file: string, wanted: Record<string, HostEntry[]>): string {
   const fresh = text === null || text.trim() === "";
   if (!fresh && same(installedEntries(text, file), wanted)) return text;
   const eol = !fresh && text.includes("\r\n") ? "\r\n" : "\n";
-  let out = fresh ? `schema_version = 2${eol}` : removeOwned(text, file);
-  if (!fresh && schemaState(parseTomlFile(text, file)) === "stampable") out = SCHEMA_STAMP.replace("\n", eol) + out;
+  let out = fresh ? (d.stamp ? `schema_version = 2${eol}` : "") : removeOwned(text, file);
+  if (d.stamp && !fresh && schemaState(parseTomlFile(text, file)) === "stampable") out = SCHEMA_STAMP.replace("\n", eol) + out;
   for (const [event, entries] of Object.entries(wanted)) {
     for (const entry of entries) {
       if (out !== "" && !out.endsWith("\n")) out += eol;
-      out += (out === "" ? "" : eol) + tableText(event, entry, eol);
+      out += (out === "" ? "" : eol) + d.table(event, entry, eol);
     }
   }
-  verify(text ?? "", out, file, wanted);
+  verify(d, text ?? "", out, file, wanted);
   return out;
 }
 
@@ -247,15 +275,15 @@ function mergeEntries(text: string | null, file: string, wanted: Record<string, 
  * The text after `hooks uninstall`: hookrun's tables (and its schema stamp) gone; null when nothing
  * else is left but the `schema_version = 2` a new file starts with, so the file can be removed.
  */
-function uninstallText(text: string, file: string): string | null {
+function uninstallText(d: TomlDialect, text: string, file: string): string | null {
   let out = removeOwned(text, file);
-  for (const stamp of [SCHEMA_STAMP, SCHEMA_STAMP.replace("\n", "\r\n")]) if (out !== text && out.startsWith(stamp)) out = out.slice(stamp.length);
-  if (out !== text) verify(text, out, file, {});
-  return out.replace(/^schema_version = 2\r?\n/, "").trim() === "" ? null : out;
+  if (d.stamp) for (const stamp of [SCHEMA_STAMP, SCHEMA_STAMP.replace("\n", "\r\n")]) if (out !== text && out.startsWith(stamp)) out = out.slice(stamp.length);
+  if (out !== text) verify(d, text, out, file, {});
+  return (d.stamp ? out.replace(/^schema_version = 2\r?\n/, "") : out).trim() === "" ? null : out;
 }
 
 /** The edit kept the document: the same keys and the user's tables; only hookrun's tables (and the stamp) differ. */
-function verify(before: string, after: string, file: string, wanted: Record<string, HostEntry[]>): void {
+function verify(d: TomlDialect, before: string, after: string, file: string, wanted: Record<string, HostEntry[]>): void {
   const b = parseTomlFile(before, file);
   let a: Record<string, unknown>;
   try {
@@ -263,11 +291,12 @@ function verify(before: string, after: string, file: string, wanted: Record<stri
   } catch (error) {
     throw new WriteError(`${file}: hookrun's edit would not be TOML (${(error as Error).message}); edit the file by hand; nothing was written`, file, { cause: error });
   }
-  const rest = (d: Record<string, unknown>) => Object.fromEntries(Object.entries(d).filter(([k]) => k !== "hooks" && k !== "schema_version"));
+  const rest = (doc: Record<string, unknown>) => Object.fromEntries(Object.entries(doc).filter(([k]) => k !== "hooks" && (!d.stamp || k !== "schema_version")));
   const users = hookTables(b, file).filter((t) => !(isJsonObject(t) && ownsEntry(t)));
   const ours = Object.entries(wanted).flatMap(([event, list]) => list.map((e) => ({ event, ...e })));
   const version =
-    a.schema_version === b.schema_version || (b.schema_version === undefined && a.schema_version === 2) || (a.schema_version === undefined && before.includes("schema_version = 2 # hooks install"));
+    a.schema_version === b.schema_version ||
+    (d.stamp && ((b.schema_version === undefined && a.schema_version === 2) || (a.schema_version === undefined && before.includes("schema_version = 2 # hooks install"))));
   if (!same(rest(a), rest(b)) || !same(hookTables(a, file), [...users, ...ours]) || !version)
     throw new WriteError(`${file}: hookrun could not edit its [[hooks]] tables without touching the rest (an unusual layout?); edit the file by hand; nothing was written`, file);
 }

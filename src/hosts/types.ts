@@ -59,6 +59,8 @@ export interface HostSetup {
    * told, as when hookrun runs and fails (docs/fail-closed.md).
    */
   readonly blocksOnStartFailure?: boolean;
+  /** The host reads hooks from the user's file only (Kimi Code): `hooks install` refuses the project layer, `hooks doctor` checks only the user's. */
+  readonly userOnly?: boolean;
   /** What the user must still do for the host to read the entries, said after `hooks install` writes them. */
   readonly note?: string;
   /**

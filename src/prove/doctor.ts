@@ -43,9 +43,10 @@ export async function doctor(config: ResolvedConfig, options: DoctorOptions): Pr
   const named = new Set(options.hosts ?? []);
   const hosts = installable().filter((h) => named.size === 0 || named.has(h.name));
   for (const host of hosts) {
-    for (const layer of ["project", "user"] as const) {
-      // The user layer without hookrun's entries is the usual case (the project's entries run the hooks): never an error.
-      const mustReport = named.has(host.name) && layer === "project";
+    for (const layer of host.setup.userOnly ? (["user"] as const) : (["project", "user"] as const)) {
+      // The user layer without hookrun's entries is the usual case (the project's entries run the hooks): never an error,
+      // but for a host that reads no project layer.
+      const mustReport = named.has(host.name) && (layer === "project" || host.setup.userOnly === true);
       await CHECKS[host.setup.kind](d, host, host.setup, layer, mustReport);
     }
     checkSwitches(d, host);
