@@ -35,6 +35,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: "FORCE_COLOR", description: 'set (not ""): colours even when not a terminal; 0 or false: none; NO_COLOR and --color win' },
   { name: "CLAUDE_PROJECT_DIR", description: "passed through to hooks; set to the project dir when absent" },
   { name: "CLAUDE_CONFIG_DIR", description: "where `hooks doctor` reads Claude Code's user settings (as Claude Code does; default ~/.claude)" },
+  { name: "KIMI_CODE_HOME", description: "`hooks install kimi --user` warns when it is set: Kimi Code then reads its config.toml there, not in ~/.kimi-code" },
   { name: "GEMINI_CLI_SYSTEM_SETTINGS_PATH", description: "where `hooks doctor` reads Gemini CLI's system settings (as Gemini CLI does; default /etc/gemini-cli/settings.json)" },
   { name: "GEMINI_CLI_SYSTEM_DEFAULTS_PATH", description: "where `hooks doctor` reads Gemini CLI's system defaults (as Gemini CLI does; default /etc/gemini-cli/system-defaults.json)" },
   { name: "AGENT_CODE_HOOK_TOOL", description: "under `--host agent-code`: the tool of pre_tool_use (agent-code sends only the tool's input on stdin)" },

@@ -100,20 +100,20 @@ describe.skipIf(!qoder.path)(`Qoder CLI ${qoder.version ?? ""} (real, ACP mode, 
       runA({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [command(`"$QODER_PROJECT_DIR"/guard.sh`)] }] } }, { "guard.sh": GUARD_A }, "touch the file", [bash("touch ran.txt")]),
       runB(GUARD_YAML, {}, "touch the file", [bash("touch ran.txt")]),
     ]);
-    [contextA, contextB] = await Promise.all([
-      runA(
-        {
-          hooks: {
-            SessionStart: [{ hooks: [command(`printf '%s' '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"START-CTX-A"}}'`)] }],
-            UserPromptSubmit: [{ hooks: [command(`printf '%s' '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"PROMPT-CTX-A"}}'`)] }],
-          },
+    // One after the other, each hook with a 30 s timeout: run side by side on a loaded CI machine,
+    // Qoder's own (A) prompt context once missed the model's request.
+    contextA = await runA(
+      {
+        hooks: {
+          SessionStart: [{ hooks: [command(`printf '%s' '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"START-CTX-A"}}'`, 30)] }],
+          UserPromptSubmit: [{ hooks: [command(`printf '%s' '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"PROMPT-CTX-A"}}'`, 30)] }],
         },
-        {},
-        "hello",
-        [],
-      ),
-      runB(CONTEXT_YAML, {}, "hello", []),
-    ]);
+      },
+      {},
+      "hello",
+      [],
+    );
+    contextB = await runB(CONTEXT_YAML, {}, "hello", []);
     [hangA, hangB] = await Promise.all([
       runA({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [command(`"$QODER_PROJECT_DIR"/hang.sh`, 3)] }] } }, { "hang.sh": HANG }, "touch the file", [bash("touch ran.txt")]),
       runB(HANG_YAML, { "hang.sh": HANG }, "touch the file", [bash("touch ran.txt")]),
