@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import type { TriggerResult } from "../runner/types.js";
 import { formatClaude } from "./claude.js";
 import type { HostEntry } from "./types.js";
+import { rewriteForWarm } from "./warmRewrite.js";
 
 /**
  * Warm mode: a host that can call a URL instead of a command (Claude Code's
@@ -69,28 +70,14 @@ export const warmUrl = (port: number, host: string, hostEvent: string): string =
 export function warmEntries(host: string, entries: Record<string, HostEntry[]>, port: number): Record<string, HostEntry[]> {
   const warm = Object.hasOwn(WARM, host) ? WARM[host] : undefined;
   if (!warm) return entries;
-  const out: Record<string, HostEntry[]> = {};
-  for (const [hostEvent, list] of Object.entries(entries)) {
-    // An event with an asyncRewake entry stays in command mode: that entry runs in the host's
-    // background, and the main entry's `--skip-rewake` has no place in a URL (docs/async.md#rewake).
-    const rewakes = list.some((e) => Array.isArray(e.hooks) && (e.hooks as Record<string, unknown>[]).some((h) => h.asyncRewake === true));
-    if (warm.commandOnly.has(hostEvent) || rewakes) {
-      out[hostEvent] = list;
-      continue;
-    }
-    out[hostEvent] = list.map((entry) => ({
-      ...entry,
-      hooks: (entry.hooks as Record<string, unknown>[]).map((h) => ({
-        type: "http",
-        url: warmUrl(port, host, hostEvent),
-        ...(h.timeout !== undefined && { timeout: h.timeout }),
-        headers: { Authorization: `Bearer $${TOKEN_VAR}` },
-        allowedEnvVars: [TOKEN_VAR],
-        ...warm.failClosed,
-      })),
-    }));
-  }
-  return out;
+  return rewriteForWarm(entries, warm.commandOnly, (h, hostEvent) => ({
+    type: "http",
+    url: warmUrl(port, host, hostEvent),
+    ...(h.timeout !== undefined && { timeout: h.timeout }),
+    headers: { Authorization: `Bearer $${TOKEN_VAR}` },
+    allowedEnvVars: [TOKEN_VAR],
+    ...warm.failClosed,
+  }));
 }
 
 /** The port of the warm entries among `entries` (hookrun's, as installed), or null when none is an http entry. */

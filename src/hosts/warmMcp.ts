@@ -1,4 +1,5 @@
 import type { HostEntry, Payload } from "./types.js";
+import { rewriteForWarm } from "./warmRewrite.js";
 
 /**
  * Warm mode over MCP: a host whose hooks can be tools of an MCP server it starts itself (Claude
@@ -112,27 +113,15 @@ export interface McpHookArgs {
 export function mcpEntries(host: string, entries: Record<string, HostEntry[]>, failClosed: (hostEvent: string) => boolean): Record<string, HostEntry[]> {
   const warm = Object.hasOwn(MCP_HOSTS, host) ? MCP_HOSTS[host] : undefined;
   if (!warm) return entries;
-  const out: Record<string, HostEntry[]> = {};
-  for (const [hostEvent, list] of Object.entries(entries)) {
-    const rewakes = list.some((e) => Array.isArray(e.hooks) && (e.hooks as Record<string, unknown>[]).some((h) => h.asyncRewake === true));
-    if (warm.commandOnly.has(hostEvent) || rewakes) {
-      out[hostEvent] = list;
-      continue;
-    }
-    const payload = Object.fromEntries(warm.fields.map((f) => [f, `\${${f}}`]));
-    out[hostEvent] = list.map((entry) => ({
-      ...entry,
-      hooks: (entry.hooks as Record<string, unknown>[]).map((h) => ({
-        type: "mcp_tool",
-        server: MCP_SERVER,
-        tool: MCP_TOOL,
-        input: { host, event: hostEvent, ...(failClosed(hostEvent) && { fail_closed: true }), payload },
-        ...(h.timeout !== undefined && { timeout: h.timeout }),
-        ...warm.failClosed,
-      })),
-    }));
-  }
-  return out;
+  const payload = Object.fromEntries(warm.fields.map((f) => [f, `\${${f}}`]));
+  return rewriteForWarm(entries, warm.commandOnly, (h, hostEvent) => ({
+    type: "mcp_tool",
+    server: MCP_SERVER,
+    tool: MCP_TOOL,
+    input: { host, event: hostEvent, ...(failClosed(hostEvent) && { fail_closed: true }), payload },
+    ...(h.timeout !== undefined && { timeout: h.timeout }),
+    ...warm.failClosed,
+  }));
 }
 
 /** Whether one hook of a host entry is hookrun's warm MCP call. */
