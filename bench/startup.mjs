@@ -63,6 +63,14 @@ const VARIANTS = {
       "runFromVmCache call",
     ),
   },
+  // `hooks run` through the full CLI (commander and every command's code), as before the run bundle.
+  noRunBundle: { loader: replaceOnce(loaderSource, 'if (command === "run") {', "if (false) {", "the run bundle's branch") },
+  // node:crypto for every trust hash, as before sha256 in JavaScript.
+  noJsSha256: {
+    patch: (_file, text) =>
+      text.includes("export const JS_SHA256_MAX_BYTES = ") ? replaceOnce(text, /export const JS_SHA256_MAX_BYTES = [^;]+;/, "export const JS_SHA256_MAX_BYTES = -1;", "JS_SHA256_MAX_BYTES") : text,
+    marker: "export const JS_SHA256_MAX_BYTES = ",
+  },
   // The earlier loader (docs/decisions/0003-code-cache-loader.md): a first run writes the cache every later run keeps.
   frozenCache: { loader: replaceOnce(loaderSource, "cachedData === undefined ? provisional :", "cachedData === undefined ? settled :", "provisional") },
   // Node's own compile cache (Node >= 22.1) instead of the vm loader: what the loader used on Node 22 until 2026-11.
@@ -108,6 +116,7 @@ function fixture(kind) {
 }
 const WORKLOADS = {
   run10: { fixture: "run10", args: ["--no-user-config", "--trust", "run", "stop"], label: "`hooks run stop`, 10 hooks" },
+  run10trusted: { fixture: "run10", args: ["--no-user-config", "run", "stop"], label: "`hooks run stop`, 10 hooks, trusted by `hooks trust`" },
   validate1000: { fixture: "validate1000", args: ["--no-user-config", "validate"], label: "`hooks validate`, 1,000 hooks" },
   validate10000: { fixture: "validate10000", args: ["--no-user-config", "validate"], label: "`hooks validate`, 10,000 hooks" },
   list10000: { fixture: "validate10000", args: ["--no-user-config", "list"], label: "`hooks list`, 10,000 hooks" },
@@ -152,6 +161,12 @@ function once(s, workload) {
 async function seedWithoutConfig(s) {
   const empty = tempDir("hookrun-noconfig-");
   await timeOk(node, [s.cli, "--no-user-config", "run", "stop"], { cwd: empty, env: s.env });
+}
+
+/** Trust the 10-hook project as a person would (`hooks trust --yes`), so a run checks its hash. */
+async function seedTrusted(s) {
+  const f = fixture("run10");
+  await timeOk(node, [s.cli, "--no-user-config", "trust", "--yes"], { cwd: f.dir, env: { ...f.env, ...s.env } });
 }
 
 async function together(n, a, b) {
@@ -231,6 +246,27 @@ const MEASURES = {
       ["validate1000", "validate10000", "list10000"],
       () => side(withNoOpt),
       () => side(dist),
+    );
+  },
+  run_bundle: async () => {
+    const off = await buildVariant("noRunBundle");
+    return compare(
+      "run_bundle",
+      "the run bundle (full CLI for `hooks run`)",
+      ["run10"],
+      () => side(dist),
+      () => side(off),
+    );
+  },
+  js_sha256: async () => {
+    const off = await buildVariant("noJsSha256");
+    return compare(
+      "js_sha256",
+      "sha256 in JavaScript (node:crypto)",
+      ["run10trusted"],
+      () => side(dist),
+      () => side(off),
+      { seed: seedTrusted },
     );
   },
   cache_refresh: async () => {

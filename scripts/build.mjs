@@ -52,6 +52,7 @@ const commanderLazyChildProcess = {
   },
 };
 const bundleFile = "cli.cjs";
+const runBundleFile = "run.cjs";
 
 // One CommonJS bundle, not ESM chunks: a CommonJS entry skips Node's ESM loader (about 5 ms of
 // every cold start) and can be run from V8 code cache by the loader (scripts/cliLoader.cjs), which
@@ -64,28 +65,34 @@ const bundleFile = "cli.cjs";
  */
 export async function bundleCli({ binDir = path.join(root, "dist/bin"), patch = (_file, text) => text, loaderSource = readFileSync(path.join(root, "scripts/cliLoader.cjs"), "utf8") } = {}) {
   const esbuild = await import("esbuild");
-  await esbuild.build({
-    entryPoints: [path.join(root, "src/bin/hooks.ts")],
-    outfile: path.join(binDir, bundleFile),
-    bundle: true,
-    format: "cjs",
-    platform: "node",
-    target: "node20",
-    // Minified: half the bytes to read at every start. HOOKRUN_BUILD_READABLE=1 keeps names (profiling).
-    ...(process.env.HOOKRUN_BUILD_READABLE === "1" ? { minifySyntax: true } : { minify: true }),
-    // import.meta.url is computed on first use (node:crypto's lazy loader), not at every start.
-    define: { "import.meta.url": "__hookrunImportMeta.url", "import.meta.dirname": "__dirname", "import.meta.filename": "__filename" },
-    banner: { js: 'var __hookrunImportMeta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
-    // jsonc-parser's `main` is a UMD build whose require("./impl/format") esbuild cannot follow; its ESM build bundles.
-    alias: { "jsonc-parser": "jsonc-parser/lib/esm/main.js" },
-    plugins: [yamlDebugSwitches, builtinDefaultImports(patch), commanderLazyChildProcess],
-    logLevel: "warning",
-  });
-  const bundleId = createHash("sha256")
-    .update(readFileSync(path.join(binDir, bundleFile)))
-    .digest("hex")
-    .slice(0, 16);
-  const loader = loaderSource.replace("__BUNDLE_FILE__", bundleFile).replace("__BUNDLE_ID__", bundleId);
+  // The full CLI, and the fast `hooks run` (src/bin/hooksRun.ts: the run path without commander
+  // or the other commands' code, which the loader tries first for `hooks run`).
+  for (const [entry, file] of [
+    ["src/bin/hooks.ts", bundleFile],
+    ["src/bin/hooksRun.ts", runBundleFile],
+  ]) {
+    await esbuild.build({
+      entryPoints: [path.join(root, entry)],
+      outfile: path.join(binDir, file),
+      bundle: true,
+      format: "cjs",
+      platform: "node",
+      target: "node20",
+      // Minified: half the bytes to read at every start. HOOKRUN_BUILD_READABLE=1 keeps names (profiling).
+      ...(process.env.HOOKRUN_BUILD_READABLE === "1" ? { minifySyntax: true } : { minify: true }),
+      // import.meta.url is computed on first use (node:crypto's lazy loader), not at every start.
+      define: { "import.meta.url": "__hookrunImportMeta.url", "import.meta.dirname": "__dirname", "import.meta.filename": "__filename" },
+      banner: { js: 'var __hookrunImportMeta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
+      // jsonc-parser's `main` is a UMD build whose require("./impl/format") esbuild cannot follow; its ESM build bundles.
+      alias: { "jsonc-parser": "jsonc-parser/lib/esm/main.js" },
+      plugins: [yamlDebugSwitches, builtinDefaultImports(patch), commanderLazyChildProcess],
+      logLevel: "warning",
+    });
+  }
+  const buildId = createHash("sha256");
+  for (const file of [bundleFile, runBundleFile]) buildId.update(readFileSync(path.join(binDir, file)));
+  const bundleId = buildId.digest("hex").slice(0, 16);
+  const loader = loaderSource.replace("__BUNDLE_FILE__", bundleFile).replace("__RUN_BUNDLE_FILE__", runBundleFile).replace("__BUNDLE_ID__", bundleId);
   // dist/bin is CommonJS (the package is "type": "module"), so dist/bin/hooks.js is the loader as is.
   mkdirSync(binDir, { recursive: true });
   writeFileSync(path.join(binDir, "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
@@ -96,5 +103,7 @@ export async function bundleCli({ binDir = path.join(root, "dist/bin"), patch = 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   rmSync(path.join(root, "dist"), { recursive: true, force: true });
   execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", path.join(root, "tsconfig.json")], { stdio: "inherit", cwd: root });
+  // tsc's ES module copies of the entries' helpers would sit unused in CommonJS dist/bin; the bundles hold them.
+  for (const name of ["entry", "hooksRun"]) for (const ext of [".js", ".d.ts"]) rmSync(path.join(root, "dist/bin", name + ext), { force: true });
   await bundleCli();
 }

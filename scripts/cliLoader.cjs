@@ -10,12 +10,16 @@
 // compiled), and written once more by the second run (a first run that found no config must not
 // freeze a small cache).
 // A stale or foreign cache is rejected by V8 and rewritten; any cache problem falls back to plain
-// compilation. HOOKS_CODE_CACHE=0 turns it off. The bundle id and file name are filled in by
-// scripts/build.mjs.
+// compilation. HOOKS_CODE_CACHE=0 turns it off.
+// `hooks run` first tries the fast run bundle (run.cjs: the run path without commander or the other
+// commands, docs/performance.md#what-each-start-up-measure-buys); a command line it does not take
+// goes to the full CLI (cli.cjs). The file names and the build id (of both bundles) are filled in
+// by scripts/build.mjs.
 const fs = require("node:fs");
 const path = require("node:path");
 
 const BUNDLE = path.join(__dirname, "__BUNDLE_FILE__");
+const RUN_BUNDLE = path.join(__dirname, "__RUN_BUNDLE_FILE__");
 const BUNDLE_ID = "__BUNDLE_ID__";
 
 // The command word decides which code paths get compiled, so each command keeps its own cache.
@@ -23,7 +27,7 @@ const BUNDLE_ID = "__BUNDLE_ID__";
 function commandOf(argv) {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === "-c" || a === "--config" || a === "-C" || a === "--cwd") i++;
+    if (a === "-c" || a === "--config" || a === "-C" || a === "--cwd" || a === "--color") i++;
     else if (!a.startsWith("-")) return /^[a-z_-]{1,40}$/.test(a) ? a : "other";
   }
   return "none";
@@ -73,13 +77,15 @@ function writeCache(dir, name, data) {
   }
 }
 
-function runFromVmCache(useCache) {
+// Compile `bundle` (from its code cache `tag`-COMMAND when there is one) and run its top level;
+// returns its exports and a function that schedules the cache's write at exit (called only when
+// this bundle ran the command, so a bundle that handed over never freezes a small cache).
+function loadBundle(bundle, tag, command, useCache) {
   const vm = require("node:vm");
   const { createRequire } = require("node:module");
-  const command = commandOf(process.argv.slice(2));
   const dir = path.join(cacheRoot(), "v8-cache");
   if (useCache && !privateDir(dir)) useCache = false;
-  const base = `${command}-${BUNDLE_ID}-${process.version}-${process.arch}`;
+  const base = `${tag}${command}-${BUNDLE_ID}-${process.version}-${process.arch}`;
   // A first run writes a provisional cache; the first run that uses it writes the settled one,
   // which later runs only read. So a first run that compiled little (no config found) does not
   // freeze a small cache, and no later run pays for createCachedData() (about 6 ms) again.
@@ -98,16 +104,20 @@ function runFromVmCache(useCache) {
       }
     }
   }
-  const source = fs.readFileSync(BUNDLE, "utf8");
+  const source = fs.readFileSync(bundle, "utf8");
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: BUNDLE,
+    filename: bundle,
     cachedData,
     importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   // Nothing cached: write provisional. Provisional used: settle it. Rejected (corrupt, or V8
   // flags differ): replace the file that was read. Settled and accepted: nothing to do.
   const target = !useCache ? undefined : cachedData === undefined ? provisional : script.cachedDataRejected ? from : from === provisional ? settled : undefined;
-  if (target) {
+  const bundleModule = { exports: {} };
+  // __filename is this loader, so the bundle re-spawns itself (async workers) through the cache too.
+  script.runInThisContext()(bundleModule.exports, createRequire(bundle), bundleModule, __filename, __dirname);
+  const keepCache = () => {
+    if (!target) return;
     // After the command ran, so the cache holds every function it compiled. Not after a usage
     // error (exit 64): a mistyped command word must not leave a cache file.
     process.once("exit", (code) => {
@@ -115,10 +125,17 @@ function runFromVmCache(useCache) {
       writeCache(dir, target, script.createCachedData());
       if (target === settled) fs.rmSync(path.join(dir, provisional), { force: true });
     });
+  };
+  return { exports: bundleModule.exports, keepCache };
+}
+
+function runFromVmCache(useCache) {
+  const command = commandOf(process.argv.slice(2));
+  if (command === "run") {
+    const fast = loadBundle(RUN_BUNDLE, "fast-", command, useCache);
+    if (fast.exports.startRun()) return fast.keepCache();
   }
-  const bundleModule = { exports: {} };
-  // __filename is this loader, so the bundle re-spawns itself (async workers) through the cache too.
-  script.runInThisContext()(bundleModule.exports, createRequire(BUNDLE), bundleModule, __filename, __dirname);
+  loadBundle(BUNDLE, "", command, useCache).keepCache();
 }
 
 runFromVmCache(process.env.HOOKS_CODE_CACHE !== "0");

@@ -138,21 +138,43 @@ describe("CLI code cache", () => {
     it("is not frozen by a first run that found no config: the second run writes the cache later runs keep", async () => {
       const home = cacheHome();
       const dir = path.join(home, "hookrun", "v8-cache");
-      const size = (): number => fs.statSync(path.join(dir, vmCacheFiles(home, "run")[0])).size;
+      const size = (): number => fs.statSync(path.join(dir, vmCacheFiles(home, "fast-run")[0])).size;
       const none = await runCli(["--no-user-config", "run", "stop"], { cwd: cacheHome(), env: { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: undefined } });
       expect(none.code).toBe(0);
-      expect(vmCacheFiles(home, "run")).toEqual([expect.stringMatching(/\.first\.bin$/)]);
+      expect(vmCacheFiles(home, "fast-run")).toEqual([expect.stringMatching(/\.first\.bin$/)]);
       const small = size();
       const project = cacheHome();
       fs.writeFileSync(path.join(project, "hooks.yaml"), 'version: 1\nhooks:\n  stop:\n    - name: a\n      command: "true"\n    - name: b\n      command: "echo hi"\n');
       const run = () => runCli(["--no-user-config", "--trust", "run", "stop"], { cwd: project, env: { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: undefined } });
       expect((await run()).code).toBe(0);
-      expect(vmCacheFiles(home, "run")).toEqual([expect.not.stringMatching(/\.first\.bin$/)]);
+      expect(vmCacheFiles(home, "fast-run")).toEqual([expect.not.stringMatching(/\.first\.bin$/)]);
       expect(size()).toBeGreaterThan(small * 1.1);
       // Settled: later runs only read it.
-      const mtime = fs.statSync(path.join(dir, vmCacheFiles(home, "run")[0])).mtimeMs;
+      const mtime = fs.statSync(path.join(dir, vmCacheFiles(home, "fast-run")[0])).mtimeMs;
       expect((await run()).code).toBe(0);
-      expect(fs.statSync(path.join(dir, vmCacheFiles(home, "run")[0])).mtimeMs).toBe(mtime);
+      expect(fs.statSync(path.join(dir, vmCacheFiles(home, "fast-run")[0])).mtimeMs).toBe(mtime);
+    });
+
+    it("runs `hooks run` from the fast run bundle, and leaves a command line it does not take to the full CLI, writing no fast cache for it", async () => {
+      const home = cacheHome();
+      const env = { XDG_CACHE_HOME: home, HOOKS_CODE_CACHE: undefined };
+      const project = cacheHome();
+      fs.writeFileSync(path.join(project, "hooks.yaml"), 'version: 1\nhooks:\n  stop:\n    - name: a\n      command: "echo hi"\n');
+      const run = await runCli(["--no-user-config", "--trust", "run", "stop", "--json"], { cwd: project, env });
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout).hooks[0].stdout).toBe("hi\n");
+      expect(vmCacheFiles(home, "fast-run")).toHaveLength(1);
+      expect(vmCacheFiles(home, "run")).toEqual([]);
+      // Help and a typo: commander's own output, from the full CLI.
+      const other = cacheHome();
+      const help = await runCli(["run", "--help"], { env: { XDG_CACHE_HOME: other, HOOKS_CODE_CACHE: undefined } });
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain("Usage: hooks run [options] <event>");
+      const typo = await runCli(["run", "stop", "--bogus"], { cwd: project, env: { XDG_CACHE_HOME: other, HOOKS_CODE_CACHE: undefined } });
+      expect(typo.code).toBe(64);
+      expect(typo.stderr).toBe("hooks: unknown option '--bogus'\n");
+      expect(vmCacheFiles(other, "fast-run")).toEqual([]);
+      expect(vmCacheFiles(other, "run")).toHaveLength(1);
     });
   });
 });

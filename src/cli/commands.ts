@@ -1,17 +1,11 @@
 import type { CliContext } from "./context.js";
+import { CONTEXT_OPTION, type OptionSpec, RUN_OPTIONS, SET_OPTION } from "./options.js";
+
+export type { OptionSpec };
 
 // The one table of `hooks` commands: main() turns each row into a commander command, help and
 // the docs' CLI table come from it. An action's module is imported only when its command runs,
 // so a cold `hooks run` loads the run code and nothing else (docs/performance.md).
-
-export interface OptionSpec {
-  /** Commander syntax: "-n <count>", "--json", "--only <names>". */
-  flags: string;
-  description: string;
-  default?: string;
-  /** "list": comma-separated or repeated (`--only a,b --only c`); "repeat": one value per use. */
-  many?: "list" | "repeat";
-}
 
 export interface CommandSpec {
   name: string;
@@ -37,9 +31,6 @@ export interface CommandSpec {
 const JSON_OPTION: OptionSpec = { flags: "--json", description: 'print JSON (errors too, as {"error": …} on stdout)' };
 // Commands that change which hooks run take it: only a person types it (docs/trust.md#an-agent-cannot-switch-off-its-guards).
 const PERSON_OPTION: OptionSpec = { flags: "--person", description: "I am a person, not an agent's tool call: go on even where this looks like one (never for an agent to pass)" };
-// How `hooks run` and `hooks explain` take their context.
-const CONTEXT_OPTION: OptionSpec = { flags: "--context <file>", description: "read the context JSON object from FILE (- for stdin)" };
-const SET_OPTION: OptionSpec = { flags: "--set <key=value>", description: "set a context field (dotted keys; VALUE parsed as JSON when it parses); repeatable", many: "repeat" };
 
 export const COMMANDS: readonly CommandSpec[] = [
   {
@@ -47,39 +38,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: [{ syntax: "<event>", description: "event name in any spelling (stop, Stop, PreToolUse, tool.execute.pre)" }],
     description: "fire EVENT: read the context, run the matching hooks, print their results",
     example: `echo '{"session_id": "s1"}' | hooks run stop --json`,
-    options: [
-      CONTEXT_OPTION,
-      { flags: "--session-id <id>", description: 'session_id (default $HOOKS_SESSION_ID, else "default")' },
-      { flags: "--turn-count <n>", description: "turn_count (default 0)" },
-      { flags: "--last-message <text>", description: "last_assistant_message" },
-      SET_OPTION,
-      { flags: "--output <format>", description: "text | json | junit | claude (= --host claude); default text, or the host's answer when the payload is a host's" },
-      { flags: "--host <name>", description: "read the payload and answer as this agent: auto (from the payload) or claude, codex, gemini, … (hooks install writes it)" },
-      { flags: "--json", description: "same as --output json" },
-      { flags: "--dry-run", description: "print the plan, the hooks that would not run and why, and the context; run nothing" },
-      {
-        flags: "--record",
-        description:
-          "record this run's context (with a host, its payload) in the run log for hooks log --fixture; it can hold prompts, file contents and secrets (also: log.context in hooks.yaml, HOOKS_LOG_CONTEXT=1)",
-      },
-      { flags: "--only <names>", description: "run only these hooks (comma-separated or repeated)", many: "list" },
-      { flags: "--skip <names>", description: "do not run these hooks (comma-separated or repeated)", many: "list" },
-      {
-        flags: "--rewake <names>",
-        description: "run only these `rewake` hooks, in the foreground, and answer a block with exit 2 and its reason on stderr (Claude Code's asyncRewake entry, which hooks install claude writes)",
-        many: "list",
-      },
-      { flags: "--skip-rewake", description: "do not run `rewake` hooks (their own asyncRewake entries run them)" },
-      { flags: "--wait", description: "wait for async hooks and report them in this run (default when CI is set)" },
-      { flags: "--no-wait", description: "do not wait for async hooks, even when CI is set" },
-      { flags: "--max-parallel <n>", description: "concurrency cap for parallel events (default: CPUs × 2)" },
-      {
-        flags: "--fail-closed",
-        description:
-          "with --host: on a gate event, block the call when hookrun cannot run the hooks (config invalid or untrusted, context over a limit, an internal error); hooks install writes it for events with an on_failure: block hook",
-      },
-      { flags: "--deadline <seconds>", description: "with --fail-closed: the agent kills this dispatch after SECONDS; hookrun stops its hooks and blocks before then" },
-    ],
+    options: RUN_OPTIONS,
     action: async (ctx, [event], opts) => (await import("./actions/run.js")).runHooks(ctx, event, opts),
   },
   {

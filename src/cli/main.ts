@@ -1,13 +1,13 @@
 import { Command, CommanderError, Option } from "commander";
 import { HookrunError } from "../errors.js";
 import { ENV_VARS } from "../env.js";
-import { errorJson } from "../report/json.js";
 import { terminalSafe } from "../text.js";
-import { FAIL_CLOSED_FLAG } from "../hosts/failClosed.js";
 import { VERSION } from "../version.js";
 import { commandsFor, COMMANDS, type CommandSpec } from "./commands.js";
-import { COLOR_WHEN, makeCliContext, type CliContext, type GlobalOptions } from "./context.js";
-import { EXIT, EXIT_CODES, exitCodeFor, formatError } from "./exitCodes.js";
+import { makeCliContext, type CliContext, type GlobalOptions } from "./context.js";
+import { EXIT, EXIT_CODES } from "./exitCodes.js";
+import { collect, GLOBAL_OPTIONS, type OptionSpec, repeat } from "./options.js";
+import { closedAnswer, reportError, wantsJson } from "./reportError.js";
 
 export interface MainIO {
   stdout: CliContext["stdout"];
@@ -20,14 +20,14 @@ export interface MainIO {
   entry?: string;
 }
 
-const collect = (value: string, previous: string[] = []): string[] => [
-  ...previous,
-  ...value
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean),
-];
-const repeat = (value: string, previous: string[] = []): string[] => [...previous, value];
+/** One option row (src/cli/options.ts) as a commander Option. */
+function commanderOption(spec: OptionSpec): Option {
+  const option = new Option(spec.flags, spec.description);
+  if (spec.many) option.argParser(spec.many === "list" ? collect : repeat);
+  if (spec.default !== undefined) option.default(spec.default);
+  if (spec.choices) option.choices(spec.choices);
+  return option;
+}
 
 /** What `hooks --help` adds after the commands: exit codes, environment variables, one example per command. */
 function programHelpFooter(): string {
@@ -57,18 +57,11 @@ function programHelpFooter(): string {
  * a cold `hooks run`, docs/performance.md); with no known command word (help, a typo) all are, for help and
  * suggestions.
  */
-function buildProgram(argv: string[], io: MainIO, onContext: (ctx: CliContext) => void, setCode: (code: number) => void): Command {
+function buildProgram(argv: string[], io: MainIO, onContext: (ctx: CliContext) => void, setCode: (code: number) => void, read?: (reading: CommandReading) => void): Command {
   const program = new Command("hooks");
   program
     .description("Run shell-command hooks for AI coding agents and CI, from hooks.yaml")
     .version(VERSION, "--version", "print the version")
-    .option("-c, --config <path>", "use this project config file (no walk up; also HOOKS_CONFIG)")
-    .option("-C, --cwd <dir>", "run as if started in DIR")
-    .option("--no-user-config", "skip the user layer (~/.config/hookrun)")
-    .option("--trust", "trust the project and local config for this invocation")
-    .addOption(new Option("--color <when>", "colours: auto (when stdout is a terminal), always or never").choices(COLOR_WHEN))
-    .option("--no-color", "same as --color=never")
-    .option("-v, --verbose", "more detail, and stack traces on errors")
     .showSuggestionAfterError(true)
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
@@ -78,6 +71,7 @@ function buildProgram(argv: string[], io: MainIO, onContext: (ctx: CliContext) =
     })
     .addHelpText("after", programHelpFooter)
     .exitOverride();
+  for (const o of GLOBAL_OPTIONS) program.addOption(commanderOption(o));
   const context = (cmd: Command): CliContext => {
     const ctx = makeCliContext(cmd.optsWithGlobals() as GlobalOptions, io);
     onContext(ctx);
@@ -87,17 +81,14 @@ function buildProgram(argv: string[], io: MainIO, onContext: (ctx: CliContext) =
     const cmd = parent.command(spec.name, { hidden: spec.hidden }).description(spec.description);
     if (spec.aliases) cmd.aliases(spec.aliases);
     for (const a of spec.args ?? []) cmd.argument(a.syntax, a.description);
-    for (const o of spec.options ?? []) {
-      if (o.many) cmd.option(o.flags, o.description, o.many === "list" ? collect : repeat);
-      else if (o.default !== undefined) cmd.option(o.flags, o.description, o.default);
-      else cmd.option(o.flags, o.description);
-    }
+    for (const o of spec.options ?? []) cmd.addOption(commanderOption(o));
     cmd.addHelpText("after", `\nExample:\n  ${spec.example}\n\nExit codes and environment variables: hooks --help`);
     const action = spec.action;
     if (!action) return;
     cmd.action(async (...params: unknown[]) => {
       // commander passes the positional arguments, then the options, then the command.
       const self = params[params.length - 1] as Command;
+      if (read) return read({ command: spec.name, globals: program.opts(), args: params.slice(0, -2) as string[], opts: self.opts() });
       const ctx = context(self);
       const opts = params[params.length - 2] as { person?: boolean };
       const changes = typeof spec.changesWhatRuns === "function" ? spec.changesWhatRuns(opts) : spec.changesWhatRuns === true;
@@ -108,11 +99,6 @@ function buildProgram(argv: string[], io: MainIO, onContext: (ctx: CliContext) =
   };
   for (const spec of commandsFor(argv)) register(program, spec);
   return program;
-}
-
-/** `--json` or `--output json` anywhere in argv: errors are printed as JSON on stdout too. */
-function wantsJson(argv: readonly string[]): boolean {
-  return argv.some((a, i) => a === "--json" || a === "--output=json" || (a === "--output" && argv[i + 1] === "json"));
 }
 
 /**
@@ -126,6 +112,39 @@ function commanderSentence(error: CommanderError): string {
     .trim();
 }
 
+/** How commander reads a command line: the command, the global options, its arguments and its own options. */
+export interface CommandReading {
+  command: string;
+  globals: Record<string, unknown>;
+  args: string[];
+  opts: Record<string, unknown>;
+}
+
+/**
+ * What commander reads from argv, running nothing; null when commander refuses it. The fast
+ * `hooks run` parser (src/cli/parseRunArgv.ts) must read every command line it takes the same way,
+ * which test/cli.parseRunArgv.test.ts checks against this.
+ */
+export async function commanderReading(argv: string[]): Promise<CommandReading | null> {
+  const quiet = { isTTY: false, write: () => true };
+  let reading: CommandReading | null = null;
+  // No action runs, so nothing reads stdin.
+  const io: MainIO = { stdout: quiet, stderr: quiet, stdin: {} as MainIO["stdin"], env: {}, cwd: process.cwd() };
+  const program = buildProgram(
+    argv,
+    io,
+    () => {},
+    () => {},
+    (r) => (reading = r),
+  );
+  try {
+    await program.parseAsync(argv, { from: "user" });
+  } catch {
+    return null;
+  }
+  return reading;
+}
+
 /** Run the CLI with argv (without node and script); resolves to the exit code. */
 export async function main(argv: string[], io: MainIO): Promise<number> {
   let code: number = EXIT.ok;
@@ -136,31 +155,23 @@ export async function main(argv: string[], io: MainIO): Promise<number> {
     (ctx) => (cwd = ctx.cwd),
     (c) => (code = c),
   );
-  const json = wantsJson(argv);
   try {
     await program.parseAsync(argv, { from: "user" });
     return code;
   } catch (error) {
     if (error instanceof CommanderError && (error.code === "commander.helpDisplayed" || error.code === "commander.version")) return EXIT.ok;
-    // A fail-closed dispatch that fails blocks in its host's contract (docs/fail-closed.md).
-    const closed = argv.includes(FAIL_CLOSED_FLAG) ? (await import("../hosts/crashAnswer.js")).crashAnswer(argv, error) : null;
-    if (closed) {
-      io.stdout.write(closed.stdout);
-      io.stderr.write(closed.stderr);
-      return closed.exitCode;
-    }
+    const closed = await closedAnswer(argv, error, io);
+    if (closed !== undefined) return closed;
     if (error instanceof CommanderError) {
       // `hooks help` exits 0; a command group named without its subcommand (`hooks import`)
       // prints its help to stderr with exit code 1: a usage error.
       if (error.code === "commander.help") return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
       const sentence = commanderSentence(error);
-      if (json) io.stdout.write(`${JSON.stringify({ error: { code: "usage", message: sentence } }, null, 2)}\n`);
+      if (wantsJson(argv)) io.stdout.write(`${JSON.stringify({ error: { code: "usage", message: sentence } }, null, 2)}\n`);
       else io.stderr.write(`${terminalSafe(`hooks: ${sentence}`)}\n`);
       return EXIT.usage;
     }
-    if (json) io.stdout.write(`${JSON.stringify(errorJson(error, cwd), null, 2)}\n`);
-    else io.stderr.write(`${formatError(error, argv.includes("-v") || argv.includes("--verbose"), cwd)}\n`);
-    return exitCodeFor(error);
+    return reportError(argv, error, io, cwd);
   }
 }
 
