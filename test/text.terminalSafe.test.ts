@@ -42,4 +42,20 @@ describe("terminalSafe: nothing from config or hook output acts on the terminal"
   it("terminalSafeLines splits hook output into escaped lines; CRLF is one break, a lone CR is shown", () => {
     expect(terminalSafeLines("one\r\ntwo\rtwo'\n\x1b[31mred\t!")).toEqual(["one", "two⟨CR⟩two'", "⟨ESC⟩[31mred\t!"]);
   });
+
+  it("escapes every C0 control and DEL among plain ASCII under each option, keeping only the LF or TAB asked for", () => {
+    for (const [options, kept] of [
+      [{}, ""],
+      [{ keepNewlines: true }, "\n"],
+      [{ keepTabs: true }, "\t"],
+      [{ keepNewlines: true, keepTabs: true }, "\n\t"],
+    ] as const) {
+      for (let code = 0; code < 0x80; code++) {
+        const c = String.fromCharCode(code);
+        const printable = (code >= 0x20 && code < 0x7f) || kept.includes(c);
+        expect(terminalSafe(`plain ${c} text`, options), `U+${code.toString(16)} ${JSON.stringify(options)}`).toBe(printable ? `plain ${c} text` : `plain ${terminalSafe(c)} text`);
+        if (!printable) expect(terminalSafe(c, options)).toMatch(/^⟨.+⟩$/);
+      }
+    }
+  });
 });
