@@ -16,7 +16,8 @@ useSandbox();
 const BASE = { hook_event_name: "PreToolUse", session_id: "session_abc", cwd: "/home/me/p", session_title: "Fix the login page", client_type: "kimi_code_cli" };
 const PRE = { ...BASE, tool_name: "Bash", tool_input: { command: "rm -rf build" }, tool_call_id: "call-1" };
 const POST = { ...BASE, hook_event_name: "PostToolUse", tool_name: "FetchURL", tool_input: { url: "https://x" }, tool_call_id: "call-2", tool_output: "<html>" };
-const PROMPT = { ...BASE, hook_event_name: "UserPromptSubmit", prompt: "fix the bug", is_steer: false };
+// The prompt as Kimi Code 2.1.0 sends it: its content parts, not a string (seen from the real CLI in test/kimi.e2e.test.ts).
+const PROMPT = { ...BASE, hook_event_name: "UserPromptSubmit", prompt: [{ type: "text", text: "fix the bug" }], is_steer: false };
 const STOP = { ...BASE, hook_event_name: "Stop", stop_hook_active: false };
 
 /** Run an entry's command as Kimi Code does: through the shell, in the session's project directory, the payload on stdin. */
@@ -32,6 +33,15 @@ describe("kimi: read, detect", () => {
     expect(ctx.host).toEqual({ name: "kimi", event: "PreToolUse", tool_name: "Bash", client_type: "kimi_code_cli", session_title: "Fix the login page" });
     expect(kimi.read(POST, "post_tool_use")).toMatchObject({ tool_name: "WebFetch", tool_response: "<html>" });
     expect(kimi.read(PROMPT, "user_prompt_submit").prompt).toBe("fix the bug");
+  });
+
+  it("a prompt's content parts read as its text: the text parts joined with a space (as Kimi Code's own matcher joins them), other parts left out", () => {
+    const parts = [{ type: "text", text: "look at" }, { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }, { type: "text", text: "this page" }, { type: "text" }, "stray"];
+    expect(kimi.read({ ...PROMPT, prompt: parts }, "user_prompt_submit").prompt).toBe("look at this page");
+    expect(kimi.read({ ...PROMPT, prompt: [] }, "user_prompt_submit").prompt).toBe("");
+    // A string (an older Kimi Code, or a hand-made payload) passes unchanged; so does a prompt of another shape.
+    expect(kimi.read({ ...PROMPT, prompt: "fix the bug" }, "user_prompt_submit").prompt).toBe("fix the bug");
+    expect(kimi.read({ ...PROMPT, prompt: { text: "x" } }, "user_prompt_submit").prompt).toEqual({ text: "x" });
   });
 
   it("claims Kimi Code's payloads (client_type kimi_code_cli) and no other host's", () => {

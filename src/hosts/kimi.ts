@@ -5,7 +5,7 @@ import { importClaudeSettings } from "../interop/importClaudeSettings.js";
 import type { TriggerResult } from "../runner/types.js";
 import { claudeHost } from "./claude.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
-import { baseRead, POSIX_SHELL, sampleFields, stringField } from "./payload.js";
+import { baseRead, field, POSIX_SHELL, sampleFields, stringField } from "./payload.js";
 import { blockReason, hookrunLine, resultTexts } from "./resultText.js";
 import { tomlFile } from "./setup.js";
 import type { HostAdapter, HostAnswer, HostEntry, HostSetup } from "./types.js";
@@ -17,14 +17,14 @@ import type { HostAdapter, HostAnswer, HostEntry, HostSetup } from "./types.js";
  * source…), `command` and `timeout?` (seconds, 1–600, default 30), and a table with any other key
  * makes the whole config fail to load. A command runs through the shell in the session's project
  * directory with a snake_case JSON payload on stdin: `{hook_event_name, session_id, cwd,
- * session_title, client_type: "kimi_code_cli", …}` plus the event's fields (`tool_name`,
- * `tool_input`, `tool_call_id`; `prompt`; `stop_hook_active`…), Claude's tool names (`Bash`,
- * `Read`, `Edit`…). Only PreToolUse, UserPromptSubmit and Stop read an answer: exit 2 (stderr the
- * reason) or exit 0 with `{"hookSpecificOutput":{"permissionDecision":"deny",
- * "permissionDecisionReason"}}` blocks; on UserPromptSubmit the stdout of exit 0 is added to the
+ * session_title (once the session has one), client_type: "kimi_code_cli", …}` plus the event's
+ * fields (`tool_name`, `tool_input`, `tool_call_id`; `prompt`, as content parts;
+ * `stop_hook_active`…), Claude's tool names (`Bash`, `Read`, `Edit`…). Only PreToolUse,
+ * UserPromptSubmit and Stop read an answer: exit 2 (stderr the reason) or exit 0 with
+ * `{"hookSpecificOutput":{"permissionDecision":"deny", "permissionDecisionReason"}}` blocks; on UserPromptSubmit the stdout of exit 0 is added to the
  * model's context; everything else (another exit code, a crash, a timeout) allows. Read from
  * `@moonshot-ai/kimi-code` 2.1.0's bundle and MoonshotAI/kimi-code's source
- * (packages/agent-core-v2/src/features/externalHooks).
+ * (packages/agent-core-v2/src/features/externalHooks), and run by test/kimi.e2e.test.ts.
  */
 
 /** Kimi Code's events hookrun has an event for (Claude's names; PermissionRequest, PermissionResult and Interrupt are not read). */
@@ -57,6 +57,19 @@ const TABLE_KEYS = new Set(["event", "matcher", "command", "timeout"]);
 
 /** Kimi Code's clamp on a table's `timeout`. */
 const MAX_TIMEOUT_S = 600;
+
+/**
+ * A submitted prompt's text: Kimi Code sends the prompt as its content parts (`[{type: "text",
+ * text}, {type: "image_url", …}]`), and hookrun's `prompt` is a string, so the text parts are
+ * joined with a space, as Kimi Code joins them for its own matcher; a string passes unchanged.
+ */
+function promptText(prompt: unknown): string | undefined {
+  if (!Array.isArray(prompt)) return undefined;
+  return prompt
+    .filter((p): p is { text: string } => isJsonObject(p) && p.type === "text" && typeof p.text === "string")
+    .map((p) => p.text)
+    .join(" ");
+}
 
 const answer = (stdout: string, stderr: string, exitCode = 0): HostAnswer => ({ stdout: stdout ? `${stdout}\n` : "", stderr: stderr ? `${stderr}\n` : "", exitCode });
 
@@ -160,11 +173,15 @@ export const kimi: HostAdapter = {
     const event = stringField(payload, "hook_event_name");
     return event !== undefined && Object.hasOwn(EVENTS, event) && typeof payload.session_id === "string" && payload.client_type === "kimi_code_cli";
   },
-  read: (payload) =>
-    baseRead(kimi, payload, {
+  read: (payload) => {
+    const ctx = baseRead(kimi, payload, {
       renames: { tool_call_id: "tool_use_id", tool_output: "tool_response" },
       hostFields: ["client_type", "session_title"],
-    }),
+    });
+    const prompt = promptText(field(payload, "prompt"));
+    if (prompt !== undefined) ctx.prompt = prompt;
+    return ctx;
+  },
   render: renderKimi,
   // Only a submitted prompt's stdout reaches anyone (the model); elsewhere stderr, which Kimi Code ignores on exit 0.
   notRun: (event, forUser, forModel) => answer(event === "user_prompt_submit" ? forModel : "", `hookrun: the project's hooks did not run: ${forUser}`),
@@ -192,7 +209,7 @@ export const kimi: HostAdapter = {
         session_title: "hooks doctor",
         client_type: "kimi_code_cli",
         ...(tools && { tool_name: tool, tool_input: f.tool_input, tool_call_id: "hooks-doctor-1" }),
-        ...(hostEvent === "UserPromptSubmit" && { prompt: f.prompt, is_steer: false }),
+        ...(hostEvent === "UserPromptSubmit" && { prompt: [{ type: "text", text: f.prompt }], is_steer: false }),
         ...(hostEvent === "Stop" && { stop_hook_active: false }),
       };
     },

@@ -77,15 +77,16 @@ export function resolveHost(flag: string | undefined, payload: Payload): HostAda
 
 /**
  * What a host's adapter (or an integration) was checked against, for the README's last column:
- * - `real`: the published CLI, pinned in package.json's devDependencies (test/hosts.contract.test.ts
- *   checks the version), run offline by the e2e tests named;
+ * - `real`: the published CLI, pinned in package.json's devDependencies, or, with `installedBy`,
+ *   installed at that version by that script (test/hosts.contract.test.ts checks the version
+ *   either way), run offline by the e2e tests named;
  * - `docs`: the agent's documented payloads and answers (`source` names where);
  * - `source`: the agent's source, read at `source`;
  * - `stand-in`: a stand-in of the agent's API built from its source;
  * `why` says why the real agent was not run here.
  */
 export type Checked =
-  | { readonly real: string; readonly version: string; readonly e2e: readonly string[]; readonly note?: string }
+  | { readonly real: string; readonly version: string; readonly e2e: readonly string[]; readonly note?: string; readonly installedBy?: string }
   | { readonly docs: string; readonly why: string }
   | { readonly source: string; readonly why: string }
   | { readonly standIn: string; readonly why: string };
@@ -111,7 +112,7 @@ export const CHECKED: Readonly<Record<string, Checked>> = {
   letta: { source: "letta-ai/letta-code 1f4d3e3e (0.30.29, src/hooks/)", why: "its npm package 0.32.18 does not install: it pins a sharp-electron version missing from the registry" },
   goose: { source: "block/goose 0825b570 (crates/goose/src/hooks/mod.rs, crates/goose/src/plugins/discovery.rs)", why: "a binary from GitHub releases, not on npm" },
   grok: { source: "xai-org/grok-build 19d42e35", why: "not on npm" },
-  kimi: { source: "MoonshotAI/kimi-code d723cc47, npm 2.1.0", why: "it needs Node 22.19+; 20 here" },
+  kimi: { real: "@moonshot-ai/kimi-code", version: "2.1.0", e2e: ["test/kimi.e2e.test.ts"], note: "Node 22", installedBy: ".ci/run" },
   pi: { real: "@mariozechner/pi-coding-agent", version: "0.73.1", e2e: ["test/pi.e2e.test.ts"], note: "an extension calling the library in process" },
   opencode: { real: "opencode-ai", version: "1.18.33", e2e: ["test/opencode.e2e.test.ts"], note: "a plugin calling the library in process" },
   gptme: { standIn: "gptme d27f98d3", why: "a Python agent, not run here" },
@@ -119,7 +120,10 @@ export const CHECKED: Readonly<Record<string, Checked>> = {
 
 /** The README's words for what a host was checked against. */
 export function checkedText(c: Checked): string {
-  if ("real" in c) return `real CLI ${c.version}${c.note ? ` (${c.note})` : ""}, e2e: ${c.e2e.map((f) => `\`${f}\``).join(", ")}`;
+  if ("real" in c) {
+    const notes = [c.note, c.installedBy && `installed by \`${c.installedBy}\``].filter(Boolean);
+    return `real CLI ${c.version}${notes.length ? ` (${notes.join(", ")})` : ""}, e2e: ${c.e2e.map((f) => `\`${f}\``).join(", ")}`;
+  }
   if ("docs" in c) return `documented payloads: ${c.docs}; the real agent not run (${c.why})`;
   if ("source" in c) return `its source: ${c.source}; the real agent not run (${c.why})`;
   return `a stand-in of its hook API from its source (${c.standIn}); the real agent not run (${c.why})`;
