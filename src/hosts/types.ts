@@ -229,7 +229,13 @@ export interface OffSwitch {
   fix: string;
 }
 
-export interface HostAdapter {
+/**
+ * A host's runtime part: what a `hooks run --host NAME` needs to read the host's payload and
+ * answer it (events, tools, read, render, notRun). Each host's is its own module
+ * (src/hosts/<host>Run.ts), loaded by the host table (src/hosts/table.ts) for that host alone,
+ * and imports no install, import or doctor code (docs/architecture.md).
+ */
+export interface HostRuntime {
   /** The name on the command line: `hooks run EVENT --host gemini`, `hooks install gemini`. */
   readonly name: string;
   /** The product's name for people: "Gemini CLI". */
@@ -285,6 +291,13 @@ export interface HostAdapter {
    * generated answers): where the host lacks it, the degradation rule.
    */
   readonly degrade: Readonly<Partial<Record<"ask" | "defer" | "updated_input" | "context" | "feedback" | "followup" | "stop" | "notice", string>>>;
+}
+
+/**
+ * A host's whole adapter: its runtime part plus the optional parts only some commands use
+ * (`hooks install`, `import`, `doctor`, `validate`'s staleness check), in src/hosts/<host>.ts.
+ */
+export interface HostAdapter extends HostRuntime {
   /** How the host runs a hook (`hooks doctor` fires its entries so); absent: the doctor does not fire them. */
   readonly probe?: HostProbe;
   /** How `hooks install` hands the host's events to hookrun; absent for a host hookrun does not install into. */
