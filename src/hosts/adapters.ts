@@ -17,7 +17,7 @@ import { kimi } from "./kimi.js";
 import { pi } from "./pi.js";
 import { opencode } from "./opencode.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
-import { detectAmong, HOST_TABLE, resolveAmong } from "./table.js";
+import { detectHostName, HOST_TABLE, resolveHostName } from "./table.js";
 import type { HostAdapter, Payload } from "./types.js";
 
 /**
@@ -42,14 +42,16 @@ export function hostByName(name: string): HostAdapter | undefined {
   return HOSTS.find((h) => h.name === name);
 }
 
-/** The host a payload can only have come from (`--host auto`), or null (src/hosts/table.ts detectAmong). */
+/** The host a payload can only have come from (`--host auto`), or null (src/hosts/table.ts detectHostName). */
 export function detectHost(payload: Payload): HostAdapter | null {
-  return detectAmong(HOSTS, payload);
+  const name = detectHostName(payload);
+  return name === null ? null : (hostByName(name) ?? null);
 }
 
-/** The host to answer for `--host FLAG` and a payload (src/hosts/table.ts resolveAmong). */
+/** The host to answer for `--host FLAG` and a payload (src/hosts/table.ts resolveHostName). */
 export function resolveHost(flag: string | undefined, payload: Payload): HostAdapter | null {
-  return resolveAmong(HOSTS, flag, payload);
+  const name = resolveHostName(flag, payload);
+  return name === null ? null : (hostByName(name) ?? null);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { undetectable } from "./detect.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { baseRead, canonicalTool } from "./payload.js";
 import { blockReason, rankedDecision, resultTexts } from "./resultText.js";
@@ -145,7 +146,7 @@ export const agentCodeRun: HostRuntime = {
   tools: TOOLS,
   timeout: { unit: "s", default: 30 },
   // No envelope to recognise (pre_tool_use's stdin is the bare tool input): only `--host agent-code`.
-  detect: () => false,
+  detect: undetectable,
   read,
   readEnv: ["AGENT_CODE_HOOK_TOOL", "AGENT_CODE_HOOK_EVENT", "AGENT_CODE_HOOK_CONTEXT_TRUNCATED"],
   render,

@@ -1,7 +1,8 @@
 import type { TriggerResult } from "../runner/types.js";
 import { claudeNotRun, claudeRun, renderClaude } from "./claudeRun.js";
-import { baseRead, stringField } from "./payload.js";
-import type { HostAnswer, HostRuntime } from "./types.js";
+import { cloneDetector } from "./detect.js";
+import { baseRead } from "./payload.js";
+import type { HostAnswer, HostRuntime, Payload } from "./types.js";
 
 /**
  * An agent that reads Claude Code's hook contract (the settings shape, the snake_case payloads,
@@ -25,6 +26,8 @@ export interface ClaudeCloneSpec {
   readonly projectDirVar: string;
   /** A folder in the clone's transcript paths that no other host writes (`.qoder`): how `--host auto` tells its payloads from Claude Code's. */
   readonly transcriptFolder: string;
+  /** Its detect when the host table lists it (src/hosts/detect.ts: the same function); absent: made from `events` and `transcriptFolder`. */
+  readonly detect?: (payload: Payload) => boolean;
   /** Entry fields of Claude's it honours: `onFailure`, `asyncRewake` (docs/async.md#rewake). */
   readonly onFailure: boolean;
   readonly asyncRewake: boolean;
@@ -42,18 +45,13 @@ export function claudeCloneRun(spec: ClaudeCloneSpec): HostRuntime {
     events[name] = canonical;
   }
   Object.freeze(events);
-  const fires = new Set(spec.events);
-  const transcript = new RegExp(`[\\\\/]${spec.transcriptFolder.replace(/\./g, "\\.")}[\\\\/]`);
   const runtime: HostRuntime = {
     name: spec.name,
     title: spec.title,
     events,
     tools: spec.tools ?? {},
     timeout: spec.timeout,
-    detect: (payload) => {
-      const event = stringField(payload, "hook_event_name");
-      return event !== undefined && fires.has(event) && typeof payload.session_id === "string" && transcript.test(stringField(payload, "transcript_path") ?? "");
-    },
+    detect: spec.detect ?? cloneDetector(spec.events, spec.transcriptFolder),
     read: (payload) => baseRead(runtime, payload),
     // The clone reads Claude's answers: Claude Code's render, byte for byte.
     render: (result: TriggerResult): HostAnswer => renderClaude(result),

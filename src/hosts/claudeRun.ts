@@ -1,4 +1,5 @@
-import { EVENT_BY_NAME, EVENTS, pascalEventName } from "../events/catalog.js";
+import { CLAUDE_EVENTS, SKILL_SHELL, detectClaude } from "./detect.js";
+import { EVENT_BY_NAME, pascalEventName } from "../events/catalog.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
 import type { HookResult, Message, TriggerResult } from "../runner/types.js";
 import { baseRead } from "./payload.js";
@@ -101,13 +102,6 @@ function finishResponse(out: ClaudeHookResponse, result: TriggerResult, system: 
   if (Object.keys(specific).length > 1) out.hookSpecificOutput = specific;
   return out;
 }
-
-/**
- * Claude Code's event before each shell command a skill or slash command embeds (`!\`cmd\``):
- * hookrun reads it as pre_tool_use (docs/hosts.md#claude-codes-preskillshellcommand). Claude Code runs the command
- * unless a hook stops it.
- */
-export const SKILL_SHELL = "PreSkillShellCommand";
 
 /**
  * A pre_tool_use run fired by PreSkillShellCommand, in that event's answer: a block is its deny;
@@ -214,15 +208,6 @@ export function claudeNotRun(event: string, forUser: string, forModel: string): 
   return { stdout: `${JSON.stringify(notRunResponse(event, forUser, forModel))}\n`, stderr: "", exitCode: 0 };
 }
 
-/** Claude Code's event names → canonical events (the catalog's `claude` column). */
-export const CLAUDE_EVENTS: Readonly<Record<string, string>> = Object.freeze({
-  ...Object.fromEntries(EVENTS.filter((e) => e.claude).map((e) => [e.claude!.name, e.name])),
-  // Claude Code 2.1.332: before each shell command a skill embeds. Without an entry for it those
-  // commands pass every PreToolUse guard, so it is pre_tool_use to hookrun (the catalog's
-  // PreToolUse stays the event's Claude name: the first in this table).
-  [SKILL_SHELL]: "pre_tool_use",
-});
-
 /**
  * Claude Code as a host. Its payload is hookrun's context already (Claude's field and tool names
  * are the canonical ones); the answer is renderClaude's. Other hosts that read
@@ -235,7 +220,7 @@ export const claudeRun: HostRuntime = {
   events: CLAUDE_EVENTS,
   tools: {},
   timeout: { unit: "s", default: 600 },
-  detect: (p) => typeof p.hook_event_name === "string" && Object.hasOwn(CLAUDE_EVENTS, p.hook_event_name) && typeof p.session_id === "string" && typeof p.transcript_path === "string",
+  detect: detectClaude,
   read: (payload) => baseRead(claudeRun, payload),
   render: renderClaude,
   notRun: claudeNotRun,
@@ -245,3 +230,5 @@ export const claudeRun: HostRuntime = {
     followup: "Stop's `additionalContext`: the turn goes on with it",
   },
 };
+
+export { SKILL_SHELL, CLAUDE_EVENTS };

@@ -1,3 +1,4 @@
+import { detectCline } from "./detect.js";
 import { isJsonObject } from "../config/scanJson.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { blockReason, parseJsonObject, rankedDecision, resultTexts } from "./resultText.js";
@@ -135,7 +136,7 @@ export const clineRun: HostRuntime = {
   tools: TOOLS,
   // Cline's docs name no timeout setting and no default; a timeout blocks the action.
   timeout: { unit: "s", default: 0 },
-  detect: (payload) => typeof payload.hookName === "string" && (typeof payload.taskId === "string" || typeof payload.clineVersion === "string"),
+  detect: detectCline,
   read,
   render,
   notRun,

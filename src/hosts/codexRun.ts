@@ -1,3 +1,4 @@
+import { CODEX_EVENTS as EVENTS, detectCodex } from "./detect.js";
 import { isJsonObject } from "../config/scanJson.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { baseRead } from "./payload.js";
@@ -14,24 +15,6 @@ import type { HostAnswer, Payload, HostRuntime } from "./types.js";
  * only the fields that event's schema has, and degrades what Codex lacks into a deny that says so.
  */
 
-/**
- * Codex's event name → hookrun's (Claude's names, and Interrupt: the user interrupted a turn of
- * the main thread, which is hookrun's generation_interrupt).
- */
-export const EVENTS: Readonly<Record<string, string>> = Object.freeze({
-  SessionStart: "session_start",
-  UserPromptSubmit: "user_prompt_submit",
-  PreToolUse: "pre_tool_use",
-  PermissionRequest: "permission_request",
-  PostToolUse: "post_tool_use",
-  PreCompact: "pre_compact",
-  PostCompact: "post_compact",
-  SubagentStart: "subagent_start",
-  SubagentStop: "subagent_stop",
-  Stop: "stop",
-  SessionEnd: "session_end",
-  Interrupt: "generation_interrupt",
-});
 export const CODEX_NAME: ReadonlyMap<string, string> = new Map(Object.entries(EVENTS).map(([codex, canonical]) => [canonical, codex]));
 
 /**
@@ -212,11 +195,7 @@ export const codexRun: HostRuntime = {
   events: EVENTS,
   tools: TOOLS,
   timeout: { unit: "s", default: 600 },
-  detect(payload: Payload): boolean {
-    if (typeof payload.hook_event_name !== "string" || !Object.hasOwn(EVENTS, payload.hook_event_name)) return false;
-    // every event but SessionStart and SessionEnd carries turn_id; their transcript is a rollout file
-    return typeof payload.turn_id === "string" || (typeof payload.transcript_path === "string" && /[/\\]rollout-[^/\\]+\.jsonl$/.test(payload.transcript_path));
-  },
+  detect: detectCodex,
   read,
   render,
   notRun,
@@ -231,3 +210,5 @@ export const codexRun: HostRuntime = {
     notice: "systemMessage (the TUI shows it; `codex exec` prints none)",
   },
 };
+
+export { EVENTS };

@@ -1,3 +1,4 @@
+import { copilotDialect, detectCopilot as detect } from "./detect.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import type { HostAnswer, Payload, HostRuntime } from "./types.js";
 import { baseRead, field } from "./payload.js";
@@ -15,31 +16,6 @@ const RENAMES: Readonly<Record<string, string>> = {
 
 /** `sessionId` → `session_id`. */
 const snake = (key: string): string => key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
-
-/** Which of Copilot's dialects a payload is in (PascalCase entries send `hook_event_name`). */
-export function copilotDialect(payload: Payload): "camel" | "pascal" {
-  return typeof payload.hook_event_name === "string" ? "pascal" : "camel";
-}
-
-// Fields only other hosts send (Claude Code, Qwen, Codex, Cursor, Cline, Windsurf, Gemini's `llm_request`).
-const OTHER_HOSTS = ["permission_mode", "tool_use_id", "tool_call_id", "turn_id", "cursor_version", "taskId", "agent_action_name"];
-// PascalCase events whose Copilot payload carries a transcript path (Gemini's carry one on every event).
-const WITH_TRANSCRIPT = new Set(["Stop", "SubagentStart", "SubagentStop"]);
-
-/**
- * Whether a payload can only have come from Copilot CLI: camelCase `sessionId` with an epoch-ms
- * `timestamp`; or a PascalCase one with an ISO `timestamp` and none of the fields Claude Code,
- * Qwen Code or Gemini CLI always send (`permission_mode`; a transcript path outside Stop and the
- * subagent events).
- */
-function detect(payload: Payload): boolean {
-  if (OTHER_HOSTS.some((k) => Object.hasOwn(payload, k))) return false;
-  if (copilotDialect(payload) === "camel") return typeof payload.sessionId === "string" && typeof payload.timestamp === "number" && payload.session_id === undefined;
-  const event = payload.hook_event_name as string;
-  if (typeof payload.session_id !== "string" || typeof payload.timestamp !== "string" || Number.isNaN(Date.parse(payload.timestamp))) return false;
-  if (!Object.hasOwn(PASCAL_EVENTS, event)) return false;
-  return payload.transcript_path === undefined || WITH_TRANSCRIPT.has(event);
-}
 
 /**
  * The payload as hookrun's context: field names to snake_case (`sessionId` → `session_id`,
@@ -183,3 +159,5 @@ export const copilotRun: HostRuntime = {
       "stderr, which Copilot does not show (no channel reaches the user in `-p`); the run log keeps it; a failed hook is also told to the model where it has a channel (additionalContext), so it can tell the user",
   },
 };
+
+export { copilotDialect };

@@ -1,6 +1,7 @@
+import { CRUSH_TOOLS as TOOLS, detectCrush } from "./detect.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
 import type { TriggerResult } from "../runner/types.js";
-import { baseRead, stringField } from "./payload.js";
+import { baseRead } from "./payload.js";
 import { failureLine, rankedDecision, texts } from "./resultText.js";
 import type { HostAnswer, HostRuntime } from "./types.js";
 
@@ -17,21 +18,6 @@ import type { HostAnswer, HostRuntime } from "./types.js";
  */
 
 export const EVENTS: Readonly<Record<string, string>> = Object.freeze({ PreToolUse: "pre_tool_use" });
-
-/** Crush's tool names → canonical (Claude's). */
-export const TOOLS: Readonly<Record<string, string>> = Object.freeze({
-  bash: "Bash",
-  edit: "Edit",
-  multiedit: "MultiEdit",
-  write: "Write",
-  view: "Read",
-  glob: "Glob",
-  grep: "Grep",
-  ls: "LS",
-  fetch: "WebFetch",
-  web_fetch: "WebFetch",
-  web_search: "WebSearch",
-});
 
 /** Crush's answer envelope (version 1). */
 interface CrushResponse {
@@ -75,7 +61,7 @@ export const crushRun: HostRuntime = {
   tools: TOOLS,
   timeout: { unit: "s", default: 30 },
   // Crush's payload names its event in `event` (no `hook_event_name`) and its tools in lower case.
-  detect: (payload) => payload.event === "PreToolUse" && payload.hook_event_name === undefined && Object.hasOwn(TOOLS, stringField(payload, "tool_name") ?? ""),
+  detect: detectCrush,
   read: (payload) => baseRead(crushRun, payload, { hostFields: ["event"], event: "PreToolUse" }),
   render: renderCrush,
   notRun: (_event, _forUser, forModel) => ({
@@ -94,3 +80,5 @@ export const crushRun: HostRuntime = {
     notice: "`context` (Crush has no channel to the user)",
   },
 };
+
+export { TOOLS };

@@ -1,3 +1,4 @@
+import { CURSOR_EVENTS as EVENTS, detectCursor } from "./detect.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { blockReason, parseJsonObject, rankedDecision, resultTexts } from "./resultText.js";
 import type { HostAnswer, Payload, HostRuntime } from "./types.js";
@@ -14,28 +15,6 @@ import { baseRead, canonicalTool, field, stringField } from "./payload.js";
  * are read; `hooks install cursor` writes only the generic ones (one dispatch per tool call, and
  * only they carry `updated_input` and `additional_context`).
  */
-
-/** Cursor's event → hookrun's canonical event. */
-export const EVENTS: Readonly<Record<string, string>> = Object.freeze({
-  sessionStart: "session_start",
-  sessionEnd: "session_end",
-  beforeSubmitPrompt: "user_prompt_submit",
-  // Newer builds' name of the prompt event, beside beforeSubmitPrompt.
-  userPromptSubmit: "user_prompt_submit",
-  preToolUse: "pre_tool_use",
-  postToolUse: "post_tool_use",
-  postToolUseFailure: "post_tool_use_failure",
-  beforeShellExecution: "pre_tool_use",
-  afterShellExecution: "post_tool_use",
-  beforeMCPExecution: "pre_tool_use",
-  afterMCPExecution: "post_tool_use",
-  beforeReadFile: "pre_tool_use",
-  afterFileEdit: "post_tool_use",
-  subagentStart: "subagent_start",
-  subagentStop: "subagent_stop",
-  preCompact: "pre_compact",
-  stop: "stop",
-});
 
 /** The tool a tool-specific event is about, as Cursor's generic events name it. */
 const EVENT_TOOL: Readonly<Record<string, string>> = Object.freeze({
@@ -214,9 +193,7 @@ export const cursorRun: HostRuntime = {
   events: EVENTS,
   tools: CURSOR_TOOLS,
   timeout: { unit: "s", default: 30 },
-  detect: (payload) =>
-    typeof payload.cursor_version === "string" ||
-    (typeof payload.hook_event_name === "string" && Object.hasOwn(EVENTS, payload.hook_event_name) && /^[a-z]/.test(payload.hook_event_name) && Array.isArray(payload.workspace_roots)),
+  detect: detectCursor,
   read,
   render,
   notRun,
@@ -232,3 +209,5 @@ export const cursorRun: HostRuntime = {
     notice: "`user_message` on preToolUse and beforeSubmitPrompt; elsewhere stderr",
   },
 };
+
+export { EVENTS };

@@ -1,7 +1,8 @@
+import { DROID_EVENTS as EVENTS, detectDroid } from "./detect.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { renderClaude } from "./claudeRun.js";
 import type { HostAnswer, Payload, HostRuntime } from "./types.js";
-import { baseRead, stringField } from "./payload.js";
+import { baseRead } from "./payload.js";
 
 /**
  * Factory Droid (`droid`, `droid exec`): Claude Code's hook contract (same settings shape, same
@@ -15,25 +16,10 @@ import { baseRead, stringField } from "./payload.js";
  * reported; the docs also disagree on that file's shape. See docs/hosts/droid.md.
  */
 
-/** Droid's nine events → canonical. */
-export const EVENTS: Readonly<Record<string, string>> = Object.freeze({
-  SessionStart: "session_start",
-  SessionEnd: "session_end",
-  UserPromptSubmit: "user_prompt_submit",
-  PreToolUse: "pre_tool_use",
-  PostToolUse: "post_tool_use",
-  Notification: "notification",
-  Stop: "stop",
-  SubagentStop: "subagent_stop",
-  PreCompact: "pre_compact",
-});
 export const INSTALL_EVENT: Readonly<Record<string, string>> = Object.freeze(Object.fromEntries(Object.entries(EVENTS).map(([h, c]) => [c, h])));
 
 /** Droid's tool names that differ from the canonical (Claude's) ones. */
 const TOOLS: Readonly<Record<string, string>> = Object.freeze({ Execute: "Bash", Create: "Write", FetchUrl: "WebFetch" });
-/** Tool names only Droid uses: a Claude-shaped payload naming one is Droid's. */
-const DROID_ONLY_TOOLS = new Set(["Execute", "Create", "FetchUrl", "ApplyPatch"]);
-
 /** A Droid payload is Claude's shape with Droid's tool names: the shared reader, its event name under `host` only. */
 export function read(payload: Payload, event: string): HookContext {
   const ctx = baseRead(droidRun, payload, { event });
@@ -59,13 +45,7 @@ export const droidRun: HostRuntime = {
   events: EVENTS,
   tools: TOOLS,
   timeout: { unit: "s", default: 60 },
-  detect: (payload) => {
-    const event = stringField(payload, "hook_event_name");
-    if (event === undefined || !Object.hasOwn(EVENTS, event) || typeof payload.session_id !== "string") return false;
-    const tool = stringField(payload, "tool_name");
-    const transcript = stringField(payload, "transcript_path") ?? "";
-    return (tool !== undefined && DROID_ONLY_TOOLS.has(tool)) || /[\\/]\.factory[\\/]/.test(transcript);
-  },
+  detect: detectDroid,
   read,
   render,
   notRun,
@@ -80,3 +60,5 @@ export const droidRun: HostRuntime = {
     notice: "`systemMessage`",
   },
 };
+
+export { EVENTS };

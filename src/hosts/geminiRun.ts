@@ -1,3 +1,4 @@
+import { detectGemini } from "./detect.js";
 import type { HookContext } from "../runner/types.js";
 import { geminiNotRun, renderGemini } from "./geminiRender.js";
 import { EVENTS, TOOLS } from "../events/geminiNames.js";
@@ -23,19 +24,6 @@ import type { HostRuntime, Payload } from "./types.js";
  * answer in geminiRender.ts, its install entries and probe in geminiSetup.ts, its import in
  * geminiImport.ts.
  */
-
-/** Gemini's events that no other host uses; SessionStart, SessionEnd and Notification are Claude's names too. */
-const OWN_EVENTS = new Set(["BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel", "BeforeToolSelection", "BeforeTool", "AfterTool", "PreCompress"]);
-/** Every field Gemini sends on its shared-name events: a payload with any other key is not Gemini's. */
-const SHARED_FIELDS = new Set(["session_id", "transcript_path", "cwd", "hook_event_name", "timestamp", "source", "reason", "notification_type", "message", "details"]);
-
-/** A payload only Gemini sends: `timestamp` and a Gemini event name (for a name Claude shares, only Gemini's fields). */
-export function detectGemini(payload: Payload): boolean {
-  const name = payload.hook_event_name;
-  if (typeof name !== "string" || typeof payload.timestamp !== "string") return false;
-  if (OWN_EVENTS.has(name)) return true;
-  return (name === "SessionStart" || name === "SessionEnd" || name === "Notification") && Object.keys(payload).every((k) => SHARED_FIELDS.has(k));
-}
 
 /** Gemini's fields under their canonical names. */
 const RENAMES: Readonly<Record<string, string>> = Object.freeze({ prompt_response: "last_assistant_message" });
@@ -73,3 +61,5 @@ export const geminiRun: HostRuntime = {
     notice: "systemMessage",
   },
 };
+
+export { detectGemini };

@@ -1,3 +1,4 @@
+import { GOOSE_EVENTS as EVENTS, detectGoose } from "./detect.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
 import type { TriggerResult } from "../runner/types.js";
 import { baseRead, stringField } from "./payload.js";
@@ -19,16 +20,6 @@ import type { HostAnswer, HostRuntime } from "./types.js";
  * crates/goose/src/plugins/discovery.rs).
  */
 
-/** Goose's events hookrun has an event for (BeforeReadFile, AfterFileEdit, Before/AfterShellExecution and PreToolUseResult are not read). */
-export const EVENTS: Readonly<Record<string, string>> = Object.freeze({
-  PreToolUse: "pre_tool_use",
-  PostToolUse: "post_tool_use",
-  PostToolUseFailure: "post_tool_use_failure",
-  SessionStart: "session_start",
-  SessionEnd: "session_end",
-  UserPromptSubmit: "user_prompt_submit",
-  Stop: "stop",
-});
 /** Goose's tools (extension `__` tool) that have a canonical name. */
 const TOOLS: Readonly<Record<string, string>> = Object.freeze({ developer__shell: "Bash" });
 
@@ -62,10 +53,7 @@ export const gooseRun: HostRuntime = {
   events: EVENTS,
   tools: TOOLS,
   timeout: { unit: "s", default: 30 },
-  detect: (payload) => {
-    const event = stringField(payload, "event");
-    return event !== undefined && Object.hasOwn(EVENTS, event) && payload.hook_event_name === undefined && typeof payload.session_id === "string" && Object.hasOwn(payload, "matcher_context");
-  },
+  detect: detectGoose,
   read: (payload) => {
     const ctx = baseRead(gooseRun, payload, {
       renames: { working_dir: "cwd", tool_call_id: "tool_use_id", tool_output: "tool_response" },
@@ -89,3 +77,5 @@ export const gooseRun: HostRuntime = {
     notice: "stderr, which Goose ignores on success",
   },
 };
+
+export { EVENTS };

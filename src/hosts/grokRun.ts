@@ -1,5 +1,5 @@
+import { GROK_ENVELOPE_EVENT as ENVELOPE_EVENT, GROK_EVENTS as EVENTS, detectGrok, envelopeName } from "./detect.js";
 import type { TriggerResult } from "../runner/types.js";
-import { claudeRun } from "./claudeRun.js";
 import { baseRead, stringField } from "./payload.js";
 import { blockReason, hookrunLine, resultTexts } from "./resultText.js";
 import type { HostAnswer, HostRuntime } from "./types.js";
@@ -17,29 +17,6 @@ import type { HostAnswer, HostRuntime } from "./types.js";
  * "reason"}`, `{"continue":false,"stopReason"}`, `hookSpecificOutput.additionalContext`, or exit 2.
  * Read from xai-org/grok-build's source (crates/codegen/xai-grok-hooks).
  */
-
-/** Grok Build's events (its config keys) hookrun has an event for: Claude's names (StopCancelled is not read). */
-const FIRED = [
-  "SessionStart",
-  "UserPromptSubmit",
-  "PreToolUse",
-  "PostToolUse",
-  "PostToolUseFailure",
-  "PermissionDenied",
-  "Stop",
-  "StopFailure",
-  "Notification",
-  "SubagentStart",
-  "SubagentStop",
-  "PreCompact",
-  "PostCompact",
-  "SessionEnd",
-];
-export const EVENTS: Readonly<Record<string, string>> = Object.freeze(Object.fromEntries(FIRED.map((e) => [e, claudeRun.events[e]])));
-/** A config key's name in the envelope's `hookEventName` (`PreToolUse` → `pre_tool_use`). */
-export const envelopeName = (hostEvent: string): string => hostEvent.replace(/(?<=[a-z])([A-Z])/g, "_$1").toLowerCase();
-/** The envelope's `hookEventName` → the config key. */
-const ENVELOPE_EVENT: Readonly<Record<string, string>> = Object.freeze(Object.fromEntries(FIRED.map((e) => [envelopeName(e), e])));
 
 /** Grok Build's tools → Claude's names (its own alias table, xai-grok-tools claude_alias.rs). */
 const TOOLS: Readonly<Record<string, string>> = Object.freeze({
@@ -98,10 +75,7 @@ export const grokRun: HostRuntime = {
   events: EVENTS,
   tools: TOOLS,
   timeout: { unit: "s", default: 5 },
-  detect: (payload) => {
-    const event = stringField(payload, "hookEventName");
-    return event !== undefined && Object.hasOwn(ENVELOPE_EVENT, event) && typeof payload.sessionId === "string" && typeof payload.workspaceRoot === "string";
-  },
+  detect: detectGrok,
   read: (payload) => {
     const envelope = stringField(payload, "hookEventName");
     return baseRead(grokRun, payload, {
@@ -122,3 +96,5 @@ export const grokRun: HostRuntime = {
     notice: "stderr, which Grok Build does not show",
   },
 };
+
+export { EVENTS, envelopeName };

@@ -1,6 +1,6 @@
+import { KIMI_EVENTS as EVENTS, detectKimi } from "./detect.js";
 import type { TriggerResult } from "../runner/types.js";
-import { claudeRun } from "./claudeRun.js";
-import { baseRead, stringField } from "./payload.js";
+import { baseRead } from "./payload.js";
 import { blockReason, hookrunLine, resultTexts } from "./resultText.js";
 import type { HostAnswer, HostRuntime } from "./types.js";
 
@@ -21,23 +21,6 @@ import type { HostAnswer, HostRuntime } from "./types.js";
  * (packages/agent-core-v2/src/features/externalHooks).
  */
 
-/** Kimi Code's events hookrun has an event for (Claude's names; PermissionRequest, PermissionResult and Interrupt are not read). */
-const FIRED = [
-  "PreToolUse",
-  "PostToolUse",
-  "PostToolUseFailure",
-  "UserPromptSubmit",
-  "Stop",
-  "StopFailure",
-  "SessionStart",
-  "SessionEnd",
-  "SubagentStart",
-  "SubagentStop",
-  "PreCompact",
-  "PostCompact",
-  "Notification",
-];
-export const EVENTS: Readonly<Record<string, string>> = Object.freeze(Object.fromEntries(FIRED.map((e) => [e, claudeRun.events[e]])));
 /** Kimi Code's tools that have a canonical name under another name (Bash, Read, Write, Edit, Glob, Grep, WebSearch are Claude's own). */
 const TOOLS: Readonly<Record<string, string>> = Object.freeze({ FetchURL: "WebFetch" });
 
@@ -68,10 +51,7 @@ export const kimiRun: HostRuntime = {
   events: EVENTS,
   tools: TOOLS,
   timeout: { unit: "s", default: 30 },
-  detect: (payload) => {
-    const event = stringField(payload, "hook_event_name");
-    return event !== undefined && Object.hasOwn(EVENTS, event) && typeof payload.session_id === "string" && payload.client_type === "kimi_code_cli";
-  },
+  detect: detectKimi,
   read: (payload) =>
     baseRead(kimiRun, payload, {
       renames: { tool_call_id: "tool_use_id", tool_output: "tool_response" },
@@ -91,3 +71,5 @@ export const kimiRun: HostRuntime = {
     notice: "stderr, which Kimi Code ignores on success",
   },
 };
+
+export { EVENTS };

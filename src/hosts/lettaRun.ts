@@ -1,3 +1,4 @@
+import { LETTA_EVENTS as EVENTS, detectLetta } from "./detect.js";
 import { FAILURE_STATUSES } from "../runner/runHook.js";
 import type { TriggerResult } from "../runner/types.js";
 import { baseRead, stringField } from "./payload.js";
@@ -15,23 +16,6 @@ import type { HostAnswer, HostRuntime } from "./types.js";
  * (PostToolUse, PostToolUseFailure, Notification, PreCompact, SessionEnd). Timeouts are in
  * milliseconds (default 60000). Read from Letta Code's source (src/hooks/).
  */
-
-/**
- * Letta's events → canonical. PermissionRequest is left out: Letta reads its exit 0 as "allow",
- * so an entry there would approve every permission prompt no hook decided.
- */
-export const EVENTS: Readonly<Record<string, string>> = Object.freeze({
-  PreToolUse: "pre_tool_use",
-  PostToolUse: "post_tool_use",
-  PostToolUseFailure: "post_tool_use_failure",
-  UserPromptSubmit: "user_prompt_submit",
-  Notification: "notification",
-  Stop: "stop",
-  SubagentStop: "subagent_stop",
-  PreCompact: "pre_compact",
-  SessionStart: "session_start",
-  SessionEnd: "session_end",
-});
 
 /** Where Letta takes exit 0's plain stdout as context for the model. */
 const PLAIN_CONTEXT = new Set(["session_start", "user_prompt_submit"]);
@@ -81,10 +65,7 @@ export const lettaRun: HostRuntime = {
   events: EVENTS,
   tools: {},
   timeout: { unit: "ms", default: 60_000 },
-  detect: (payload) => {
-    const event = stringField(payload, "event_type");
-    return event !== undefined && Object.hasOwn(EVENTS, event) && typeof payload.working_directory === "string" && payload.hook_event_name === undefined;
-  },
+  detect: detectLetta,
   read: (payload) => {
     const ctx = baseRead(lettaRun, payload, {
       renames: { working_directory: "cwd", tool_call_id: "tool_use_id", assistant_message: "last_assistant_message", tool_result: "tool_response" },
@@ -106,3 +87,5 @@ export const lettaRun: HostRuntime = {
     notice: "with the context (Letta shows the user no hook message of its own)",
   },
 };
+
+export { EVENTS };

@@ -1,35 +1,9 @@
+import { OPENCODE_EVENTS as EVENTS, detectOpencode } from "./detect.js";
 import { isJsonObject } from "../config/scanJson.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { baseRead, field, stringField } from "./payload.js";
 import { blockReason, hookrunLine, rankedDecision, resultTexts } from "./resultText.js";
 import type { HostAnswer, HostRuntime, Payload } from "./types.js";
-
-/**
- * opencode (`opencode-ai`, checked in real runs of 1.18.33 by test/opencode.e2e.test.ts). It has
- * no hook commands: it loads plugins, modules in `.opencode/plugins/` (or `plugin/`, and the same
- * under `~/.config/opencode/`) run in its own process under Bun, each returning callbacks keyed by
- * hook name. `hooks install opencode` writes one (`.opencode/plugins/hookrun.js`) that imports
- * hookrun from the project's node_modules and calls `opencodeHooks` (src/hosts/opencodeBridge.ts),
- * which builds this adapter's payload from each callback's arguments, sends it through the one path
- * to its answer (src/hosts/inProcess.ts) and applies the JSON answer `render` writes. Contract in
- * words: docs/hosts/opencode.md.
- *
- * The payload (hookrun's own shape, since opencode sends none): `hook_event_name` (the callback's
- * or bus event's name), `session_id`, `cwd`, and per event `tool`, `call_id`, `args` (the tool's
- * arguments, opencode's camelCase: `filePath`, `oldString`…), `output` (the tool's text result),
- * `title`, `prompt`.
- */
-
-export const EVENTS: Readonly<Record<string, string>> = Object.freeze({
-  // bus event, not awaited by opencode: the bridge starts the hooks and the first request of the session waits for them
-  "session.created": "session_start",
-  // the user's message, before the model sees it; a throw refuses it
-  "chat.message": "user_prompt_submit",
-  "tool.execute.before": "pre_tool_use",
-  "tool.execute.after": "post_tool_use",
-  // bus event, not awaited: the session went idle (the turn is over)
-  "session.idle": "stop",
-});
 
 /** opencode's built-in tools (1.18.33: bash, edit, glob, grep, read, skill, task, todowrite, webfetch, write) → Claude Code's names. */
 const TOOLS: Readonly<Record<string, string>> = Object.freeze({
@@ -142,10 +116,7 @@ export const opencodeRun: HostRuntime = {
   tools: TOOLS,
   // opencode has no timeouts of its own for plugins: hookrun's per-hook timeouts are the only ones.
   timeout: { unit: "s", default: 0 },
-  detect: (payload) => {
-    const name = payload.hook_event_name;
-    return typeof name === "string" && Object.hasOwn(EVENTS, name);
-  },
+  detect: detectOpencode,
   read,
   render,
   notRun,
@@ -160,3 +131,5 @@ export const opencodeRun: HostRuntime = {
     notice: "opencode's log (`opencode run --print-logs` shows it), service `hookrun`",
   },
 };
+
+export { EVENTS };

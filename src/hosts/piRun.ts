@@ -1,3 +1,4 @@
+import { undetectable } from "./detect.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { blockReason, hookrunLine, rankedDecision, resultTexts } from "./resultText.js";
 import type { HostAnswer, Payload, HostRuntime } from "./types.js";
@@ -123,7 +124,7 @@ export const piRun: HostRuntime = {
   // pi has no timeouts of its own: hookrun's timeouts bound every hook (docs/hosts/pi.md).
   timeout: { unit: "s", default: 0 },
   // Only the extension sends pi's payloads, naming the host itself: never guessed from a payload.
-  detect: () => false,
+  detect: undetectable,
   read,
   render,
   notRun,

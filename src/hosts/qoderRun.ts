@@ -1,4 +1,5 @@
 import { type ClaudeCloneSpec, claudeCloneRun } from "./claudeCloneRun.js";
+import { detectQoder, QODER_EVENTS, QODER_TRANSCRIPTS } from "./detect.js";
 
 /**
  * Qoder CLI (`@qoder-ai/qodercli`; docs/hosts/qoder.md): Claude Code's hook contract, read from
@@ -10,38 +11,13 @@ import { type ClaudeCloneSpec, claudeCloneRun } from "./claudeCloneRun.js";
 export const QODER: ClaudeCloneSpec = {
   name: "qoder",
   title: "Qoder CLI",
-  events: [
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "SubagentStart",
-    "SubagentStop",
-    "Notification",
-    "SessionStart",
-    "Setup",
-    "SessionEnd",
-    "PreCompact",
-    "PostCompact",
-    "Stop",
-    "StopFailure",
-    "UserPromptSubmit",
-    "ConfigChange",
-    "TeammateIdle",
-    "InstructionsLoaded",
-    "CwdChanged",
-    "FileChanged",
-    "Elicitation",
-    "ElicitationResult",
-    "TaskCreated",
-    "TaskCompleted",
-    "PermissionRequest",
-    "PermissionDenied",
-  ],
+  events: QODER_EVENTS,
   timeout: { unit: "s", default: 600 },
   projectFile: ".qoder/settings.json",
   userFile: ".qoder/settings.json",
   projectDirVar: "QODER_PROJECT_DIR",
-  transcriptFolder: ".qoder",
+  transcriptFolder: QODER_TRANSCRIPTS,
+  detect: detectQoder,
   onFailure: false,
   asyncRewake: true,
   degrade: { ask: "Claude's `permissionDecision: ask` (Qoder asks the user; in yolo mode it does not)" },

@@ -1,3 +1,4 @@
+import { detectQwen } from "./detect.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
 import { type ClaudeHookResponse, claudeRun, formatClaude } from "./claudeRun.js";
 import type { TriggerResult } from "../runner/types.js";
@@ -68,14 +69,6 @@ export function renderQwen(result: TriggerResult): HostAnswer {
   return { stdout: `${JSON.stringify(formatQwen(result))}\n`, stderr: "", exitCode: 0 };
 }
 
-/** Whether a payload can only be Qwen Code's: a Claude event name with Qwen's `tool_call_id`, or `timestamp` + `permission_mode` (Gemini sends no permission_mode, Claude no timestamp). */
-export function detectQwen(p: Payload): boolean {
-  if (typeof p.hook_event_name !== "string" || !Object.hasOwn(QWEN_EVENTS, p.hook_event_name) || typeof p.session_id !== "string") return false;
-  // Kimi Code's payloads carry tool_call_id too, and its client_type, which Qwen's never do.
-  if (p.client_type === "kimi_code_cli") return false;
-  return typeof p.tool_call_id === "string" || (typeof p.timestamp === "string" && typeof p.permission_mode === "string");
-}
-
 export const qwenRun: HostRuntime = {
   name: "qwen",
   title: "Qwen Code",
@@ -99,3 +92,5 @@ export const qwenRun: HostRuntime = {
     notice: "`systemMessage`: shown to the user in the TUI; `qwen -p` prints only Stop's (on stderr)",
   },
 };
+
+export { detectQwen };

@@ -1,3 +1,22 @@
+import {
+  detectClaude,
+  detectCline,
+  detectCodex,
+  detectCopilot,
+  detectCrush,
+  detectCursor,
+  detectDroid,
+  detectGemini,
+  detectGoose,
+  detectGrok,
+  detectKimi,
+  detectLetta,
+  detectOpencode,
+  detectQoder,
+  detectQwen,
+  detectWindsurf,
+  undetectable,
+} from "./detect.js";
 import type { HostAdapter, HostRuntime, Payload } from "./types.js";
 
 /**
@@ -7,6 +26,8 @@ import type { HostAdapter, HostRuntime, Payload } from "./types.js";
  */
 export interface HostRow {
   readonly name: string;
+  /** Whether a payload can only have come from this host (src/hosts/detect.ts; the runtime part's `detect` is the same function). */
+  readonly detect: (payload: Payload) => boolean;
   runtime(): Promise<HostRuntime>;
   adapter(): Promise<HostAdapter>;
 }
@@ -20,24 +41,24 @@ export interface HostRow {
  * walk them all.
  */
 export const HOST_TABLE: readonly HostRow[] = Object.freeze([
-  { name: "claude", runtime: async () => (await import("./claudeRun.js")).claudeRun, adapter: async () => (await import("./claude.js")).claudeHost },
-  { name: "codex", runtime: async () => (await import("./codexRun.js")).codexRun, adapter: async () => (await import("./codex.js")).codex },
-  { name: "gemini", runtime: async () => (await import("./geminiRun.js")).geminiRun, adapter: async () => (await import("./gemini.js")).gemini },
-  { name: "copilot", runtime: async () => (await import("./copilotRun.js")).copilotRun, adapter: async () => (await import("./copilot.js")).copilot },
-  { name: "qwen", runtime: async () => (await import("./qwenRun.js")).qwenRun, adapter: async () => (await import("./qwen.js")).qwenHost },
-  { name: "cursor", runtime: async () => (await import("./cursorRun.js")).cursorRun, adapter: async () => (await import("./cursor.js")).cursor },
-  { name: "droid", runtime: async () => (await import("./droidRun.js")).droidRun, adapter: async () => (await import("./droid.js")).droid },
-  { name: "windsurf", runtime: async () => (await import("./windsurfRun.js")).windsurfRun, adapter: async () => (await import("./windsurf.js")).windsurf },
-  { name: "cline", runtime: async () => (await import("./clineRun.js")).clineRun, adapter: async () => (await import("./cline.js")).cline },
-  { name: "agent-code", runtime: async () => (await import("./agentCodeRun.js")).agentCodeRun, adapter: async () => (await import("./agentCode.js")).agentCode },
-  { name: "qoder", runtime: async () => (await import("./qoderRun.js")).qoderRun, adapter: async () => (await import("./qoder.js")).qoder },
-  { name: "crush", runtime: async () => (await import("./crushRun.js")).crushRun, adapter: async () => (await import("./crush.js")).crush },
-  { name: "letta", runtime: async () => (await import("./lettaRun.js")).lettaRun, adapter: async () => (await import("./letta.js")).letta },
-  { name: "goose", runtime: async () => (await import("./gooseRun.js")).gooseRun, adapter: async () => (await import("./goose.js")).goose },
-  { name: "grok", runtime: async () => (await import("./grokRun.js")).grokRun, adapter: async () => (await import("./grok.js")).grok },
-  { name: "kimi", runtime: async () => (await import("./kimiRun.js")).kimiRun, adapter: async () => (await import("./kimi.js")).kimi },
-  { name: "pi", runtime: async () => (await import("./piRun.js")).piRun, adapter: async () => (await import("./pi.js")).pi },
-  { name: "opencode", runtime: async () => (await import("./opencodeRun.js")).opencodeRun, adapter: async () => (await import("./opencode.js")).opencode },
+  { name: "claude", detect: detectClaude, runtime: async () => (await import("./claudeRun.js")).claudeRun, adapter: async () => (await import("./claude.js")).claudeHost },
+  { name: "codex", detect: detectCodex, runtime: async () => (await import("./codexRun.js")).codexRun, adapter: async () => (await import("./codex.js")).codex },
+  { name: "gemini", detect: detectGemini, runtime: async () => (await import("./geminiRun.js")).geminiRun, adapter: async () => (await import("./gemini.js")).gemini },
+  { name: "copilot", detect: detectCopilot, runtime: async () => (await import("./copilotRun.js")).copilotRun, adapter: async () => (await import("./copilot.js")).copilot },
+  { name: "qwen", detect: detectQwen, runtime: async () => (await import("./qwenRun.js")).qwenRun, adapter: async () => (await import("./qwen.js")).qwenHost },
+  { name: "cursor", detect: detectCursor, runtime: async () => (await import("./cursorRun.js")).cursorRun, adapter: async () => (await import("./cursor.js")).cursor },
+  { name: "droid", detect: detectDroid, runtime: async () => (await import("./droidRun.js")).droidRun, adapter: async () => (await import("./droid.js")).droid },
+  { name: "windsurf", detect: detectWindsurf, runtime: async () => (await import("./windsurfRun.js")).windsurfRun, adapter: async () => (await import("./windsurf.js")).windsurf },
+  { name: "cline", detect: detectCline, runtime: async () => (await import("./clineRun.js")).clineRun, adapter: async () => (await import("./cline.js")).cline },
+  { name: "agent-code", detect: undetectable, runtime: async () => (await import("./agentCodeRun.js")).agentCodeRun, adapter: async () => (await import("./agentCode.js")).agentCode },
+  { name: "qoder", detect: detectQoder, runtime: async () => (await import("./qoderRun.js")).qoderRun, adapter: async () => (await import("./qoder.js")).qoder },
+  { name: "crush", detect: detectCrush, runtime: async () => (await import("./crushRun.js")).crushRun, adapter: async () => (await import("./crush.js")).crush },
+  { name: "letta", detect: detectLetta, runtime: async () => (await import("./lettaRun.js")).lettaRun, adapter: async () => (await import("./letta.js")).letta },
+  { name: "goose", detect: detectGoose, runtime: async () => (await import("./gooseRun.js")).gooseRun, adapter: async () => (await import("./goose.js")).goose },
+  { name: "grok", detect: detectGrok, runtime: async () => (await import("./grokRun.js")).grokRun, adapter: async () => (await import("./grok.js")).grok },
+  { name: "kimi", detect: detectKimi, runtime: async () => (await import("./kimiRun.js")).kimiRun, adapter: async () => (await import("./kimi.js")).kimi },
+  { name: "pi", detect: undetectable, runtime: async () => (await import("./piRun.js")).piRun, adapter: async () => (await import("./pi.js")).pi },
+  { name: "opencode", detect: detectOpencode, runtime: async () => (await import("./opencodeRun.js")).opencodeRun, adapter: async () => (await import("./opencode.js")).opencode },
 ]);
 
 /** The hosts' names, in the table's order. */
@@ -49,37 +70,32 @@ export function hostRow(name: string): HostRow | undefined {
 }
 
 /**
- * The host among `hosts` a payload can only have come from (`--host auto`), or null. Claude-shaped
+ * The host a payload can only have come from (`--host auto`), by name, or null. Claude-shaped
  * hosts (Qwen Code, Factory Droid, Copilot's PascalCase entries) are told apart by their own
- * fields first; Claude Code, whose shape they share, is tried last.
+ * fields first; Claude Code, whose shape they share, is tried last. No host's module is loaded.
  */
-export function detectAmong<H extends HostRuntime>(hosts: readonly H[], payload: Payload): H | null {
-  const claude = hosts.find((h) => h.name === "claude");
-  return hosts.find((h) => h !== claude && h.detect(payload)) ?? (claude?.detect(payload) ? claude : null);
+export function detectHostName(payload: Payload): string | null {
+  const claude = HOST_TABLE.find((row) => row.name === "claude");
+  return (HOST_TABLE.find((row) => row !== claude && row.detect(payload)) ?? (claude?.detect(payload) ? claude : null))?.name ?? null;
 }
 
 /**
- * The host to answer among `hosts` (every host of the table): `--host auto` (or no flag) is
- * whatever the payload shows, else none (hookrun's own output); `--host NAME` is NAME. Only
- * `--host claude` gives way to a payload that can only have come from another host: a dispatch
- * entry in `.claude/settings.json` fired by Copilot CLI or Cursor answers in their contract. No
- * other name does: under agent-code the payload is the model's own tool input, and keys it
- * writes that look like another host's must never switch the answer to a contract in which
- * agent-code reads a block as "go on".
+ * The host to answer, by name: `--host auto` (or no flag) is whatever the payload shows, else none
+ * (hookrun's own output); `--host NAME` is NAME (null: no such host). Only `--host claude` gives
+ * way to a payload that can only have come from another host: a dispatch entry in
+ * `.claude/settings.json` fired by Copilot CLI or Cursor answers in their contract. No other name
+ * does: under agent-code the payload is the model's own tool input, and keys it writes that look
+ * like another host's must never switch the answer to a contract in which agent-code reads a block
+ * as "go on".
  */
-export function resolveAmong<H extends HostRuntime>(hosts: readonly H[], flag: string | undefined, payload: Payload): H | null {
-  const detected = detectAmong(hosts, payload);
-  if (flag === undefined || flag === "auto") return detected;
-  const named = hosts.find((h) => h.name === flag);
-  if (!named) return null;
-  return named.name === "claude" && detected && detected !== named ? detected : named;
+export function resolveHostName(flag: string | undefined, payload: Payload): string | null {
+  if (flag === undefined || flag === "auto") return detectHostName(payload);
+  if (!hostRow(flag)) return null;
+  return flag === "claude" ? (detectHostName(payload) ?? flag) : flag;
 }
 
-/**
- * resolveAmong with the runtime parts loaded only as needed: `--host NAME` (but claude) loads
- * NAME's alone; `--host claude`, `auto` or none need every host's detect, so every runtime part.
- */
+/** resolveHostName's host, its runtime part loaded (that host's module alone). */
 export async function resolveHostRuntime(flag: string | undefined, payload: Payload): Promise<HostRuntime | null> {
-  if (flag !== undefined && flag !== "auto" && flag !== "claude") return (await hostRow(flag)?.runtime()) ?? null;
-  return resolveAmong(await Promise.all(HOST_TABLE.map((row) => row.runtime())), flag, payload);
+  const name = resolveHostName(flag, payload);
+  return name === null ? null : ((await hostRow(name)?.runtime()) ?? null);
 }

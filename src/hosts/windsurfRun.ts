@@ -1,3 +1,4 @@
+import { detectWindsurf } from "./detect.js";
 import { isJsonObject } from "../config/scanJson.js";
 import type { HookContext, TriggerResult } from "../runner/types.js";
 import { blockReason, hookrunLine, parseJsonObject, rankedDecision, resultTexts } from "./resultText.js";
@@ -134,7 +135,7 @@ export const windsurfRun: HostRuntime = {
   tools: TOOLS,
   // Windsurf's hooks.json has no timeout field and its docs name none: hookrun's own timeouts bound the run.
   timeout: { unit: "s", default: 0 },
-  detect: (payload) => typeof payload.agent_action_name === "string" && (typeof payload.trajectory_id === "string" || isJsonObject(payload.tool_info)),
+  detect: detectWindsurf,
   read,
   render,
   notRun,
