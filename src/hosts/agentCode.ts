@@ -178,7 +178,7 @@ function importAgentCode(settings: unknown, existing: ExistingHook[]): HookImpor
   return result;
 }
 
-/** agentCode's whole adapter: its runtime part (agentCodeRun.ts) with what `hooks install`, `import` and `doctor` use. */
+/** agent-code's whole adapter: its runtime part (agentCodeRun.ts) with what `hooks install`, `import` and `doctor` use. */
 export const agentCode: HostAdapter = {
   ...agentCodeRun,
   // docs/hosts/agent-code.md: `bash -c` in agent-code's cwd, no project-dir variable; the event and

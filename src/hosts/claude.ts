@@ -81,7 +81,7 @@ export function claudeEntries(config: ResolvedConfig, command: (event: string) =
   return out;
 }
 
-/** claudeHost's whole adapter: its runtime part (claudeRun.ts) with what `hooks install`, `import` and `doctor` use. */
+/** Claude Code's whole adapter: its runtime part (claudeRun.ts) with what `hooks install`, `import` and `doctor` use. */
 export const claudeHost: HostAdapter = {
   ...claudeRun,
   // docs/integrations.md#claude-code: `/bin/sh -c` on POSIX, cwd the session's, CLAUDE_PROJECT_DIR the project root.

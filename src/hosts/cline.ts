@@ -70,7 +70,7 @@ function importCline(settings: unknown, existing: ExistingHook[]): HookImport {
   return result;
 }
 
-/** cline's whole adapter: its runtime part (clineRun.ts) with what `hooks install`, `import` and `doctor` use. */
+/** Cline's whole adapter: its runtime part (clineRun.ts) with what `hooks install`, `import` and `doctor` use. */
 export const cline: HostAdapter = {
   ...clineRun,
   // Cline runs each hook file itself (its `#!` line picks the interpreter), in the workspace.

@@ -116,7 +116,7 @@ function importCodex(settings: unknown, existing: ExistingHook[]): HookImport {
   return { ...r, notes: [...notes, ...r.notes.map((n) => n.replace(/Claude Code/g, "Codex"))] };
 }
 
-/** codex's whole adapter: its runtime part (codexRun.ts) with what `hooks install`, `import` and `doctor` use. */
+/** Codex CLI's whole adapter: its runtime part (codexRun.ts) with what `hooks install`, `import` and `doctor` use. */
 export const codex: HostAdapter = {
   ...codexRun,
   // command_runner.rs: `$SHELL -lc` (else /bin/sh), cwd the turn's; no project-dir variable.

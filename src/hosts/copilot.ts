@@ -202,7 +202,7 @@ function canonicalMatcher(matcher: string, notes: string[]): string {
   return `^(?:${matcher})$`;
 }
 
-/** copilot's whole adapter: its runtime part (copilotRun.ts) with what `hooks install`, `import` and `doctor` use. */
+/** Copilot CLI's whole adapter: its runtime part (copilotRun.ts) with what `hooks install`, `import` and `doctor` use. */
 export const copilot: HostAdapter = {
   ...copilotRun,
   // Observed (copilot-contract): the entry's `bash` text under bash, cwd the project root, COPILOT_PROJECT_DIR and

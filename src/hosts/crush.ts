@@ -64,7 +64,7 @@ function importCrush(settings: unknown, existing: Parameters<NonNullable<HostAda
   return imp;
 }
 
-/** crush's whole adapter: its runtime part (crushRun.ts) with what `hooks install`, `import` and `doctor` use. */
+/** Crush's whole adapter: its runtime part (crushRun.ts) with what `hooks install`, `import` and `doctor` use. */
 export const crush: HostAdapter = {
   ...crushRun,
   probe: {

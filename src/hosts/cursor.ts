@@ -103,7 +103,7 @@ function importCursor(settings: unknown, existing: ExistingHook[]): HookImport {
   return imp;
 }
 
-/** cursor's whole adapter: its runtime part (cursorRun.ts) with what `hooks install`, `import` and `doctor` use. */
+/** Cursor's whole adapter: its runtime part (cursorRun.ts) with what `hooks install`, `import` and `doctor` use. */
 export const cursor: HostAdapter = {
   ...cursorRun,
   // Cursor's docs say only "spawned processes"; the shell, cwd and variables are assumed (cwd the workspace root,

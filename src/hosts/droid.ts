@@ -78,7 +78,7 @@ function importDroid(settings: unknown, existing: ExistingHook[]): HookImport {
   return imp;
 }
 
-/** droid's whole adapter: its runtime part (droidRun.ts) with what `hooks install`, `import` and `doctor` use. */
+/** Factory Droid's whole adapter: its runtime part (droidRun.ts) with what `hooks install`, `import` and `doctor` use. */
 export const droid: HostAdapter = {
   ...droidRun,
   // Droid runs hooks from its current directory, which may change: the project root comes from FACTORY_PROJECT_DIR.

@@ -69,7 +69,7 @@ function importGoose(settings: unknown, existing: Parameters<NonNullable<HostAda
   return imp;
 }
 
-/** goose's whole adapter: its runtime part (gooseRun.ts) with what `hooks install`, `import` and `doctor` use. */
+/** Goose's whole adapter: its runtime part (gooseRun.ts) with what `hooks install`, `import` and `doctor` use. */
 export const goose: HostAdapter = {
   ...gooseRun,
   probe: {

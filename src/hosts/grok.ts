@@ -36,7 +36,7 @@ function importGrok(settings: unknown, existing: Parameters<NonNullable<HostAdap
   return imp;
 }
 
-/** grok's whole adapter: its runtime part (grokRun.ts) with what `hooks install`, `import` and `doctor` use. */
+/** Grok Build's whole adapter: its runtime part (grokRun.ts) with what `hooks install`, `import` and `doctor` use. */
 export const grok: HostAdapter = {
   ...grokRun,
   probe: {

@@ -92,7 +92,7 @@ const setup: HostSetup = {
   },
 };
 
-/** kimi's whole adapter: its runtime part (kimiRun.ts) with what `hooks install`, `import` and `doctor` use. */
+/** Kimi Code's whole adapter: its runtime part (kimiRun.ts) with what `hooks install`, `import` and `doctor` use. */
 export const kimi: HostAdapter = {
   ...kimiRun,
   probe: {

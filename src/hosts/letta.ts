@@ -7,7 +7,7 @@ import { lettaRun, EVENTS } from "./lettaRun.js";
 
 export * from "./lettaRun.js";
 
-/** letta's whole adapter: its runtime part (lettaRun.ts) with what `hooks install`, `import` and `doctor` use. */
+/** Letta Code's whole adapter: its runtime part (lettaRun.ts) with what `hooks install`, `import` and `doctor` use. */
 export const letta: HostAdapter = {
   ...lettaRun,
   probe: {

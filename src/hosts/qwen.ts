@@ -182,7 +182,7 @@ export function importQwenSettings(settings: unknown, existing: ExistingHook[] =
   return { hooks: imp.hooks, customEvents: imp.customEvents, notes: [...notes, ...fixed] };
 }
 
-/** qwenHost's whole adapter: its runtime part (qwenRun.ts) with what `hooks install`, `import` and `doctor` use. */
+/** Qwen Code's whole adapter: its runtime part (qwenRun.ts) with what `hooks install`, `import` and `doctor` use. */
 export const qwenHost: HostAdapter = {
   ...qwenRun,
   // Observed: cwd the project dir, QWEN_PROJECT_DIR / CLAUDE_PROJECT_DIR / GEMINI_PROJECT_DIR set; a Gemini CLI fork, so `bash -c`.

@@ -3,10 +3,11 @@ import type { HookContext, TriggerResult } from "../runner/types.js";
 import type { ExistingHook, HookImport } from "../interop/importHooks.js";
 
 /**
- * A host is the agent that fires an event (docs/hosts.md). Each host is one module in src/hosts/
- * exporting one `HostAdapter`: tables (events, tools, timeout unit, config file) plus small
- * functions (read a payload, render a result, import hooks), and an optional setup (src/hosts/setup.ts). src/hosts/table.ts
- * lists them all; the CLI, the docs' tables and the tests walk that list.
+ * A host is the agent that fires an event (docs/hosts.md). Each host has two modules in src/hosts/:
+ * its runtime part (`HostRuntime`, <host>Run.ts: tables of events and tools, read a payload, render
+ * a result) and its whole `HostAdapter` (<host>.ts: the runtime part with its setup
+ * (src/hosts/setup.ts), probe and import). src/hosts/table.ts lists them all; the CLI, the docs'
+ * tables and the tests walk that list.
  */
 
 /** A host's payload: the JSON object it writes to a hook's stdin. */

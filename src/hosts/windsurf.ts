@@ -74,7 +74,7 @@ function importWindsurf(settings: unknown, existing: ExistingHook[]): HookImport
   return imp;
 }
 
-/** windsurf's whole adapter: its runtime part (windsurfRun.ts) with what `hooks install`, `import` and `doctor` use. */
+/** Windsurf's whole adapter: its runtime part (windsurfRun.ts) with what `hooks install`, `import` and `doctor` use. */
 export const windsurf: HostAdapter = {
   ...windsurfRun,
   // Windsurf's docs name no project-dir variable; workspace hooks are taken to run in the workspace root.
