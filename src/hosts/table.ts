@@ -35,8 +35,8 @@ export interface HostRow {
 /**
  * The one table of hosts (docs/hosts.md): every agent hookrun reads events from and answers, in
  * the order the CLI, the docs' tables and the tests walk them. Add a host: its runtime module
- * (src/hosts/<host>Run.ts), its adapter module (src/hosts/<host>.ts), one line here and one in
- * src/hosts/adapters.ts. A cold `hooks run --host NAME` loads that host's runtime module alone
+ * (src/hosts/<host>Run.ts), its adapter module (src/hosts/<host>.ts), its detect in
+ * src/hosts/detect.ts, one line here and one in src/hosts/adapters.ts. A cold `hooks run --host NAME` loads that host's runtime module alone
  * (docs/architecture.md); src/hosts/adapters.ts loads every whole adapter, for the commands that
  * walk them all.
  */
