@@ -10,7 +10,7 @@ import { BLOCKS, writeBlock } from "./doc-tables.mjs";
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const { eventTableMarkdown } = await import(path.join(root, "dist/events/catalog.js"));
 const { ENV_VARS } = await import(path.join(root, "dist/env.js"));
-const { hostTableMarkdown } = await import(path.join(root, "dist/hosts/table.js"));
+const { hostTableMarkdown } = await import(path.join(root, "dist/hosts/adapters.js"));
 const modules = { eventTableMarkdown, ENV_VARS, hostTableMarkdown };
 for (const block of BLOCKS) {
   const file = path.join(root, block.file);

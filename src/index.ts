@@ -36,7 +36,7 @@ export { startServer, type StartServerOptions, type RunningServer } from "./serv
 export { formatClaude, renderClaude, type ClaudeAnswer, type ClaudeHookResponse } from "./hosts/claude.js";
 // An agent's event to its answer in that agent's contract: the one path every door takes (docs/architecture.md).
 export { runHostEvent, type HostEventRequest, type HostEventOutcome } from "./hosts/runHostEvent.js";
-export { HOSTS, hostByName } from "./hosts/table.js";
+export { HOSTS, hostByName } from "./hosts/adapters.js";
 export { createInProcessHost, type InProcessHost, type InProcessHostOptions } from "./hosts/inProcess.js";
 export { opencodeHooks, type OpencodePluginInput } from "./hosts/opencodeBridge.js";
 export type { HostAdapter, HostAnswer, Payload } from "./hosts/types.js";

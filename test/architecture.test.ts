@@ -14,6 +14,42 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+/**
+ * What loading `file` runs: the src files it reaches through imports that stay in the built code
+ * (not `import type`, not a lazy `import()`), and the packages those files import.
+ */
+function loadedBy(file: string, read: (file: string) => string | undefined): { files: Set<string>; packages: Set<string> } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (f: string): void => {
+    if (files.has(f)) return;
+    const text = read(f);
+    if (text === undefined) return;
+    files.add(f);
+    for (const m of text.matchAll(/^(?:import|export)\s(?!type\s)[^;]*?\sfrom\s+"([^"]+)"|^import\s+"([^"]+)"/gms)) {
+      const spec = m[1] ?? m[2];
+      if (!spec.startsWith(".")) packages.add(spec);
+      else visit(path.posix.normalize(path.posix.join(path.posix.dirname(f), spec.replace(/\.js$/, ".ts"))));
+    }
+  };
+  visit(file);
+  return { files, packages };
+}
+
+/**
+ * What a host's runtime part, or the `hooks run` action, must not load (docs/architecture.md): a
+ * host's whole adapter, every adapter, install, import and doctor code, the YAML, TOML and JSONC
+ * libraries. Empty: nothing of that.
+ */
+function loadsBeyondRuntime(loaded: { files: Set<string>; packages: Set<string> }, hostModules: readonly string[], runtimeAllowed: boolean): string[] {
+  const setupCode =
+    /^(?:hosts\/(?:adapters|install\w*|setup|dispatch|hostFile|tomlFile|hostScripts|inProcessFile|piExtension|flatImport|sequentialImport|\w+Setup|\w+Import|warm\w*|mcpRegistration)\.ts|interop\/(?!lastMessageFromTranscript)|prove\/|edit\/)/;
+  return [
+    ...[...loaded.files].filter((f) => setupCode.test(f) || hostModules.includes(f) || (!runtimeAllowed && /^hosts\/\w+Run\.ts$/.test(f))),
+    ...[...loaded.packages].filter((p) => p === "yaml" || p === "smol-toml" || p === "jsonc-parser"),
+  ].sort();
+}
+
 /** Every src file (relative, e.g. "config/units.ts") and the src files it imports. */
 function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
@@ -131,6 +167,30 @@ describe("architecture of src/ (STYLE.md)", () => {
     for (const door of ["cli/actions/run.ts", "server/handleRequest.ts", "index.ts"]) expect(graph.get(door), door).toContain("hosts/runHostEvent.ts");
     expect(graph.get("cli/actions/test.ts")).toContain("cli/actions/run.ts");
     expect(readFileSync(path.join(SRC, "cli/actions/test.ts"), "utf8")).toMatch(/\bdispatchEvent\(/);
+  });
+
+  // A cold `hooks run --host HOST` loads and runs HOST's runtime part alone (docs/architecture.md):
+  // the run action reaches host code through the host table's lazy loaders, and no runtime part
+  // loads install, import or doctor code, another host's whole adapter, or YAML/TOML/JSONC.
+  it("hooks run loads no host module but through the table, and a host's runtime part no setup code", () => {
+    const read = (f: string): string | undefined => (graph.has(f) ? readFileSync(path.join(SRC, f), "utf8") : undefined);
+    const runtimes = [...graph.keys()].filter((f) => /^hosts\/\w+Run\.ts$/.test(f));
+    const adapters = runtimes.map((f) => f.replace(/Run\.ts$/, ".ts")).filter((f) => graph.has(f));
+    expect(runtimes.length).toBeGreaterThanOrEqual(18);
+    expect(loadsBeyondRuntime(loadedBy("cli/actions/run.ts", read), adapters, false)).toEqual([]);
+    for (const f of runtimes) expect(loadsBeyondRuntime(loadedBy(f, read), adapters, true), f).toEqual([]);
+  });
+
+  it("finds a runtime part that loads setup code when there is one (the check can fail)", () => {
+    const files: Record<string, string> = {
+      "hosts/aRun.ts": 'import { b } from "./bRun.js";\nimport type { X } from "./install.js";',
+      "hosts/bRun.ts": 'import { parse } from "yaml";\nimport { jsonFile } from "./setup.js";\nexport { c } from "./c.js";',
+      "hosts/c.ts": "",
+      "hosts/setup.ts": "",
+    };
+    const loaded = loadedBy("hosts/aRun.ts", (f) => files[f]);
+    expect(loadsBeyondRuntime(loaded, ["hosts/c.ts"], true)).toEqual(["hosts/c.ts", "hosts/setup.ts", "yaml"]);
+    expect(loadsBeyondRuntime(loaded, ["hosts/c.ts"], false)).toEqual(["hosts/aRun.ts", "hosts/bRun.ts", "hosts/c.ts", "hosts/setup.ts", "yaml"]);
   });
 
   // A host's setup is one interface (src/hosts/setup.ts builds the three kinds): callers never ask

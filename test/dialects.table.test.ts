@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { loadDialect } from "../src/dialects/load.js";
 import { DIALECTS, type DialectName, dialectOf } from "../src/events/dialects.js";
 import { EVENTS } from "../src/events/catalog.js";
-import { HOSTS, hostByName } from "../src/hosts/table.js";
+import { HOSTS, hostByName } from "../src/hosts/adapters.js";
 
 // docs/dialects.md: the dialect table is the one list of dialects. Every row is a whole dialect:
 // its host exists, its code loads, its section is in the docs, and its stdin shaping treats the

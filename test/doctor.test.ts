@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { HOSTS, hostByName, resolveHost } from "../src/hosts/table.js";
+import { HOSTS, hostByName, resolveHost } from "../src/hosts/adapters.js";
 import { EVENT_BY_NAME } from "../src/events/catalog.js";
 import { CLI, runMain, spawnCli } from "./helpers/cli.js";
 import { alive, type Sandbox, sandbox, useSandbox, waitGone } from "./helpers/sandbox.js";

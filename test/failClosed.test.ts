@@ -5,7 +5,7 @@ import { isDispatchCommand } from "../src/hosts/dispatch.js";
 import { ownsEntry } from "../src/hosts/install.js";
 import { dispatchTarget, installable, wantedFor } from "../src/hosts/installTargets.js";
 import { hostEventName } from "../src/hosts/payload.js";
-import { HOSTS } from "../src/hosts/table.js";
+import { HOSTS } from "../src/hosts/adapters.js";
 import type { HostAdapter, HostEntry, Payload } from "../src/hosts/types.js";
 import { CLI, runCli } from "./helpers/cli.js";
 import { linkHookrun, runEntry } from "./helpers/hostDispatch.js";

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { agentCode } from "../src/hosts/agentCode.js";
 import { ownsEntry } from "../src/hosts/install.js";
 import { dispatchCommand, walkUpDispatchCommand } from "../src/hosts/dispatch.js";
-import { detectHost, hostByName, resolveHost } from "../src/hosts/table.js";
+import { detectHost, hostByName, resolveHost } from "../src/hosts/adapters.js";
 import { hookTableLines, SCHEMA_STAMP } from "../src/hosts/tomlFile.js";
 import { lastAssistantText } from "../src/runner/context.js";
 import { CLI, runMain } from "./helpers/cli.js";

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { codex, codexDispatchCommand, formatCodex, patchFiles } from "../src/hosts/codex.js";
 import { ownsEntry } from "../src/hosts/install.js";
 import { dispatchCommand } from "../src/hosts/dispatch.js";
-import { detectHost, hostByName } from "../src/hosts/table.js";
+import { detectHost, hostByName } from "../src/hosts/adapters.js";
 import { afterToolBlocks, hookResult, triggerResult } from "./helpers/results.js";
 import { config, hook } from "./helpers/runnerConfig.js";
 import { removeTree } from "./helpers/removeTree.js";

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { existsSync } from "node:fs";
-import { CHECKED, HOSTS, hostTableMarkdown, INTEGRATIONS } from "../src/hosts/table.js";
+import { CHECKED, HOSTS, hostTableMarkdown, INTEGRATIONS } from "../src/hosts/adapters.js";
 import { hostEventName } from "../src/hosts/payload.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import type { TriggerResult } from "../src/runner/types.js";

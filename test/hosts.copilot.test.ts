@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { copilot, copilotDialect, formatCopilot } from "../src/hosts/copilot.js";
 import { dispatchCommand } from "../src/hosts/dispatch.js";
-import { detectHost, resolveHost } from "../src/hosts/table.js";
+import { detectHost, resolveHost } from "../src/hosts/adapters.js";
 import { config, hook } from "./helpers/runnerConfig.js";
 import { afterToolBlocks, hookResult, triggerResult } from "./helpers/results.js";
 import { entriesOf, specOf } from "./helpers/hostSetup.js";

@@ -10,7 +10,7 @@ import { gemini } from "../src/hosts/gemini.js";
 import { importGeminiSettings, rewritePlaceholders } from "../src/hosts/geminiImport.js";
 import { ASK_DEGRADED, formatGemini } from "../src/hosts/geminiRender.js";
 import { geminiDispatchCommand, geminiEntries, narrowToolMatcher } from "../src/hosts/geminiSetup.js";
-import { detectHost, hostByName } from "../src/hosts/table.js";
+import { detectHost, hostByName } from "../src/hosts/adapters.js";
 import { config, hook } from "./helpers/runnerConfig.js";
 import { afterToolBlocks, hookResult, triggerResult } from "./helpers/results.js";
 import { removeTree } from "./helpers/removeTree.js";

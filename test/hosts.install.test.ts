@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { claudeHost } from "../src/hosts/claude.js";
 import { dispatchTimeoutMs, matchedValues, ownsEntry } from "../src/hosts/install.js";
 import { dispatchCommand, isDispatchCommand, walkUpDispatchCommand } from "../src/hosts/dispatch.js";
-import { resolveHost } from "../src/hosts/table.js";
+import { resolveHost } from "../src/hosts/adapters.js";
 import { importClaudeSettings } from "../src/interop/importClaudeSettings.js";
 import type { HostAdapter } from "../src/hosts/types.js";
 import { CLI, runMain } from "./helpers/cli.js";

@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hostEventName } from "../src/hosts/payload.js";
-import { HOSTS } from "../src/hosts/table.js";
+import { HOSTS } from "../src/hosts/adapters.js";
 import type { HostAdapter, Payload } from "../src/hosts/types.js";
 import { type CliProcess, runCli, spawnCli } from "./helpers/cli.js";
 import { hostFixtures } from "./helpers/hostFixtures.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HOSTS } from "../src/hosts/table.js";
+import { HOSTS } from "../src/hosts/adapters.js";
 
 /**
  * A payload's keys and values stay data under every host: every adapter reads through the one

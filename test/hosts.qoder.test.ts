@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { claudeHost } from "../src/hosts/claude.js";
-import { claudeClone } from "../src/hosts/claudeClone.js";
+import { claudeCloneRun } from "../src/hosts/claudeClone.js";
 import { qoder } from "../src/hosts/qoder.js";
 import { hookResult, triggerResult } from "./helpers/results.js";
 import { runMain } from "./helpers/cli.js";
@@ -53,7 +53,7 @@ describe("qoder: a Claude-shaped clone", () => {
 
   it("a clone naming an event Claude Code does not have is refused", () => {
     expect(() =>
-      claudeClone({
+      claudeCloneRun({
         name: "x",
         title: "X",
         events: ["NoSuchEvent"],

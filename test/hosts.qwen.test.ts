@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { dispatchCommand } from "../src/hosts/dispatch.js";
 import { detectQwen, formatQwen, importQwenSettings, qwenHost, qwenTimeout, renderQwen, routeQwen } from "../src/hosts/qwen.js";
-import { detectHost, hostByName, resolveHost } from "../src/hosts/table.js";
+import { detectHost, hostByName, resolveHost } from "../src/hosts/adapters.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import type { TriggerResult } from "../src/runner/types.js";
 import { runMain } from "./helpers/cli.js";

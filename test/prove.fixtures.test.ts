@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs build script without types
 import { FIXTURE_SCHEMA_PATH, FIXTURE_VALIDATOR_PATH, generateValidatorSource } from "../scripts/generate-validator.mjs";
-import { HOSTS } from "../src/hosts/table.js";
+import { HOSTS } from "../src/hosts/adapters.js";
 import { ROOT, runCli, runMain, spawnCli } from "./helpers/cli.js";
 import { parseXml, type XmlElement } from "./helpers/parseXml.js";
 import { sandbox, waitGone } from "./helpers/sandbox.js";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ENV_VARS } from "../src/env.js";
 import { EVENTS, eventTableMarkdown } from "../src/events/catalog.js";
-import { hostTableMarkdown } from "../src/hosts/table.js";
+import { hostTableMarkdown } from "../src/hosts/adapters.js";
 // Shared with scripts/update-readme-events.mjs, which writes the blocks this file checks.
 import { BLOCKS, envTableMarkdown, readBlock } from "../scripts/doc-tables.mjs";
 import { ROOT, anchors, brokenLinks } from "./helpers/markdownLinks.js";

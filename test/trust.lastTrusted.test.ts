@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
-import { HOSTS } from "../src/hosts/table.js";
+import { HOSTS } from "../src/hosts/adapters.js";
 import { runHostEvent } from "../src/hosts/runHostEvent.js";
 import { createRunner } from "../src/runner/createRunner.js";
 import { loadLastTrusted } from "../src/trust/lastTrusted.js";

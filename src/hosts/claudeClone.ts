@@ -1,66 +1,21 @@
 import { importClaudeSettings } from "../interop/importClaudeSettings.js";
-import type { TriggerResult } from "../runner/types.js";
-import { claudeEntries, claudeHost, claudeNotRun, renderClaude } from "./claude.js";
-import { baseRead, POSIX_SHELL, sampleFields, stringField } from "./payload.js";
+import { claudeEntries } from "./claude.js";
+import type { ClaudeCloneSpec } from "./claudeCloneRun.js";
+import { POSIX_SHELL, sampleFields } from "./payload.js";
 import { jsonFile } from "./setup.js";
-import type { HostAdapter, HostAnswer } from "./types.js";
+import type { HostAdapter, HostRuntime } from "./types.js";
+
+export { type ClaudeCloneSpec, claudeCloneRun } from "./claudeCloneRun.js";
 
 /**
- * An agent that reads Claude Code's hook contract (the settings shape, the snake_case payloads,
- * the JSON answers and exit codes) with differences that are data: its own config files, the
- * subset of Claude's events it fires, its timeout unit, its variable for the project directory,
- * the entry fields it honours. Reading and answering are Claude Code's (src/hosts/claude.ts);
- * each clone's facts and sources are in docs/hosts/<name>.md.
+ * A HostAdapter for a Claude-shaped clone: its runtime part (`runtime`, claudeCloneRun of the same
+ * spec) with Claude Code's entries, probe and import narrowed to the clone's events, files and units.
  */
-export interface ClaudeCloneSpec {
-  readonly name: string;
-  readonly title: string;
-  /** Claude's names of the events the clone fires (a subset of Claude Code's). */
-  readonly events: readonly string[];
-  /** The clone's tool names that differ from Claude's → Claude's. */
-  readonly tools?: Readonly<Record<string, string>>;
-  readonly timeout: HostAdapter["timeout"];
-  /** The project's settings file, relative to the project root, and the user's, relative to HOME. */
-  readonly projectFile: string;
-  readonly userFile: string;
-  /** The variable the clone sets to the project root in a hook's environment (`QODER_PROJECT_DIR`). */
-  readonly projectDirVar: string;
-  /** A folder in the clone's transcript paths that no other host writes (`.qoder`): how `--host auto` tells its payloads from Claude Code's. */
-  readonly transcriptFolder: string;
-  /** Entry fields of Claude's it honours: `onFailure`, `asyncRewake` (docs/async.md#rewake). */
-  readonly onFailure: boolean;
-  readonly asyncRewake: boolean;
-  readonly degrade?: HostAdapter["degrade"];
-  /** Said after `hooks install` writes the entries: what the user must still do. */
-  readonly note?: string;
-}
-
-/** A HostAdapter for a Claude-shaped clone: Claude Code's adapter narrowed to the clone's events, files and units. */
-export function claudeClone(spec: ClaudeCloneSpec): HostAdapter {
-  const events: Record<string, string> = {};
-  for (const name of spec.events) {
-    const canonical = claudeHost.events[name];
-    if (canonical === undefined) throw new Error(`${spec.name}: ${name} is not one of Claude Code's events`);
-    events[name] = canonical;
-  }
-  Object.freeze(events);
+export function claudeClone(spec: ClaudeCloneSpec, runtime: HostRuntime): HostAdapter {
+  const events = runtime.events;
   const fires = new Set(spec.events);
-  const transcript = new RegExp(`[\\\\/]${spec.transcriptFolder.replace(/\./g, "\\.")}[\\\\/]`);
   const adapter: HostAdapter = {
-    name: spec.name,
-    title: spec.title,
-    events,
-    tools: spec.tools ?? {},
-    timeout: spec.timeout,
-    detect: (payload) => {
-      const event = stringField(payload, "hook_event_name");
-      return event !== undefined && fires.has(event) && typeof payload.session_id === "string" && transcript.test(stringField(payload, "transcript_path") ?? "");
-    },
-    read: (payload) => baseRead(adapter, payload),
-    // The clone reads Claude's answers: Claude Code's render, byte for byte.
-    render: (result: TriggerResult): HostAnswer => renderClaude(result),
-    notRun: claudeNotRun,
-    degrade: { ...claudeHost.degrade, ...spec.degrade },
+    ...runtime,
     probe: {
       shell: POSIX_SHELL,
       env: (projectDir) => ({ [spec.projectDirVar]: projectDir }),

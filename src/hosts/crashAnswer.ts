@@ -1,6 +1,6 @@
 import { FAIL_CLOSED_FLAG, isGateEvent } from "./failClosed.js";
 import { failedAnswer } from "./runHostEvent.js";
-import { hostByName } from "./table.js";
+import { hostByName } from "./adapters.js";
 import type { HostAnswer } from "./types.js";
 
 /**

@@ -1,80 +1,14 @@
-import type { HookContext } from "../runner/types.js";
 import { GEMINI_ROOT, geminiEntries, geminiProbe } from "./geminiSetup.js";
-import { geminiNotRun, renderGemini } from "./geminiRender.js";
 import { importGeminiSettings } from "./geminiImport.js";
-import { EVENTS, TOOLS } from "../events/geminiNames.js";
-import { baseRead } from "./payload.js";
+import { geminiRun } from "./geminiRun.js";
 import { jsonFile } from "./setup.js";
-import type { HostAdapter, Payload } from "./types.js";
+import type { HostAdapter } from "./types.js";
 
-/**
- * Gemini CLI (`@google/gemini-cli`, read at 0.61.0: packages/core/src/hooks/*, and checked in
- * real runs by test/gemini.e2e.test.ts). docs/hosts/gemini.md is the contract in words.
- *
- * - Config: `.gemini/settings.json` (project: only the one in Gemini's working directory) and
- *   `~/.gemini/settings.json`; `{hooks: {Event: [{matcher?, sequential?, hooks: [{type:
- *   "command", command, name?, description?, timeout?, env?}]}]}}`. Timeouts in milliseconds,
- *   default 60000; on timeout Gemini SIGTERMs the one process it spawned (`bash -c CMD`), nothing
- *   else, and waits for its pipes to close.
- * - Before `bash -c`, Gemini replaces `$GEMINI_PROJECT_DIR` (and `$GEMINI_CWD`, `$CLAUDE_PROJECT_DIR`)
- *   in the command text by its working directory, already shell-quoted.
- * - Payload: `session_id, transcript_path, cwd, hook_event_name, timestamp` + per event.
- * - Answer: stdout (else stderr) is parsed as JSON on every exit code; plain text on exit 0 is a
- *   systemMessage, on exit 1 a warning, on any other code a deny with the text as reason.
- *
- * This module reads a payload and holds the adapter; its name tables are in src/events/geminiNames.ts, its
- * answer in geminiRender.ts, its install entries and probe in geminiSetup.ts, its import in
- * geminiImport.ts.
- */
+export * from "./geminiRun.js";
 
-/** Gemini's events that no other host uses; SessionStart, SessionEnd and Notification are Claude's names too. */
-const OWN_EVENTS = new Set(["BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel", "BeforeToolSelection", "BeforeTool", "AfterTool", "PreCompress"]);
-/** Every field Gemini sends on its shared-name events: a payload with any other key is not Gemini's. */
-const SHARED_FIELDS = new Set(["session_id", "transcript_path", "cwd", "hook_event_name", "timestamp", "source", "reason", "notification_type", "message", "details"]);
-
-/** A payload only Gemini sends: `timestamp` and a Gemini event name (for a name Claude shares, only Gemini's fields). */
-export function detectGemini(payload: Payload): boolean {
-  const name = payload.hook_event_name;
-  if (typeof name !== "string" || typeof payload.timestamp !== "string") return false;
-  if (OWN_EVENTS.has(name)) return true;
-  return (name === "SessionStart" || name === "SessionEnd" || name === "Notification") && Object.keys(payload).every((k) => SHARED_FIELDS.has(k));
-}
-
-/** Gemini's fields under their canonical names. */
-const RENAMES: Readonly<Record<string, string>> = Object.freeze({ prompt_response: "last_assistant_message" });
-
-/**
- * A Gemini payload as hookrun's context (baseRead): `tool_name` in the canonical vocabulary (Gemini's
- * under `host.tool_name`), AfterAgent's `prompt_response` as `last_assistant_message`; every other
- * field (`timestamp`, `mcp_context`, `original_request_name`, …) as Gemini sent it. `tool_input` is
- * Gemini's own (its shell tool's argument is `command`, its file tools' `file_path`, as Claude's).
- */
-export function readGemini(payload: Payload): HookContext {
-  // A canonical event's declared fields (`stop_hook_active` on stop) are filled once, for every
-  // host, when the hook's stdin is built (src/runner/context.ts).
-  return baseRead(gemini, payload, { renames: RENAMES });
-}
-
+/** Gemini CLI's whole adapter: its runtime part (geminiRun.ts) with its entries and probe (geminiSetup.ts) and import (geminiImport.ts). */
 export const gemini: HostAdapter = {
-  name: "gemini",
-  title: "Gemini CLI",
-  events: EVENTS,
-  tools: TOOLS,
-  timeout: { unit: "ms", default: 60_000 },
-  detect: detectGemini,
-  read: readGemini,
-  render: renderGemini,
-  notRun: geminiNotRun,
-  degrade: {
-    ask: `pre_tool_use: a deny whose reason says a confirmation was asked for (Gemini's \`ask\` hangs \`gemini -p\`)`,
-    defer: "no decision: Gemini applies its own policy",
-    updated_input: "pre_tool_use: hookSpecificOutput.tool_input with the whole input (Gemini replaces the arguments); a non-object: a systemMessage, input unchanged",
-    context: "hookSpecificOutput.additionalContext on SessionStart, BeforeAgent, AfterTool (the model reads <hook_context>); elsewhere a systemMessage for the user",
-    feedback: "AfterTool additionalContext, appended to the tool's result",
-    followup: "AfterAgent decision block with the follow-up as reason: the model is prompted with it",
-    stop: "continue: false + stopReason",
-    notice: "systemMessage",
-  },
+  ...geminiRun,
   probe: geminiProbe,
   setup: jsonFile({
     projectFile: ".gemini/settings.json",

@@ -6,7 +6,7 @@ import { createRunner } from "../runner/createRunner.js";
 import type { Runner } from "../runner/types.js";
 import { trustCommand } from "./notRunWords.js";
 import { failedAnswer, type HostEventOutcome, runHostEvent } from "./runHostEvent.js";
-import { hostByName } from "./table.js";
+import { hostByName } from "./adapters.js";
 import type { HostAdapter, HostAnswer, Payload } from "./types.js";
 
 /**

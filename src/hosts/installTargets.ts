@@ -6,7 +6,7 @@ import { type DispatchTarget, dispatchCommand } from "./dispatch.js";
 import { asksFailClosed } from "./failClosed.js";
 import { dispatchTimeoutMs } from "./install.js";
 import { cannotStartAnswer } from "./runHostEvent.js";
-import { HOSTS, hostByName } from "./table.js";
+import { HOSTS, hostByName } from "./adapters.js";
 import type { HostAdapter, HostEntry, HostSetup } from "./types.js";
 import { installedPort, warmEntries } from "./warm.js";
 import { installedMcp, mcpEntries } from "./warmMcp.js";

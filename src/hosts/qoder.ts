@@ -1,48 +1,7 @@
 import { claudeClone } from "./claudeClone.js";
+import { QODER, qoderRun } from "./qoderRun.js";
 
-/**
- * Qoder CLI (`@qoder-ai/qodercli`; docs/hosts/qoder.md): Claude Code's hook contract, read from
- * `.qoder/settings.json` (and `.qoder/settings.local.json`, `~/.qoder/settings.json`), with
- * Claude's payloads and tool names, `QODER_PROJECT_DIR` (and `CLAUDE_PROJECT_DIR`) set to the
- * project root, `if` and `asyncRewake` honoured, no `onFailure`. Its events, read from its bundle
- * (1.1.52), are Claude Code's less UserPromptExpansion, PostToolBatch and PreSkillShellCommand.
- */
-export const qoder = claudeClone({
-  name: "qoder",
-  title: "Qoder CLI",
-  events: [
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "SubagentStart",
-    "SubagentStop",
-    "Notification",
-    "SessionStart",
-    "Setup",
-    "SessionEnd",
-    "PreCompact",
-    "PostCompact",
-    "Stop",
-    "StopFailure",
-    "UserPromptSubmit",
-    "ConfigChange",
-    "TeammateIdle",
-    "InstructionsLoaded",
-    "CwdChanged",
-    "FileChanged",
-    "Elicitation",
-    "ElicitationResult",
-    "TaskCreated",
-    "TaskCompleted",
-    "PermissionRequest",
-    "PermissionDenied",
-  ],
-  timeout: { unit: "s", default: 600 },
-  projectFile: ".qoder/settings.json",
-  userFile: ".qoder/settings.json",
-  projectDirVar: "QODER_PROJECT_DIR",
-  transcriptFolder: ".qoder",
-  onFailure: false,
-  asyncRewake: true,
-  degrade: { ask: "Claude's `permissionDecision: ask` (Qoder asks the user; in yolo mode it does not)" },
-});
+export * from "./qoderRun.js";
+
+/** Qoder CLI's whole adapter: its runtime part (qoderRun.ts) with Claude Code's entries, probe and import narrowed to it. */
+export const qoder = claudeClone(QODER, qoderRun);

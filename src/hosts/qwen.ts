@@ -2,19 +2,20 @@ import type { ResolvedConfig } from "../config/types.js";
 import { EVENT_BY_NAME } from "../events/catalog.js";
 import type { HookSpec } from "../config/types.js";
 import { matcherRule } from "../config/matcher.js";
-import { type ClaudeHookResponse, claudeHost, formatClaude } from "./claude.js";
 import { HOOK_NAME_PATTERN } from "../interop/hookNames.js";
 import { importClaudeSettings } from "../interop/importClaudeSettings.js";
 import { isJsonObject } from "../config/scanJson.js";
-import type { TriggerResult } from "../runner/types.js";
 import { configEvents, dispatchTimeoutMs, matchedValues } from "./install.js";
 import { isDispatchCommand } from "./dispatch.js";
-import { baseRead, sampleFields } from "./payload.js";
+import { sampleFields } from "./payload.js";
 import { jsonFile } from "./setup.js";
-import type { HostAdapter, HostAnswer, HostEntry, Payload } from "./types.js";
+import type { HostAdapter, HostEntry } from "./types.js";
 import type { ExistingHook, HookImport } from "../interop/importHooks.js";
 import { QWEN_EVENTS, QWEN_TOOLS } from "../events/qwenNames.js";
 import { runInOrder } from "./sequentialImport.js";
+import { qwenRun } from "./qwenRun.js";
+
+export * from "./qwenRun.js";
 
 /**
  * Qwen Code (`@qwen-code/qwen-code`, checked against 0.24.4) as a host: everything hookrun knows
@@ -40,77 +41,6 @@ export const QWEN_MS_THRESHOLD = 1000;
 export function qwenTimeout(ms: number): number {
   const s = Math.ceil(ms / 1000);
   return s < QWEN_MS_THRESHOLD ? s : Math.max(ms, s * 1000);
-}
-
-/**
- * The canonical event a Qwen payload is, or null for none: Qwen's UserPromptSubmit on a
- * tool-result send (empty `prompt`, no `submitted_prompt`) is not a prompt, so hookrun runs
- * nothing and answers nothing for it. A Stop-block send carries the block's reason as `prompt`
- * (no `submitted_prompt`) and does run user_prompt_submit: it cannot be told from a prompt of an
- * ACP client that declares no `submitted_prompt`, and a guard that runs once too often is the
- * safe side.
- */
-export function routeQwen(payload: Payload, event: string): string | null {
-  if (event === "user_prompt_submit" && payload.submitted_prompt === undefined && (typeof payload.prompt !== "string" || payload.prompt === "")) return null;
-  return event;
-}
-
-const join = (...parts: (string | undefined)[]) => parts.filter((p) => p?.trim()).join("\n\n");
-
-/**
- * formatClaude's response, changed where Qwen Code reads it differently (each change is a
- * degradation rule of docs/hosts/qwen.md):
- * - PreToolUse: `updatedInput` (Qwen ignores it, and shows no PreToolUse message headless) makes
- *   the call a denial whose reason gives the model the rewritten input to call again with;
- *   `defer` is no decision (Qwen's own approval applies);
- * - PostToolUse / PostToolUseFailure: feedback (`decision: "block"` + reason, which Qwen ignores)
- *   becomes `additionalContext`, which Qwen appends to the tool result;
- * - Stop / SubagentStop: follow-ups (Claude's Stop `additionalContext`, which Qwen drops) become
- *   the `decision: "block"` reason, so the turn goes on with them.
- */
-export function formatQwen(result: TriggerResult): ClaudeHookResponse {
-  const out = formatClaude(result);
-  const specific = out.hookSpecificOutput;
-  const event = result.event;
-  if (event === "pre_tool_use" && specific) {
-    if (specific.updatedInput !== undefined && specific.permissionDecision !== "deny") {
-      // Qwen ignores updatedInput and shows no PreToolUse message in `qwen -p`: running the call
-      // as written would fail open in silence, so it is refused, and the model is told how to go on.
-      specific.permissionDecision = "deny";
-      specific.permissionDecisionReason = join(
-        specific.permissionDecisionReason,
-        `hookrun: a hook allows this call only with its input rewritten to ${JSON.stringify(specific.updatedInput)}, and Qwen Code cannot rewrite a tool call's input, so the call was not run; to go ahead, make the call again with exactly that input`,
-      );
-    }
-    delete specific.updatedInput;
-    if (specific.permissionDecision === "defer") {
-      delete specific.permissionDecision;
-      delete specific.permissionDecisionReason;
-    }
-  } else if ((event === "post_tool_use" || event === "post_tool_use_failure") && out.decision === "block") {
-    out.hookSpecificOutput = { ...(specific ?? { hookEventName: EVENT_BY_NAME.get(event)?.claude?.name ?? event }), additionalContext: join(specific?.additionalContext, out.reason) };
-    delete out.decision;
-    delete out.reason;
-  } else if ((event === "stop" || event === "subagent_stop") && specific?.additionalContext) {
-    out.decision = "block";
-    out.reason = join(out.reason, specific.additionalContext);
-    delete specific.additionalContext;
-  }
-  if (out.hookSpecificOutput && Object.keys(out.hookSpecificOutput).length <= 1) delete out.hookSpecificOutput;
-  return out;
-}
-
-/** The run as Qwen Code's command-hook answer: always JSON on stdout, exit 0 (Qwen reads exit 2 by stderr alone and JSON says more). */
-export function renderQwen(result: TriggerResult): HostAnswer {
-  return { stdout: `${JSON.stringify(formatQwen(result))}\n`, stderr: "", exitCode: 0 };
-}
-
-/** Whether a payload can only be Qwen Code's: a Claude event name with Qwen's `tool_call_id`, or `timestamp` + `permission_mode` (Gemini sends no permission_mode, Claude no timestamp). */
-export function detectQwen(p: Payload): boolean {
-  if (typeof p.hook_event_name !== "string" || !Object.hasOwn(QWEN_EVENTS, p.hook_event_name) || typeof p.session_id !== "string") return false;
-  // Kimi Code's payloads carry tool_call_id too, and its client_type, which Qwen's never do.
-  if (p.client_type === "kimi_code_cli") return false;
-  return typeof p.tool_call_id === "string" || (typeof p.timestamp === "string" && typeof p.permission_mode === "string");
 }
 
 /** Dispatch entries: one per event of hooks.yaml that Qwen fires, the matcher narrowed to Qwen's tool ids, the timeout in Qwen's unit. */
@@ -252,28 +182,9 @@ export function importQwenSettings(settings: unknown, existing: ExistingHook[] =
   return { hooks: imp.hooks, customEvents: imp.customEvents, notes: [...notes, ...fixed] };
 }
 
+/** Qwen Code's whole adapter: its runtime part (qwenRun.ts) with what `hooks install`, `import` and `doctor` use. */
 export const qwenHost: HostAdapter = {
-  name: "qwen",
-  title: "Qwen Code",
-  events: QWEN_EVENTS,
-  tools: QWEN_TOOLS,
-  timeout: { unit: "s", default: 60 },
-  detect: detectQwen,
-  route: routeQwen,
-  read: (payload) => baseRead(qwenHost, payload),
-  render: renderQwen,
-  // Claude's answer (systemMessage; additionalContext on SessionStart / UserPromptSubmit), which Qwen reads alike.
-  // Qwen Code reads the not-run answer as Claude Code does.
-  notRun: claudeHost.notRun,
-  degrade: {
-    ask: "kept: Qwen Code asks the user in its TUI; headless (`qwen -p`) Qwen turns it into a denial whose reason the model gets as the tool result",
-    defer: "no decision: Qwen Code's own approval applies",
-    updated_input: "a denial (Qwen ignores `updatedInput` and shows no PreToolUse message in `qwen -p`) whose reason gives the model the rewritten input to call again with",
-    feedback: "`additionalContext`, appended to the tool result (Qwen ignores a PostToolUse `decision: block`)",
-    followup: "Stop's `decision: block` with the follow-up as reason (Qwen drops Stop's `additionalContext`)",
-    context: "`additionalContext`; user_prompt_submit runs for the prompt and a Stop-block send (prompt: the reason), not for Qwen's tool-result sends",
-    notice: "`systemMessage`: shown to the user in the TUI; `qwen -p` prints only Stop's (on stderr)",
-  },
+  ...qwenRun,
   // Observed: cwd the project dir, QWEN_PROJECT_DIR / CLAUDE_PROJECT_DIR / GEMINI_PROJECT_DIR set; a Gemini CLI fork, so `bash -c`.
   probe: {
     shell: () => ["bash", "-c"],

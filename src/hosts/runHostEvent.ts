@@ -11,7 +11,8 @@ import { type KeptVersion, keptNotice, loadLastTrusted } from "../trust/lastTrus
 import { assertTrusted } from "../trust/store.js";
 import { asksFailClosed, closedReason, failedClosedResult, isGateEvent, textAsksFailClosed } from "./failClosed.js";
 import { couldNotRunWords, invalidConfigWords, notTrustedWords } from "./notRunWords.js";
-import type { HostAdapter, HostAnswer, Payload } from "./types.js";
+import { hostRow } from "./table.js";
+import type { HostAdapter, HostAnswer, HostRuntime, Payload } from "./types.js";
 
 /**
  * One event from an agent to its answer (docs/architecture.md#one-path-from-an-event-to-its-answer).
@@ -28,7 +29,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 export interface HostEventRequest {
   /** The host whose payload this is and whose contract answers; null: hookrun's own context and result. */
-  host: HostAdapter | null;
+  host: HostRuntime | null;
   /**
    * The host the caller named (`--host NAME`), when it is not `host` itself (a `.claude/settings.json`
    * entry fired by Copilot CLI): if `host` has hookrun entries of its own for the event, this one stays quiet.
@@ -193,7 +194,7 @@ async function readAndRun(req: HostEventRequest, config: ResolvedConfig, event: 
 }
 
 /** hookrun failed closed: the host's blocking answer, the cause and the fix in its reason, and on stderr for the person reading the log. */
-function blocked(payload: Payload, host: HostAdapter, event: string, cause: string, fix: string): HostEventOutcome & { kind: "blocked" } {
+function blocked(payload: Payload, host: HostRuntime, event: string, cause: string, fix: string): HostEventOutcome & { kind: "blocked" } {
   const reason = closedReason(cause, fix);
   const sessionId = typeof payload.session_id === "string" ? payload.session_id : "";
   const result = failedClosedResult(event, sessionId, reason);
@@ -205,7 +206,7 @@ function blocked(payload: Payload, host: HostAdapter, event: string, cause: stri
  * The host's own name of the event that fired: the payload's `hook_event_name` when it is one
  * of the host's events, else the event the door was given when it is one.
  */
-function firedAs(host: HostAdapter, req: Pick<HostEventRequest, "event" | "payload">): string | undefined {
+function firedAs(host: HostRuntime, req: Pick<HostEventRequest, "event" | "payload">): string | undefined {
   const named = Object.hasOwn(req.payload, "hook_event_name") ? req.payload.hook_event_name : undefined;
   if (typeof named === "string" && Object.hasOwn(host.events, named)) return named;
   return Object.hasOwn(host.events, req.event) ? req.event : undefined;
@@ -220,7 +221,7 @@ function failedWords(error: unknown): [cause: string, fix: string] {
  * What a fail-closed dispatch answers when hookrun failed around the one path (a crash, an error
  * in its own command line; src/hosts/crashAnswer.ts reads argv for it): the host's block.
  */
-export function failedAnswer(host: HostAdapter, event: string, error: unknown): HostAnswer {
+export function failedAnswer(host: HostRuntime, event: string, error: unknown): HostAnswer {
   return blocked({}, host, event, ...failedWords(error)).answer;
 }
 
@@ -229,7 +230,7 @@ export function failedAnswer(host: HostAdapter, event: string, error: unknown): 
  * the entry, src/hosts/dispatch.ts): failing closed, the host's own block, rendered by its adapter;
  * failing open, the host's not-run answer.
  */
-export function cannotStartAnswer(host: HostAdapter, event: string, closed = true): HostAnswer {
+export function cannotStartAnswer(host: HostRuntime, event: string, closed = true): HostAnswer {
   const cause = "its binary is missing or node is not on PATH";
   const fix = "run `npm install` in the project (or `hooks doctor`)";
   if (!closed) return host.notRun(event, ...couldNotRunWords(`it could not start (${cause}; ${fix})`));
@@ -238,7 +239,7 @@ export function cannotStartAnswer(host: HostAdapter, event: string, closed = tru
 }
 
 /** hookrun could not run the hooks and no guard asked to fail closed: the host's not-run answer, saying so. */
-function failedOpen(host: HostAdapter, event: string, error: Error): HostEventOutcome {
+function failedOpen(host: HostRuntime, event: string, error: Error): HostEventOutcome {
   const answer = withDiagnostic(host.notRun(event, ...couldNotRunWords(error.message)), `hooks: ${error.message}`);
   return { kind: "not-run", event, why: "failed", error, answer };
 }
@@ -250,7 +251,7 @@ function firstProblem(error: ConfigError): string {
 }
 
 /** The host's answer for a config that does not load, its first error named as FILE:LINE:COL. */
-function invalidAnswer(host: HostAdapter, event: string, error: ConfigError): HostAnswer {
+function invalidAnswer(host: HostRuntime, event: string, error: ConfigError): HostAnswer {
   const problem = firstProblem(error);
   return withDiagnostic(host.notRun(event, ...invalidConfigWords(problem)), `hooks: ${error.message}${error.diagnostics.length ? `\n${problem}` : ""}`);
 }
@@ -264,7 +265,7 @@ function withDiagnostic(answer: HostAnswer, diagnostic: string): HostAnswer {
 }
 
 /** The variables of `env` a host's adapter reads (HostAdapter.readEnv), those set. */
-function readEnvOf(host: HostAdapter, env: Env): Record<string, string> {
+function readEnvOf(host: HostRuntime, env: Env): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of host.readEnv ?? []) {
     const value = env[name];
@@ -273,11 +274,15 @@ function readEnvOf(host: HostAdapter, env: Env): Record<string, string> {
   return out;
 }
 
-/** Whether `host`'s own setup in the project holds hookrun entries for `event` (its editor loads only then). */
-async function hasOwnEntries(host: HostAdapter, projectDir: string, event: string): Promise<boolean> {
-  if (!host.setup || !existsSync(host.setup.place(projectDir, false))) return false;
+/**
+ * Whether `host`'s own setup in the project holds hookrun entries for `event` (its whole adapter,
+ * when `host` is its runtime part, and its editor load only then).
+ */
+async function hasOwnEntries(host: HostRuntime, projectDir: string, event: string): Promise<boolean> {
+  const setup = (host as HostAdapter).setup ?? (await hostRow(host.name)?.adapter())?.setup;
+  if (!setup || !existsSync(setup.place(projectDir, false))) return false;
   try {
-    return Object.keys(await host.setup.installed(projectDir, false)).some((name) => host.events[name] === event);
+    return Object.keys(await setup.installed(projectDir, false)).some((name) => host.events[name] === event);
   } catch {
     // An unreadable file runs the hooks here: running them once too often beats not at all.
     return false;

@@ -1,157 +1,101 @@
-import { agentCode } from "./agentCode.js";
-import { claudeHost } from "./claude.js";
-import { cline } from "./cline.js";
-import { codex } from "./codex.js";
-import { crush } from "./crush.js";
-import { cursor } from "./cursor.js";
-import { droid } from "./droid.js";
-import { gemini } from "./gemini.js";
-import { goose } from "./goose.js";
-import { grok } from "./grok.js";
-import { kimi } from "./kimi.js";
-import { letta } from "./letta.js";
-import { copilot } from "./copilot.js";
-import { opencode } from "./opencode.js";
-import { qwenHost } from "./qwen.js";
-import { qoder } from "./qoder.js";
-import { windsurf } from "./windsurf.js";
-import { pi } from "./pi.js";
-import type { HostAdapter, Payload } from "./types.js";
-import { EVENT_BY_NAME } from "../events/catalog.js";
+import {
+  detectClaude,
+  detectCline,
+  detectCodex,
+  detectCopilot,
+  detectCrush,
+  detectCursor,
+  detectDroid,
+  detectGemini,
+  detectGoose,
+  detectGrok,
+  detectKimi,
+  detectLetta,
+  detectOpencode,
+  detectQoder,
+  detectQwen,
+  detectWindsurf,
+  undetectable,
+} from "./detect.js";
+import type { HostAdapter, HostRuntime, Payload } from "./types.js";
 
 /**
- * The one table of hosts (docs/hosts.md): every agent hookrun reads events from and answers. The CLI
- * (`--host`, `hooks install`, `hooks import`), `hooks validate`'s staleness check, the docs'
- * tables and the tests walk this list. Add a host: one module in src/hosts/, one line here.
+ * One host of the table: its name, its runtime part (what `hooks run --host NAME` needs: read a
+ * payload, render an answer) and its whole adapter (with what `hooks install`, `import` and
+ * `doctor` use), each module loaded only when asked for.
  */
-export const HOSTS: readonly HostAdapter[] = Object.freeze([
-  claudeHost,
-  codex,
-  gemini,
-  copilot,
-  qwenHost,
-  cursor,
-  droid,
-  windsurf,
-  cline,
-  agentCode,
-  qoder,
-  crush,
-  letta,
-  goose,
-  grok,
-  kimi,
-  pi,
-  opencode,
+export interface HostRow {
+  readonly name: string;
+  /** Whether a payload can only have come from this host (src/hosts/detect.ts; the runtime part's `detect` is the same function). */
+  readonly detect: (payload: Payload) => boolean;
+  runtime(): Promise<HostRuntime>;
+  adapter(): Promise<HostAdapter>;
+}
+
+/**
+ * The one table of hosts (docs/hosts.md): every agent hookrun reads events from and answers, in
+ * the order the CLI, the docs' tables and the tests walk them. Add a host: its runtime module
+ * (src/hosts/<host>Run.ts), its adapter module (src/hosts/<host>.ts), its detect in
+ * src/hosts/detect.ts, one line here and one in src/hosts/adapters.ts. A cold `hooks run --host NAME` loads that host's runtime module alone
+ * (docs/architecture.md); src/hosts/adapters.ts loads every whole adapter, for the commands that
+ * walk them all.
+ */
+export const HOST_TABLE: readonly HostRow[] = Object.freeze([
+  { name: "claude", detect: detectClaude, runtime: async () => (await import("./claudeRun.js")).claudeRun, adapter: async () => (await import("./claude.js")).claudeHost },
+  { name: "codex", detect: detectCodex, runtime: async () => (await import("./codexRun.js")).codexRun, adapter: async () => (await import("./codex.js")).codex },
+  { name: "gemini", detect: detectGemini, runtime: async () => (await import("./geminiRun.js")).geminiRun, adapter: async () => (await import("./gemini.js")).gemini },
+  { name: "copilot", detect: detectCopilot, runtime: async () => (await import("./copilotRun.js")).copilotRun, adapter: async () => (await import("./copilot.js")).copilot },
+  { name: "qwen", detect: detectQwen, runtime: async () => (await import("./qwenRun.js")).qwenRun, adapter: async () => (await import("./qwen.js")).qwenHost },
+  { name: "cursor", detect: detectCursor, runtime: async () => (await import("./cursorRun.js")).cursorRun, adapter: async () => (await import("./cursor.js")).cursor },
+  { name: "droid", detect: detectDroid, runtime: async () => (await import("./droidRun.js")).droidRun, adapter: async () => (await import("./droid.js")).droid },
+  { name: "windsurf", detect: detectWindsurf, runtime: async () => (await import("./windsurfRun.js")).windsurfRun, adapter: async () => (await import("./windsurf.js")).windsurf },
+  { name: "cline", detect: detectCline, runtime: async () => (await import("./clineRun.js")).clineRun, adapter: async () => (await import("./cline.js")).cline },
+  { name: "agent-code", detect: undetectable, runtime: async () => (await import("./agentCodeRun.js")).agentCodeRun, adapter: async () => (await import("./agentCode.js")).agentCode },
+  { name: "qoder", detect: detectQoder, runtime: async () => (await import("./qoderRun.js")).qoderRun, adapter: async () => (await import("./qoder.js")).qoder },
+  { name: "crush", detect: detectCrush, runtime: async () => (await import("./crushRun.js")).crushRun, adapter: async () => (await import("./crush.js")).crush },
+  { name: "letta", detect: detectLetta, runtime: async () => (await import("./lettaRun.js")).lettaRun, adapter: async () => (await import("./letta.js")).letta },
+  { name: "goose", detect: detectGoose, runtime: async () => (await import("./gooseRun.js")).gooseRun, adapter: async () => (await import("./goose.js")).goose },
+  { name: "grok", detect: detectGrok, runtime: async () => (await import("./grokRun.js")).grokRun, adapter: async () => (await import("./grok.js")).grok },
+  { name: "kimi", detect: detectKimi, runtime: async () => (await import("./kimiRun.js")).kimiRun, adapter: async () => (await import("./kimi.js")).kimi },
+  { name: "pi", detect: undetectable, runtime: async () => (await import("./piRun.js")).piRun, adapter: async () => (await import("./pi.js")).pi },
+  { name: "opencode", detect: detectOpencode, runtime: async () => (await import("./opencodeRun.js")).opencodeRun, adapter: async () => (await import("./opencode.js")).opencode },
 ]);
 
-/** The host named `name` on the command line, or undefined. */
-export function hostByName(name: string): HostAdapter | undefined {
-  return HOSTS.find((h) => h.name === name);
+/** The hosts' names, in the table's order. */
+export const HOST_NAMES: readonly string[] = Object.freeze(HOST_TABLE.map((row) => row.name));
+
+/** The table's row of the host named `name` on the command line, or undefined. */
+export function hostRow(name: string): HostRow | undefined {
+  return HOST_TABLE.find((row) => row.name === name);
 }
 
 /**
- * The host a payload can only have come from (`--host auto`), or null. Claude-shaped hosts (Qwen
- * Code, Factory Droid, Copilot's PascalCase entries) are told apart by their own fields first;
- * Claude Code, whose shape they share, is tried last.
+ * The host a payload can only have come from (`--host auto`), by name, or null. Claude-shaped
+ * hosts (Qwen Code, Factory Droid, Copilot's PascalCase entries) are told apart by their own
+ * fields first; Claude Code, whose shape they share, is tried last. No host's module is loaded.
  */
-export function detectHost(payload: Payload): HostAdapter | null {
-  return HOSTS.find((h) => h !== claudeHost && h.detect(payload)) ?? (claudeHost.detect(payload) ? claudeHost : null);
+export function detectHostName(payload: Payload): string | null {
+  const claude = HOST_TABLE.find((row) => row.name === "claude");
+  return (HOST_TABLE.find((row) => row !== claude && row.detect(payload)) ?? (claude?.detect(payload) ? claude : null))?.name ?? null;
 }
 
 /**
- * The host to answer: `--host auto` (or no flag) is whatever the payload shows, else none (hookrun's
- * own output); `--host NAME` is NAME. Only `--host claude` gives way to a payload that can only
- * have come from another host: a dispatch entry in `.claude/settings.json` fired by Copilot CLI or
- * Cursor answers in their contract. No other name does: under agent-code the payload is the
- * model's own tool input, and keys it writes that look like another host's must never switch
- * the answer to a contract in which agent-code reads a block as "go on".
+ * The host to answer, by name: `--host auto` (or no flag) is whatever the payload shows, else none
+ * (hookrun's own output); `--host NAME` is NAME (null: no such host). Only `--host claude` gives
+ * way to a payload that can only have come from another host: a dispatch entry in
+ * `.claude/settings.json` fired by Copilot CLI or Cursor answers in their contract. No other name
+ * does: under agent-code the payload is the model's own tool input, and keys it writes that look
+ * like another host's must never switch the answer to a contract in which agent-code reads a block
+ * as "go on".
  */
-export function resolveHost(flag: string | undefined, payload: Payload): HostAdapter | null {
-  const detected = detectHost(payload);
-  if (flag === undefined || flag === "auto") return detected;
-  const named = hostByName(flag);
-  if (!named) return null;
-  return named === claudeHost && detected && detected !== claudeHost ? detected : named;
+export function resolveHostName(flag: string | undefined, payload: Payload): string | null {
+  if (flag === undefined || flag === "auto") return detectHostName(payload);
+  if (!hostRow(flag)) return null;
+  return flag === "claude" ? (detectHostName(payload) ?? flag) : flag;
 }
 
-/**
- * What a host's adapter (or an integration) was checked against, for the README's last column:
- * - `real`: the published CLI, pinned in package.json's devDependencies, or, with `installedBy`,
- *   installed at that version by that script (test/hosts.contract.test.ts checks the version
- *   either way), run offline by the e2e tests named;
- * - `docs`: the agent's documented payloads and answers (`source` names where);
- * - `source`: the agent's source, read at `source`;
- * - `stand-in`: a stand-in of the agent's API built from its source;
- * `why` says why the real agent was not run here.
- */
-export type Checked =
-  | { readonly real: string; readonly version: string; readonly e2e: readonly string[]; readonly note?: string; readonly installedBy?: string }
-  | { readonly docs: string; readonly why: string }
-  | { readonly source: string; readonly why: string }
-  | { readonly standIn: string; readonly why: string };
-
-/** One line per host (by `name`) and per integration (by title): add a host, add its line. */
-export const CHECKED: Readonly<Record<string, Checked>> = {
-  claude: {
-    real: "@anthropic-ai/claude-code",
-    version: "2.1.332",
-    e2e: ["test/claude.e2e.test.ts", "test/claude.warm.e2e.test.ts", "test/claude.skillShell.e2e.test.ts", "test/claude.background.e2e.test.ts"],
-  },
-  codex: { real: "@openai/codex", version: "0.171.0", e2e: ["test/codex.e2e.test.ts", "test/dialects.e2e.codex.test.ts"] },
-  gemini: { real: "@google/gemini-cli", version: "0.61.0", e2e: ["test/gemini.e2e.test.ts"] },
-  copilot: { real: "@github/copilot", version: "1.0.102", e2e: ["test/copilot.e2e.test.ts"], note: "both dialects" },
-  qwen: { real: "@qwen-code/qwen-code", version: "0.24.4", e2e: ["test/qwen.e2e.test.ts"] },
-  cursor: { docs: "cursor.com/docs/agent/hooks", why: "the app is not on npm" },
-  droid: { docs: "docs.factory.ai hooks reference, with Claude Code's answers", why: "its npm package is not installed here" },
-  windsurf: { docs: "docs.windsurf.com Cascade hooks", why: "an IDE" },
-  cline: { docs: "docs.cline.bot hook reference", why: "an editor extension" },
-  "agent-code": { source: "avala-ai/agent-code c25b885f, 0.30.0", why: "not on npm" },
-  qoder: { real: "@qoder-ai/qodercli", version: "1.1.52", e2e: ["test/qoder.e2e.test.ts"], note: "ACP mode with its scripted model responses" },
-  crush: { source: "charmbracelet/crush 37f36e93 (internal/hooks, internal/config)", why: "its npm package downloads its binary at install" },
-  letta: { source: "letta-ai/letta-code 1f4d3e3e (0.30.29, src/hooks/)", why: "its npm package 0.32.18 does not install: it pins a sharp-electron version missing from the registry" },
-  goose: { source: "block/goose 0825b570 (crates/goose/src/hooks/mod.rs, crates/goose/src/plugins/discovery.rs)", why: "a binary from GitHub releases, not on npm" },
-  grok: { source: "xai-org/grok-build 19d42e35", why: "not on npm" },
-  kimi: { real: "@moonshot-ai/kimi-code", version: "2.1.0", e2e: ["test/kimi.e2e.test.ts"], note: "Node 22", installedBy: ".ci/run" },
-  pi: { real: "@mariozechner/pi-coding-agent", version: "0.73.1", e2e: ["test/pi.e2e.test.ts"], note: "an extension calling the library in process" },
-  opencode: { real: "opencode-ai", version: "1.18.33", e2e: ["test/opencode.e2e.test.ts"], note: "a plugin calling the library in process" },
-  gptme: { standIn: "gptme d27f98d3", why: "a Python agent, not run here" },
-};
-
-/** The README's words for what a host was checked against. */
-export function checkedText(c: Checked): string {
-  if ("real" in c) {
-    const notes = [c.note, c.installedBy && `installed by \`${c.installedBy}\``].filter(Boolean);
-    return `real CLI ${c.version}${notes.length ? ` (${notes.join(", ")})` : ""}, e2e: ${c.e2e.map((f) => `\`${f}\``).join(", ")}`;
-  }
-  if ("docs" in c) return `documented payloads: ${c.docs}; the real agent not run (${c.why})`;
-  if ("source" in c) return `its source: ${c.source}; the real agent not run (${c.why})`;
-  return `a stand-in of its hook API from its source (${c.standIn}); the real agent not run (${c.why})`;
-}
-
-function checkedOf(key: string): string {
-  const c = CHECKED[key];
-  if (!c) throw new Error(`src/hosts/table.ts: CHECKED has no line for ${key}`);
-  return checkedText(c);
-}
-
-/**
- * Agents hookrun serves through an integration of its own rather than a host adapter: the
- * README's host table lists them after the adapters. `events` is checked against the plugin's
- * source by test/hosts.contract.test.ts.
- */
-export const INTEGRATIONS: readonly { name: string; title: string; setup: string; events: number; unit: string }[] = [
-  { name: "gptme", title: "gptme", setup: "the plugin in `integrations/gptme`: one line in `gptme.toml`", events: 13, unit: "seconds" },
-];
-
-/** The README's host table (generated: scripts/update-readme-events.mjs; test/readme.test.ts and test/hosts.contract.test.ts check it). */
-export function hostTableMarkdown(): string {
-  const rows = HOSTS.map((h) => {
-    const events = [...new Set(Object.values(h.events))].filter((e) => EVENT_BY_NAME.has(e)).length;
-    const install = h.setup ? `\`hooks install ${h.name}\` → ${h.setup.summary}` : "–";
-    const unit = h.timeout.unit === "ms" ? "milliseconds" : "seconds";
-    return `| ${h.title} | ${install} | ${events} | ${h.import ? `\`hooks import ${h.name}\`` : "–"} | ${unit} | ${checkedOf(h.name)} |`;
-  });
-  for (const i of INTEGRATIONS) rows.push(`| ${i.title} | ${i.setup} | ${i.events} | – | ${i.unit} | ${checkedOf(i.name)} |`);
-  return ["| agent | dispatch entries | events read | import | host timeouts in | checked against |", "|---|---|---|---|---|---|", ...rows].join("\n");
+/** resolveHostName's host, its runtime part loaded (that host's module alone). */
+export async function resolveHostRuntime(flag: string | undefined, payload: Payload): Promise<HostRuntime | null> {
+  const name = resolveHostName(flag, payload);
+  return name === null ? null : ((await hostRow(name)?.runtime()) ?? null);
 }

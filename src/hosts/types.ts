@@ -3,10 +3,11 @@ import type { HookContext, TriggerResult } from "../runner/types.js";
 import type { ExistingHook, HookImport } from "../interop/importHooks.js";
 
 /**
- * A host is the agent that fires an event (docs/hosts.md). Each host is one module in src/hosts/
- * exporting one `HostAdapter`: tables (events, tools, timeout unit, config file) plus small
- * functions (read a payload, render a result, import hooks), and an optional setup (src/hosts/setup.ts). src/hosts/table.ts
- * lists them all; the CLI, the docs' tables and the tests walk that list.
+ * A host is the agent that fires an event (docs/hosts.md). Each host has two modules in src/hosts/:
+ * its runtime part (`HostRuntime`, <host>Run.ts: tables of events and tools, read a payload, render
+ * a result) and its whole `HostAdapter` (<host>.ts: the runtime part with its setup
+ * (src/hosts/setup.ts), probe and import). src/hosts/table.ts lists them all; the CLI, the docs'
+ * tables and the tests walk that list.
  */
 
 /** A host's payload: the JSON object it writes to a hook's stdin. */
@@ -229,7 +230,13 @@ export interface OffSwitch {
   fix: string;
 }
 
-export interface HostAdapter {
+/**
+ * A host's runtime part: what a `hooks run --host NAME` needs to read the host's payload and
+ * answer it (events, tools, read, render, notRun). Each host's is its own module
+ * (src/hosts/<host>Run.ts), loaded by the host table (src/hosts/table.ts) for that host alone,
+ * and imports no install, import or doctor code (docs/architecture.md).
+ */
+export interface HostRuntime {
   /** The name on the command line: `hooks run EVENT --host gemini`, `hooks install gemini`. */
   readonly name: string;
   /** The product's name for people: "Gemini CLI". */
@@ -285,6 +292,13 @@ export interface HostAdapter {
    * generated answers): where the host lacks it, the degradation rule.
    */
   readonly degrade: Readonly<Partial<Record<"ask" | "defer" | "updated_input" | "context" | "feedback" | "followup" | "stop" | "notice", string>>>;
+}
+
+/**
+ * A host's whole adapter: its runtime part plus the optional parts only some commands use
+ * (`hooks install`, `import`, `doctor`, `validate`'s staleness check), in src/hosts/<host>.ts.
+ */
+export interface HostAdapter extends HostRuntime {
   /** How the host runs a hook (`hooks doctor` fires its entries so); absent: the doctor does not fire them. */
   readonly probe?: HostProbe;
   /** How `hooks install` hands the host's events to hookrun; absent for a host hookrun does not install into. */

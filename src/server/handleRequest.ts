@@ -4,7 +4,7 @@ import { HookrunError, UsageError } from "../errors.js";
 import { EVENTS } from "../events/catalog.js";
 import { trustCommand } from "../hosts/notRunWords.js";
 import { type HostEventOutcome, runHostEvent } from "../hosts/runHostEvent.js";
-import { HOSTS, hostByName } from "../hosts/table.js";
+import { HOSTS, hostByName } from "../hosts/adapters.js";
 import type { HostAdapter, Payload } from "../hosts/types.js";
 import { hostHttpBody } from "../hosts/httpAnswer.js";
 import { CHALLENGE, HOST_ROUTE, healthProof } from "../hosts/warm.js";

@@ -4,7 +4,7 @@ import { assertConfigFound } from "../../config/discover.js";
 import { loadConfig } from "../../config/loadConfig.js";
 import { UsageError } from "../../errors.js";
 import { installable } from "../../hosts/installTargets.js";
-import { hostByName } from "../../hosts/table.js";
+import { hostByName } from "../../hosts/adapters.js";
 import { doctor } from "../../prove/doctor.js";
 import type { DoctorReport, Finding } from "../../prove/doctorReport.js";
 import { terminalSafe } from "../../text.js";

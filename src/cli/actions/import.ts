@@ -14,7 +14,7 @@ import { FileReadError, READ_LIMITS, readBoundedText } from "../../fs/readBounde
 import { assertInside, realDestination } from "../../fs/insideDir.js";
 import { writeFileAtomic } from "../../fs/writeFileAtomic.js";
 import type { CliContext } from "../context.js";
-import { HOSTS, hostByName } from "../../hosts/table.js";
+import { HOSTS, hostByName } from "../../hosts/adapters.js";
 import type { HostAdapter } from "../../hosts/types.js";
 import { UsageError } from "../../errors.js";
 import { lineOf, terminalSafe } from "../../text.js";

@@ -4,7 +4,7 @@ import { READ_LIMITS } from "../../fs/readBounded.js";
 import { hostHttpBody } from "../../hosts/httpAnswer.js";
 import { trustCommand } from "../../hosts/notRunWords.js";
 import { runHostEvent } from "../../hosts/runHostEvent.js";
-import { hostByName } from "../../hosts/table.js";
+import { hostByName } from "../../hosts/adapters.js";
 import { MCP_SERVER, MCP_TOOL, mcpCapable, mcpHosts, readMcpArgs } from "../../hosts/warmMcp.js";
 import { createRunner } from "../../runner/createRunner.js";
 import type { Runner } from "../../runner/types.js";

@@ -6,8 +6,8 @@ import { runningInCi } from "../../env.js";
 import { hastenTerminations, terminateGroup } from "../../fs/processes.js";
 import { trustCommand } from "../../hosts/notRunWords.js";
 import { type HostEventOutcome, type HostEventRequest, runHostEvent } from "../../hosts/runHostEvent.js";
-import { HOSTS, hostByName, resolveHost } from "../../hosts/table.js";
-import type { HostAdapter, HostAnswer } from "../../hosts/types.js";
+import { HOST_NAMES, hostRow, resolveHostRuntime } from "../../hosts/table.js";
+import type { HostAnswer, HostRuntime } from "../../hosts/types.js";
 import { formatJunit } from "../../report/formatJunit.js";
 import { formatElapsed, formatFooter, formatHookBlock } from "../../report/formatText.js";
 import { formatGithubAnnotations, formatGithubHookBlock, isGithubActions } from "../../report/github.js";
@@ -81,8 +81,7 @@ export interface RunPlan {
 function planRun(ctx: CliContext, flags: RunFlags): RunPlan {
   const asked = flags.json ? "json" : flags.output;
   if (asked !== undefined && !OUTPUTS.includes(asked)) throw new UsageError(`--output ${asked} is not supported; use ${OUTPUTS.join(", ")}`);
-  if (flags.host !== undefined && flags.host !== "auto" && !hostByName(flags.host))
-    throw new UsageError(`--host ${flags.host}: no such host; use auto or one of ${HOSTS.map((h) => h.name).join(", ")}`);
+  if (flags.host !== undefined && flags.host !== "auto" && !hostRow(flags.host)) throw new UsageError(`--host ${flags.host}: no such host; use auto or one of ${HOST_NAMES.join(", ")}`);
   // `--output claude` is `--host claude`, as before hosts had a flag of their own.
   const hostFlag = asked === "claude" ? "claude" : flags.host;
   if (hostFlag !== undefined && asked !== undefined && asked !== "claude")
@@ -111,7 +110,7 @@ function planRun(ctx: CliContext, flags: RunFlags): RunPlan {
  * is answered in that host's contract (docs/hosts.md). `runner` makes the run's runner; the
  * caller closes it.
  */
-export function cliHostEventRequest(
+export async function cliHostEventRequest(
   ctx: CliContext,
   eventArg: string,
   payload: HookContext,
@@ -119,8 +118,8 @@ export function cliHostEventRequest(
   runner: (config: ResolvedConfig) => Runner,
   options: TriggerOptions,
   payloadProblem?: Error,
-): HostEventRequest {
-  const host = plan.asked !== undefined && plan.asked !== "claude" ? null : resolveHost(plan.hostFlag, payload);
+): Promise<HostEventRequest> {
+  const host = plan.asked !== undefined && plan.asked !== "claude" ? null : await resolveHostRuntime(plan.hostFlag, payload);
   return {
     host,
     named: plan.hostFlag === "auto" ? undefined : plan.hostFlag,
@@ -174,7 +173,7 @@ export async function runHooks(ctx: CliContext, eventArg: string, flags: RunFlag
     if (config.files.length === 0) ctx.stderr.write(`hooks: no hooks.yaml found from ${ctx.cwd} up (nor a user config); nothing to run\n`);
   };
   if (plan.explain || flags.dryRun) {
-    const request = cliHostEventRequest(
+    const request = await cliHostEventRequest(
       ctx,
       eventArg,
       payload,
@@ -235,7 +234,7 @@ export async function dispatchEvent(
 ): Promise<{ outcome: HostEventOutcome; session: RunSession }> {
   const session = startSession(ctx, plan);
   try {
-    const request = cliHostEventRequest(ctx, eventArg, payload, plan, (config) => (check?.(config), session.start(config)), options, payloadProblem);
+    const request = await cliHostEventRequest(ctx, eventArg, payload, plan, (config) => (check?.(config), session.start(config)), options, payloadProblem);
     session.host = request.host;
     return { outcome: await runHostEvent(request), session };
   } finally {
@@ -244,7 +243,7 @@ export async function dispatchEvent(
 }
 
 /** `hooks explain` and `hooks run --dry-run`: what would run for this context, and why not; nothing runs. */
-async function inspectRun(ctx: CliContext, flags: RunFlags, plan: RunPlan, host: HostAdapter | null, prepared: Extract<HostEventOutcome, { kind: "prepared" }>): Promise<number> {
+async function inspectRun(ctx: CliContext, flags: RunFlags, plan: RunPlan, host: HostRuntime | null, prepared: Extract<HostEventOutcome, { kind: "prepared" }>): Promise<number> {
   const { config, event, context } = prepared;
   if (prepared.transcriptWarning) ctx.stderr.write(`hooks: warning: ${prepared.transcriptWarning}\n`);
   // Loaded only here: a plain `hooks run` never pays for it (docs/performance.md).
@@ -271,7 +270,7 @@ async function inspectRun(ctx: CliContext, flags: RunFlags, plan: RunPlan, host:
 
 /** The process side of one `hooks run`: its runner, signals, live progress and, at the end, the hand-off of leftovers. */
 export interface RunSession {
-  host: HostAdapter | null;
+  host: HostRuntime | null;
   interrupted: NodeJS.Signals | null;
   progress: ReturnType<typeof startProgress> | null;
   /** How a result without a host is printed. */
