@@ -33,7 +33,7 @@ describe("syntax problems, each with LINE:COL and what to do", () => {
   });
 
   it("an empty file, or one with only comments", async () => {
-    for (const text of ["", "\n\n", "# nothing yet\n"]) {
+    for (const text of ["", "\n\n", "# nothing yet\n", "# nothing yet\r\n# nor here\r\n\r\n", "---\n  # indented\n...", "# no newline at the end"]) {
       expectDiagnostics(await diagnose("hooks.yaml", text), [[1, 1, "error", /the file is empty: add a `hooks:` map.*hooks init/]]);
     }
     expectDiagnostics(await diagnose("hooks.json", "  \n"), [[1, 1, "error", /the file is empty/]]);
