@@ -188,6 +188,44 @@ describe("validation (docs/configuration.md#diagnostics): all problems at once",
     );
   });
 
+  it("a matcher repeated on several hooks is reported at each of them (each distinct matcher is checked once per file)", async () => {
+    expectDiagnostics(
+      await diagnose(
+        "hooks.yaml",
+        y(
+          "hooks:",
+          "  pre_tool_use:",
+          "    - name: a",
+          "      command: echo",
+          "      matcher: 'Bash(['",
+          "    - name: b",
+          "      command: echo",
+          "      matcher: 'Bash(['",
+          "  stop:",
+          "    - name: c",
+          "      command: echo",
+          "      matcher: Bash",
+          "    - name: d",
+          "      command: echo",
+          "      matcher: Bash",
+          "    - name: e",
+          "      command: echo",
+          "      matcher: '*'",
+          "  post_tool_use:",
+          "    - name: f",
+          "      command: echo",
+          "      matcher: Bash",
+        ),
+      ),
+      [
+        [5, 16, "error", /invalid regex in `matcher`/],
+        [8, 16, "error", /invalid regex in `matcher`/],
+        [12, 16, "warning", /`matcher` has no effect on `stop`/],
+        [15, 16, "warning", /`matcher` has no effect on `stop`/],
+      ],
+    );
+  });
+
   it("parallel on a transform event; gate or custom on a built-in event", async () => {
     expectDiagnostics(await diagnose("hooks.yaml", y("events:", "  tool_transform: { parallel: true }", "  message_transform: { parallel: false }", "  stop: { gate: false, custom: true }")), [
       [2, 21, "error", /`parallel` is not allowed on `tool_transform`/],
