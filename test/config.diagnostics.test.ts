@@ -33,7 +33,7 @@ describe("syntax problems, each with LINE:COL and what to do", () => {
   });
 
   it("an empty file, or one with only comments", async () => {
-    for (const text of ["", "\n\n", "# nothing yet\n"]) {
+    for (const text of ["", "\n\n", "# nothing yet\n", "# nothing yet\r\n# nor here\r\n\r\n", "---\n  # indented\n...", "# no newline at the end"]) {
       expectDiagnostics(await diagnose("hooks.yaml", text), [[1, 1, "error", /the file is empty: add a `hooks:` map.*hooks init/]]);
     }
     expectDiagnostics(await diagnose("hooks.json", "  \n"), [[1, 1, "error", /the file is empty/]]);
@@ -185,6 +185,44 @@ describe("validation (docs/configuration.md#diagnostics): all problems at once",
         ),
       ),
       [[5, 16, "error", /invalid regex in `matcher`: .*fix it, or use plain names separated by \|/]],
+    );
+  });
+
+  it("a matcher repeated on several hooks is reported at each of them (each distinct matcher is checked once per file)", async () => {
+    expectDiagnostics(
+      await diagnose(
+        "hooks.yaml",
+        y(
+          "hooks:",
+          "  pre_tool_use:",
+          "    - name: a",
+          "      command: echo",
+          "      matcher: 'Bash(['",
+          "    - name: b",
+          "      command: echo",
+          "      matcher: 'Bash(['",
+          "  stop:",
+          "    - name: c",
+          "      command: echo",
+          "      matcher: Bash",
+          "    - name: d",
+          "      command: echo",
+          "      matcher: Bash",
+          "    - name: e",
+          "      command: echo",
+          "      matcher: '*'",
+          "  post_tool_use:",
+          "    - name: f",
+          "      command: echo",
+          "      matcher: Bash",
+        ),
+      ),
+      [
+        [5, 16, "error", /invalid regex in `matcher`/],
+        [8, 16, "error", /invalid regex in `matcher`/],
+        [12, 16, "warning", /`matcher` has no effect on `stop`/],
+        [15, 16, "warning", /`matcher` has no effect on `stop`/],
+      ],
     );
   });
 

@@ -35,12 +35,13 @@ export function checkConfigFile(input: CheckConfigFileInput): Diagnostic[] {
   if (!isObj(root)) return out;
   if (isObj(root.defaults)) {
     const d = root.defaults;
-    if (d.timeout !== undefined) problem(report, ["defaults", "timeout"], durationProblem("timeout", d.timeout));
-    if (d.max_output !== undefined) problem(report, ["defaults", "max_output"], sizeProblem("max_output", d.max_output));
+    if (d.timeout !== undefined) problem(report, ["defaults"], "timeout", durationProblem("timeout", d.timeout));
+    if (d.max_output !== undefined) problem(report, ["defaults"], "max_output", sizeProblem("max_output", d.max_output));
   }
   if (isObj(root.events)) checkEvents(report, root.events, custom);
   if (!isObj(root.hooks)) return out;
   const firstByName = new Map<string, ConfigPath>();
+  const matchers: Matchers = new Map();
   for (const [key, list] of Object.entries(root.hooks)) {
     if (key.startsWith("x-")) continue;
     const event = tryParseHookEvent(key, custom);
@@ -56,7 +57,7 @@ export function checkConfigFile(input: CheckConfigFileInput): Diagnostic[] {
           report("error", [...at, "name"], `duplicate hook name \`${hook.name}\`: already used at line ${p.line}, column ${p.col} of this file; names are unique in a file, rename one`);
         } else firstByName.set(hook.name, at);
       }
-      checkHook(report, at, hook, event, input.custom);
+      checkHook(report, at, hook, event, input.custom, matchers);
       checkHookPaths(report, at, hook, input);
     });
   }
@@ -88,7 +89,7 @@ function checkEvents(report: Report, events: Obj, custom: string[]): void {
 }
 
 /** One hook's fields: command or args, durations and sizes, its matcher, an `if` or on_failure that cannot apply to its event. */
-function checkHook(report: Report, at: ConfigPath, hook: Obj, event: string | null, custom: ReadonlyMap<string, boolean>): void {
+function checkHook(report: Report, at: ConfigPath, hook: Obj, event: string | null, custom: ReadonlyMap<string, boolean>, matchers: Matchers): void {
   if (hook.command !== undefined && hook.args !== undefined) {
     report("error", [...at, "args"], `hook${label(hook)} has both \`command\` and \`args\`: keep exactly one (command runs in a shell, args runs without one)`, "key");
   }
@@ -101,9 +102,9 @@ function checkHook(report: Report, at: ConfigPath, hook: Obj, event: string | nu
       `hook${label(hook)} has \`loop_limit\` on \`${event}\`: it bounds how many stops in a row a hook keeps the agent going, so only stop and subagent_stop take it; remove it or move the hook`,
       "key",
     );
-  if (hook.timeout !== undefined) problem(report, [...at, "timeout"], durationProblem("timeout", hook.timeout));
-  if (hook.max_output !== undefined) problem(report, [...at, "max_output"], sizeProblem("max_output", hook.max_output));
-  if (typeof hook.matcher === "string") checkMatcher(report, [...at, "matcher"], hook.matcher, event);
+  if (hook.timeout !== undefined) problem(report, at, "timeout", durationProblem("timeout", hook.timeout));
+  if (hook.max_output !== undefined) problem(report, at, "max_output", sizeProblem("max_output", hook.max_output));
+  if (typeof hook.matcher === "string") checkMatcher(report, at, hook.matcher, event, matchers);
   if (typeof hook.if === "string" && event !== null && !TOOL_CALL_EVENTS.has(event)) {
     report("warning", [...at, "if"], `hook${label(hook)} never runs: \`if\` tests a tool call, and \`${event}\` has none (only ${[...TOOL_CALL_EVENTS].join(", ")}); remove \`if\` or move the hook`);
   }
@@ -125,15 +126,17 @@ function checkHookPaths(report: Report, at: ConfigPath, hook: Obj, input: CheckC
       return;
     }
   }
-  const script = typeof hook.command === "string" ? firstWord(hook.command) : Array.isArray(hook.args) && typeof hook.args[0] === "string" ? hook.args[0] : null;
+  // A command without a `/` names no relative script: skip the word regex (most commands).
+  const script = typeof hook.command === "string" ? (hook.command.includes("/") ? firstWord(hook.command) : null) : Array.isArray(hook.args) && typeof hook.args[0] === "string" ? hook.args[0] : null;
   if (script && looksLikeRelativeScript(script) && !existsSync(path.resolve(runDir, script))) {
     const field = typeof hook.command === "string" ? "command" : "args";
     report("warning", [...at, field], `\`${field}\` runs ${script}, which does not exist (looked for ${path.resolve(runDir, script)}): create it or fix the path`);
   }
 }
 
-function problem(report: (s: Diagnostic["severity"], at: ConfigPath, m: string) => void, at: ConfigPath, message: string | null): void {
-  if (message) report("error", at, message);
+/** Reports `message`, when there is one, at `key` under `at` (the path is built only then: most values are fine). */
+function problem(report: (s: Diagnostic["severity"], at: ConfigPath, m: string) => void, at: ConfigPath, key: string, message: string | null): void {
+  if (message) report("error", [...at, key], message);
 }
 
 function label(hook: Obj): string {
@@ -149,20 +152,35 @@ function suggest(key: string, custom: readonly string[]): string {
   return " (run `hooks events` for the list)";
 }
 
-function checkMatcher(report: (s: Diagnostic["severity"], at: ConfigPath, m: string) => void, at: ConfigPath, matcher: string, event: string | null): void {
-  const rule = matcherRule(matcher);
-  if (rule.kind === "regex") {
-    try {
-      new RegExp(rule.source);
-    } catch (e) {
-      report("error", at, `invalid regex in \`matcher\`: ${(e as Error).message.replace(/^Invalid regular expression: /, "")}; fix it, or use plain names separated by |`);
-      return;
+/**
+ * What a matcher value is, once per distinct value in a file (large configs repeat a few
+ * matchers on many hooks): whether it matches everything, and why it is not a valid regex.
+ */
+type Matchers = Map<string, { all: boolean; regexError: string | null }>;
+
+function checkMatcher(report: Report, at: ConfigPath, matcher: string, event: string | null, matchers: Matchers): void {
+  let known = matchers.get(matcher);
+  if (known === undefined) {
+    const rule = matcherRule(matcher);
+    let regexError: string | null = null;
+    if (rule.kind === "regex") {
+      try {
+        new RegExp(rule.source);
+      } catch (e) {
+        regexError = (e as Error).message.replace(/^Invalid regular expression: /, "");
+      }
     }
+    known = { all: rule.kind === "all", regexError };
+    matchers.set(matcher, known);
   }
-  if (rule.kind === "all" || event === null) return;
+  if (known.regexError !== null) {
+    report("error", [...at, "matcher"], `invalid regex in \`matcher\`: ${known.regexError}; fix it, or use plain names separated by |`);
+    return;
+  }
+  if (known.all || event === null) return;
   const info = eventInfo(event);
   if (!info || info.matchField === null) {
-    report("warning", at, `\`matcher\` has no effect on \`${event}\`, which has no match field: remove it${info ? "" : " (custom events have none)"}`);
+    report("warning", [...at, "matcher"], `\`matcher\` has no effect on \`${event}\`, which has no match field: remove it${info ? "" : " (custom events have none)"}`);
   }
 }
 

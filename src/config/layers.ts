@@ -64,8 +64,9 @@ export function mergeHooks(files: LayerFile[], defaults: MergedDefaults, custom:
           return;
         }
         // A misspelt `comand:` is already reported as an unknown key; don't pile a second error on it.
-        const misspelt = Object.keys(spec).some((k) => !k.startsWith("x-") && !HOOK_KEYS.includes(k));
-        if (spec.command === undefined && spec.args === undefined && !misspelt) {
+        // (Looked for only when the hook has neither: every key against the list, for each hook, costs.)
+        const misspelt = (): boolean => Object.keys(spec).some((k) => !k.startsWith("x-") && !HOOK_KEYS.includes(k));
+        if (spec.command === undefined && spec.args === undefined && !misspelt()) {
           diagnostics.push({
             file: parsed.file,
             line: here.line,

@@ -135,8 +135,17 @@ function deepBlockLine(text: string): Position {
   return START;
 }
 
+// Line by line up to the first content line: a config's first lines decide, and splitting a
+// large file into lines only to look at two of them made garbage for the collector.
 function isOnlyComments(text: string): boolean {
-  return text.split(/\r?\n/).every((l) => /^\s*(#.*)?$/.test(l) || /^\s*(---|\.\.\.)\s*$/.test(l));
+  for (let start = 0; start <= text.length; ) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, text.charCodeAt(end - 1) === 13 && end > start ? end - 1 : end);
+    if (!/^\s*(#.*)?$/.test(line) && !/^\s*(---|\.\.\.)\s*$/.test(line)) return false;
+    start = end + 1;
+  }
+  return true;
 }
 
 /** 1-based line and column of a character offset. */

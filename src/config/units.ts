@@ -1,3 +1,5 @@
+const DURATION_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
 /** Parse a duration: seconds as a number, or "500ms" | "30s" | "2m" | "1h". Returns ms or null. */
 export function parseDuration(value: unknown): number | null {
   if (typeof value === "number") return Number.isFinite(value) ? value * 1000 : null;
@@ -6,7 +8,7 @@ export function parseDuration(value: unknown): number | null {
   if (!m) return null;
   const n = Number(m[1]);
   const unit = m[2] ?? "s";
-  return n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit]!;
+  return n * DURATION_UNIT_MS[unit]!;
 }
 
 /** Parse a size: bytes as a number, or "64KiB" | "1MiB" | "1GiB" (also KB/MB/GB, B). Returns bytes or null. */
@@ -33,8 +35,9 @@ export const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 
 /** Why a duration value is unusable (one sentence), or null when it is fine. */
 export function durationProblem(key: string, value: unknown): string | null {
-  const shown = typeof value === "string" ? `"${value}"` : String(value);
   const ms = parseDuration(value);
+  if (ms !== null && ms > 0 && ms <= MAX_TIMEOUT_MS) return null;
+  const shown = typeof value === "string" ? `"${value}"` : String(value);
   if (ms === null) return `bad duration ${shown} for \`${key}\`: write seconds (30) or "500ms", "30s", "2m", "1h"`;
   if (ms <= 0) return `\`${key}\` must be positive, not ${shown}`;
   if (ms > MAX_TIMEOUT_MS) return `\`${key}\` ${shown} is above the 24 h maximum: use at most "24h"`;

@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
 import path from "node:path";
 import type { ResolvedConfig } from "../config/types.js";
+import { nodeCrypto } from "../fs/crypto.js";
 import { readBoundedText } from "../fs/readBounded.js";
 import { assertPrivateStatePath, stateDir } from "../fs/stateDir.js";
 import { healthProof, TOKEN_VAR } from "./warm.js";
@@ -74,7 +74,7 @@ export type WarmServerState = "ours" | "foreign" | "unproven" | "down";
  * $HOOKS_SERVE_TOKEN nor the state dir's serve.token), `down` (nothing answers).
  */
 export async function warmServerState(port: number, env: NodeJS.ProcessEnv): Promise<WarmServerState> {
-  const challenge = randomBytes(16).toString("hex");
+  const challenge = nodeCrypto().randomBytes(16).toString("hex");
   let body: unknown;
   try {
     const res = await fetch(`http://127.0.0.1:${port}/v1/health?challenge=${challenge}`, { signal: AbortSignal.timeout(1000) });

@@ -1,4 +1,4 @@
-import { createHmac } from "node:crypto";
+import { nodeCrypto } from "../fs/crypto.js";
 import type { TriggerResult } from "../runner/types.js";
 import { formatClaude } from "./claude.js";
 import type { HostEntry } from "./types.js";
@@ -25,7 +25,7 @@ export const TOKEN_VAR = "HOOKS_SERVE_TOKEN";
  * `hooks install --check`, `hooks validate` and `hooks doctor` ask it before calling a warm setup
  * good: a listener on the port that cannot answer is not the user's own server.
  */
-export const healthProof = (token: string, challenge: string): string => createHmac("sha256", token).update(`hookrun-health:${challenge}`).digest("hex");
+export const healthProof = (token: string, challenge: string): string => nodeCrypto().createHmac("sha256", token).update(`hookrun-health:${challenge}`).digest("hex");
 
 /** A challenge `hooks serve` answers: hex, 32 to 128 digits. */
 export const CHALLENGE = /^[0-9a-f]{32,128}$/;

@@ -1,7 +1,17 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
 import { statSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { BACKGROUND_POLL_MS, groupAlive, KILL_GRACE_MS, readProcStat, terminateGroup } from "../fs/processes.js";
+
+// node:child_process (with net and stream) is loaded at the first spawn, not when this module is:
+// commands that import the runner without running a hook (`hooks validate` reaches it through its
+// check of installed host entries) would pay for it at start (docs/performance.md#what-each-start-up-measure-buys).
+let loaded: typeof import("node:child_process") | undefined;
+function childProcess(): typeof import("node:child_process") {
+  loaded ??= createRequire(import.meta.url)("node:child_process") as typeof import("node:child_process");
+  return loaded;
+}
 
 /** What to run: a file with its argv (a shell for `command`, the program itself for `args`). */
 export interface SpawnRequest {
@@ -106,7 +116,7 @@ class Capture {
 function drainElsewhere(stream: Readable, push: (chunk: Buffer) => void): ChildProcess | null {
   let drainer: ChildProcess;
   try {
-    drainer = spawn("cat", [], { stdio: [stream, "ignore", "ignore"] });
+    drainer = childProcess().spawn("cat", [], { stdio: [stream, "ignore", "ignore"] });
   } catch {
     return null;
   }
@@ -140,7 +150,7 @@ export function spawnHook(request: SpawnRequest): SpawnedHook {
   if (badCwd) return settled(spawnFailure(badCwd, started));
   let child: ChildProcess;
   try {
-    child = spawn(request.file, request.args, { cwd: request.cwd, env: request.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+    child = childProcess().spawn(request.file, request.args, { cwd: request.cwd, env: request.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
   } catch (error) {
     return settled(spawnFailure(describeSpawnError(error as NodeJS.ErrnoException, request), started));
   }
