@@ -62,10 +62,11 @@ const C0_NAMES = [
 const INVISIBLE = "\\u2028\\u2029\\u27e8\\u115f\\u1160\\u3164\\uffa0\\u{e0100}-\\u{e01ef}\\p{Cf}\\p{Cs}";
 // \p{Cs} matches lone surrogates only: a /u regex sees a valid pair as one code point.
 const unsafe = (c0: string): RegExp => new RegExp(`[${c0}\\u007f-\\u009f${INVISIBLE}]`, "gu");
-const UNSAFE = unsafe("\\u0000-\\u001f");
-const UNSAFE_BUT_LINE_BREAKS = unsafe("\\u0000-\\u0009\\u000b-\\u001f");
-const UNSAFE_BUT_TABS = unsafe("\\u0000-\\u0008\\u000a-\\u001f");
-const UNSAFE_BUT_BOTH = unsafe("\\u0000-\\u0008\\u000b-\\u001f");
+// The C0 range of each pattern, by option (keepNewlines + 2 × keepTabs). Each pattern is built on
+// first use: parsing one with Unicode properties costs a cold process about 0.1 ms, and most runs
+// print only plain ASCII (see PLAIN below).
+const C0_UNSAFE = ["\\u0000-\\u001f", "\\u0000-\\u0009\\u000b-\\u001f", "\\u0000-\\u0008\\u000a-\\u001f", "\\u0000-\\u0008\\u000b-\\u001f"];
+const UNSAFE_PATTERNS: (RegExp | undefined)[] = [];
 
 /** The visible name of one unsafe character. */
 export function escapeName(char: string): string {
@@ -90,8 +91,9 @@ const PLAIN = [plainBut(""), plainBut("\\n"), plainBut("\\t"), plainBut("\\n\\t"
 
 /** `text` with every unsafe character replaced by its visible name (see above). */
 export function terminalSafe(text: string, options: TerminalSafeOptions = {}): string {
-  if (PLAIN[(options.keepNewlines ? 1 : 0) + (options.keepTabs ? 2 : 0)].test(text)) return text;
-  const pattern = options.keepNewlines ? (options.keepTabs ? UNSAFE_BUT_BOTH : UNSAFE_BUT_LINE_BREAKS) : options.keepTabs ? UNSAFE_BUT_TABS : UNSAFE;
+  const kind = (options.keepNewlines ? 1 : 0) + (options.keepTabs ? 2 : 0);
+  if (PLAIN[kind].test(text)) return text;
+  const pattern = (UNSAFE_PATTERNS[kind] ??= unsafe(C0_UNSAFE[kind]));
   pattern.lastIndex = 0;
   return pattern.test(text) ? text.replace(pattern, escapeName) : text;
 }
