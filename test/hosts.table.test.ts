@@ -1,3 +1,4 @@
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { HOSTS } from "../src/hosts/adapters.js";
 import { HOST_NAMES, HOST_TABLE, hostRow, resolveHostName, resolveHostRuntime } from "../src/hosts/table.js";
@@ -20,6 +21,14 @@ describe("the host table", () => {
     expect(adapter.detect).toBe(row.detect);
     for (const key of ["title", "events", "tools", "timeout", "read", "render", "notRun", "degrade", "route", "readEnv", "announceNotRun"] as const) expect(adapter[key], key).toBe(runtime[key]);
     expect(HOSTS.find((h) => h.name === name)).toBe(adapter);
+  });
+
+  it.each(HOST_TABLE.map((row) => [row.name, row] as const))("%s: the row's folder is its setup's, and the project file hookrun writes is in it", async (_, row) => {
+    const setup = (await row.adapter()).setup;
+    expect(setup?.folder).toBe(row.folder);
+    if (!setup || setup.userOnly) return;
+    const written = path.relative("/project", setup.place("/project", false));
+    expect(written === row.folder || written.startsWith(`${row.folder}/`), written).toBe(true);
   });
 
   it("resolves --host NAME to NAME's runtime part, and a name not in the table to nothing", async () => {

@@ -26,6 +26,12 @@ import type { HostAdapter, HostRuntime, Payload } from "./types.js";
  */
 export interface HostRow {
   readonly name: string;
+  /**
+   * Where the host's project setup lives (its setup's `folder`, which test/hosts.table.test.ts holds
+   * equal): without it in a project, no entries of hookrun's can be there, and `hooks validate`
+   * skips loading every adapter to look for them.
+   */
+  readonly folder: string;
   /** Whether a payload can only have come from this host (src/hosts/detect.ts; the runtime part's `detect` is the same function). */
   readonly detect: (payload: Payload) => boolean;
   runtime(): Promise<HostRuntime>;
@@ -41,24 +47,36 @@ export interface HostRow {
  * walk them all.
  */
 export const HOST_TABLE: readonly HostRow[] = Object.freeze([
-  { name: "claude", detect: detectClaude, runtime: async () => (await import("./claudeRun.js")).claudeRun, adapter: async () => (await import("./claude.js")).claudeHost },
-  { name: "codex", detect: detectCodex, runtime: async () => (await import("./codexRun.js")).codexRun, adapter: async () => (await import("./codex.js")).codex },
-  { name: "gemini", detect: detectGemini, runtime: async () => (await import("./geminiRun.js")).geminiRun, adapter: async () => (await import("./gemini.js")).gemini },
-  { name: "copilot", detect: detectCopilot, runtime: async () => (await import("./copilotRun.js")).copilotRun, adapter: async () => (await import("./copilot.js")).copilot },
-  { name: "qwen", detect: detectQwen, runtime: async () => (await import("./qwenRun.js")).qwenRun, adapter: async () => (await import("./qwen.js")).qwenHost },
-  { name: "cursor", detect: detectCursor, runtime: async () => (await import("./cursorRun.js")).cursorRun, adapter: async () => (await import("./cursor.js")).cursor },
-  { name: "droid", detect: detectDroid, runtime: async () => (await import("./droidRun.js")).droidRun, adapter: async () => (await import("./droid.js")).droid },
-  { name: "windsurf", detect: detectWindsurf, runtime: async () => (await import("./windsurfRun.js")).windsurfRun, adapter: async () => (await import("./windsurf.js")).windsurf },
-  { name: "cline", detect: detectCline, runtime: async () => (await import("./clineRun.js")).clineRun, adapter: async () => (await import("./cline.js")).cline },
-  { name: "agent-code", detect: undetectable, runtime: async () => (await import("./agentCodeRun.js")).agentCodeRun, adapter: async () => (await import("./agentCode.js")).agentCode },
-  { name: "qoder", detect: detectQoder, runtime: async () => (await import("./qoderRun.js")).qoderRun, adapter: async () => (await import("./qoder.js")).qoder },
-  { name: "crush", detect: detectCrush, runtime: async () => (await import("./crushRun.js")).crushRun, adapter: async () => (await import("./crush.js")).crush },
-  { name: "letta", detect: detectLetta, runtime: async () => (await import("./lettaRun.js")).lettaRun, adapter: async () => (await import("./letta.js")).letta },
-  { name: "goose", detect: detectGoose, runtime: async () => (await import("./gooseRun.js")).gooseRun, adapter: async () => (await import("./goose.js")).goose },
-  { name: "grok", detect: detectGrok, runtime: async () => (await import("./grokRun.js")).grokRun, adapter: async () => (await import("./grok.js")).grok },
-  { name: "kimi", detect: detectKimi, runtime: async () => (await import("./kimiRun.js")).kimiRun, adapter: async () => (await import("./kimi.js")).kimi },
-  { name: "pi", detect: undetectable, runtime: async () => (await import("./piRun.js")).piRun, adapter: async () => (await import("./pi.js")).pi },
-  { name: "opencode", detect: detectOpencode, runtime: async () => (await import("./opencodeRun.js")).opencodeRun, adapter: async () => (await import("./opencode.js")).opencode },
+  { name: "claude", folder: ".claude", detect: detectClaude, runtime: async () => (await import("./claudeRun.js")).claudeRun, adapter: async () => (await import("./claude.js")).claudeHost },
+  { name: "codex", folder: ".codex", detect: detectCodex, runtime: async () => (await import("./codexRun.js")).codexRun, adapter: async () => (await import("./codex.js")).codex },
+  { name: "gemini", folder: ".gemini", detect: detectGemini, runtime: async () => (await import("./geminiRun.js")).geminiRun, adapter: async () => (await import("./gemini.js")).gemini },
+  { name: "copilot", folder: ".github/hooks", detect: detectCopilot, runtime: async () => (await import("./copilotRun.js")).copilotRun, adapter: async () => (await import("./copilot.js")).copilot },
+  { name: "qwen", folder: ".qwen", detect: detectQwen, runtime: async () => (await import("./qwenRun.js")).qwenRun, adapter: async () => (await import("./qwen.js")).qwenHost },
+  { name: "cursor", folder: ".cursor", detect: detectCursor, runtime: async () => (await import("./cursorRun.js")).cursorRun, adapter: async () => (await import("./cursor.js")).cursor },
+  { name: "droid", folder: ".factory", detect: detectDroid, runtime: async () => (await import("./droidRun.js")).droidRun, adapter: async () => (await import("./droid.js")).droid },
+  { name: "windsurf", folder: ".windsurf", detect: detectWindsurf, runtime: async () => (await import("./windsurfRun.js")).windsurfRun, adapter: async () => (await import("./windsurf.js")).windsurf },
+  { name: "cline", folder: ".clinerules", detect: detectCline, runtime: async () => (await import("./clineRun.js")).clineRun, adapter: async () => (await import("./cline.js")).cline },
+  {
+    name: "agent-code",
+    folder: ".agent",
+    detect: undetectable,
+    runtime: async () => (await import("./agentCodeRun.js")).agentCodeRun,
+    adapter: async () => (await import("./agentCode.js")).agentCode,
+  },
+  { name: "qoder", folder: ".qoder", detect: detectQoder, runtime: async () => (await import("./qoderRun.js")).qoderRun, adapter: async () => (await import("./qoder.js")).qoder },
+  { name: "crush", folder: "crush.json", detect: detectCrush, runtime: async () => (await import("./crushRun.js")).crushRun, adapter: async () => (await import("./crush.js")).crush },
+  { name: "letta", folder: ".letta", detect: detectLetta, runtime: async () => (await import("./lettaRun.js")).lettaRun, adapter: async () => (await import("./letta.js")).letta },
+  {
+    name: "goose",
+    folder: ".agents/plugins/hookrun/hooks",
+    detect: detectGoose,
+    runtime: async () => (await import("./gooseRun.js")).gooseRun,
+    adapter: async () => (await import("./goose.js")).goose,
+  },
+  { name: "grok", folder: ".grok/hooks", detect: detectGrok, runtime: async () => (await import("./grokRun.js")).grokRun, adapter: async () => (await import("./grok.js")).grok },
+  { name: "kimi", folder: ".kimi-code/config.toml", detect: detectKimi, runtime: async () => (await import("./kimiRun.js")).kimiRun, adapter: async () => (await import("./kimi.js")).kimi },
+  { name: "pi", folder: ".pi", detect: undetectable, runtime: async () => (await import("./piRun.js")).piRun, adapter: async () => (await import("./pi.js")).pi },
+  { name: "opencode", folder: ".opencode", detect: detectOpencode, runtime: async () => (await import("./opencodeRun.js")).opencodeRun, adapter: async () => (await import("./opencode.js")).opencode },
 ]);
 
 /** The hosts' names, in the table's order. */

@@ -11,7 +11,9 @@ import { configSummary, disabledByEnv, eventJson, hookJson, validationJson } fro
 import { readRunLog } from "../../runner/runLog.js";
 import { listUndeliveredAsync, type UndeliveredAsync } from "../../async/sweep.js";
 import { ASYNC_EXPIRY_MS, projectKey } from "../../async/paths.js";
+import { existsSync } from "node:fs";
 import path from "node:path";
+import { HOST_TABLE } from "../../hosts/table.js";
 import { runLogFile, type RunLogRecord } from "../../runner/runLog.js";
 import { stateDir } from "../../fs/stateDir.js";
 import { terminalSafe } from "../../text.js";
@@ -26,6 +28,24 @@ export function loadCliConfig(ctx: CliContext): Promise<ResolvedConfig> {
   return loadConfig({ cwd: ctx.cwd, configPath: ctx.configPath, userConfig: ctx.userConfig, env: ctx.env });
 }
 
+/** Warnings about hooks install's entries in the project (stale entries, a host's setup around them, warm servers), added to config.warnings. */
+async function installWarnings(ctx: CliContext, config: ResolvedConfig): Promise<void> {
+  const checks = await import("../../hosts/installChecks.js");
+  for (const h of await checks.staleHosts(config)) {
+    const message = h.inProcess
+      ? `hookrun's ${h.stale.join(", ")} is not the one this hookrun writes (written by another version of hookrun, or edited); run \`hooks install ${h.host}\``
+      : `hookrun's entries are stale for ${h.stale.join(", ")} (hooks.yaml changed since \`hooks install ${h.host}\`); run \`hooks install ${h.host}\``;
+    config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message });
+  }
+  // A host's own setup around installed entries (agent-code: a layer hiding them, hooks outlasting its timeout).
+  for (const h of await checks.hostSetupWarnings(config, ctx.env)) config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message: h.message });
+  // Warm mode with no server (the host refuses every guarded action), or a listener that is not the user's own `hooks serve`.
+  for (const h of await checks.unprovenWarmServers(config, ctx.env)) {
+    const message = `hookrun's entries call \`hooks serve\` on 127.0.0.1:${h.port}: ${checks.warmServerWarning(h.port, h.state)}`;
+    config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message });
+  }
+}
+
 /** `hooks validate`: every diagnostic of every layer; exit 0 when valid (warnings allowed), else 78. */
 export async function validateConfig(ctx: CliContext, opts: { json?: boolean }): Promise<number> {
   const here = ctx.cwd;
@@ -33,21 +53,9 @@ export async function validateConfig(ctx: CliContext, opts: { json?: boolean }):
     const config = await loadCliConfig(ctx);
     assertConfigFound(config, ctx.cwd);
     // hooks install's entries that no longer match hooks.yaml (an event added, a timeout raised), or a
-    // generated in-process file of another hookrun version, are warnings.
-    const checks = await import("../../hosts/installChecks.js");
-    for (const h of await checks.staleHosts(config)) {
-      const message = h.inProcess
-        ? `hookrun's ${h.stale.join(", ")} is not the one this hookrun writes (written by another version of hookrun, or edited); run \`hooks install ${h.host}\``
-        : `hookrun's entries are stale for ${h.stale.join(", ")} (hooks.yaml changed since \`hooks install ${h.host}\`); run \`hooks install ${h.host}\``;
-      config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message });
-    }
-    // A host's own setup around installed entries (agent-code: a layer hiding them, hooks outlasting its timeout).
-    for (const h of await checks.hostSetupWarnings(config, ctx.env)) config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message: h.message });
-    // Warm mode with no server (the host refuses every guarded action), or a listener that is not the user's own `hooks serve`.
-    for (const h of await checks.unprovenWarmServers(config, ctx.env)) {
-      const message = `hookrun's entries call \`hooks serve\` on 127.0.0.1:${h.port}: ${checks.warmServerWarning(h.port, h.state)}`;
-      config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message });
-    }
+    // generated in-process file of another hookrun version, are warnings. A project with no agent's
+    // folder holds none, and skips loading every adapter to look (docs/performance.md).
+    if (HOST_TABLE.some((row) => existsSync(path.join(config.projectDir, row.folder)))) await installWarnings(ctx, config);
     if (opts.json) {
       ctx.stdout.write(`${JSON.stringify(validationJson(config, null, here), null, 2)}\n`);
       return EXIT.ok;
