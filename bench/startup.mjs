@@ -6,7 +6,9 @@
 // cache dir; the table gives medians and what the measure saves (off − on).
 //   node bench/startup.mjs [--runs 21] [--only code_cache,fast_yaml,…] [--node /path/to/node] [--callgrind]
 // --callgrind counts instructions (valgrind, about 10 s a run, default 5 runs) instead of timing:
-// deterministic to about 1 %, whatever the load, for measures too small to see in wall time.
+// steady to about ±5 M (2 %), whatever the load, for measures too small to see in wall time.
+// --fair-sched=yes: without it V8's background compiles land in some runs and not in others, and
+// one build's count jumps (375 against 500 M for `validate` of 1,000 hooks).
 // raw spawn vs execa is measured by bench/execa.mjs (execa is not a dependency).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
@@ -141,7 +143,7 @@ function once(s, workload) {
   const options = { cwd: f.dir, env: { ...f.env, ...s.env, NODE_EXTRA_CA_CERTS: undefined } };
   if (callgrind) {
     return async () => {
-      const r = await timeProcess("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", "--smc-check=all-non-file", node, s.cli, ...w.args], options);
+      const r = await timeProcess("valgrind", ["--tool=callgrind", "--callgrind-out-file=/dev/null", "--smc-check=all-non-file", "--fair-sched=yes", node, s.cli, ...w.args], options);
       const ir = /Collected : (\d+)/.exec(r.stderr);
       if (r.code !== 0 || !ir) throw new Error(`valgrind ${w.args.join(" ")} exited ${r.code}: ${r.stderr.slice(-300)}`);
       return { wall: NaN, cpu: Number(ir[1]) / 1e6 };
