@@ -195,6 +195,20 @@ const json = (file: string, value: unknown) => {
 const calls = <T>(n: number, turn: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => turn(i));
 const agentBinary = (b: { path: string | null; version: string | null; reason: string | null }) => ({ version: b.version, reason: b.reason, found: b.path !== null });
 
+/** What every runner that takes them gets from a measured run's options. */
+const passed = (o: RunOptions) => ({
+  project: o.project,
+  prompt: PROMPT,
+  env: o.env,
+  args: o.args,
+  setup: o.setup,
+  afterRun: o.afterRun,
+  signal: o.signal,
+  timeoutMs: o.timeoutMs,
+});
+/** A runner's result as the cycles are read from it. */
+const outcome = (r: AgentRun): AgentRun => ({ exitCode: r.exitCode, timedOut: r.timedOut, stderr: r.stderr, durationMs: r.durationMs, requests: r.requests });
+
 let copilotWarmed = false;
 
 const DRIVERS: Record<HostId, Driver> = {
@@ -204,17 +218,10 @@ const DRIVERS: Record<HostId, Driver> = {
     writeDirect: (project, command) => json(path.join(project, ".claude", "settings.json"), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command }] }] } }),
     run: async (o) => {
       const r = await runClaude({
-        project: o.project,
-        prompt: PROMPT,
+        ...passed(o),
         script: calls(o.calls, (i) => ({ tool: "Bash", input: { command: `echo ${i}`, description: "run it" } })),
-        env: o.env,
-        args: o.args,
-        setup: o.setup,
-        afterRun: o.afterRun,
-        signal: o.signal,
-        timeoutMs: o.timeoutMs,
       });
-      return { exitCode: r.exitCode, timedOut: r.timedOut, stderr: r.stderr, durationMs: r.durationMs, requests: r.requests };
+      return outcome(r);
     },
   },
   codex: {
@@ -223,17 +230,10 @@ const DRIVERS: Record<HostId, Driver> = {
     writeDirect: (project, command) => json(path.join(project, ".codex", "hooks.json"), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command }] }] } }),
     run: async (o) => {
       const r = await runCodex({
-        project: o.project,
-        prompt: PROMPT,
+        ...passed(o),
         script: calls(o.calls, (i) => ({ tool: "exec_command", arguments: { cmd: `echo ${i}` } })),
-        env: o.env,
-        args: o.args,
-        setup: o.setup,
-        afterRun: o.afterRun,
-        signal: o.signal,
-        timeoutMs: o.timeoutMs,
       });
-      return { exitCode: r.exitCode, timedOut: r.timedOut, stderr: r.stderr, durationMs: r.durationMs, requests: r.requests.map((q) => ({ ...q, main: true })) };
+      return outcome({ ...r, requests: r.requests.map((q) => ({ ...q, main: true })) });
     },
   },
   gemini: {
@@ -251,7 +251,7 @@ const DRIVERS: Record<HostId, Driver> = {
         timeoutMs: o.timeoutMs,
       });
       await o.afterRun?.();
-      return { exitCode: r.exitCode, timedOut: r.timedOut, stderr: r.stderr, durationMs: r.durationMs, requests: r.requests };
+      return outcome(r);
     },
   },
   qwen: {
@@ -271,7 +271,7 @@ const DRIVERS: Record<HostId, Driver> = {
           timeoutMs: o.timeoutMs,
         });
         await o.afterRun?.();
-        return { exitCode: r.exitCode, timedOut: r.timedOut, stderr: r.stderr, durationMs: r.ms, requests: r.requests };
+        return outcome({ ...r, durationMs: r.ms });
       } finally {
         home.cleanup();
       }
@@ -289,17 +289,10 @@ const DRIVERS: Record<HostId, Driver> = {
       if (!copilotWarmed) warmCopilotCache();
       copilotWarmed = true;
       const r = await runCopilot({
-        project: o.project,
-        prompt: PROMPT,
+        ...passed(o),
         script: calls(o.calls, (i) => ({ tool: "bash", input: { command: `echo ${i}`, description: "run it" } })),
-        env: o.env,
-        args: o.args,
-        setup: o.setup,
-        afterRun: o.afterRun,
-        signal: o.signal,
-        timeoutMs: o.timeoutMs,
       });
-      return { exitCode: r.exitCode, timedOut: r.timedOut, stderr: r.stderr, durationMs: r.durationMs, requests: r.requests };
+      return outcome(r);
     },
   },
 };
