@@ -76,6 +76,7 @@ export function parseRunArgv(argv: readonly string[]): ParsedRun | null {
     const global = tables.globals.flags.get(name);
     const flag = global ?? (sawRun ? tables.run.flags.get(name) : undefined);
     if (!flag) return null;
+    const into = global ? globals : opts;
     let value: unknown;
     if (flag.sets !== undefined) {
       if (eq > 0) return null;
@@ -84,10 +85,9 @@ export function parseRunArgv(argv: readonly string[]): ParsedRun | null {
       const text = eq > 0 ? arg.slice(eq + 1) : argv[++i];
       if (text === undefined || (eq < 0 && text.startsWith("-"))) return null;
       if (flag.spec.choices && !flag.spec.choices.includes(text)) return null;
-      const into = global ? globals : opts;
       value = flag.spec.many ? (flag.spec.many === "list" ? collect : repeat)(text, into[flag.key] as string[] | undefined) : text;
     }
-    (global ? globals : opts)[flag.key] = value;
+    into[flag.key] = value;
   }
   if (!sawRun || event === undefined) return null;
   return { globals, event, opts };
