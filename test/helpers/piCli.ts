@@ -112,15 +112,3 @@ export async function runPi(o: RunPiOptions): Promise<PiRun> {
     await model.close();
   }
 }
-
-/** Everything a request told the model, as one string (message texts and tool results, in order). */
-export function requestText(r: ChatRequest | undefined): string {
-  const messages: any[] = Array.isArray(r?.body?.messages) ? r.body.messages : [];
-  return messages
-    .map((m) => {
-      const c = m?.content;
-      const text = typeof c === "string" ? c : Array.isArray(c) ? c.map((p: any) => (typeof p?.text === "string" ? p.text : "")).join("") : "";
-      return `[${m?.role}] ${text}`;
-    })
-    .join("\n");
-}
