@@ -90,6 +90,14 @@ let guardA: { dir: string; run: QoderRun };
 let guardB: { dir: string; run: QoderRun; settings: any };
 let contextA: { dir: string; run: QoderRun };
 let contextB: { dir: string; run: QoderRun; settings: any };
+/** The context runs whose first request lacked a context, with Qoder's session log. */
+const contextMisses: { side: "A" | "B"; attempt: number; missing: string[]; log: string[] }[] = [];
+
+/** Every project hook Qoder ran (hookrun's dispatch, on B) finished with success: Qoder's log says so. */
+function dispatchesSucceeded(log: string[]): boolean {
+  const finished = log.filter((l) => / hook\.finished /.test(l) && / source=project /.test(l));
+  return finished.length >= 2 && finished.every((l) => / success=true exit=0 /.test(l));
+}
 let hangA: { dir: string; run: QoderRun };
 let hangB: { dir: string; run: QoderRun; settings: any };
 
@@ -100,11 +108,13 @@ describe.skipIf(!qoder.path)(`Qoder CLI ${qoder.version ?? ""} (real, ACP mode, 
       runA({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [command(`"$QODER_PROJECT_DIR"/guard.sh`)] }] } }, { "guard.sh": GUARD_A }, "touch the file", [bash("touch ran.txt")]),
       runB(GUARD_YAML, {}, "touch the file", [bash("touch ran.txt")]),
     ]);
-    // One after the other, each hook with a 30 s timeout. The control (A, Qoder's own hooks) is run
-    // a second time when its first run's request lacks either context: on the loaded CI machine the
-    // real Qoder twice sent its first request before its own SessionStart or UserPromptSubmit hook's
-    // context was in (Qoder's behaviour, not hookrun's; the hookrun side gets no second chance).
-    const controlA = () =>
+    // One after the other, each hook with a 30 s timeout. Under the loaded CI machine the real
+    // Qoder has sent its first request before its own SessionStart or UserPromptSubmit context
+    // was in, with Qoder's own hooks (A) as with hookrun's (B): Qoder's behaviour, not the
+    // hook's. So each side gets up to three runs, every missed run is kept with Qoder's session
+    // log (printed), and hookrun's side must deliver in one of them. A run of B whose log shows a
+    // hookrun dispatch that did not succeed is never retried away (see contextMisses).
+    const control = () =>
       runA(
         {
           hooks: {
@@ -116,10 +126,21 @@ describe.skipIf(!qoder.path)(`Qoder CLI ${qoder.version ?? ""} (real, ACP mode, 
         "hello",
         [],
       );
-    const delivered = (c: typeof contextA) => ["START-CTX-A", "PROMPT-CTX-A"].every((t) => (c.run.unansweredText ?? "").includes(t));
-    contextA = await controlA();
-    for (let attempt = 1; attempt < 3 && !delivered(contextA); attempt++) contextA = await controlA();
-    contextB = await runB(CONTEXT_YAML, {}, "hello", []);
+    for (const [side, marks, run] of [
+      ["A", ["START-CTX-A", "PROMPT-CTX-A"], control],
+      ["B", ["START-CTX-B", "PROMPT-CTX-B"], () => runB(CONTEXT_YAML, {}, "hello", [])],
+    ] as const) {
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        const c = await run();
+        if (side === "A") contextA = c;
+        else contextB = c as typeof contextB;
+        const missing = marks.filter((t) => !(c.run.unansweredText ?? "").includes(t));
+        if (!missing.length) break;
+        contextMisses.push({ side, attempt, missing, log: c.run.log });
+        if (side === "B" && !dispatchesSucceeded(c.run.log)) break;
+      }
+    }
+    for (const m of contextMisses) console.log(`Qoder ${m.side} run ${m.attempt}: ${m.missing.join(", ")} not in its first request. Qoder's log:\n${m.log.join("\n")}`);
     [hangA, hangB] = await Promise.all([
       runA({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [command(`"$QODER_PROJECT_DIR"/hang.sh`, 3)] }] } }, { "hang.sh": HANG }, "touch the file", [bash("touch ran.txt")]),
       runB(HANG_YAML, { "hang.sh": HANG }, "touch the file", [bash("touch ran.txt")]),
@@ -156,16 +177,15 @@ describe.skipIf(!qoder.path)(`Qoder CLI ${qoder.version ?? ""} (real, ACP mode, 
   });
 
   it("session-start and prompt context reach the model through hookrun (B); Qoder's own hooks (A) as the control", () => {
-    // hookrun's side: both contexts in the model's first request, every run.
+    // hookrun's side: both contexts in the model's first request, in one of up to three runs; a
+    // run that missed one shows, in Qoder's own log, every hookrun dispatch finished with exit 0
+    // (hookrun answered; Qoder went on without the answer).
+    for (const m of contextMisses.filter((x) => x.side === "B")) expect(dispatchesSucceeded(m.log), m.log.join("\n")).toBe(true);
     expect(contextB.run.unanswered, contextB.run.stderr).not.toBeNull();
-    for (const t of ["START-CTX-B", "PROMPT-CTX-B", "hello"]) expect(contextB.run.unansweredText).toContain(t);
-    // The control ran and reached the model. Under the suite's load the real Qoder 1.1.52 sends its
-    // first request before its own SessionStart or UserPromptSubmit context is in, in some runs
-    // (all three attempts in one full-suite run): its delivery is printed, not required.
+    for (const t of ["START-CTX-B", "PROMPT-CTX-B", "hello"]) expect(contextB.run.unansweredText, contextB.run.log.join("\n")).toContain(t);
+    // The control ran and reached the model; its delivery is printed (above), not required.
     expect(contextA.run.unanswered, contextA.run.stderr).not.toBeNull();
     expect(contextA.run.unansweredText).toContain("hello");
-    const missing = ["START-CTX-A", "PROMPT-CTX-A"].filter((t) => !contextA.run.unansweredText.includes(t));
-    if (missing.length) console.log(`Qoder's own hooks (control): ${missing.join(", ")} not in its first request after 3 runs`);
   });
 
   it("a hanging hook is cut at its timeout and the turn goes on (A: Qoder's timeout, B: hookrun's)", () => {

@@ -70,6 +70,12 @@ export interface QoderRun {
   unansweredText: string;
   stderr: string;
   timedOut: boolean;
+  /**
+   * Qoder's own session log (`~/.qoder/logs/sessions/…/segments/*.jsonl`), in order, cut to what
+   * tells hook timing apart: hook started/finished (event, source, success, exit code), the prompt
+   * received, the turn started, and every warning or error. One line per event.
+   */
+  log: string[];
 }
 
 /** Every Qoder run still going, for afterAll (a failed beforeAll leaves its sibling runs behind). */
@@ -136,6 +142,32 @@ function unansweredRequest(home: string): any {
   return null;
 }
 
+/** Qoder's session log under `home`, one line per event that matters to hooks (QoderRun.log). */
+function sessionLog(home: string): string[] {
+  const root = path.join(home, ".qoder", "logs", "sessions");
+  const events: any[] = [];
+  if (!existsSync(root)) return [];
+  for (const project of readdirSync(root))
+    for (const session of readdirSync(path.join(root, project))) {
+      const dir = path.join(root, project, session, "segments");
+      if (!existsSync(dir)) continue;
+      for (const file of readdirSync(dir))
+        for (const line of readFileSync(path.join(dir, file), "utf8").split("\n")) {
+          if (!line.startsWith("{")) continue;
+          const e = JSON.parse(line);
+          if (/^hook\.|^input\.prompt\.received$|^turn\.started$/.test(e.type) || e.level === "warn" || e.level === "error") events.push(e);
+        }
+    }
+  events.sort((a, b) => String(a.ts).localeCompare(String(b.ts)) || (a.seq ?? 0) - (b.seq ?? 0));
+  return events.map((e) => {
+    const d = e.data ?? {};
+    const hook = e.type.startsWith("hook.")
+      ? ` ${d.hook_event_name} source=${d.source}${d.plugin_id ? `/${d.plugin_id}` : ""}${e.type === "hook.finished" ? ` success=${d.success} exit=${d.exit_code} ${d.duration_ms}ms${d.error ? ` error=${d.error}` : ""}` : ""}`
+      : "";
+    return `${e.ts} ${e.level} ${e.type}${hook}${e.level !== "info" ? ` ${JSON.stringify(d).slice(0, 300)}` : ""}`;
+  });
+}
+
 /**
  * `qodercli --acp --fake-responses FILE --yolo` in `project`: initialize, open a session, send
  * `prompt`, wait for the reply, then kill Qoder's process group. `turns` are the model's answers,
@@ -200,7 +232,7 @@ export async function runQoder(o: { project: string; home: QoderHome; prompt: st
     };
     const reply = await Promise.race([session(), timeout, exited.then(() => ({ error: { message: "qodercli exited" } }))]);
     const unanswered = unansweredRequest(o.home.dir);
-    return { updates, reply, unanswered, unansweredText: unanswered ? strings(unanswered, []).join("\n") : "", stderr, timedOut };
+    return { updates, reply, unanswered, unansweredText: unanswered ? strings(unanswered, []).join("\n") : "", stderr, timedOut, log: sessionLog(o.home.dir) };
   } finally {
     clearTimeout(timer);
     killGroup(child);
