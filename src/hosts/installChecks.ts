@@ -1,14 +1,23 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
 import type { ResolvedConfig } from "../config/types.js";
 import { nodeCrypto } from "../fs/crypto.js";
 import { readBoundedText } from "../fs/readBounded.js";
 import { assertPrivateStatePath, stateDir } from "../fs/stateDir.js";
 import { healthProof, TOKEN_VAR } from "./warm.js";
-import { dispatchTarget, installable, setupMcp, setupPort, wantedFor } from "./installTargets.js";
+import { dispatchTarget, type Installable, installable, setupMcp, setupPort, wantedFor } from "./installTargets.js";
 
 // What can be wrong with hookrun's entries already installed in a project, for `hooks validate`
 // (and the server check of `hooks install --check`): entries stale against hooks.yaml, a host's
 // own setup around them, a warm-mode server that does not answer.
+
+/**
+ * The hosts whose config folder exists in the project: only they can hold hookrun's project
+ * entries (each setup's file is inside its folder), so the others are not read at all.
+ */
+function hostsIn(projectDir: string): Installable[] {
+  return installable().filter((h) => existsSync(path.join(projectDir, h.setup.folder)));
+}
 
 /**
  * Hosts whose entries in the project are stale against `config`; `inProcess`: the host's one
@@ -16,7 +25,7 @@ import { dispatchTarget, installable, setupMcp, setupPort, wantedFor } from "./i
  */
 export async function staleHosts(config: ResolvedConfig): Promise<{ file: string; host: string; stale: string[]; inProcess: boolean }[]> {
   const out: { file: string; host: string; stale: string[]; inProcess: boolean }[] = [];
-  for (const host of installable()) {
+  for (const host of hostsIn(config.projectDir)) {
     try {
       // Whether hookrun's entries are there at all first (cheap: no entries computed), so a project
       // that uses few hosts does not compute every host's wanted entries (10 % of a `validate` of
@@ -39,7 +48,7 @@ export async function staleHosts(config: ResolvedConfig): Promise<{ file: string
  */
 export async function hostSetupWarnings(config: ResolvedConfig, env: NodeJS.ProcessEnv): Promise<{ file: string; message: string }[]> {
   const out: { file: string; message: string }[] = [];
-  for (const host of installable()) {
+  for (const host of hostsIn(config.projectDir)) {
     if (!host.setup.warnings) continue;
     try {
       const plan = await host.setup.removal({ base: config.projectDir, user: false, host });
@@ -55,7 +64,7 @@ export async function hostSetupWarnings(config: ResolvedConfig, env: NodeJS.Proc
 /** The warm servers of the project's setups that are not the user's own `hooks serve`: nothing answers, or what answers cannot prove it knows the token. */
 export async function unprovenWarmServers(config: ResolvedConfig, env: NodeJS.ProcessEnv): Promise<{ file: string; host: string; port: number; state: WarmServerState }[]> {
   const out: { file: string; host: string; port: number; state: WarmServerState }[] = [];
-  for (const host of installable()) {
+  for (const host of hostsIn(config.projectDir)) {
     const port = await setupPort(host, config.projectDir, false);
     if (port === null) continue;
     const state = await warmServerState(port, env);
