@@ -10,7 +10,7 @@ import { agentOf, costTable, HOST_IDS, type HostCost, MODES, measureHost } from 
  * What an agent waits for per event through hookrun, in each real agent CLI (helpers/hostCost.ts):
  * a `true`-like PreToolUse hook (it appends a line to a file) configured directly in the agent, and
  * the same hook in hooks.yaml handed over by `hooks install HOST` (and Claude Code's warm mode),
- * alternated; the table of tool-call cycles and the cost per event is printed in every run. No
+ * and the direct hook behind one `node -e 0` (what any dispatcher written in Node pays), alternated; the table of tool-call cycles and the cost per event is printed in every run. No
  * figure is asserted (the machine's load decides them): only that every run measured, the hook
  * firing once per tool call on every side.
  *
@@ -45,17 +45,17 @@ describe("per-event cost of hookrun inside the real agent CLIs (figures printed,
   for (const host of HOST_IDS) {
     const agent = agentOf(host);
     const modes = MODES.filter((m) => m.hosts.includes(host));
-    const sides = 2 + modes.length;
+    const sides = 3 + modes.length;
     it.skipIf(!agent.found && !inCi())(
-      `${agent.name} ${agent.version ?? `(skipped: ${agent.reason})`}: no hook, direct, ${modes.map((m) => m.label).join(", ")}`,
+      `${agent.name} ${agent.version ?? `(skipped: ${agent.reason})`}: no hook, direct, direct + node -e 0, ${modes.map((m) => m.label).join(", ")}`,
       { timeout: RUNS * sides * 150_000 },
       async ({ signal }) => {
         // under CI a missing agent fails here: CI never goes green without having measured it
         expect(agent.found, agent.reason ?? "").toBe(true);
-        const r = await measureHost(host, { rounds: RUNS, calls: CALLS, warmup: WARMUP, baseline: true, signal });
+        const r = await measureHost(host, { rounds: RUNS, calls: CALLS, warmup: WARMUP, baseline: true, nodeFloor: true, signal });
         results.push(r);
-        const all = [r.baseline!, r.direct, ...r.modes.map((m) => m.side)];
-        expect(all.map((s) => s.id)).toEqual(["baseline", "direct", ...modes.map((m) => m.id)]);
+        const all = [r.baseline!, r.direct, r.nodeFloor!, ...r.modes.map((m) => m.side)];
+        expect(all.map((s) => s.id)).toEqual(["baseline", "direct", "node", ...modes.map((m) => m.id)]);
         for (const side of all) {
           expect(side.runs.map((x) => x.fired)).toEqual(Array(RUNS).fill(side.id === "baseline" ? 0 : CALLS + WARMUP));
           expect(side.runs.map((x) => x.cycles.length)).toEqual(Array(RUNS).fill(CALLS));

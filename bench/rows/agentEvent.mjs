@@ -4,8 +4,8 @@
 // measuring (the e2e suite prints the same figures): the model asks for shell tool calls one after
 // another, and the tool-call cycle (its answer carrying call i written → the request carrying the
 // result received) holds the PreToolUse hooks of call i. Sides, one agent run each per round,
-// alternated: no hook, one `true`-like hook configured directly in the agent (the reference), the
-// same hook in hooks.yaml through `hooks install HOST` (the project's node_modules/.bin/hooks links
+// alternated: no hook, one `true`-like hook configured directly in the agent (the reference), that
+// hook behind one `node -e 0` (what any dispatcher written in Node pays per event), the same hook in hooks.yaml through `hooks install HOST` (the project's node_modules/.bin/hooks links
 // this build) and, for Claude Code, through warm mode. hookrun's figure is the median cycle through
 // hookrun; the row's "+ms" is that minus the direct median. The agents run without
 // NODE_EXTRA_CA_CERTS (as users do).
@@ -20,8 +20,8 @@ import { summarize } from "../lib/stats.mjs";
 
 const measured = new Map();
 
-/** Full: 3 runs per side of 8 kept tool calls (plus 2 warm-up calls), the no-hook side too. Quick: 1 run of 4, no baseline. */
-const plan = (quick) => (quick ? { rounds: 1, calls: 4, warmup: 2, baseline: false } : { rounds: 3, calls: 8, warmup: 2, baseline: true });
+/** Full: 3 runs per side of 8 kept tool calls (plus 2 warm-up calls), the no-hook and `node -e 0` sides too. Quick: 1 run of 4, neither. */
+const plan = (quick) => (quick ? { rounds: 1, calls: 4, warmup: 2, extra: false } : { rounds: 3, calls: 8, warmup: 2, extra: true });
 
 function hasTsx(root) {
   try {
@@ -37,7 +37,7 @@ function measure(root, quick, host) {
   if (!measured.has(host)) {
     const p = plan(quick);
     const args = ["--import", "tsx", path.join(root, "test/helpers/hostCostCli.ts"), "--json", "--hosts", host, "--rounds", String(p.rounds), "--calls", String(p.calls), "--warmup", String(p.warmup)];
-    if (p.baseline) args.push("--baseline");
+    if (p.extra) args.push("--baseline", "--node-floor");
     measured.set(
       host,
       new Promise((resolve, reject) => {
@@ -75,6 +75,7 @@ export function agentEvent(host, mode) {
     const m = r?.modes.find((x) => x.mode === mode);
     if (!m) throw new Error(`${host}: mode ${mode} was not measured`);
     const baseline = r.baseline ? `no hook ${ms(r.baseline.median)}, ` : "";
+    const floor = r.nodeFloor ? `, direct hook behind one \`node -e 0\` ${signed(r.nodeFloor.median - r.direct.median)}` : "";
     return {
       reference: r.direct.median,
       hookrun: m.side.median,
@@ -87,11 +88,12 @@ export function agentEvent(host, mode) {
         calls_per_run: r.calls,
         warmup_calls_left_out: r.warmup,
         no_hook_cycle: r.baseline ? summarize(cyclesOf(r.baseline)) : null,
+        node_floor_cycle: r.nodeFloor ? summarize(cyclesOf(r.nodeFloor)) : null,
         direct_cycle: summarize(cyclesOf(r.direct)),
         hookrun_cycle: summarize(cyclesOf(m.side)),
-        runs: { no_hook: r.baseline?.runs ?? null, direct: r.direct.runs, hookrun: m.side.runs },
+        runs: { no_hook: r.baseline?.runs ?? null, direct: r.direct.runs, node_floor: r.nodeFloor?.runs ?? null, hookrun: m.side.runs },
       },
-      note: `${r.agent} ${r.version}, ${m.label}: tool-call cycle medians over ${r.rounds} run(s) × ${r.calls} Bash calls per side, alternated: ${baseline}direct hook ${ms(r.direct.median)}, through hookrun ${ms(m.side.median)} (${signed(m.side.median - r.direct.median)} per event)`,
+      note: `${r.agent} ${r.version}, ${m.label}: tool-call cycle medians over ${r.rounds} run(s) × ${r.calls} Bash calls per side, alternated: ${baseline}direct hook ${ms(r.direct.median)}, through hookrun ${ms(m.side.median)} (${signed(m.side.median - r.direct.median)} per event)${floor}`,
     };
   };
 }

@@ -20,6 +20,8 @@ import { untilListening } from "./server.js";
  *
  *   baseline  no hook at all (what the agent's cycle costs by itself; optional)
  *   direct    one PreToolUse hook on the shell tool, configured in the agent's own config
+ *   node      the direct hook with one Node start before it (`node -e 0 && …`): what any
+ *             dispatcher written in Node pays per event before it does anything (optional)
  *   <mode>    the same hook in hooks.yaml, handed to hookrun by `hooks install HOST` (command
  *             mode: the entry runs the project's node_modules/.bin/hooks, a link to this
  *             build, as `npm i -D hookrun` leaves it), or by a warm mode (MODES)
@@ -370,6 +372,8 @@ export interface HostCost {
   rounds: number;
   baseline: SideResult | null;
   direct: SideResult;
+  /** With `nodeFloor`: the direct hook behind one `node -e 0`. */
+  nodeFloor: SideResult | null;
   modes: ModeResult[];
 }
 
@@ -382,6 +386,8 @@ export interface MeasureOptions {
   warmup?: number;
   /** Also run the agent with no hook at all (default false). */
   baseline?: boolean;
+  /** Also run the direct hook behind one `node -e 0` (this Node), the floor of any Node dispatcher (default false). */
+  nodeFloor?: boolean;
   /**
    * The hook runs `date +%s%3N` (a process) instead of a shell builtin, and each run also gives
    * when the hook started after its tool call: the cost split into before the hook (hookrun's
@@ -421,6 +427,7 @@ export async function measureHost(host: HostId, options: MeasureOptions = {}): P
   const sides: Side[] = [
     ...(options.baseline ? [{ id: "baseline", label: "no hook", runs: [] }] : []),
     { id: "direct", label: "direct", runs: [] },
+    ...(options.nodeFloor ? [{ id: "node", label: "direct + node -e 0", runs: [] }] : []),
     ...modes.map((mode) => ({ id: mode.id, label: mode.label, mode, runs: [] })),
   ];
 
@@ -433,6 +440,7 @@ export async function measureHost(host: HostId, options: MeasureOptions = {}): P
       const command = options.stamps ? `date +%s%3N >> ${fired}` : `echo fired >> ${fired}`;
       let plan: SidePlan = {};
       if (side.id === "direct") driver.writeDirect(project, command);
+      else if (side.id === "node") driver.writeDirect(project, `${JSON.stringify(process.execPath)} -e 0 && ${command}`);
       else if (side.mode) {
         writeFileSync(path.join(project, "hooks.yaml"), hookYaml(command));
         mkdirSync(path.join(project, "node_modules", ".bin"), { recursive: true });
@@ -491,6 +499,7 @@ export async function measureHost(host: HostId, options: MeasureOptions = {}): P
   });
   const direct = result(sides.find((s) => s.id === "direct")!);
   const baseline = sides.find((s) => s.id === "baseline");
+  const nodeFloor = sides.find((s) => s.id === "node");
   return {
     host,
     agent: driver.name,
@@ -500,6 +509,7 @@ export async function measureHost(host: HostId, options: MeasureOptions = {}): P
     rounds,
     baseline: baseline ? result(baseline) : null,
     direct,
+    nodeFloor: nodeFloor ? result(nodeFloor) : null,
     modes: sides
       .filter((s) => s.mode)
       .map((s) => {
@@ -512,14 +522,15 @@ export async function measureHost(host: HostId, options: MeasureOptions = {}): P
 const ms = (x: number) => (Number.isNaN(x) ? "–" : `${Math.round(x * 10) / 10} ms`);
 const signed = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(Math.round(x * 10) / 10)} ms`;
 
-/** The figures as a Markdown table: host | no hook | direct cycle | hookrun cycle | +ms per event | target | mode. */
+/** The figures as a Markdown table: host | no hook | direct cycle | + one node start | hookrun cycle | +ms per event | target | mode. */
 export function costTable(results: HostCost[]): string {
-  const header = ["host", "no hook cycle", "direct cycle", "hookrun cycle", "+ms per event", "target", "mode"];
+  const header = ["host", "no hook cycle", "direct cycle", "+ `node -e 0`", "hookrun cycle", "+ms per event", "target", "mode"];
   const rows = results.flatMap((r) =>
     r.modes.map((m) => [
       `${r.agent} ${r.version ?? ""}`.trim(),
       r.baseline ? ms(r.baseline.median) : "–",
       ms(r.direct.median),
+      r.nodeFloor ? signed(r.nodeFloor.median - r.direct.median) : "–",
       ms(m.side.median),
       signed(m.addedMs),
       `≤ +${m.mode.targetMs} ms`,
