@@ -93,10 +93,13 @@ let contextB: { dir: string; run: QoderRun; settings: any };
 /** The context runs whose first request lacked a context, with Qoder's session log. */
 const contextMisses: { side: "A" | "B"; attempt: number; missing: string[]; log: string[] }[] = [];
 
-/** Every project hook Qoder ran (hookrun's dispatch, on B) finished with success: Qoder's log says so. */
+/**
+ * No project hook (hookrun's dispatch, on B) that Qoder's log shows finished did so without
+ * success. A dispatch still running when the run ended is not counted against it: a hang would
+ * miss in every run, and the case then fails on delivery.
+ */
 function dispatchesSucceeded(log: string[]): boolean {
-  const finished = log.filter((l) => / hook\.finished /.test(l) && / source=project /.test(l));
-  return finished.length >= 2 && finished.every((l) => / success=true exit=0 /.test(l));
+  return log.filter((l) => / hook\.finished /.test(l) && / source=project /.test(l)).every((l) => / success=true exit=0 /.test(l));
 }
 let hangA: { dir: string; run: QoderRun };
 let hangB: { dir: string; run: QoderRun; settings: any };
