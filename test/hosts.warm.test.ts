@@ -115,6 +115,17 @@ describe("hooks install claude --serve PORT", () => {
     expect(named.stderr).toMatch(/--serve: Gemini CLI cannot call a URL/);
   });
 
+  it("Qoder CLI has http hooks but is refused warm mode, with the reason (they fail open); nothing is written", async () => {
+    const p = sandbox({ config: CONFIG });
+    p.write(".qoder/settings.json", "{}\n");
+    const r = await runMain(["install", "qoder", "gemini", "--serve", "8411"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(64);
+    expect(r.stderr).toContain(
+      "--serve: Qoder CLI (1.1.52) runs the tool when its http hook cannot reach the server, onFailure or not, so a guard would open; Gemini CLI cannot call a URL; warm mode is for Claude Code (hooks install claude --serve 8411)",
+    );
+    expect(readFileSync(p.path(".qoder/settings.json"), "utf8")).toBe("{}\n");
+  });
+
   it("a listener that is not the user's own hooks serve (it cannot prove it knows the token) is a loud warning in --check and validate, an error in the doctor; the user's own server passes", async () => {
     // another user's listener on the port: it answers, and knows no token
     const foreign = createServer((_q, res) => res.writeHead(401).end());

@@ -1,4 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -103,6 +105,9 @@ function dispatchesSucceeded(log: string[]): boolean {
 }
 let hangA: { dir: string; run: QoderRun };
 let hangB: { dir: string; run: QoderRun; settings: any };
+/** Qoder's own http hooks (why hookrun installs no warm mode for it): a server that denies, and no server. */
+let httpDenied: { dir: string; run: QoderRun };
+let httpDown: { dir: string; run: QoderRun };
 
 describe.skipIf(!qoder.path)(`Qoder CLI ${qoder.version ?? ""} (real, ACP mode, scripted model): hooks direct vs through hookrun`, () => {
   beforeAll(async () => {
@@ -148,6 +153,25 @@ describe.skipIf(!qoder.path)(`Qoder CLI ${qoder.version ?? ""} (real, ACP mode, 
       runA({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [command(`"$QODER_PROJECT_DIR"/hang.sh`, 3)] }] } }, { "hang.sh": HANG }, "touch the file", [bash("touch ran.txt")]),
       runB(HANG_YAML, { "hang.sh": HANG }, "touch the file", [bash("touch ran.txt")]),
     ]);
+    // An http entry on PreToolUse, `onFailure: "block"` as hookrun writes Claude Code's: first
+    // against a server that answers a deny, then with nothing listening on its port.
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on("end", () =>
+        res
+          .setHeader("content-type", "application/json")
+          .end(JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "HTTP-DENY: no touching here" } })),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/hosts/qoder/PreToolUse`;
+    const httpHook = { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "http", url, timeout: 5, onFailure: "block" }] }] } };
+    try {
+      httpDenied = await runA(httpHook, {}, "touch the file", [bash("touch ran.txt")]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    httpDown = await runA(httpHook, {}, "touch the file", [bash("touch ran.txt")]);
   }, 400_000);
 
   afterAll(() => {
@@ -189,6 +213,14 @@ describe.skipIf(!qoder.path)(`Qoder CLI ${qoder.version ?? ""} (real, ACP mode, 
     // The control ran and reached the model; its delivery is printed (above), not required.
     expect(contextA.run.unanswered, contextA.run.stderr).not.toBeNull();
     expect(contextA.run.unansweredText).toContain("hello");
+  });
+
+  it("why hookrun installs no warm mode for Qoder: its http hook blocks on a deny, but with nothing listening the tool runs, onFailure: block or not", () => {
+    expect(httpDenied.run.unansweredText).toContain("HTTP-DENY: no touching here");
+    expect(existsSync(path.join(httpDenied.dir, "ran.txt"))).toBe(false);
+    // the same entry, its server gone: Qoder logs the failure and runs the tool
+    expect(httpDown.run.log.join("\n")).toMatch(/hook\.finished PreToolUse source=project success=false .*HTTP hook request failed/);
+    expect(existsSync(path.join(httpDown.dir, "ran.txt"))).toBe(true);
   });
 
   it("a hanging hook is cut at its timeout and the turn goes on (A: Qoder's timeout, B: hookrun's)", () => {

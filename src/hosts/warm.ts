@@ -58,6 +58,17 @@ const WARM: Readonly<Record<string, WarmHost>> = {
 /** Whether `host` can be installed in warm mode. */
 export const warmCapable = (host: string): boolean => Object.hasOwn(WARM, host);
 
+/**
+ * Hosts with http hooks that hookrun does not install warm, and why: a guard there would open
+ * whenever the server cannot answer (docs/hosts/qoder.md).
+ */
+const HTTP_FAILS_OPEN: Readonly<Record<string, string>> = {
+  qoder: "Qoder CLI (1.1.52) runs the tool when its http hook cannot reach the server, onFailure or not, so a guard would open",
+};
+
+/** Why `host` is not installed warm over HTTP, when it has http hooks. */
+export const whyNotWarm = (host: string): string | null => (Object.hasOwn(HTTP_FAILS_OPEN, host) ? HTTP_FAILS_OPEN[host] : null);
+
 /** The URL of one host event on a loopback `hooks serve --port PORT`. */
 export const warmUrl = (port: number, host: string, hostEvent: string): string => `http://127.0.0.1:${port}/v1/hosts/${host}/${hostEvent}`;
 

@@ -12,7 +12,7 @@ import { projectHookrun } from "../../hosts/inProcessFile.js";
 import { dispatchTarget, type Installable, installable, pickHosts, setupMcp, setupPort, usesHost, wantedFor } from "../../hosts/installTargets.js";
 import { leftoverRegistration, planDenyRule, registration } from "../../hosts/mcpRegistration.js";
 import { mcpCapable, mcpHosts, whyNotMcp } from "../../hosts/warmMcp.js";
-import { TOKEN_VAR, warmCapable } from "../../hosts/warm.js";
+import { TOKEN_VAR, warmCapable, whyNotWarm } from "../../hosts/warm.js";
 import type { HostAdapter, SetupChange } from "../../hosts/types.js";
 import { terminalSafe } from "../../text.js";
 import type { CliContext } from "../context.js";
@@ -51,7 +51,12 @@ function parseServePort(value: string, hosts: HostAdapter[]): number {
   const port = Number(value);
   if (!/^\d+$/.test(value) || port < 1 || port > 65535) throw new UsageError(`--serve ${value}: expected the port \`hooks serve --port\` listens on (1 to 65535)`);
   const cold = hosts.filter((h) => !warmCapable(h.name));
-  if (cold.length) throw new UsageError(`--serve: ${cold.map((h) => h.title).join(", ")} cannot call a URL; warm mode is for Claude Code (hooks install claude --serve ${port})`);
+  if (cold.length) {
+    const why = cold.map((h) => whyNotWarm(h.name)).filter((w) => w !== null);
+    const unable = cold.filter((h) => whyNotWarm(h.name) === null).map((h) => h.title);
+    const said = [...why, ...(unable.length ? [`${unable.join(", ")} cannot call a URL`] : [])];
+    throw new UsageError(`--serve: ${said.join("; ")}; warm mode is for Claude Code (hooks install claude --serve ${port})`);
+  }
   return port;
 }
 
