@@ -115,15 +115,17 @@ describe("hooks install claude --serve PORT", () => {
     expect(named.stderr).toMatch(/--serve: Gemini CLI cannot call a URL/);
   });
 
-  it("Qoder CLI has http hooks but is refused warm mode, with the reason (they fail open); nothing is written", async () => {
+  it("Qoder CLI and Qwen Code have http hooks but are refused warm mode, with the reason (they fail open); nothing is written", async () => {
     const p = sandbox({ config: CONFIG });
     p.write(".qoder/settings.json", "{}\n");
-    const r = await runMain(["install", "qoder", "gemini", "--serve", "8411"], { cwd: p.dir, env: p.env });
+    p.write(".qwen/settings.json", "{}\n");
+    const r = await runMain(["install", "qoder", "qwen", "gemini", "--serve", "8411"], { cwd: p.dir, env: p.env });
     expect(r.code).toBe(64);
     expect(r.stderr).toContain(
-      "--serve: Qoder CLI (1.1.52) runs the tool when its http hook cannot reach the server, onFailure or not, so a guard would open; Gemini CLI cannot call a URL; warm mode is for Claude Code (hooks install claude --serve 8411)",
+      "--serve: Qoder CLI (1.1.52) runs the tool when its http hook cannot reach the server, onFailure or not, so a guard would open; Qwen Code (0.24.4) runs the tool when its http hook cannot reach the server, times out or gets a non-2xx answer, so a guard would open; Gemini CLI cannot call a URL; warm mode is for Claude Code (hooks install claude --serve 8411)",
     );
     expect(readFileSync(p.path(".qoder/settings.json"), "utf8")).toBe("{}\n");
+    expect(readFileSync(p.path(".qwen/settings.json"), "utf8")).toBe("{}\n");
   });
 
   it("a listener that is not the user's own hooks serve (it cannot prove it knows the token) is a loud warning in --check and validate, an error in the doctor; the user's own server passes", async () => {

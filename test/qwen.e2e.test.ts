@@ -1,5 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { alive } from "./helpers/sandbox.js";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,7 +20,9 @@ import { removeTree } from "./helpers/removeTree.js";
  *   A  the hooks directly in .qwen/settings.json: ground truth for the two facts hookrun's Qwen
  *      render works around (PostToolUse `decision: block` and Stop `additionalContext` are ignored).
  *
- * The four runs start together in beforeAll (each Qwen run takes ~6 s).
+ * Also A: Qwen's own http hooks, against a server that blocks and a port nothing listens on (why
+ * hookrun installs no warm mode for Qwen). The runs start together in beforeAll (each Qwen run
+ * takes ~6 s).
  */
 
 const qwen = requireQwen();
@@ -144,9 +148,25 @@ describe.skipIf(!qwen.path)(`Qwen Code ${qwen.version ?? `(skipped: ${qwen.reaso
   let hang: Awaited<ReturnType<typeof runB>>;
   let direct: Awaited<ReturnType<typeof runA>>;
   let imported: Awaited<ReturnType<typeof runImported>>;
+  /** Qwen's own http hooks (why hookrun installs no warm mode for it): a server that blocks, and a port nothing listens on. */
+  let httpDenied: Awaited<ReturnType<typeof runA>>;
+  let httpDown: Awaited<ReturnType<typeof runA>>;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => res.setHeader("content-type", "application/json").end(JSON.stringify({ decision: "block", reason: "HTTP-DENY-7: not here" })));
+  });
 
   beforeAll(async () => {
-    [main, ask, hang, direct, imported] = await Promise.all([
+    const listen = async (s: ReturnType<typeof createServer>) => {
+      await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+      return (s.address() as AddressInfo).port;
+    };
+    const gone = createServer();
+    const downPort = await listen(gone);
+    await new Promise((resolve) => gone.close(resolve));
+    const httpHook = (port: number) => ({ hooks: { PreToolUse: [{ matcher: "run_shell_command", hooks: [{ type: "http", url: `http://127.0.0.1:${port}/v1/hosts/qwen/PreToolUse`, timeout: 5 }] }] } });
+    const httpHooks = [httpHook(await listen(server)), httpHook(downPort)];
+    [main, ask, hang, direct, imported, httpDenied, httpDown] = await Promise.all([
       runB({ "hooks.yaml": MAIN_YAML, "hooks/guard.sh": GUARD, "hooks/stop.sh": STOP, "keep.txt": "keep\n" }, "tidy up", MAIN_SCRIPT),
       runB({ "hooks.yaml": ASK_YAML }, "make two files", (dir) => [
         shell("echo asked > asked.txt"),
@@ -156,10 +176,12 @@ describe.skipIf(!qwen.path)(`Qwen Code ${qwen.version ?? `(skipped: ${qwen.reaso
       runB({ "hooks.yaml": HANG_YAML, "hooks/hang.sh": HANG }, "make a file", [shell("echo after > after.txt"), { text: "Made." }]),
       runA(A_SETTINGS, {}, "make a file", [shell("echo a > a.txt"), { text: "First." }, { text: "Second." }]),
       runImported(A_SETTINGS, "make a file", [shell("echo a > a.txt"), { text: "First." }, { text: "Second." }]),
+      ...httpHooks.map((settings) => runA(settings, {}, "make a file", [shell("echo a > a.txt"), { text: "Done." }])),
     ]);
   }, 120_000);
 
   afterAll(() => {
+    server.close();
     for (const d of tmp) removeTree(d);
     for (const h of homes) h.cleanup();
   });
@@ -240,6 +262,14 @@ describe.skipIf(!qwen.path)(`Qwen Code ${qwen.version ?? `(skipped: ${qwen.reaso
     expect(all).not.toContain("A-STOP-CTX-7");
     expect(direct.run.mainRequests).toHaveLength(2);
     expect(lines(path.join(direct.dir, "stop.log"))).toHaveLength(1);
+  });
+
+  it("why hookrun installs no warm mode for Qwen: its http hook blocks when the server says so, but with nothing listening the command runs", () => {
+    ok(httpDenied.run);
+    expect(existsSync(path.join(httpDenied.dir, "a.txt"))).toBe(false);
+    expect(requestText(httpDenied.run.mainRequests[1]).split("[tool]").at(-1)).toContain("HTTP-DENY-7: not here");
+    ok(httpDown.run);
+    expect(existsSync(path.join(httpDown.dir, "a.txt"))).toBe(true);
   });
 
   it("B-import: A's very hooks, imported (dialect: qwen) and dispatched by hookrun, are read as Qwen reads them: the same drops as A", () => {

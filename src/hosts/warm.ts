@@ -60,10 +60,11 @@ export const warmCapable = (host: string): boolean => Object.hasOwn(WARM, host);
 
 /**
  * Hosts with http hooks that hookrun does not install warm, and why: a guard there would open
- * whenever the server cannot answer (docs/hosts/qoder.md).
+ * whenever the server cannot answer (docs/hosts/qoder.md, docs/hosts/qwen.md).
  */
 const HTTP_FAILS_OPEN: Readonly<Record<string, string>> = {
   qoder: "Qoder CLI (1.1.52) runs the tool when its http hook cannot reach the server, onFailure or not, so a guard would open",
+  qwen: "Qwen Code (0.24.4) runs the tool when its http hook cannot reach the server, times out or gets a non-2xx answer, so a guard would open",
 };
 
 /** Why `host` is not installed warm over HTTP, when it has http hooks. */
