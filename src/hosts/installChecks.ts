@@ -13,9 +13,10 @@ import { dispatchTarget, type Installable, installable, setupMcp, setupPort, wan
 
 /**
  * The hosts whose config folder exists in the project: only they can hold hookrun's project
- * entries (each setup's file is inside its folder), so the others are not read at all.
+ * entries (each setup's file is inside its folder), so the checks below read no other. Taken once
+ * and passed to each of them.
  */
-function hostsIn(projectDir: string): Installable[] {
+export function hostsIn(projectDir: string): Installable[] {
   return installable().filter((h) => existsSync(path.join(projectDir, h.setup.folder)));
 }
 
@@ -23,9 +24,9 @@ function hostsIn(projectDir: string): Installable[] {
  * Hosts whose entries in the project are stale against `config`; `inProcess`: the host's one
  * generated file, which does not depend on hooks.yaml, is another hookrun version's (or edited).
  */
-export async function staleHosts(config: ResolvedConfig): Promise<{ file: string; host: string; stale: string[]; inProcess: boolean }[]> {
+export async function staleHosts(config: ResolvedConfig, hosts: readonly Installable[]): Promise<{ file: string; host: string; stale: string[]; inProcess: boolean }[]> {
   const out: { file: string; host: string; stale: string[]; inProcess: boolean }[] = [];
-  for (const host of hostsIn(config.projectDir)) {
+  for (const host of hosts) {
     try {
       // Whether hookrun's entries are there at all first (cheap: no entries computed), so a project
       // that uses few hosts does not compute every host's wanted entries (10 % of a `validate` of
@@ -46,9 +47,9 @@ export async function staleHosts(config: ResolvedConfig): Promise<{ file: string
  * What hosts whose entries are installed in the project warn about their setup (agent-code: a
  * settings layer hiding the entries, hooks that can outlast its 30 s).
  */
-export async function hostSetupWarnings(config: ResolvedConfig, env: NodeJS.ProcessEnv): Promise<{ file: string; message: string }[]> {
+export async function hostSetupWarnings(config: ResolvedConfig, hosts: readonly Installable[], env: NodeJS.ProcessEnv): Promise<{ file: string; message: string }[]> {
   const out: { file: string; message: string }[] = [];
-  for (const host of hostsIn(config.projectDir)) {
+  for (const host of hosts) {
     if (!host.setup.warnings) continue;
     try {
       const plan = await host.setup.removal({ base: config.projectDir, user: false, host });
@@ -62,9 +63,13 @@ export async function hostSetupWarnings(config: ResolvedConfig, env: NodeJS.Proc
 }
 
 /** The warm servers of the project's setups that are not the user's own `hooks serve`: nothing answers, or what answers cannot prove it knows the token. */
-export async function unprovenWarmServers(config: ResolvedConfig, env: NodeJS.ProcessEnv): Promise<{ file: string; host: string; port: number; state: WarmServerState }[]> {
+export async function unprovenWarmServers(
+  config: ResolvedConfig,
+  hosts: readonly Installable[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ file: string; host: string; port: number; state: WarmServerState }[]> {
   const out: { file: string; host: string; port: number; state: WarmServerState }[] = [];
-  for (const host of hostsIn(config.projectDir)) {
+  for (const host of hosts) {
     const port = await setupPort(host, config.projectDir, false);
     if (port === null) continue;
     const state = await warmServerState(port, env);

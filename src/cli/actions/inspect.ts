@@ -31,16 +31,17 @@ export function loadCliConfig(ctx: CliContext): Promise<ResolvedConfig> {
 /** Warnings about hooks install's entries in the project (stale entries, a host's setup around them, warm servers), added to config.warnings. */
 async function installWarnings(ctx: CliContext, config: ResolvedConfig): Promise<void> {
   const checks = await import("../../hosts/installChecks.js");
-  for (const h of await checks.staleHosts(config)) {
+  const hosts = checks.hostsIn(config.projectDir);
+  for (const h of await checks.staleHosts(config, hosts)) {
     const message = h.inProcess
       ? `hookrun's ${h.stale.join(", ")} is not the one this hookrun writes (written by another version of hookrun, or edited); run \`hooks install ${h.host}\``
       : `hookrun's entries are stale for ${h.stale.join(", ")} (hooks.yaml changed since \`hooks install ${h.host}\`); run \`hooks install ${h.host}\``;
     config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message });
   }
   // A host's own setup around installed entries (agent-code: a layer hiding them, hooks outlasting its timeout).
-  for (const h of await checks.hostSetupWarnings(config, ctx.env)) config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message: h.message });
+  for (const h of await checks.hostSetupWarnings(config, hosts, ctx.env)) config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message: h.message });
   // Warm mode with no server (the host refuses every guarded action), or a listener that is not the user's own `hooks serve`.
-  for (const h of await checks.unprovenWarmServers(config, ctx.env)) {
+  for (const h of await checks.unprovenWarmServers(config, hosts, ctx.env)) {
     const message = `hookrun's entries call \`hooks serve\` on 127.0.0.1:${h.port}: ${checks.warmServerWarning(h.port, h.state)}`;
     config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message });
   }
