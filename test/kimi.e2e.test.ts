@@ -1,5 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "smol-toml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,6 +7,7 @@ import { CLI, runCli } from "./helpers/cli.js";
 import { type KimiHome, type KimiRun, killKimiRuns, makeKimiHome, modelConfig, requireKimi, runKimi } from "./helpers/kimiCli.js";
 import type { ScriptTurn } from "./helpers/openaiChatModel.js";
 import { removeTree } from "./helpers/removeTree.js";
+import { writeProject } from "./helpers/sandbox.js";
 
 /**
  * The real Kimi Code CLI (`kimi -p`, installed and named in HOOKRUN_KIMI_CODE by .ci/run's Node 22
@@ -26,14 +26,8 @@ const tmp: string[] = [];
 const homes: KimiHome[] = [];
 
 function project(files: Record<string, string>): string {
-  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookrun-kimi-proj-")));
+  const dir = writeProject("hookrun-kimi-proj-", files);
   tmp.push(dir);
-  for (const [rel, text] of Object.entries(files)) {
-    const file = path.join(dir, rel);
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, text);
-    if (rel.endsWith(".sh")) chmodSync(file, 0o755);
-  }
   return dir;
 }
 

@@ -1,5 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { alive } from "./helpers/agentProcess.js";
@@ -7,6 +6,7 @@ import { CLI, ROOT, runCli } from "./helpers/cli.js";
 import type { ScriptTurn } from "./helpers/openaiChatModel.js";
 import { killPiRuns, makePiHome, type PiHome, type PiRun, requirePi, runPi } from "./helpers/piCli.js";
 import { removeTree } from "./helpers/removeTree.js";
+import { writeProject } from "./helpers/sandbox.js";
 
 /**
  * The real pi CLI (the pinned devDependency), headless (`pi -p`) and offline (`PI_OFFLINE=1`)
@@ -25,14 +25,8 @@ const tmp: string[] = [];
 const homes: PiHome[] = [];
 
 function project(files: Record<string, string>): string {
-  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookrun-pi-proj-")));
+  const dir = writeProject("hookrun-pi-proj-", files);
   tmp.push(dir);
-  for (const [rel, text] of Object.entries(files)) {
-    const file = path.join(dir, rel);
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, text);
-    if (rel.endsWith(".sh")) chmodSync(file, 0o755);
-  }
   return dir;
 }
 

@@ -1,13 +1,12 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, runCli } from "./helpers/cli.js";
 import { killAllQoder, makeQoderHome, type QoderHome, type QoderRun, type QoderTurn, requireQoder, runQoder } from "./helpers/qoderCli.js";
 import { removeTree } from "./helpers/removeTree.js";
-import { alive } from "./helpers/sandbox.js";
+import { alive, writeProject } from "./helpers/sandbox.js";
 
 /**
  * The real Qoder CLI (the pinned devDependency), headless in its Agent Client Protocol mode with
@@ -24,14 +23,8 @@ const tmp: string[] = [];
 const homes: QoderHome[] = [];
 
 function project(files: Record<string, string>): string {
-  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookrun-qoder-proj-")));
+  const dir = writeProject("hookrun-qoder-proj-", files);
   tmp.push(dir);
-  for (const [rel, text] of Object.entries(files)) {
-    const file = path.join(dir, rel);
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, text);
-    if (rel.endsWith(".sh")) chmodSync(file, 0o755);
-  }
   return dir;
 }
 

@@ -1,8 +1,7 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
-import { alive } from "./helpers/sandbox.js";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { alive, writeProject } from "./helpers/sandbox.js";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, runCli } from "./helpers/cli.js";
@@ -30,14 +29,8 @@ const tmp: string[] = [];
 const homes: QwenHome[] = [];
 
 function project(files: Record<string, string>): string {
-  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookrun-qwen-proj-")));
+  const dir = writeProject("hookrun-qwen-proj-", files);
   tmp.push(dir);
-  for (const [rel, text] of Object.entries(files)) {
-    const file = path.join(dir, rel);
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, text);
-    if (rel.endsWith(".sh")) chmodSync(file, 0o755);
-  }
   return dir;
 }
 

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeEach, onTestFinished } from "vitest";
@@ -104,6 +104,22 @@ export function sandbox(options: { fixture?: string; prefix?: string /** written
     // not inside a test: the caller cleans up
   }
   return sb;
+}
+
+/**
+ * A bare project for an agent's e2e run: a fresh temp dir (its real path) holding `files`, parents
+ * created, `*.sh` files made executable. The caller removes it (the e2e files keep a list for
+ * afterAll, since their runs start in beforeAll, outside any test).
+ */
+export function writeProject(prefix: string, files: Record<string, string>): string {
+  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
+  for (const [rel, text] of Object.entries(files)) {
+    const file = path.join(dir, rel);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
+    if (rel.endsWith(".sh")) chmodSync(file, 0o755);
+  }
+  return dir;
 }
 
 /**
