@@ -1,11 +1,10 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type ClaudeRun, killClaudeRuns, modelView, requireClaude, runClaude } from "./helpers/claudeCode.js";
 import { type CliProcess, runCli, spawnCli } from "./helpers/cli.js";
-import { untilListening } from "./helpers/server.js";
+import { freePort, untilListening } from "./helpers/server.js";
 import { removeTree } from "./helpers/removeTree.js";
 
 /**
@@ -30,15 +29,6 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.exited));
   for (const p of projects) removeTree(p);
 });
-
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The environment of a `hooks` command run as the user Claude runs as. */
 const userEnv = (env: NodeJS.ProcessEnv) => Object.fromEntries(["HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "HOOKS_STATE_DIR", "XDG_CACHE_HOME"].map((k) => [k, env[k]]));

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { alive, writeProject } from "./helpers/sandbox.js";
+import { freePort } from "./helpers/server.js";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -150,15 +151,9 @@ describe.skipIf(!qwen.path)(`Qwen Code ${qwen.version ?? `(skipped: ${qwen.reaso
   });
 
   beforeAll(async () => {
-    const listen = async (s: ReturnType<typeof createServer>) => {
-      await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
-      return (s.address() as AddressInfo).port;
-    };
-    const gone = createServer();
-    const downPort = await listen(gone);
-    await new Promise((resolve) => gone.close(resolve));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const httpHook = (port: number) => ({ hooks: { PreToolUse: [{ matcher: "run_shell_command", hooks: [{ type: "http", url: `http://127.0.0.1:${port}/v1/hosts/qwen/PreToolUse`, timeout: 5 }] }] } });
-    const httpHooks = [httpHook(await listen(server)), httpHook(downPort)];
+    const httpHooks = [httpHook((server.address() as AddressInfo).port), httpHook(await freePort())];
     [main, ask, hang, direct, imported, httpDenied, httpDown] = await Promise.all([
       runB({ "hooks.yaml": MAIN_YAML, "hooks/guard.sh": GUARD, "hooks/stop.sh": STOP, "keep.txt": "keep\n" }, "tidy up", MAIN_SCRIPT),
       runB({ "hooks.yaml": ASK_YAML }, "make two files", (dir) => [

@@ -1,5 +1,4 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { findClaude, runClaude } from "./claudeCode.js";
@@ -9,7 +8,7 @@ import { findCopilot, runCopilot, warmCopilotCache } from "./copilotCli.js";
 import { findGemini, runGemini } from "./geminiCli.js";
 import { findQwen, makeQwenHome, runQwen } from "./qwenCli.js";
 import { removeTree } from "./removeTree.js";
-import { untilListening } from "./server.js";
+import { freePort, untilListening } from "./server.js";
 
 /**
  * What an agent waits for per event, measured in the real agent CLIs (offline, scripted models):
@@ -76,14 +75,6 @@ export const userEnvOf = (env: NodeJS.ProcessEnv): Record<string, string | undef
 async function hooks(args: string[], session: AgentSession): Promise<void> {
   const r = await runCli(args, { cwd: session.project, env: userEnvOf(session.env) });
   if (r.code !== 0) throw new Error(`hooks ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const SERVE_TOKEN = "host-cost-token-0123456789abcdef0123";

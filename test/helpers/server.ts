@@ -1,5 +1,15 @@
 import http from "node:http";
+import { createServer } from "node:net";
 import { untilStderr, type CliProcess } from "./cli.js";
+
+/** A loopback port nothing listens on now (a listener bound to port 0, then closed). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 /** Wait until `hooks serve` logs that it listens (or fail with what it printed); returns its URL. */
 export async function untilListening(p: CliProcess, timeoutMs = 15_000): Promise<string> {
