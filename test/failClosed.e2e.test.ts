@@ -496,7 +496,7 @@ const FAILURES: Failure[] = [
   {
     name: "killed",
     title: `the agent would kill hookrun at its timeout: a stale entry of ${KILL_SECONDS} s, a guard that sleeps 20 s (its own timeout ${GUARD_TIMEOUT})`,
-    // hookrun stops the guard a tenth of the deadline before it (docs/fail-closed.md) and answers
+    // hookrun stops the guard a margin before the deadline (docs/fail-closed.md) and answers
     // before the kill: after a kill, Codex, Gemini, Qwen and Copilot would run the call, and Claude
     // (onFailure: "block") would block in words of its own. Claude's model view writes durations as
     // <duration>.

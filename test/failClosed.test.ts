@@ -201,6 +201,49 @@ describe("killed at the agent's timeout", () => {
     expect(bad.stderr).toMatch(/--deadline soon: expected the seconds/);
     expect((await run(p, "claude", "PreToolUse", "{}", ["--deadline", "soon"])).code).toBe(64);
   }, 90_000); // two seconds per host, one host after another
+
+  // The agent's clock starts when it starts hookrun; here the agent is runCli, which SIGKILLs at
+  // the deadline. Each case would be killed before answering if the margin were counted from the
+  // hooks' start (a slow start) or if a SIGTERM-proof hook got a timeout's 2 s before SIGKILL.
+  it("the deadline counts from hookrun's start, and a hook that ignores SIGTERM is SIGKILLed in time: the block is written before the kill", async () => {
+    const stubborn = [
+      "hooks:",
+      "  pre_tool_use:",
+      "    - name: stubborn",
+      `      command: 'trap "" TERM; echo $$ > "${"$"}HOOK_PROJECT_DIR/$HOOK_RUN_CASE.pid"; sleep 30'`,
+      "      timeout: 60s",
+      "      on_failure: block",
+      "",
+    ].join("\n");
+    p = sandbox({ config: stubborn });
+    expect((await runCli(["trust", "--yes"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    // a start 2 s slow: Node busy before hookrun's code runs, as on a loaded machine
+    writeFileSync(p.path("slow.cjs"), "const end = Date.now() + 2000; while (Date.now() < end);\n");
+    const cases = [
+      { name: "slow", env: { NODE_OPTIONS: `--require ${p.path("slow.cjs")}` } },
+      { name: "plain", env: {} },
+    ];
+    const hosts = guardedCalls(p.dir).filter(({ host }) => host.name === "claude" || host.name === "codex");
+    expect(hosts).toHaveLength(2);
+    const runs = cases.flatMap((c) =>
+      hosts.map(async ({ host, event, payload }) => {
+        const a = await runCli(["run", event, "--host", host.name, "--fail-closed", "--deadline", "4"], {
+          cwd: p.dir,
+          env: { ...p.env, ...c.env, HOOK_RUN_CASE: `${c.name}-${host.name}` },
+          input: JSON.stringify(payload),
+          timeoutMs: 4000,
+        });
+        return { what: `${c.name} start, ${host.name}`, a, host, pidFile: p.path(`${c.name}-${host.name}.pid`) };
+      }),
+    );
+    for (const { what, a, host, pidFile } of await Promise.all(runs)) {
+      expect(a.signal, `${what}: killed before answering: ${JSON.stringify(a).slice(0, 400)}`).toBeNull();
+      expect(BLOCKS[host.name](a), `${what}: ${JSON.stringify(a).slice(0, 400)}`).toBe(true);
+      expect(a.stdout + a.stderr, what).toMatch(/did not finish before .* would kill hookrun \(4 s\)/);
+      const pid = Number(readFileSync(pidFile, "utf8"));
+      expect(await waitGone(pid), `${what}: the guard's sh ${pid} outlived hookrun`).toBe(true);
+    }
+  }, 30_000);
 });
 
 describe("no bound opens a guard", () => {

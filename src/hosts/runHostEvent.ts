@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import type { ResolvedConfig } from "../config/types.js";
 import { ConfigError, TrustError } from "../errors.js";
+import { hastenTerminations } from "../fs/processes.js";
 import { StateDirError } from "../fs/stateDir.js";
 import { parseHookEvent, tryParseHookEvent } from "../events/parseHookEvent.js";
 import { deriveLastMessage } from "../interop/lastMessageFromTranscript.js";
@@ -71,10 +72,15 @@ export interface HostEventRequest {
   payloadProblem?: Error;
   /**
    * With `failClosed`: when the host kills the dispatch (`--deadline`, the entry's timeout),
-   * counted from now. hookrun stops its hooks before then and blocks, so the kill never lets a
-   * guarded call through.
+   * counted from `startedAt`. hookrun stops its hooks before then and blocks, so the kill never
+   * lets a guarded call through.
    */
   deadlineMs?: number;
+  /**
+   * When the host's clock for `deadlineMs` started (epoch ms; the CLI passes its process's start,
+   * so the time Node took to start and load the config counts). Default: now.
+   */
+  startedAt?: number;
 }
 
 /** What came of an event, for the door to print. */
@@ -132,7 +138,7 @@ export async function runHostEvent(req: HostEventRequest): Promise<HostEventOutc
   }
   if (host && req.named !== undefined && req.named !== host.name && (await hasOwnEntries(host, config.projectDir, event)))
     return { kind: "ignored", event, why: `${host.title} has hookrun entries of its own for this event, which run the hooks; this ${req.named} entry stays quiet`, answer: SILENT };
-  const deadline = failsClosed && req.deadlineMs ? startDeadline(req.deadlineMs) : null;
+  const deadline = failsClosed && req.deadlineMs ? startDeadline(req.deadlineMs, req.startedAt ?? Date.now()) : null;
   try {
     const options = deadline ? { ...req.options, signal: req.options?.signal ? AbortSignal.any([req.options.signal, deadline.signal]) : deadline.signal } : req.options;
     // The user hears, in the agent, what changed and how to review it (a notice: never the model's).
@@ -164,14 +170,32 @@ export async function runHostEvent(req: HostEventRequest): Promise<HostEventOutc
 }
 
 /**
- * A signal that fires before a host's kill `ms` from now: a tenth of the time (at most 3 s) is
- * left for hookrun to stop its hooks' process groups and answer.
+ * A signal that fires before a host's kill, `ms` after `startedAt`, leaving hookrun time to stop
+ * its hooks' process groups and answer (docs/fail-closed.md, `--deadline`).
  */
-function startDeadline(ms: number): { signal: AbortSignal; stop(): void } {
+function startDeadline(ms: number, startedAt: number): { signal: AbortSignal; stop(): void } {
+  const margin = deadlineMargin(ms);
   const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), Math.max(0, ms - Math.min(3000, ms / 10)));
+  const timer = setTimeout(
+    () => {
+      // A hook that ignores SIGTERM must not keep the answer past the kill: SIGKILL comes half
+      // the margin after SIGTERM instead of a hook timeout's 2 s.
+      hastenTerminations(margin / 2);
+      abort.abort();
+    },
+    Math.max(0, startedAt + ms - margin - Date.now()),
+  );
   timer.unref();
   return { signal: abort.signal, stop: () => clearTimeout(timer) };
+}
+
+/**
+ * How long before a host's kill at `ms` hookrun stops its hooks: a tenth of the time, at least
+ * 1 s (a loaded machine's event loop and process exits are slow) but never more than half of
+ * it, and at most 3 s.
+ */
+export function deadlineMargin(ms: number): number {
+  return Math.min(3000, Math.max(ms / 10, Math.min(1000, ms / 2)));
 }
 
 /** The payload read as the host's, then, unless only preparing, the trigger and the host's answer. */

@@ -134,6 +134,8 @@ export async function cliHostEventRequest(
     options,
     failClosed: plan.failClosed,
     deadlineMs: plan.deadlineMs,
+    // The agent's clock started when it started this process: Node's start and the config's load count.
+    startedAt: performance.timeOrigin,
     lastTrusted: plan.lastTrusted,
     payloadProblem,
   };
