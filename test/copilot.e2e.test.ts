@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +9,7 @@ import { CLI, runCli } from "./helpers/cli.js";
 import { type CopilotRun, chatView, killCopilotRuns, requireCopilot, runCopilot, warmCopilotCache } from "./helpers/copilotCli.js";
 import type { ScriptTurn } from "./helpers/openaiChatModel.js";
 import { removeTree } from "./helpers/removeTree.js";
+import { freePort } from "./helpers/server.js";
 
 /**
  * Hooks run by the real GitHub Copilot CLI (`copilot -p`, headless, offline, against the scripted
@@ -320,6 +323,8 @@ describe.skipIf(!copilot.argv)(`Copilot CLI ${copilot.version ?? `(skipped: ${co
     for (const d of dirs) removeTree(d);
   }, 60_000);
 
+  describe("its own http hooks to a local server (why `hooks install copilot --serve` is refused)", httpHookCases);
+
   for (const c of cases) {
     describe(c.name, () => {
       for (const arm of ARMS.filter((a) => (c.arms ?? ["A", "B"]).includes(a))) {
@@ -332,3 +337,84 @@ describe.skipIf(!copilot.argv)(`Copilot CLI ${copilot.version ?? `(skipped: ${co
     });
   }
 });
+
+/**
+ * Copilot's own http hooks (`{"type": "http", "url"}` in .github/hooks/*.json), against a local
+ * server: why `hooks install copilot --serve` is refused (docs/hosts/copilot.md#no-warm-mode-yet).
+ * Each guard is a preToolUse http hook that a server answers with a deny.
+ */
+function httpHookCases(): void {
+  const requests: string[] = [];
+  let server: Server;
+  let port = 0;
+  const started = new Map<string, Promise<{ run: CopilotRun; project: string }>>();
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (d) => (body += d));
+      req.on("end", () => {
+        requests.push(`${req.url} ${body}`);
+        if (req.url?.startsWith("/hang/")) return; // never answers; closed with the server
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify({ permissionDecision: "deny", permissionDecisionReason: "HTTP-DENY-7: not here" }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    await Promise.allSettled(started.values());
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }, 60_000);
+
+  /** One run with a preToolUse http hook to `url` (`{port}`: the server's; `{down}`: a port nothing listens on). */
+  const runHttp = (name: string, url: string, env: Record<string, string>, timeoutSec = 10) => {
+    let p = started.get(name);
+    if (!p) {
+      p = (async () => {
+        const project = realpathSync(mkdtempSync(path.join(os.tmpdir(), `hookrun-copilot-http-${name}-`)));
+        dirs.push(project);
+        mkdirSync(path.join(project, ".github", "hooks"), { recursive: true });
+        const resolved = url.replace("{port}", String(port)).replace("{down}", String(await freePort()));
+        writeFileSync(path.join(project, ".github", "hooks", "http.json"), JSON.stringify({ version: 1, hooks: { preToolUse: [{ type: "http", url: resolved, timeoutSec }] } }));
+        const run = await runCopilot({ project, prompt: PROMPT, script: [TOUCH, { text: "Done." }], env, timeoutMs: 60_000 });
+        return { run, project };
+      })();
+      started.set(name, p);
+    }
+    return p;
+  };
+  const LOCAL = { COPILOT_HOOK_ALLOW_LOCALHOST: "1" };
+
+  it("without COPILOT_HOOK_ALLOW_LOCALHOST=1 in its environment, the http guard is skipped: no request is sent and the command runs", { timeout: 90_000 }, async () => {
+    const { run, project } = await runHttp("skipped", "http://127.0.0.1:{port}/skipped/", {});
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(ran(project)).toBe(true);
+    expect(requests.filter((r) => r.startsWith("/skipped/"))).toEqual([]);
+  });
+
+  it("with it, the server's deny blocks the call and the model gets the reason", { timeout: 90_000 }, async () => {
+    const { run, project } = await runHttp("deny", "http://127.0.0.1:{port}/deny/", LOCAL);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(ran(project)).toBe(false);
+    expect(toolResults(run)[0]).toBe("[tool] Denied by preToolUse hook: HTTP-DENY-7: not here");
+    expect(requests.filter((r) => r.startsWith("/deny/"))).toHaveLength(1);
+  });
+
+  it("with it and nothing listening, the call is denied (the hook errored): Copilot fails closed", { timeout: 90_000 }, async () => {
+    const { run, project } = await runHttp("down", "http://127.0.0.1:{down}/down/", LOCAL);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(ran(project)).toBe(false);
+    expect(toolResults(run)[0]).toMatch(/^\[tool\] Denied by preToolUse hook from "\.github\/hooks\/http\.json" \(hook errored\)/);
+  });
+
+  it("with it and a server that does not answer within timeoutSec, the command runs: a timeout fails open", { timeout: 90_000 }, async () => {
+    const { run, project } = await runHttp("hang", "http://127.0.0.1:{port}/hang/", LOCAL, 3);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(requests.filter((r) => r.startsWith("/hang/"))).toHaveLength(1);
+    expect(ran(project)).toBe(true);
+  });
+}

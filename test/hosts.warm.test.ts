@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { claudeHost } from "../src/hosts/claude.js";
 import { ownsEntry } from "../src/hosts/install.js";
@@ -126,6 +126,17 @@ describe("hooks install claude --serve PORT", () => {
     );
     expect(readFileSync(p.path(".qoder/settings.json"), "utf8")).toBe("{}\n");
     expect(readFileSync(p.path(".qwen/settings.json"), "utf8")).toBe("{}\n");
+  });
+
+  it("Copilot CLI has http hooks but is refused warm mode, with the reason (skipped without an env var, a timeout fails open); nothing is written", async () => {
+    const p = sandbox({ config: CONFIG });
+    p.write(".github/hooks/keep.json", "{}\n");
+    const r = await runMain(["install", "copilot", "--serve", "8411"], { cwd: p.dir, env: p.env });
+    expect(r.code).toBe(64);
+    expect(r.stderr).toContain(
+      "--serve: Copilot CLI (1.0.102) skips every http hook to a local server, guards included, unless COPILOT_HOOK_ALLOW_LOCALHOST=1 is in its environment, and runs the tool when one times out; hookrun has no warm entries for it yet; warm mode is for Claude Code (hooks install claude --serve 8411)",
+    );
+    expect(existsSync(p.path(".github/hooks/hookrun.json"))).toBe(false);
   });
 
   it("a listener that is not the user's own hooks serve (it cannot prove it knows the token) is a loud warning in --check and validate, an error in the doctor; the user's own server passes", async () => {

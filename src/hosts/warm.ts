@@ -59,16 +59,18 @@ const WARM: Readonly<Record<string, WarmHost>> = {
 export const warmCapable = (host: string): boolean => Object.hasOwn(WARM, host);
 
 /**
- * Hosts with http hooks that hookrun does not install warm, and why: a guard there would open
- * whenever the server cannot answer (docs/hosts/qoder.md, docs/hosts/qwen.md).
+ * Hosts with http hooks that hookrun does not install warm, and why: each measured in the real
+ * CLI (docs/hosts/qoder.md, docs/hosts/qwen.md, docs/hosts/copilot.md).
  */
-const HTTP_FAILS_OPEN: Readonly<Record<string, string>> = {
+const NOT_WARM: Readonly<Record<string, string>> = {
   qoder: "Qoder CLI (1.1.52) runs the tool when its http hook cannot reach the server, onFailure or not, so a guard would open",
   qwen: "Qwen Code (0.24.4) runs the tool when its http hook cannot reach the server, times out or gets a non-2xx answer, so a guard would open",
+  copilot:
+    "Copilot CLI (1.0.102) skips every http hook to a local server, guards included, unless COPILOT_HOOK_ALLOW_LOCALHOST=1 is in its environment, and runs the tool when one times out; hookrun has no warm entries for it yet",
 };
 
 /** Why `host` is not installed warm over HTTP, when it has http hooks. */
-export const whyNotWarm = (host: string): string | null => (Object.hasOwn(HTTP_FAILS_OPEN, host) ? HTTP_FAILS_OPEN[host] : null);
+export const whyNotWarm = (host: string): string | null => (Object.hasOwn(NOT_WARM, host) ? NOT_WARM[host] : null);
 
 /** The URL of one host event on a loopback `hooks serve --port PORT`. */
 export const warmUrl = (port: number, host: string, hostEvent: string): string => `http://127.0.0.1:${port}/v1/hosts/${host}/${hostEvent}`;
