@@ -5,11 +5,11 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, runCli } from "./helpers/cli.js";
+import { CLI, type CliProcess, runCli, spawnCli } from "./helpers/cli.js";
 import { type CopilotRun, chatView, killCopilotRuns, requireCopilot, runCopilot, warmCopilotCache } from "./helpers/copilotCli.js";
 import type { ScriptTurn } from "./helpers/openaiChatModel.js";
 import { removeTree } from "./helpers/removeTree.js";
-import { freePort } from "./helpers/server.js";
+import { freePort, untilListening } from "./helpers/server.js";
 
 /**
  * Hooks run by the real GitHub Copilot CLI (`copilot -p`, headless, offline, against the scripted
@@ -323,7 +323,8 @@ describe.skipIf(!copilot.argv)(`Copilot CLI ${copilot.version ?? `(skipped: ${co
     for (const d of dirs) removeTree(d);
   }, 60_000);
 
-  describe("its own http hooks to a local server (why `hooks install copilot --serve` is refused)", httpHookCases);
+  describe("its own http hooks to a local server", httpHookCases);
+  describe("warm mode: `hooks install copilot --serve PORT` answered by `hooks serve --port PORT`", warmCases);
 
   for (const c of cases) {
     describe(c.name, () => {
@@ -340,8 +341,8 @@ describe.skipIf(!copilot.argv)(`Copilot CLI ${copilot.version ?? `(skipped: ${co
 
 /**
  * Copilot's own http hooks (`{"type": "http", "url"}` in .github/hooks/*.json), against a local
- * server: why `hooks install copilot --serve` is refused (docs/hosts/copilot.md#no-warm-mode-yet).
- * Each guard is a preToolUse http hook that a server answers with a deny.
+ * server: what warm mode's entries are built on (docs/hosts/copilot.md#warm-mode). Each guard is a
+ * preToolUse http hook that a server answers with a deny.
  */
 function httpHookCases(): void {
   const requests: string[] = [];
@@ -416,5 +417,99 @@ function httpHookCases(): void {
     expect(run.exitCode, run.stderr).toBe(0);
     expect(requests.filter((r) => r.startsWith("/hang/"))).toHaveLength(1);
     expect(ran(project)).toBe(true);
+  });
+}
+
+const WARM_TOKEN = "copilot-warm-token-0123456789abcdef";
+const WARM_GUARD = [
+  "#!/bin/sh",
+  // who ran this guard: the process tree above it (`hooks serve` in warm mode, `hooks run` cold)
+  'p=$PPID; for i in 1 2 3 4; do tr "\\0" " " < /proc/$p/cmdline; echo; p=$(cut -d" " -f4 /proc/$p/stat); done >> .hooks-parents',
+  "if grep -q forbidden; then echo 'no forbidden files (warm)' >&2; exit 2; fi",
+  "",
+].join("\n");
+
+/**
+ * `hooks install copilot --serve PORT` and `hooks serve --port PORT` in the project, run as Copilot's
+ * user; a guard denies a call that names `forbidden` and records who ran it.
+ */
+function warmCases(): void {
+  const started = new Map<string, Promise<{ run: CopilotRun; project: string }>>();
+  afterAll(async () => {
+    await Promise.allSettled(started.values());
+  }, 60_000);
+
+  const runWarm = (name: string, opts: { local: boolean; server: boolean }) => {
+    let p = started.get(name);
+    if (!p) {
+      p = (async () => {
+        const project = realpathSync(mkdtempSync(path.join(os.tmpdir(), `hookrun-copilot-warm-${name}-`)));
+        dirs.push(project);
+        mkdirSync(path.join(project, ".github", "hooks"), { recursive: true });
+        mkdirSync(path.join(project, ".hooks"));
+        writeFileSync(path.join(project, ".hooks", "guard.sh"), WARM_GUARD);
+        chmodSync(path.join(project, ".hooks", "guard.sh"), 0o755);
+        writeFileSync(path.join(project, "hooks.yaml"), "hooks:\n  pre_tool_use:\n    - name: guard\n      matcher: Bash\n      command: ./.hooks/guard.sh\n      on_failure: block\n");
+        mkdirSync(path.join(project, "node_modules", ".bin"), { recursive: true });
+        symlinkSync(CLI, path.join(project, "node_modules", ".bin", "hooks"));
+        const port = await freePort();
+        let server: CliProcess | null = null;
+        const run = await runCopilot({
+          project,
+          prompt: PROMPT,
+          script: [bash("touch ok.txt && echo ok"), bash("touch forbidden.txt && echo made"), { text: "Done." }],
+          env: { HOOKS_SERVE_TOKEN: WARM_TOKEN, ...(opts.local ? { COPILOT_HOOK_ALLOW_LOCALHOST: "1" } : {}) },
+          timeoutMs: 60_000,
+          async setup(env) {
+            const install = await runCli(["install", "copilot", "--serve", String(port)], { cwd: project, env: userEnv(env) });
+            if (install.code !== 0) throw new Error(`hooks install copilot --serve exited ${install.code}: ${install.stderr}`);
+            const trust = await runCli(["trust", "--yes"], { cwd: project, env: userEnv(env) });
+            if (trust.code !== 0) throw new Error(`hooks trust exited ${trust.code}: ${trust.stderr}`);
+            if (!opts.server) return;
+            server = spawnCli(["serve", "--port", String(port)], { cwd: project, env: { ...userEnv(env), HOOKS_SERVE_TOKEN: WARM_TOKEN } });
+            await untilListening(server);
+          },
+        }).finally(async () => {
+          const s = server as CliProcess | null;
+          if (s && s.child.exitCode === null && s.child.signalCode === null) s.child.kill("SIGTERM");
+          await s?.exited;
+        });
+        return { run, project };
+      })();
+      started.set(name, p);
+    }
+    return p;
+  };
+  const parents = (project: string) => (existsSync(path.join(project, ".hooks-parents")) ? readFileSync(path.join(project, ".hooks-parents"), "utf8") : "");
+
+  it("with COPILOT_HOOK_ALLOW_LOCALHOST=1 and the server up, the server runs the guard: an allowed call runs, a denied one does not and the model gets the reason; no `hooks run` starts", {
+    timeout: 90_000,
+  }, async () => {
+    const { run, project } = await runWarm("up", { local: true, server: true });
+    expect(run.exitCode, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(existsSync(path.join(project, "ok.txt"))).toBe(true);
+    expect(existsSync(path.join(project, "forbidden.txt"))).toBe(false);
+    expect(toolResults(run)[1]).toBe("[tool] Denied by preToolUse hook: no forbidden files (warm)");
+    expect(parents(project)).toMatch(/hooks(\.js)? serve --port/);
+    expect(parents(project)).not.toMatch(/ run pre_tool_use/);
+  });
+
+  it("without COPILOT_HOOK_ALLOW_LOCALHOST=1, Copilot skips the http entry and the command entry runs hookrun cold: the guard still holds", { timeout: 90_000 }, async () => {
+    const { run, project } = await runWarm("no-local", { local: false, server: true });
+    expect(run.exitCode, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(existsSync(path.join(project, "ok.txt"))).toBe(true);
+    expect(existsSync(path.join(project, "forbidden.txt"))).toBe(false);
+    expect(toolResults(run)[1]).toBe("[tool] Denied by preToolUse hook: no forbidden files (warm)");
+    expect(parents(project)).toMatch(/ run pre_tool_use --host copilot --fail-closed --deadline \d+/);
+    expect(parents(project)).not.toMatch(/ serve --port/);
+  });
+
+  it("with it and no server, every guarded call is denied (the http entry errored), none runs", { timeout: 90_000 }, async () => {
+    const { run, project } = await runWarm("down", { local: true, server: false });
+    expect(run.exitCode, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(existsSync(path.join(project, "ok.txt"))).toBe(false);
+    expect(existsSync(path.join(project, "forbidden.txt"))).toBe(false);
+    expect(toolResults(run)[0]).toMatch(/^\[tool\] Denied by preToolUse hook from "\.github\/hooks\/hookrun\.json" \(hook errored\)/);
+    expect(parents(project)).toBe("");
   });
 }

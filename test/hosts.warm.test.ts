@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { claudeHost } from "../src/hosts/claude.js";
 import { ownsEntry } from "../src/hosts/install.js";
@@ -84,7 +84,10 @@ describe("hooks install claude --serve PORT", () => {
     const hooks = JSON.parse(readFileSync(p.path(".claude/settings.json"), "utf8")).hooks;
     expect(hooks.PreToolUse).toEqual([{ matcher: "Bash|Shell|Write", hooks: [http("PreToolUse", 15)] }]);
     expect(hooks.SessionStart[0].hooks[0].type).toBe("command");
-    expect(r.stderr).toMatch(/warm mode: Claude Code POSTs each event \(but SessionStart, which it never sends to a URL\) to http:\/\/127\.0\.0\.1:8411/);
+    expect(r.stderr).toMatch(
+      /warm mode: start the server in the project: {2}HOOKS_SERVE_TOKEN=… hooks serve --port 8411\n {2}Claude Code POSTs each event \(but the session start and stop events, which stay commands\) to http:\/\/127\.0\.0\.1:8411/,
+    );
+    expect(r.stderr).not.toMatch(/Copilot/);
     expect(r.stderr).toMatch(/FAILS CLOSED/);
     expect(r.stderr).toMatch(/WARNING: nothing answers on 127\.0\.0\.1:8411 now/);
 
@@ -122,21 +125,47 @@ describe("hooks install claude --serve PORT", () => {
     const r = await runMain(["install", "qoder", "qwen", "gemini", "--serve", "8411"], { cwd: p.dir, env: p.env });
     expect(r.code).toBe(64);
     expect(r.stderr).toContain(
-      "--serve: Qoder CLI (1.1.52) runs the tool when its http hook cannot reach the server, onFailure or not, so a guard would open; Qwen Code (0.24.4) runs the tool when its http hook cannot reach the server, times out or gets a non-2xx answer, so a guard would open; Gemini CLI cannot call a URL; warm mode is for Claude Code (hooks install claude --serve 8411)",
+      "--serve: Qoder CLI (1.1.52) runs the tool when its http hook cannot reach the server, onFailure or not, so a guard would open; Qwen Code (0.24.4) runs the tool when its http hook cannot reach the server, times out or gets a non-2xx answer, so a guard would open; Gemini CLI cannot call a URL; warm mode is for Claude Code and Copilot CLI (hooks install claude copilot --serve 8411)",
     );
     expect(readFileSync(p.path(".qoder/settings.json"), "utf8")).toBe("{}\n");
     expect(readFileSync(p.path(".qwen/settings.json"), "utf8")).toBe("{}\n");
   });
 
-  it("Copilot CLI has http hooks but is refused warm mode, with the reason (skipped without an env var, a timeout fails open); nothing is written", async () => {
-    const p = sandbox({ config: CONFIG });
+  it("Copilot CLI: preToolUse gets its command entry, stepping aside under COPILOT_HOOK_ALLOW_LOCALHOST=1, and an http entry failing closed before the timeout; the other events stay commands; back to commands without --serve", async () => {
+    const p = sandbox({ config: CONFIG.replace("timeout: 5s}", "timeout: 5s, on_failure: block}") });
     p.write(".github/hooks/keep.json", "{}\n");
     const r = await runMain(["install", "copilot", "--serve", "8411"], { cwd: p.dir, env: p.env });
-    expect(r.code).toBe(64);
-    expect(r.stderr).toContain(
-      "--serve: Copilot CLI (1.0.102) skips every http hook to a local server, guards included, unless COPILOT_HOOK_ALLOW_LOCALHOST=1 is in its environment, and runs the tool when one times out; hookrun has no warm entries for it yet; warm mode is for Claude Code (hooks install claude --serve 8411)",
-    );
-    expect(existsSync(p.path(".github/hooks/hookrun.json"))).toBe(false);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/Copilot CLI POSTs each preToolUse to http:\/\/127\.0\.0\.1:8411 only with COPILOT_HOOK_ALLOW_LOCALHOST=1 and \$HOOKS_SERVE_TOKEN in its environment/);
+    expect(r.stderr).not.toMatch(/Claude Code/);
+    const hooks = JSON.parse(readFileSync(p.path(".github/hooks/hookrun.json"), "utf8")).hooks;
+    expect(hooks.sessionStart).toHaveLength(1);
+    expect(hooks.sessionStart[0].bash).toMatch(/^\{ \[ -x .* run session_start --host copilot$/);
+    expect(hooks.agentStop[0].type).toBe("command");
+    const [cmd, web] = hooks.preToolUse;
+    expect(cmd.bash).toMatch(/^\[ "\$\{COPILOT_HOOK_ALLOW_LOCALHOST:-\}" = 1 \] && exit 0; \{ \[ -x .* run pre_tool_use --host copilot --fail-closed --deadline 15$/);
+    expect(web).toEqual({
+      type: "http",
+      url: "http://127.0.0.1:8411/v1/hosts/copilot/preToolUse?fail_closed=1&deadline=15",
+      timeoutSec: 15,
+      matcher: cmd.matcher,
+      headers: { Authorization: "Bearer $HOOKS_SERVE_TOKEN" },
+      allowedEnvVars: ["HOOKS_SERVE_TOKEN"],
+    });
+    expect(ownsEntry(cmd) && ownsEntry(web)).toBe(true);
+    // the fallback's head recognised only before a dispatch of hookrun's
+    expect(ownsEntry({ ...cmd, bash: '[ "${COPILOT_HOOK_ALLOW_LOCALHOST:-}" = 1 ] && exit 0; ./mine.sh' })).toBe(false);
+    expect(ownsEntry({ ...web, url: `${web.url}&x=1` })).toBe(false);
+    // --check keeps the installed mode; the user's own file is untouched
+    const check = await runMain(["install", "copilot", "--check"], { cwd: p.dir, env: p.env });
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+    expect(check.stderr).toMatch(/nothing answers on 127\.0\.0\.1:8411: Copilot CLI refuses guarded actions until `hooks serve --port 8411` runs/);
+    expect(readFileSync(p.path(".github/hooks/keep.json"), "utf8")).toBe("{}\n");
+    // without --serve: the command entries alone again
+    expect((await runMain(["install", "copilot"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    const back = JSON.parse(readFileSync(p.path(".github/hooks/hookrun.json"), "utf8")).hooks;
+    expect(back.preToolUse).toHaveLength(1);
+    expect(back.preToolUse[0].bash).toMatch(/^\{ \[ -x /);
   });
 
   it("a listener that is not the user's own hooks serve (it cannot prove it knows the token) is a loud warning in --check and validate, an error in the doctor; the user's own server passes", async () => {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CliProcess, runCli, spawnCli } from "./helpers/cli.js";
-import { sandbox } from "./helpers/sandbox.js";
+import { sandbox, waitGone } from "./helpers/sandbox.js";
 import { request, untilListening } from "./helpers/server.js";
 
 /**
@@ -63,6 +63,34 @@ describe("hooks serve: POST /v1/hosts/{host}/{event} (warm mode)", () => {
     // The event may be spelled as the host spells it or canonically.
     const ctx = await request(target, "POST", "/v1/hosts/claude/user_prompt_submit", claudePayload("UserPromptSubmit", { prompt: "hi" }), auth);
     expect(ctx.json).toEqual({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: "on branch main" } });
+  });
+
+  it("answers a Copilot CLI payload with its flat JSON; with ?fail_closed=1&deadline=N it stops a guard (one ignoring SIGTERM too) and denies before Copilot's timeout, counted from the request", async () => {
+    const stubborn = [
+      "    - name: stubborn",
+      "      matcher: Bash",
+      `      command: 'grep -q slow || exit 0; trap "" TERM; echo $$ > "$HOOK_PROJECT_DIR/stubborn.pid"; sleep 30'`,
+      "      timeout: 60s",
+      "      on_failure: block",
+    ];
+    const p = sandbox({ config: CONFIG.replace("  user_prompt_submit:\n", `${stubborn.join("\n")}\n  user_prompt_submit:\n`) });
+    const { target } = await startWarm(p, { HOOKS_TRUST: "1" });
+    const payload = (command: string) => JSON.stringify({ sessionId: "s-cp", timestamp: 1, cwd: p.dir, toolName: "bash", toolArgs: { command, description: "x" } });
+    const deny = await request(target, "POST", "/v1/hosts/copilot/preToolUse", payload("rm -rf /"), auth);
+    expect(deny).toEqual(expect.objectContaining({ status: 200, json: { permissionDecision: "deny", permissionDecisionReason: "rm -rf is not allowed here" } }));
+    expect((await request(target, "POST", "/v1/hosts/copilot/preToolUse?fail_closed=1&deadline=2", payload("ls"), auth)).json).toEqual({});
+    const started = Date.now();
+    const late = await request(target, "POST", "/v1/hosts/copilot/preToolUse?fail_closed=1&deadline=2", payload("slow"), auth);
+    const took = Date.now() - started;
+    expect(late.status).toBe(200);
+    expect(late.json.permissionDecision).toBe("deny");
+    expect(late.json.permissionDecisionReason).toMatch(/did not finish before Copilot CLI would kill hookrun \(2 s\)/);
+    expect(took, "answered after the host's timeout").toBeLessThan(2000);
+    const pid = Number(readFileSync(p.path("stubborn.pid"), "utf8"));
+    expect(await waitGone(pid), `the guard's sh ${pid} outlived the answer`).toBe(true);
+    const bad = await request(target, "POST", "/v1/hosts/copilot/preToolUse?fail_closed=1&deadline=soon", payload("ls"), auth);
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.message).toMatch(/deadline=soon: expected the seconds/);
   });
 
   it("takes its bearer token from $HOOKS_SERVE_TOKEN (the variable the entries send), and refuses a short one", async () => {

@@ -195,7 +195,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: "--check", description: "write nothing; exit 1 when an entry is missing or stale (for CI)" },
       {
         flags: "--serve <port>",
-        description: "warm mode (Claude Code): http entries that POST each event to `hooks serve --port PORT` on 127.0.0.1 instead of starting hookrun; they fail closed while no server answers",
+        description:
+          "warm mode (Claude Code, Copilot CLI): http entries that POST events to `hooks serve --port PORT` on 127.0.0.1 instead of starting hookrun; they fail closed while no server answers",
       },
       {
         flags: "--warm",

@@ -224,6 +224,17 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
 /** Grace between SIGTERM and SIGKILL (docs/running-hooks.md#timeouts-and-process-groups). */
 export const KILL_GRACE_MS = 2000;
 
+/**
+ * An abort reason that gives the hooks it cancels a shorter grace between SIGTERM and SIGKILL:
+ * a host's deadline (docs/fail-closed.md), which a hook ignoring SIGTERM must not outlast.
+ */
+export class ShortGrace {
+  constructor(readonly graceMs: number) {}
+}
+
+/** The grace an aborted `signal` asks for (ShortGrace), else undefined: the default. */
+export const graceOf = (signal: AbortSignal | undefined): number | undefined => (signal?.reason instanceof ShortGrace ? signal.reason.graceMs : undefined);
+
 // Terminations in flight (their SIGKILL deadline), and the grace every later one gets once this
 // process is going down (hastenTerminations); null while it is not.
 const inFlight = new Set<{ deadline: number }>();

@@ -81,6 +81,14 @@ export function dispatchCommand(host: string, event: string, target: DispatchTar
   return `${canStart(bin)} || { ${answerShell(answer)}; }; ${run}${target.failClosed ? ` ${closedFlags(target)}` : ""}`;
 }
 
+/**
+ * The head of a command entry that steps aside for an http entry beside it when the host sends
+ * http hooks to a local server, which Copilot CLI does only with COPILOT_HOOK_ALLOW_LOCALHOST=1 in
+ * its environment (its warm mode, src/hosts/warm.ts): otherwise the command runs hookrun.
+ */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template
+export const LOCAL_HTTP_FALLBACK = '[ "${COPILOT_HOOK_ALLOW_LOCALHOST:-}" = 1 ] && exit 0; ';
+
 /** The flags of a fail-closed dispatch: `--fail-closed`, and the host's kill as `--deadline SECONDS`. */
 const closedFlags = (target: DispatchTarget): string => `${FAIL_CLOSED}${target.deadlineSeconds ? ` --deadline ${target.deadlineSeconds}` : ""}`;
 
@@ -179,6 +187,7 @@ export function isDispatchCommand(command: string): boolean {
 
 /** Whether `command` is one simple command that runs `bins` with `run EVENT` (isDispatchCommand's reading, with the binaries it accepts). */
 function dispatches(command: string, bins: RegExp): boolean {
+  if (command.startsWith(LOCAL_HTTP_FALLBACK)) return dispatches(command.slice(LOCAL_HTTP_FALLBACK.length), bins);
   if (WALK_UP.some((p) => p.test(command))) return true;
   // Answering itself when hookrun cannot start: the rest is a plain dispatch of the very binary the prefix checks.
   const prefixed = CLOSED_PREFIX.exec(command);
@@ -205,8 +214,11 @@ function dispatches(command: string, bins: RegExp): boolean {
   return words[i] === "run" && words[i + 1] !== undefined && /^[\w.:-]+$/.test(words[i + 1]);
 }
 
-/** A URL that dispatches to hookrun: a loopback `hooks serve`'s host route (warm mode, src/hosts/warm.ts). */
-export const DISPATCH_URL = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/v1\/hosts\/[\w-]+\/[\w.-]+$/;
+/**
+ * A URL that dispatches to hookrun: a loopback `hooks serve`'s host route (warm mode,
+ * src/hosts/warm.ts), failing closed before the host's timeout or not.
+ */
+export const DISPATCH_URL = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/v1\/hosts\/[\w-]+\/[\w.-]+(\?fail_closed=1&deadline=\d{1,6})?$/;
 
 // hookrun's bin followed by `run`, anywhere in a command: a command that calls hookrun.
 const CALLS_HOOKRUN = /(^|[\s/"'])(hooks|hookrun)(\.js)?["']?\s+(-\S+\s+("[^"]*"|'[^']*'|\S+)\s+)*run\s/;

@@ -69,8 +69,12 @@ export function wantedFor(host: Installable, config: ResolvedConfig, target: Dis
           : target,
     );
   const wanted = host.setup.wanted(config, command);
-  if (mcp) return mcpEntries(host.name, wanted as Record<string, HostEntry[]>, (hostEvent) => asksFailClosed(config, host.events[hostEvent] ?? hostEvent));
-  return port === null ? wanted : warmEntries(host.name, wanted as Record<string, HostEntry[]>, port);
+  const canonical = (hostEvent: string): string => host.events[hostEvent] ?? hostEvent;
+  if (mcp) return mcpEntries(host.name, wanted as Record<string, HostEntry[]>, (hostEvent) => asksFailClosed(config, canonical(hostEvent)));
+  if (port === null) return wanted;
+  // A fail-closed event's http entry carries the command's `--deadline`, as a query.
+  const deadline = (hostEvent: string): number | null => (asksFailClosed(config, canonical(hostEvent)) ? killSeconds(host, config, canonical(hostEvent)) : null);
+  return warmEntries(host.name, wanted as Record<string, HostEntry[]>, port, deadline);
 }
 
 /** When the host kills the entry of `event`, in whole seconds: the entry's timeout (what `hooks install` writes), or the host's own fixed kill when sooner. */

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import type { ResolvedConfig } from "../config/types.js";
 import { ConfigError, TrustError } from "../errors.js";
-import { hastenTerminations } from "../fs/processes.js";
+import { ShortGrace } from "../fs/processes.js";
 import { StateDirError } from "../fs/stateDir.js";
 import { parseHookEvent, tryParseHookEvent } from "../events/parseHookEvent.js";
 import { deriveLastMessage } from "../interop/lastMessageFromTranscript.js";
@@ -177,12 +177,9 @@ function startDeadline(ms: number, startedAt: number): { signal: AbortSignal; st
   const margin = deadlineMargin(ms);
   const abort = new AbortController();
   const timer = setTimeout(
-    () => {
-      // A hook that ignores SIGTERM must not keep the answer past the kill: SIGKILL comes half
-      // the margin after SIGTERM instead of a hook timeout's 2 s.
-      hastenTerminations(margin / 2);
-      abort.abort();
-    },
+    // A hook that ignores SIGTERM must not keep the answer past the kill: SIGKILL comes half the
+    // margin after SIGTERM instead of a hook timeout's 2 s.
+    () => abort.abort(new ShortGrace(margin / 2)),
     Math.max(0, startedAt + ms - margin - Date.now()),
   );
   timer.unref();

@@ -97,7 +97,7 @@ export async function checkEntries(d: DoctorRun, host: HostAdapter, setup: HostS
 async function checkWarmServer(d: DoctorRun, base: { host: string; layer: Layer }, event: string, url: string, title: string): Promise<void> {
   const port = Number(new URL(url).port);
   const state = await warmServerState(port, d.options.env);
-  const warning = warmServerWarning(port, state);
+  const warning = warmServerWarning(port, state, [base.host]);
   if (!warning) d.add({ ...base, event, level: "ok", what: `warm mode: ${title} POSTs ${event} to ${url}, and your \`hooks serve\` answers there (it proved it knows the token); not fired` });
   else d.add({ ...base, event, level: state === "foreign" ? "error" : "warning", what: warning });
 }

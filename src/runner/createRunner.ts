@@ -7,6 +7,7 @@ import { InterruptedError } from "../errors.js";
 import type { GateKind } from "../events/catalog.js";
 import { parseHookEvent } from "../events/parseHookEvent.js";
 import { stateDir as defaultStateDir } from "../fs/stateDir.js";
+import { graceOf } from "../fs/processes.js";
 import { assertTrusted } from "../trust/store.js";
 import { buildContext, sessionIdOf } from "./context.js";
 import { applyLoopLimits, storedLoopCount } from "./loopLimit.js";
@@ -230,9 +231,9 @@ class HookRunner implements Runner {
   private async runCancellable(sync: ResolvedHook[], event: string, base: Record<string, unknown>, signal: AbortSignal | undefined): Promise<HookResult[]> {
     const run: TriggerRun = { cancelled: false, active: new Set() };
     this.runs.add(run);
-    const onAbort = (): void => this.cancelRun(run);
+    const onAbort = (): void => this.cancelRun(run, graceOf(signal));
     signal?.addEventListener("abort", onAbort, { once: true });
-    if (signal?.aborted) this.cancelRun(run);
+    if (signal?.aborted) onAbort();
     try {
       return await this.runSync(sync, event, base, run);
     } finally {
@@ -337,9 +338,9 @@ class HookRunner implements Runner {
     }
   }
 
-  private cancelRun(run: TriggerRun): void {
+  private cancelRun(run: TriggerRun, graceMs?: number): void {
     run.cancelled = true;
-    for (const s of run.active) s.cancel();
+    for (const s of run.active) s.cancel(graceMs);
   }
 
   async drain(): Promise<void> {

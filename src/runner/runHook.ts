@@ -1,4 +1,5 @@
 import path from "node:path";
+import { graceOf } from "../fs/processes.js";
 import type { ResolvedHook } from "../config/types.js";
 import type { GateKind } from "../events/catalog.js";
 import { hookInput, hookEnv } from "./context.js";
@@ -47,7 +48,7 @@ export async function runHook(hook: ResolvedHook, base: Record<string, unknown>,
     keepBackground: dialect.keepBackground === true,
   });
   options.onSpawn?.(spawned);
-  const cancel = (): void => spawned.cancel();
+  const cancel = (): void => spawned.cancel(graceOf(options.signal));
   options.signal?.addEventListener("abort", cancel, { once: true });
   if (options.signal?.aborted) cancel();
   const outcome = await spawned.outcome;

@@ -53,8 +53,8 @@ export interface SpawnedHook {
   /** pid of the hook's process, which leads its process group (undefined when it did not start). */
   readonly pid: number | undefined;
   readonly outcome: Promise<SpawnOutcome>;
-  /** Kill the whole group; the outcome becomes "cancelled". */
-  cancel(): void;
+  /** Kill the whole group (SIGKILL `graceMs` after SIGTERM, default KILL_GRACE_MS); the outcome becomes "cancelled". */
+  cancel(graceMs?: number): void;
   /** Settles when leftover members of the group are gone (or were SIGKILLed). */
   readonly reaped: Promise<void>;
   /**
@@ -159,7 +159,7 @@ export function spawnHook(request: SpawnRequest): SpawnedHook {
     pid: hook.pid,
     outcome: hook.outcome,
     reaped: hook.reaped,
-    cancel: () => hook.kill("cancelled"),
+    cancel: (graceMs) => hook.kill("cancelled", graceMs),
     leftover: () => hook.leftover(),
     release: () => hook.endBackground(false),
   };
@@ -248,14 +248,14 @@ class HookProcess {
     else this.reapResolve();
   }
 
-  kill(why: SpawnEnd): void {
+  kill(why: SpawnEnd, graceMs = KILL_GRACE_MS): void {
     if (this.background) {
       this.endBackground(true);
       return;
     }
     if (this.end !== "exited" || this.exited || this.pid === undefined) return;
     this.end = why;
-    this.killing = terminateGroup(this.pid, KILL_GRACE_MS);
+    this.killing = terminateGroup(this.pid, graceMs);
     // Safety net: a process stuck even after SIGKILL (uninterruptible I/O) must not hold the result.
     void this.killing.then(() => setTimeout(() => void this.finish(), 500).unref());
   }

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { HookrunError, UsageError } from "../errors.js";
 import { EVENTS } from "../events/catalog.js";
 import { trustCommand } from "../hosts/notRunWords.js";
-import { type HostEventOutcome, runHostEvent } from "../hosts/runHostEvent.js";
+import { type HostEventOutcome, type HostEventRequest, runHostEvent } from "../hosts/runHostEvent.js";
 import { HOSTS, hostByName } from "../hosts/adapters.js";
 import type { HostAdapter, Payload } from "../hosts/types.js";
 import { hostHttpBody } from "../hosts/httpAnswer.js";
@@ -139,13 +139,16 @@ function apiRoutes(deps: HandlerDeps): Routes {
   };
   // A host's own payload in, the host's own answer out (warm mode: src/hosts/warm.ts).
   const hostEvent: Route = async (req, res, url) => {
+    // The host's timeout runs from its request: so does a ?deadline.
+    const startedAt = Date.now();
     const [, rawHost, rawEvent] = HOST_ROUTE.exec(url.pathname)!;
     const name = decodeParam(rawHost, url, "host");
     const eventArg = decodeParam(rawEvent, url, "event");
     const host = hostByName(name);
     if (!host) throw new UsageError(`no host "${name}"; hooks serve answers ${HOSTS.map((h) => h.name).join(", ")}`);
+    const closed = failClosedParams(url, startedAt);
     const payload = (await readJsonBody(req, MAX_BODY_BYTES, deps.bodyStallMs)) as Payload;
-    const outcome = await dispatch(deps, req, res, url, host, eventArg, payload);
+    const outcome = await dispatch(deps, req, res, url, host, eventArg, payload, closed);
     sendJson(res, 200, hostHttpBody(host, outcome, url.searchParams.get("answer") === "command" ? "command" : "http"));
   };
   const reload: Route = async (_q, res) => {
@@ -168,7 +171,16 @@ function apiRoutes(deps: HandlerDeps): Routes {
  * last good config while an edit does not load (docs/server.md); with a host, the config's state
  * is the one `hooks run --host` would see, so both doors answer alike.
  */
-function dispatch(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse, url: URL, host: HostAdapter | null, event: string, payload: Payload): Promise<HostEventOutcome> {
+function dispatch(
+  deps: HandlerDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  host: HostAdapter | null,
+  event: string,
+  payload: Payload,
+  closed: Pick<HostEventRequest, "failClosed" | "deadlineMs" | "startedAt"> = {},
+): Promise<HostEventOutcome> {
   const { runner, watcher } = deps;
   const only = list(url.searchParams.get("only"));
   const skip = list(url.searchParams.get("skip"));
@@ -204,7 +216,20 @@ function dispatch(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse, 
     trust: deps.trust,
     trustCommand: deps.trustCommand ?? ((dir) => trustCommand({}, dir)),
     options,
+    ...closed,
   }).finally(() => (own as Runner | null)?.close({ graceMs: 0 }));
+}
+
+/**
+ * A warm entry's `?fail_closed=1&deadline=SECONDS`, as `hooks run`'s `--fail-closed --deadline`
+ * (docs/fail-closed.md): the event blocks when hookrun cannot run its hooks, and the hooks are
+ * stopped, and the call blocked, before the host's timeout, counted from the request.
+ */
+function failClosedParams(url: URL, startedAt: number): Pick<HostEventRequest, "failClosed" | "deadlineMs" | "startedAt"> {
+  const deadline = url.searchParams.get("deadline");
+  if (deadline !== null && (!/^\d+(\.\d+)?$/.test(deadline) || Number(deadline) <= 0))
+    throw new HttpError(400, `deadline=${deadline}: expected the seconds after which the host gives up on this request (its timeout)`);
+  return { failClosed: flag(url.searchParams.get("fail_closed")), ...(deadline !== null && { deadlineMs: Number(deadline) * 1000, startedAt }) };
 }
 
 /** A caller that hangs up no longer wants the answer: the signal that cancels its hooks. */

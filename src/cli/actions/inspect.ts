@@ -42,7 +42,7 @@ async function installWarnings(ctx: CliContext, config: ResolvedConfig): Promise
   for (const h of await checks.hostSetupWarnings(config, hosts, ctx.env)) config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message: h.message });
   // Warm mode with no server (the host refuses every guarded action), or a listener that is not the user's own `hooks serve`.
   for (const h of await checks.unprovenWarmServers(config, hosts, ctx.env)) {
-    const message = `hookrun's entries call \`hooks serve\` on 127.0.0.1:${h.port}: ${checks.warmServerWarning(h.port, h.state)}`;
+    const message = `hookrun's entries call \`hooks serve\` on 127.0.0.1:${h.port}: ${checks.warmServerWarning(h.port, h.state, [h.host])}`;
     config.warnings.push({ file: h.file, line: 1, col: 1, severity: "warning", message });
   }
 }

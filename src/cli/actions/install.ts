@@ -43,8 +43,8 @@ interface InstallRun {
   flags: InstallFlags;
   /** `--serve PORT`, for the hosts that can call a URL. */
   servePort: number | null;
-  /** The warm ports of the entries written or checked, whose server is looked for at the end. */
-  warmPorts: Set<number>;
+  /** The warm ports of the entries written or checked (each with its hosts), whose server is looked for at the end. */
+  warmPorts: Map<number, Set<string>>;
 }
 
 function parseServePort(value: string, hosts: HostAdapter[]): number {
@@ -55,19 +55,26 @@ function parseServePort(value: string, hosts: HostAdapter[]): number {
     const why = cold.map((h) => whyNotWarm(h.name)).filter((w) => w !== null);
     const unable = cold.filter((h) => whyNotWarm(h.name) === null).map((h) => h.title);
     const said = [...why, ...(unable.length ? [`${unable.join(", ")} cannot call a URL`] : [])];
-    throw new UsageError(`--serve: ${said.join("; ")}; warm mode is for Claude Code (hooks install claude --serve ${port})`);
+    throw new UsageError(`--serve: ${said.join("; ")}; warm mode is for Claude Code and Copilot CLI (hooks install claude copilot --serve ${port})`);
   }
   return port;
 }
 
-/** What `hooks install --serve` says, loudly, about the server. */
-function warmNotice(port: number, up: boolean): string {
-  return [
-    `hooks install: warm mode: Claude Code POSTs each event (but SessionStart, which it never sends to a URL) to http://127.0.0.1:${port}, with the bearer token in $${TOKEN_VAR}.`,
-    `  Start the server in the project, with the same $${TOKEN_VAR} in Claude Code's environment:  ${TOKEN_VAR}=… hooks serve --port ${port}`,
-    `  While no server answers (or the token is wrong), every guarded action FAILS CLOSED: tool calls and prompts are refused with "[url]: failed; blocking because onFailure is "block"" (the model, or the user for a prompt, sees why); other events' hooks do not run, and \`claude -p\` says nothing about them.`,
-    up ? `  A server answers on 127.0.0.1:${port} now.` : `  WARNING: nothing answers on 127.0.0.1:${port} now.`,
-  ].join("\n");
+/** What `hooks install --serve` says, loudly, about the server, for the hosts whose entries use it. */
+function warmNotice(port: number, hosts: ReadonlySet<string>, up: boolean): string {
+  const lines = [`hooks install: warm mode: start the server in the project:  ${TOKEN_VAR}=… hooks serve --port ${port}`];
+  if (hosts.has("claude"))
+    lines.push(
+      `  Claude Code POSTs each event (but the session start and stop events, which stay commands) to http://127.0.0.1:${port}, with the bearer token in $${TOKEN_VAR} (the same in Claude Code's environment).`,
+      `  While no server answers (or the token is wrong), every guarded action FAILS CLOSED: tool calls and prompts are refused with "[url]: failed; blocking because onFailure is "block"" (the model, or the user for a prompt, sees why); other events' hooks do not run, and \`claude -p\` says nothing about them.`,
+    );
+  if (hosts.has("copilot"))
+    lines.push(
+      `  Copilot CLI POSTs each preToolUse to http://127.0.0.1:${port} only with COPILOT_HOOK_ALLOW_LOCALHOST=1 and $${TOKEN_VAR} in its environment; without COPILOT_HOOK_ALLOW_LOCALHOST=1 it skips the http entries and the command entries run hookrun as before. Its other events stay commands.`,
+      `  With it, while no server answers (or the token is wrong), every tool call the guards cover is DENIED ("Denied by preToolUse hook … (hook errored)").`,
+    );
+  lines.push(up ? `  A server answers on 127.0.0.1:${port} now.` : `  WARNING: nothing answers on 127.0.0.1:${port} now.`);
+  return lines.join("\n");
 }
 
 const MCP_SERVER_LABEL = "the hookrun MCP server";
@@ -119,7 +126,7 @@ export async function installHosts(ctx: CliContext, names: string[], flags: Inst
   // --serve applies to the hosts that can call a URL; named hosts that cannot are refused.
   const servePort = flags.serve === undefined ? null : parseServePort(flags.serve, names.length > 0 ? hosts : hosts.filter((h) => warmCapable(h.name)));
   if (flags.warm) checkWarm(flags, names.length > 0 ? hosts : hosts.filter((h) => mcpCapable(h.name)));
-  const run: InstallRun = { ctx, config, base, flags, servePort, warmPorts: new Set() };
+  const run: InstallRun = { ctx, config, base, flags, servePort, warmPorts: new Map() };
   let stale = 0;
   const report: unknown[] = [];
   for (const host of hosts) {
@@ -155,7 +162,7 @@ async function installHost(run: InstallRun, host: Installable): Promise<HostOutc
   // --warm (or, for --check, warm MCP entries installed) writes mcp_tool entries and the server's registration.
   const mcp = mcpCapable(host.name) && !user && (flags.warm === true || (flags.check === true && run.servePort === null && (await setupMcp(host, run.base, user))));
   const port = mcp ? null : run.servePort !== null && warmCapable(host.name) ? run.servePort : flags.check ? await setupPort(host, run.base, user) : null;
-  if (port !== null) run.warmPorts.add(port);
+  if (port !== null) run.warmPorts.set(port, (run.warmPorts.get(port) ?? new Set()).add(host.name));
   const wanted = wantedFor(host, config, dispatchTarget(host, user, ctx.entry), port, mcp);
   const plan = await host.setup.plan(wanted, { base: run.base, user, host });
   // Warm MCP mode needs its server registered; any other mode leaves no registration behind.
@@ -238,13 +245,13 @@ function foreignFiles(ctx: CliContext, host: HostAdapter, files: string[]): Writ
 
 /** Warm mode: whether its server answers, a warning for `--check`, the full notice after a write. */
 async function tellWarmServers({ ctx, flags, warmPorts }: InstallRun): Promise<void> {
-  for (const port of warmPorts) {
+  for (const [port, hosts] of warmPorts) {
     const state = await warmServerState(port, ctx.env);
-    const warning = warmServerWarning(port, state);
+    const warning = warmServerWarning(port, state, [...hosts]);
     if (flags.check) {
       if (warning) ctx.stderr.write(`hooks install: warning: ${warning}\n`);
     } else if (!flags.dryRun) {
-      ctx.stderr.write(`${warmNotice(port, state !== "down")}\n`);
+      ctx.stderr.write(`${warmNotice(port, hosts, state !== "down")}\n`);
       if (warning && state !== "down") ctx.stderr.write(`hooks install: warning: ${warning}\n`);
     }
   }
