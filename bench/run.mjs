@@ -137,6 +137,20 @@ const ROWS = [
           },
         ]
       : []),
+    ...(host === "copilot"
+      ? [
+          {
+            id: "agent_copilot_warm",
+            measure:
+              "the same inside Copilot CLI, warm mode (`hooks install copilot --serve`: its preToolUse http entry answered by `hooks serve`, beside the command entry that steps aside under COPILOT_HOOK_ALLOW_LOCALHOST=1)",
+            referenceLabel: "hook configured directly in the agent",
+            target: { kind: "added", max: 5 },
+            targetLabel: "≤ +5 ms",
+            needs: "install",
+            run: agentEvent("copilot", "warm-http"),
+          },
+        ]
+      : []),
   ]),
   {
     id: "server",

@@ -94,18 +94,22 @@ export const COMMAND_MODE: Mode = {
   }),
 };
 
-/** Claude Code's warm mode: `hooks install claude --serve PORT` (http entries) answered by `hooks serve --port PORT`. */
+/**
+ * The warm mode over http: `hooks install HOST --serve PORT` (http entries; Copilot's only on
+ * preToolUse, beside its command entry, which steps aside under COPILOT_HOOK_ALLOW_LOCALHOST=1)
+ * answered by `hooks serve --port PORT`.
+ */
 export const WARM_HTTP_MODE: Mode = {
   id: "warm-http",
   label: "warm (http)",
-  hosts: ["claude"],
+  hosts: ["claude", "copilot"],
   targetMs: 5,
-  plan: async () => {
+  plan: async (host) => {
     const port = await freePort();
     return {
-      env: { HOOKS_SERVE_TOKEN: SERVE_TOKEN },
+      env: { HOOKS_SERVE_TOKEN: SERVE_TOKEN, ...(host === "copilot" && { COPILOT_HOOK_ALLOW_LOCALHOST: "1" }) },
       setup: async (session) => {
-        await hooks(["install", "claude", "--serve", String(port)], session);
+        await hooks(["install", host, "--serve", String(port)], session);
         await hooks(["-C", session.project, "trust", "--yes"], session);
         const server = spawnCli(["serve", "--port", String(port)], { cwd: session.project, env: { ...userEnvOf(session.env), HOOKS_SERVE_TOKEN: SERVE_TOKEN, NODE_EXTRA_CA_CERTS: undefined } });
         try {
