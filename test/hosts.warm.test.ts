@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { claudeHost } from "../src/hosts/claude.js";
 import { ownsEntry } from "../src/hosts/install.js";
@@ -161,6 +162,11 @@ describe("hooks install claude --serve PORT", () => {
     expect(check.code, check.stdout + check.stderr).toBe(0);
     expect(check.stderr).toMatch(/nothing answers on 127\.0\.0\.1:8411: Copilot CLI refuses guarded actions until `hooks serve --port 8411` runs/);
     expect(readFileSync(p.path(".github/hooks/keep.json"), "utf8")).toBe("{}\n");
+    // no user form: one server runs one project's hooks
+    const user = await runMain(["install", "copilot", "--user", "--serve", "8411"], { cwd: p.dir, env: p.env });
+    expect(user.code).toBe(64);
+    expect(user.stderr).toMatch(/--serve answers one project's hooks from a server started in it; it has no --user form/);
+    expect(existsSync(path.join(p.env.HOME, ".copilot"))).toBe(false);
     // without --serve: the command entries alone again
     expect((await runMain(["install", "copilot"], { cwd: p.dir, env: p.env })).code).toBe(0);
     const back = JSON.parse(readFileSync(p.path(".github/hooks/hookrun.json"), "utf8")).hooks;

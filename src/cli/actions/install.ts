@@ -47,7 +47,9 @@ interface InstallRun {
   warmPorts: Map<number, Set<string>>;
 }
 
-function parseServePort(value: string, hosts: HostAdapter[]): number {
+function parseServePort(value: string, hosts: HostAdapter[], user: boolean): number {
+  // One `hooks serve` runs one project's hooks.yaml: a user entry would send every project's events to it.
+  if (user) throw new UsageError("--serve answers one project's hooks from a server started in it; it has no --user form (a user entry would send every project's events to that one server)");
   const port = Number(value);
   if (!/^\d+$/.test(value) || port < 1 || port > 65535) throw new UsageError(`--serve ${value}: expected the port \`hooks serve --port\` listens on (1 to 65535)`);
   const cold = hosts.filter((h) => !warmCapable(h.name));
@@ -124,7 +126,7 @@ export async function installHosts(ctx: CliContext, names: string[], flags: Inst
   if (names.length === 0) ctx.stderr.write(`hooks install: found ${hosts.map((h) => h.title).join(", ")} in ${displayFile(base, ctx.cwd)}\n`);
   if (!flags.user) warnMissingHookrun(ctx, config.projectDir, hosts);
   // --serve applies to the hosts that can call a URL; named hosts that cannot are refused.
-  const servePort = flags.serve === undefined ? null : parseServePort(flags.serve, names.length > 0 ? hosts : hosts.filter((h) => warmCapable(h.name)));
+  const servePort = flags.serve === undefined ? null : parseServePort(flags.serve, names.length > 0 ? hosts : hosts.filter((h) => warmCapable(h.name)), flags.user === true);
   if (flags.warm) checkWarm(flags, names.length > 0 ? hosts : hosts.filter((h) => mcpCapable(h.name)));
   const run: InstallRun = { ctx, config, base, flags, servePort, warmPorts: new Map() };
   let stale = 0;
