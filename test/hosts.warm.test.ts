@@ -10,6 +10,7 @@ import { installedPort, warmEntries, warmUrl } from "../src/hosts/warm.js";
 import { runMain, spawnCli } from "./helpers/cli.js";
 import { untilListening } from "./helpers/server.js";
 import { sandbox } from "./helpers/sandbox.js";
+import { linkHookrun } from "./helpers/hostDispatch.js";
 import { entriesOf } from "./helpers/hostSetup.js";
 import { editorOf } from "./helpers/hostSetup.js";
 
@@ -162,6 +163,13 @@ describe("hooks install claude --serve PORT", () => {
     expect(check.code, check.stdout + check.stderr).toBe(0);
     expect(check.stderr).toMatch(/nothing answers on 127\.0\.0\.1:8411: Copilot CLI refuses guarded actions until `hooks serve --port 8411` runs/);
     expect(readFileSync(p.path(".github/hooks/keep.json"), "utf8")).toBe("{}\n");
+    // the doctor fires the command entry without the variable (the cold path), even when the user has it set
+    linkHookrun(p.dir);
+    expect((await runMain(["trust", "--yes"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    const doctor = await runMain(["doctor"], { cwd: p.dir, env: { ...p.env, COPILOT_HOOK_ALLOW_LOCALHOST: "1" } });
+    expect(doctor.stdout).toMatch(/✓ preToolUse → pre_tool_use: runs guard/);
+    expect(doctor.stdout).toMatch(/! preToolUse: warm mode, and nothing answers on 127\.0\.0\.1:8411: Copilot CLI refuses guarded actions/);
+    expect(doctor.stdout).not.toMatch(/never reaches hookrun/);
     // no user form: one server runs one project's hooks
     const user = await runMain(["install", "copilot", "--user", "--serve", "8411"], { cwd: p.dir, env: p.env });
     expect(user.code).toBe(64);

@@ -86,8 +86,8 @@ export function dispatchCommand(host: string, event: string, target: DispatchTar
  * http hooks to a local server, which Copilot CLI does only with COPILOT_HOOK_ALLOW_LOCALHOST=1 in
  * its environment (its warm mode, src/hosts/warm.ts): otherwise the command runs hookrun.
  */
-// biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template
-export const LOCAL_HTTP_FALLBACK = '[ "${COPILOT_HOOK_ALLOW_LOCALHOST:-}" = 1 ] && exit 0; ';
+export const LOCAL_HTTP_VAR = "COPILOT_HOOK_ALLOW_LOCALHOST";
+export const LOCAL_HTTP_FALLBACK = `[ "\${${LOCAL_HTTP_VAR}:-}" = 1 ] && exit 0; `;
 
 /** The flags of a fail-closed dispatch: `--fail-closed`, and the host's kill as `--deadline SECONDS`. */
 const closedFlags = (target: DispatchTarget): string => `${FAIL_CLOSED}${target.deadlineSeconds ? ` --deadline ${target.deadlineSeconds}` : ""}`;

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { signalGroup } from "../fs/processes.js";
+import { LOCAL_HTTP_VAR } from "../hosts/dispatch.js";
 import type { HostAdapter } from "../hosts/types.js";
 
 // `hooks doctor`'s probe: one dispatch command of a host's config run the way that host runs it
@@ -85,10 +86,13 @@ function probeRun(host: HostAdapter, hostEvent: string, command: string, project
   const argv = [...probe.shell(env), text];
   const bin = path.join(projectDir, "node_modules", ".bin", "hooks");
   const missingBin = /node_modules\/\.bin\/hooks/.test(command) && !existsSync(bin);
+  // A warm mode's command entry steps aside under this variable (the http entry beside it runs the
+  // hooks): fired without it, the entry proves the cold path; the server's check proves the warm one.
+  const { [LOCAL_HTTP_VAR]: _warm, ...rest } = env;
   return {
     argv,
     payload: `${JSON.stringify(probe.payload(hostEvent, projectDir, tool))}\n`,
-    env: { ...env, ...probe.env(projectDir, hostEvent, tool), HOOKS_EXPLAIN: "1" },
+    env: { ...rest, ...probe.env(projectDir, hostEvent, tool), HOOKS_EXPLAIN: "1" },
     how: argv.length > 1 ? `\`${argv.slice(0, -1).join(" ")} COMMAND\`` : "the file itself",
     missingBin,
     installFix: missingBin
