@@ -244,6 +244,27 @@ describe("killed at the agent's timeout", () => {
       expect(await waitGone(pid), `${what}: the guard's sh ${pid} outlived hookrun`).toBe(true);
     }
   }, 30_000);
+
+  it("a guard already being killed at its own timeout when the deadline comes, ignoring SIGTERM, gets SIGKILL in time too: the block is written before the kill", async () => {
+    const late = [
+      "hooks:",
+      "  pre_tool_use:",
+      "    - name: late",
+      `      command: 'trap "" TERM; echo $$ > "${"$"}HOOK_PROJECT_DIR/late.pid"; sleep 30'`,
+      "      timeout: 2500ms",
+      "      on_failure: block",
+      "",
+    ].join("\n");
+    p = sandbox({ config: late });
+    expect((await runCli(["trust", "--yes"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    const { host, event, payload } = guardedCalls(p.dir).find((c) => c.host.name === "codex")!;
+    // its timeout's SIGTERM at about 2.6 s, SIGKILL 2 s later; the deadline's abort at 3 s asks for SIGKILL by 3.5 s
+    const a = await runCli(["run", event, "--host", host.name, "--fail-closed", "--deadline", "4"], { cwd: p.dir, env: p.env, input: JSON.stringify(payload), timeoutMs: 4000 });
+    expect(a.signal, `killed before answering: ${JSON.stringify(a).slice(0, 400)}`).toBeNull();
+    expect(BLOCKS.codex(a), JSON.stringify(a).slice(0, 400)).toBe(true);
+    const pid = Number(readFileSync(p.path("late.pid"), "utf8"));
+    expect(await waitGone(pid), `the guard's sh ${pid} outlived hookrun`).toBe(true);
+  }, 30_000);
 });
 
 describe("no bound opens a guard", () => {

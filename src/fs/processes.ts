@@ -237,7 +237,7 @@ export const graceOf = (signal: AbortSignal | undefined): number | undefined => 
 
 // Terminations in flight (their SIGKILL deadline), and the grace every later one gets once this
 // process is going down (hastenTerminations); null while it is not.
-const inFlight = new Set<{ deadline: number }>();
+const inFlight = new Set<{ pgid: number; deadline: number }>();
 let hastenedGraceMs: number | null = null;
 
 /**
@@ -255,6 +255,12 @@ export function hastenTerminations(graceMs: number): void {
   for (const t of inFlight) t.deadline = Math.min(t.deadline, deadline);
 }
 
+/** A termination of `pgid` already in flight gets SIGKILL at the latest `graceMs` from now (a deadline reached a hook already past its timeout). */
+export function hastenGroup(pgid: number, graceMs: number): void {
+  const deadline = Date.now() + graceMs;
+  for (const t of inFlight) if (t.pgid === pgid) t.deadline = Math.min(t.deadline, deadline);
+}
+
 /**
  * SIGTERM the group, then SIGKILL it after the grace (shortened by hastenTerminations) unless it
  * empties first. Resolves when the group is gone or SIGKILL was sent: after that nothing of it
@@ -262,7 +268,7 @@ export function hastenTerminations(graceMs: number): void {
  */
 export function terminateGroup(pgid: number, graceMs = KILL_GRACE_MS): Promise<void> {
   if (!signalGroup(pgid, "SIGTERM")) return Promise.resolve();
-  const t = { deadline: Date.now() + (hastenedGraceMs === null ? graceMs : Math.min(graceMs, hastenedGraceMs)) };
+  const t = { pgid, deadline: Date.now() + (hastenedGraceMs === null ? graceMs : Math.min(graceMs, hastenedGraceMs)) };
   inFlight.add(t);
   return new Promise((resolve) => {
     const poll = (): void => {

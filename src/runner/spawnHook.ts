@@ -2,7 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import { statSync } from "node:fs";
 import type { Readable } from "node:stream";
-import { BACKGROUND_POLL_MS, groupAlive, KILL_GRACE_MS, readProcStat, terminateGroup } from "../fs/processes.js";
+import { BACKGROUND_POLL_MS, groupAlive, hastenGroup, KILL_GRACE_MS, readProcStat, terminateGroup } from "../fs/processes.js";
 
 // node:child_process (with net and stream) is loaded at the first spawn, not when this module is:
 // commands that import the runner without running a hook (`hooks validate` reaches it through its
@@ -253,7 +253,12 @@ class HookProcess {
       this.endBackground(true);
       return;
     }
-    if (this.end !== "exited" || this.exited || this.pid === undefined) return;
+    if (this.exited || this.pid === undefined) return;
+    // Already being killed (its timeout): a shorter grace asked now still holds.
+    if (this.end !== "exited") {
+      hastenGroup(this.pid, graceMs);
+      return;
+    }
     this.end = why;
     this.killing = terminateGroup(this.pid, graceMs);
     // Safety net: a process stuck even after SIGKILL (uninterruptible I/O) must not hold the result.
