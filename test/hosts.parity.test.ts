@@ -51,7 +51,8 @@ function payloads(host: HostAdapter, projectDir: string): [event: string, payloa
   }
   for (const [file, payload] of Object.entries(documented)) {
     const event = file.split("-")[0];
-    if (Object.hasOwn(host.events, event)) out.push([event, payload]);
+    // a session of this project (the server refuses another project's: docs/server.md)
+    if (Object.hasOwn(host.events, event)) out.push([event, typeof payload.cwd === "string" ? { ...payload, cwd: projectDir } : payload]);
   }
   return out;
 }

@@ -191,7 +191,8 @@ describe("recording contexts (opt-in: contexts hold private data)", () => {
     servers.push(proc);
     await untilListening(proc);
     const target = { socketPath: path.join(sb.root, "s.sock") };
-    const payload = claudePayload("rm -rf /");
+    // a session of the server's own project (it refuses another's)
+    const payload = claudePayload("rm -rf /", { cwd: sb.dir });
     const json = { "content-type": "application/json" };
     expect((await request(target, "POST", "/v1/trigger/stop", JSON.stringify({ session_id: "srv" }), json)).status).toBe(200);
     // The warm route is for 127.0.0.1 with a token; on the socket it is the same handler.

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CliProcess, runCli, spawnCli } from "./helpers/cli.js";
@@ -28,8 +28,9 @@ const CONFIG = [
   "",
 ].join("\n");
 
-const claudePayload = (event: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ session_id: "s-warm", transcript_path: "", cwd: "/tmp", permission_mode: "default", hook_event_name: event, ...extra });
+/** A Claude Code payload of a session in `cwd` (the server's project: it refuses another's). */
+const claudePayload = (cwd: string, event: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ session_id: "s-warm", transcript_path: "", cwd, permission_mode: "default", hook_event_name: event, ...extra });
 
 const servers: CliProcess[] = [];
 afterEach(async () => {
@@ -52,16 +53,16 @@ describe("hooks serve: POST /v1/hosts/{host}/{event} (warm mode)", () => {
   it("answers a Claude Code payload with the JSON a command hook would print: a deny with the guard's reason, context for the prompt", async () => {
     const p = sandbox({ config: CONFIG });
     const { target } = await startWarm(p, { HOOKS_TRUST: "1" });
-    const deny = await request(target, "POST", "/v1/hosts/claude/PreToolUse", claudePayload("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" }, tool_use_id: "t1" }), auth);
+    const deny = await request(target, "POST", "/v1/hosts/claude/PreToolUse", claudePayload(p.dir, "PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" }, tool_use_id: "t1" }), auth);
     expect(deny.status).toBe(200);
     expect(deny.json).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "rm -rf is not allowed here" } });
-    const allow = await request(target, "POST", "/v1/hosts/claude/PreToolUse", claudePayload("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "t2" }), auth);
+    const allow = await request(target, "POST", "/v1/hosts/claude/PreToolUse", claudePayload(p.dir, "PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "t2" }), auth);
     expect(allow).toEqual(expect.objectContaining({ status: 200, json: {} }));
     // A claude-dialect exit 2 is an exit code on a command hook; over HTTP it is the JSON deny.
-    const write = await request(target, "POST", "/v1/hosts/claude/PreToolUse", claudePayload("PreToolUse", { tool_name: "Write", tool_input: { file_path: "a" }, tool_use_id: "t3" }), auth);
+    const write = await request(target, "POST", "/v1/hosts/claude/PreToolUse", claudePayload(p.dir, "PreToolUse", { tool_name: "Write", tool_input: { file_path: "a" }, tool_use_id: "t3" }), auth);
     expect(write.json.hookSpecificOutput).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: "written files are frozen" });
     // The event may be spelled as the host spells it or canonically.
-    const ctx = await request(target, "POST", "/v1/hosts/claude/user_prompt_submit", claudePayload("UserPromptSubmit", { prompt: "hi" }), auth);
+    const ctx = await request(target, "POST", "/v1/hosts/claude/user_prompt_submit", claudePayload(p.dir, "UserPromptSubmit", { prompt: "hi" }), auth);
     expect(ctx.json).toEqual({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: "on branch main" } });
   });
 
@@ -93,12 +94,34 @@ describe("hooks serve: POST /v1/hosts/{host}/{event} (warm mode)", () => {
     expect(bad.json.error.message).toMatch(/deadline=soon: expected the seconds/);
   });
 
+  it("refuses (409) an event from a session outside its project, so another project's guards never pass unrun; a subfolder or a symlink into the project is its own", async () => {
+    const p = sandbox({ config: CONFIG });
+    const { target } = await startWarm(p, { HOOKS_TRUST: "1" });
+    const other = sandbox({ config: "hooks:\n  pre_tool_use:\n    - {name: deny-all, command: 'exit 2'}\n" });
+    const call = (cwd: string) => claudePayload(cwd, "PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "t" });
+    const elsewhere = await request(target, "POST", "/v1/hosts/claude/PreToolUse", call(other.dir), auth);
+    expect(elsewhere.status).toBe(409);
+    expect(elsewhere.json.error.message).toContain(`this hooks serve runs the hooks of ${realpathSync(p.dir)}, and the event comes from ${realpathSync(other.dir)}, outside it`);
+    const copilot = await request(
+      target,
+      "POST",
+      "/v1/hosts/copilot/preToolUse",
+      JSON.stringify({ sessionId: "s", timestamp: 1, cwd: other.dir, toolName: "bash", toolArgs: { command: "ls" } }),
+      auth,
+    );
+    expect(copilot.status).toBe(409);
+    mkdirSync(p.path("sub"));
+    symlinkSync(p.dir, path.join(other.root, "link"));
+    for (const inside of [p.path("sub"), path.join(other.root, "link"), p.path("not-made-yet")])
+      expect((await request(target, "POST", "/v1/hosts/claude/PreToolUse", call(inside), auth)).status, inside).toBe(200);
+  });
+
   it("takes its bearer token from $HOOKS_SERVE_TOKEN (the variable the entries send), and refuses a short one", async () => {
     const p = sandbox({ config: CONFIG });
     const { target, proc } = await startWarm(p, { HOOKS_TRUST: "1" });
     expect(proc.stderr()).toMatch(/bearer token from \$HOOKS_SERVE_TOKEN/);
     expect(readFileSync(path.join(p.env.HOOKS_STATE_DIR, "serve.token"), "utf8").trim()).toBe(TOKEN);
-    const none = await request(target, "POST", "/v1/hosts/claude/PreToolUse", claudePayload("PreToolUse", { tool_name: "Bash", tool_input: {} }));
+    const none = await request(target, "POST", "/v1/hosts/claude/PreToolUse", claudePayload(p.dir, "PreToolUse", { tool_name: "Bash", tool_input: {} }));
     expect(none.status).toBe(401);
     const short = await runCli(["serve", "--port", "0"], { cwd: p.dir, env: { ...p.env, HOOKS_SERVE_TOKEN: "short" } });
     expect(short.code).toBe(64);
@@ -108,10 +131,10 @@ describe("hooks serve: POST /v1/hosts/{host}/{event} (warm mode)", () => {
   it("an untrusted config: 200 with Claude's not-run answer (the user is told, never a silent pass)", async () => {
     const p = sandbox({ config: CONFIG });
     const { target } = await startWarm(p);
-    const r = await request(target, "POST", "/v1/hosts/claude/PreToolUse", claudePayload("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } }), auth);
+    const r = await request(target, "POST", "/v1/hosts/claude/PreToolUse", claudePayload(p.dir, "PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } }), auth);
     expect(r.status).toBe(200);
     expect(r.json.systemMessage).toMatch(/^hookrun: the project's hooks did not run: \S*hooks\.yaml is not trusted.*hooks -C .* trust/);
-    const prompt = await request(target, "POST", "/v1/hosts/claude/UserPromptSubmit", claudePayload("UserPromptSubmit", { prompt: "hi" }), auth);
+    const prompt = await request(target, "POST", "/v1/hosts/claude/UserPromptSubmit", claudePayload(p.dir, "UserPromptSubmit", { prompt: "hi" }), auth);
     expect(prompt.json.hookSpecificOutput.additionalContext).toMatch(/hooks are not running in this session/);
   });
 

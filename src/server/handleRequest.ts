@@ -1,5 +1,8 @@
 import type { ResolvedConfig } from "../config/types.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import path from "node:path";
+import { realDestination } from "../fs/insideDir.js";
+import { terminalSafe } from "../text.js";
 import { HookrunError, UsageError } from "../errors.js";
 import { EVENTS } from "../events/catalog.js";
 import { trustCommand } from "../hosts/notRunWords.js";
@@ -148,6 +151,7 @@ function apiRoutes(deps: HandlerDeps): Routes {
     if (!host) throw new UsageError(`no host "${name}"; hooks serve answers ${HOSTS.map((h) => h.name).join(", ")}`);
     const closed = failClosedParams(url, startedAt);
     const payload = (await readJsonBody(req, MAX_BODY_BYTES, deps.bodyStallMs)) as Payload;
+    assertOwnProject(payload, runner.config.projectDir);
     const outcome = await dispatch(deps, req, res, url, host, eventArg, payload, closed);
     sendJson(res, 200, hostHttpBody(host, outcome, url.searchParams.get("answer") === "command" ? "command" : "http"));
   };
@@ -218,6 +222,24 @@ function dispatch(
     options,
     ...closed,
   }).finally(() => (own as Runner | null)?.close({ graceMs: 0 }));
+}
+
+/**
+ * A host's event from a session outside the server's project (the payload's `cwd`) is refused:
+ * answered with this project's hooks, the other project's guards would silently not run. A host
+ * reads the 409 as a failed hook, which fails closed under warm mode (docs/server.md).
+ */
+function assertOwnProject(payload: Payload, projectDir: string): void {
+  const cwd = payload.cwd;
+  if (typeof cwd !== "string" || !path.isAbsolute(cwd)) return;
+  const root = realDestination(projectDir);
+  const from = realDestination(cwd);
+  const rel = path.relative(root, from);
+  if (rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel))
+    throw new HttpError(
+      409,
+      `this hooks serve runs the hooks of ${root}, and the event comes from ${terminalSafe(from)}, outside it: run a hooks serve in that project, on a port of its own (hooks install HOST --serve OTHER_PORT there)`,
+    );
 }
 
 /**
