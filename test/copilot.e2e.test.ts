@@ -357,6 +357,7 @@ function httpHookCases(): void {
       req.on("end", () => {
         requests.push(`${req.url} ${body}`);
         if (req.url?.startsWith("/hang/")) return; // never answers; closed with the server
+        if (req.url?.startsWith("/refuse/")) return void res.writeHead(401, { "content-type": "application/json" }).end('{"error":"wrong token"}');
         res.setHeader("content-type", "application/json");
         res.end(JSON.stringify({ permissionDecision: "deny", permissionDecisionReason: "HTTP-DENY-7: not here" }));
       });
@@ -409,6 +410,14 @@ function httpHookCases(): void {
     const { run, project } = await runHttp("down", "http://127.0.0.1:{down}/down/", LOCAL);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(ran(project)).toBe(false);
+    expect(toolResults(run)[0]).toMatch(/^\[tool\] Denied by preToolUse hook from "\.github\/hooks\/http\.json" \(hook errored\)/);
+  });
+
+  it("with it and a server that answers a non-2xx status (401: a wrong token), the call is denied (the hook errored)", { timeout: 90_000 }, async () => {
+    const { run, project } = await runHttp("refuse", "http://127.0.0.1:{port}/refuse/", LOCAL);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(ran(project)).toBe(false);
+    expect(requests.filter((r) => r.startsWith("/refuse/"))).toHaveLength(1);
     expect(toolResults(run)[0]).toMatch(/^\[tool\] Denied by preToolUse hook from "\.github\/hooks\/http\.json" \(hook errored\)/);
   });
 

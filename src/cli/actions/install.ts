@@ -73,7 +73,7 @@ function warmNotice(port: number, hosts: ReadonlySet<string>, up: boolean): stri
   if (hosts.has("copilot"))
     lines.push(
       `  Copilot CLI POSTs each preToolUse to http://127.0.0.1:${port} only with COPILOT_HOOK_ALLOW_LOCALHOST=1 and $${TOKEN_VAR} in its environment; without COPILOT_HOOK_ALLOW_LOCALHOST=1 it skips the http entries and the command entries run hookrun as before. Its other events stay commands.`,
-      `  With it, while no server answers (or the token is wrong), every tool call the guards cover is DENIED ("Denied by preToolUse hook … (hook errored)").`,
+      `  With it, while no server answers (or the token is wrong), every tool call the preToolUse entry's matcher covers is DENIED ("Denied by preToolUse hook … (hook errored)"), guarded or not.`,
     );
   lines.push(up ? `  A server answers on 127.0.0.1:${port} now.` : `  WARNING: nothing answers on 127.0.0.1:${port} now.`);
   return lines.join("\n");
