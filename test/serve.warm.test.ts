@@ -94,6 +94,21 @@ describe("hooks serve: POST /v1/hosts/{host}/{event} (warm mode)", () => {
     expect(bad.json.error.message).toMatch(/deadline=soon: expected the seconds/);
   });
 
+  it("Copilot CLI's call through Claude Code's warm entry (Copilot reads them too) is Copilot's: quiet where Copilot has hookrun entries of its own, else answered in Copilot's words", async () => {
+    const p = sandbox({ config: CONFIG });
+    const { target } = await startWarm(p, { HOOKS_TRUST: "1" });
+    // Copilot's PascalCase payload: Claude's shape, an ISO timestamp, no permission_mode
+    const pascal = JSON.stringify({ session_id: "s-cp", timestamp: "2026-11-29T13:00:00.000Z", cwd: p.dir, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "rm -rf /" } });
+    const alone = await request(target, "POST", "/v1/hosts/claude/PreToolUse", pascal, auth);
+    expect(alone.json).toEqual({ permissionDecision: "deny", permissionDecisionReason: "rm -rf is not allowed here" });
+    expect((await runCli(["install", "copilot"], { cwd: p.dir, env: p.env })).code).toBe(0);
+    const quiet = await request(target, "POST", "/v1/hosts/claude/PreToolUse", pascal, auth);
+    expect(quiet).toEqual(expect.objectContaining({ status: 200, json: {} }));
+    // Claude Code's own payload is still Claude's
+    const claude = await request(target, "POST", "/v1/hosts/claude/PreToolUse", claudePayload(p.dir, "PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" }, tool_use_id: "t" }), auth);
+    expect(claude.json.hookSpecificOutput.permissionDecision).toBe("deny");
+  });
+
   it("refuses (409) an event from a session outside its project, so another project's guards never pass unrun; a subfolder or a symlink into the project is its own", async () => {
     const p = sandbox({ config: CONFIG });
     const { target } = await startWarm(p, { HOOKS_TRUST: "1" });

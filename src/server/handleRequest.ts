@@ -10,7 +10,8 @@ import { type HostEventOutcome, type HostEventRequest, runHostEvent } from "../h
 import { HOSTS, hostByName } from "../hosts/adapters.js";
 import type { HostAdapter, Payload } from "../hosts/types.js";
 import { hostHttpBody } from "../hosts/httpAnswer.js";
-import { CHALLENGE, HOST_ROUTE, healthProof } from "../hosts/warm.js";
+import { resolveHostName } from "../hosts/table.js";
+import { CHALLENGE, HOST_ROUTE, healthProof, warmCapable } from "../hosts/warm.js";
 import { eventJson, healthJson, hookJson } from "../report/json.js";
 import { checkHookNames } from "../runner/context.js";
 import type { Runner, TriggerOptions } from "../runner/types.js";
@@ -147,12 +148,16 @@ function apiRoutes(deps: HandlerDeps): Routes {
     const [, rawHost, rawEvent] = HOST_ROUTE.exec(url.pathname)!;
     const name = decodeParam(rawHost, url, "host");
     const eventArg = decodeParam(rawEvent, url, "event");
-    const host = hostByName(name);
-    if (!host) throw new UsageError(`no host "${name}"; hooks serve answers ${HOSTS.map((h) => h.name).join(", ")}`);
+    const named = hostByName(name);
+    if (!named) throw new UsageError(`no host "${name}"; hooks serve answers ${HOSTS.map((h) => h.name).join(", ")}`);
     const closed = failClosedParams(url, startedAt);
     const payload = (await readJsonBody(req, MAX_BODY_BYTES, deps.bodyStallMs)) as Payload;
     assertOwnProject(payload, runner.config.projectDir);
-    const outcome = await dispatch(deps, req, res, url, host, eventArg, payload, closed);
+    // Copilot CLI also sends Claude Code's warm entries: as `hooks run --host claude` does, the
+    // event is Copilot's, and stays quiet where Copilot has hookrun entries of its own.
+    const detected = name === "claude" ? resolveHostName(name, payload) : null;
+    const host = detected !== null && detected !== name && warmCapable(detected) ? (hostByName(detected) ?? named) : named;
+    const outcome = await dispatch(deps, req, res, url, host, eventArg, payload, { ...closed, ...(host !== named && { named: name }) });
     sendJson(res, 200, hostHttpBody(host, outcome, url.searchParams.get("answer") === "command" ? "command" : "http"));
   };
   const reload: Route = async (_q, res) => {
@@ -183,7 +188,7 @@ function dispatch(
   host: HostAdapter | null,
   event: string,
   payload: Payload,
-  closed: Pick<HostEventRequest, "failClosed" | "deadlineMs" | "startedAt"> = {},
+  extra: Pick<HostEventRequest, "failClosed" | "deadlineMs" | "startedAt" | "named"> = {},
 ): Promise<HostEventOutcome> {
   const { runner, watcher } = deps;
   const only = list(url.searchParams.get("only"));
@@ -220,7 +225,7 @@ function dispatch(
     trust: deps.trust,
     trustCommand: deps.trustCommand ?? ((dir) => trustCommand({}, dir)),
     options,
-    ...closed,
+    ...extra,
   }).finally(() => (own as Runner | null)?.close({ graceMs: 0 }));
 }
 
