@@ -223,6 +223,25 @@ describe("hooks install claude --serve PORT", () => {
         own.child.kill("SIGKILL");
         await own.exited;
       }
+
+      // the user's own hooks serve, started in another project on the same port: it refuses this one's events; said
+      const other = sandbox({ config: CONFIG });
+      const theirs = spawnCli(["serve", "--port", String(port)], { cwd: other.dir, env: { ...other.env, HOOKS_SERVE_TOKEN: TOKEN, HOOKS_TRUST: "1" } });
+      try {
+        await untilListening(theirs);
+        const ELSEWHERE = new RegExp(
+          `what answers on 127\\.0\\.0\\.1:${port} is your \`hooks serve\` of another project: it refuses this project's events, so Claude Code refuses guarded actions here`,
+        );
+        expect((await runMain(["install", "--check"], { cwd: p.dir, env })).stderr).toMatch(ELSEWHERE);
+        const doctor = await runMain(["doctor", "claude", "--json"], { cwd: p.dir, env });
+        const findings = (JSON.parse(doctor.stdout) as { findings: { level: string; what: string }[] }).findings;
+        expect(findings.filter((f) => f.level === "error" && ELSEWHERE.test(f.what)).length, doctor.stdout).toBeGreaterThan(0);
+        // from the other project's side it is its own
+        expect((await runMain(["install", "claude", "--serve", String(port)], { cwd: other.dir, env: { ...other.env, HOOKS_SERVE_TOKEN: TOKEN } })).stderr).not.toMatch(/another project|NOT your/);
+      } finally {
+        theirs.child.kill("SIGKILL");
+        await theirs.exited;
+      }
       const bad = await runMain(["install", "claude", "--serve", "http://x"], { cwd: p.dir, env: p.env });
       expect(bad.code).toBe(64);
       expect(bad.stderr).toMatch(/--serve http:\/\/x: expected the port/);

@@ -72,26 +72,27 @@ export async function unprovenWarmServers(
   for (const host of hosts) {
     const port = await setupPort(host, config.projectDir, false);
     if (port === null) continue;
-    const state = await warmServerState(port, env);
+    const state = await warmServerState(port, env, config.projectDir);
     if (state !== "ours") out.push({ file: host.setup.place(config.projectDir, false), host: host.name, port, state });
   }
   return out;
 }
 
 /** Who answers on a warm setup's port (warmServerState). */
-export type WarmServerState = "ours" | "foreign" | "unproven" | "down";
+export type WarmServerState = "ours" | "elsewhere" | "foreign" | "unproven" | "down";
 
 /**
- * Who answers on 127.0.0.1:port within a second: `ours` (it proved it knows the bearer token),
- * `foreign` (it answers and cannot prove it: another user's listener, or a server with another
- * token), `unproven` (it answers, and there is no token here to check with: neither
- * $HOOKS_SERVE_TOKEN nor the state dir's serve.token), `down` (nothing answers).
+ * Who answers on 127.0.0.1:port within a second: `ours` (it proved it knows the bearer token,
+ * and that `projectDir` is its project), `elsewhere` (the user's own server, of another project:
+ * it refuses this one's events), `foreign` (it answers and cannot prove it: another user's
+ * listener, or a server with another token), `unproven` (it answers, and there is no token here
+ * to check with: neither $HOOKS_SERVE_TOKEN nor the state dir's serve.token), `down` (nothing answers).
  */
-export async function warmServerState(port: number, env: NodeJS.ProcessEnv): Promise<WarmServerState> {
+export async function warmServerState(port: number, env: NodeJS.ProcessEnv, projectDir: string): Promise<WarmServerState> {
   const challenge = nodeCrypto().randomBytes(16).toString("hex");
   let body: unknown;
   try {
-    const res = await fetch(`http://127.0.0.1:${port}/v1/health?challenge=${challenge}`, { signal: AbortSignal.timeout(1000) });
+    const res = await fetch(`http://127.0.0.1:${port}/v1/health?challenge=${challenge}&project=${encodeURIComponent(projectDir)}`, { signal: AbortSignal.timeout(1000) });
     body = await res.json().catch(() => null);
   } catch {
     return "down";
@@ -99,7 +100,11 @@ export async function warmServerState(port: number, env: NodeJS.ProcessEnv): Pro
   const token = serveToken(env);
   if (token === null) return "unproven";
   const proof = body && typeof body === "object" ? (body as Record<string, unknown>).proof : undefined;
-  return typeof proof === "string" && proof === healthProof(token, challenge) ? "ours" : "foreign";
+  if (typeof proof !== "string") return "foreign";
+  if (proof === healthProof(token, challenge, "this")) return "ours";
+  if (proof === healthProof(token, challenge, "other")) return "elsewhere";
+  // a server older than the project check proves the token alone
+  return proof === healthProof(token, challenge) ? "ours" : "foreign";
 }
 
 /** The bearer token the user's `hooks serve` uses: $HOOKS_SERVE_TOKEN, else the serve.token it keeps in the (private) state dir; null when neither. */
@@ -119,6 +124,8 @@ export function warmServerWarning(port: number, state: WarmServerState, hosts: r
   if (state === "ours") return null;
   const titles = hosts.map((h) => installable().find((i) => i.name === h)?.title ?? h).join(" and ");
   if (state === "down") return `warm mode, and nothing answers on 127.0.0.1:${port}: ${titles} ${hosts.length > 1 ? "refuse" : "refuses"} guarded actions until \`hooks serve --port ${port}\` runs`;
+  if (state === "elsewhere")
+    return `warm mode: what answers on 127.0.0.1:${port} is your \`hooks serve\` of another project: it refuses this project's events, so ${titles} ${hosts.length > 1 ? "refuse" : "refuses"} guarded actions here. Start \`hooks serve\` in this project on a port of its own: \`hooks install ${hosts.join(" ")} --serve OTHER_PORT\``;
   if (state === "unproven")
     return `warm mode: something answers on 127.0.0.1:${port}, and there is no token here to check it is your \`hooks serve\` ($${TOKEN_VAR} unset, no serve.token in the state dir): set $${TOKEN_VAR} as the agent has it and check again`;
   return `WARNING: warm mode: what answers on 127.0.0.1:${port} is NOT your \`hooks serve\` (it cannot prove it knows $${TOKEN_VAR}): it receives every event's payload and the token, and its answers decide ${titles}'s guarded actions. Stop it (\`ss -ltnp 'sport = :${port}'\` names its process), or move to another port: \`hooks install ${hosts.join(" ")} --serve OTHER_PORT\``;

@@ -25,10 +25,16 @@ export const TOKEN_VAR = "HOOKS_SERVE_TOKEN";
 /**
  * How a `hooks serve --port` proves it knows its bearer token without the token being sent to it:
  * `GET /v1/health?challenge=NONCE` (no token needed) answers `{"proof": healthProof(token, NONCE)}`.
+ * With `&project=DIR` the proof also says whether DIR is the server's project (`this`) or not
+ * (`other`: it would refuse that project's events), without naming its own.
  * `hooks install --check`, `hooks validate` and `hooks doctor` ask it before calling a warm setup
  * good: a listener on the port that cannot answer is not the user's own server.
  */
-export const healthProof = (token: string, challenge: string): string => nodeCrypto().createHmac("sha256", token).update(`hookrun-health:${challenge}`).digest("hex");
+export const healthProof = (token: string, challenge: string, project?: "this" | "other"): string =>
+  nodeCrypto()
+    .createHmac("sha256", token)
+    .update(`hookrun-health:${challenge}${project ? `:${project}` : ""}`)
+    .digest("hex");
 
 /** A challenge `hooks serve` answers: hex, 32 to 128 digits. */
 export const CHALLENGE = /^[0-9a-f]{32,128}$/;

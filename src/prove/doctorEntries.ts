@@ -96,10 +96,10 @@ export async function checkEntries(d: DoctorRun, host: HostAdapter, setup: HostS
 /** A warm entry's server: fired never, but asked to prove it is the user's own `hooks serve` (src/hosts/warm.ts healthProof). */
 async function checkWarmServer(d: DoctorRun, base: { host: string; layer: Layer }, event: string, url: string, title: string): Promise<void> {
   const port = Number(new URL(url).port);
-  const state = await warmServerState(port, d.options.env);
+  const state = await warmServerState(port, d.options.env, d.config.projectDir);
   const warning = warmServerWarning(port, state, [base.host]);
   if (!warning) d.add({ ...base, event, level: "ok", what: `warm mode: ${title} POSTs ${event} to ${url}, and your \`hooks serve\` answers there (it proved it knows the token); not fired` });
-  else d.add({ ...base, event, level: state === "foreign" ? "error" : "warning", what: warning });
+  else d.add({ ...base, event, level: state === "foreign" || state === "elsewhere" ? "error" : "warning", what: warning });
 }
 
 /** What the probe assumes of a host no source describes fully, said once. */

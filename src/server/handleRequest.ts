@@ -106,7 +106,10 @@ async function routeRequest(deps: HandlerDeps, routes: Routes, req: IncomingMess
   // The proof of the token, asked without it (src/hosts/warm.ts healthProof): an HMAC of a nonce the asker chose reveals nothing of the token.
   const challenge = url.searchParams.get("challenge");
   if (deps.token !== null && req.method === "GET" && url.pathname === "/v1/health" && challenge !== null && CHALLENGE.test(challenge)) {
-    sendJson(res, 200, { proof: healthProof(deps.token, challenge) });
+    // &project=DIR: whether this server answers that project's events (assertOwnProject), in the proof.
+    const project = url.searchParams.get("project");
+    const which = project !== null && path.isAbsolute(project) ? (inProject(project, deps.runner.config.projectDir) ? "this" : "other") : undefined;
+    sendJson(res, 200, { proof: healthProof(deps.token, challenge, which) });
     return;
   }
   if (deps.token !== null) checkBearer(req, deps.token);
@@ -236,15 +239,17 @@ function dispatch(
  */
 function assertOwnProject(payload: Payload, projectDir: string): void {
   const cwd = payload.cwd;
-  if (typeof cwd !== "string" || !path.isAbsolute(cwd)) return;
-  const root = realDestination(projectDir);
-  const from = realDestination(cwd);
-  const rel = path.relative(root, from);
-  if (rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel))
-    throw new HttpError(
-      409,
-      `this hooks serve runs the hooks of ${root}, and the event comes from ${terminalSafe(from)}, outside it: run a hooks serve in that project, on a port of its own (hooks install HOST --serve OTHER_PORT there)`,
-    );
+  if (typeof cwd !== "string" || !path.isAbsolute(cwd) || inProject(cwd, projectDir)) return;
+  throw new HttpError(
+    409,
+    `this hooks serve runs the hooks of ${realDestination(projectDir)}, and the event comes from ${terminalSafe(realDestination(cwd))}, outside it: run a hooks serve in that project, on a port of its own (hooks install HOST --serve OTHER_PORT there)`,
+  );
+}
+
+/** Whether `dir` is the project `projectDir` or inside it, symlinks followed. */
+function inProject(dir: string, projectDir: string): boolean {
+  const rel = path.relative(realDestination(projectDir), realDestination(dir));
+  return !(rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel));
 }
 
 /**

@@ -246,9 +246,9 @@ function foreignFiles(ctx: CliContext, host: HostAdapter, files: string[]): Writ
 }
 
 /** Warm mode: whether its server answers, a warning for `--check`, the full notice after a write. */
-async function tellWarmServers({ ctx, flags, warmPorts }: InstallRun): Promise<void> {
+async function tellWarmServers({ ctx, config, flags, warmPorts }: InstallRun): Promise<void> {
   for (const [port, hosts] of warmPorts) {
-    const state = await warmServerState(port, ctx.env);
+    const state = await warmServerState(port, ctx.env, config.projectDir);
     const warning = warmServerWarning(port, state, [...hosts]);
     if (flags.check) {
       if (warning) ctx.stderr.write(`hooks install: warning: ${warning}\n`);
