@@ -246,10 +246,13 @@ function assertOwnProject(payload: Payload, projectDir: string): void {
   );
 }
 
-/** Whether `dir` is the project `projectDir` or inside it, symlinks followed. */
+/** Whether `dir` is the project `projectDir` or inside it: as written (the common case, no file system call), else with symlinks followed. */
 function inProject(dir: string, projectDir: string): boolean {
-  const rel = path.relative(realDestination(projectDir), realDestination(dir));
-  return !(rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel));
+  const inside = (root: string, at: string): boolean => {
+    const rel = path.relative(root, at);
+    return !(rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel));
+  };
+  return inside(projectDir, path.resolve(dir)) || inside(realDestination(projectDir), realDestination(dir));
 }
 
 /**
