@@ -4,7 +4,7 @@ import { killCodexRuns } from "./helpers/codexCli.js";
 import { killCopilotRuns } from "./helpers/copilotCli.js";
 import { killGeminiRuns } from "./helpers/geminiCli.js";
 import { inCi } from "./helpers/agentProcess.js";
-import { agentOf, costTable, HOST_IDS, type HostCost, MODES, measureHost } from "./helpers/hostCost.js";
+import { agentHasHttpHooks, agentOf, costTable, HOST_IDS, type HostCost, MODES, measureHost } from "./helpers/hostCost.js";
 
 /**
  * What an agent waits for per event through hookrun, in each real agent CLI (helpers/hostCost.ts):
@@ -45,17 +45,18 @@ describe("per-event cost of hookrun inside the real agent CLIs (figures printed,
   for (const host of HOST_IDS) {
     const agent = agentOf(host);
     const modes = MODES.filter((m) => m.hosts.includes(host));
-    const sides = 3 + modes.length;
+    const http = agentHasHttpHooks(host);
+    const sides = 3 + (http ? 1 : 0) + modes.length;
     it.skipIf(!agent.found && !inCi())(
-      `${agent.name} ${agent.version ?? `(skipped: ${agent.reason})`}: no hook, direct, direct + node -e 0, ${modes.map((m) => m.label).join(", ")}`,
+      `${agent.name} ${agent.version ?? `(skipped: ${agent.reason})`}: no hook, direct, direct + node -e 0, ${http ? "direct http hook, " : ""}${modes.map((m) => m.label).join(", ")}`,
       { timeout: RUNS * sides * 150_000 },
       async ({ signal }) => {
         // under CI a missing agent fails here: CI never goes green without having measured it
         expect(agent.found, agent.reason ?? "").toBe(true);
-        const r = await measureHost(host, { rounds: RUNS, calls: CALLS, warmup: WARMUP, baseline: true, nodeFloor: true, signal });
+        const r = await measureHost(host, { rounds: RUNS, calls: CALLS, warmup: WARMUP, baseline: true, nodeFloor: true, httpFloor: true, signal });
         results.push(r);
-        const all = [r.baseline!, r.direct, r.nodeFloor!, ...r.modes.map((m) => m.side)];
-        expect(all.map((s) => s.id)).toEqual(["baseline", "direct", "node", ...modes.map((m) => m.id)]);
+        const all = [r.baseline!, r.direct, r.nodeFloor!, ...(r.httpFloor ? [r.httpFloor] : []), ...r.modes.map((m) => m.side)];
+        expect(all.map((s) => s.id)).toEqual(["baseline", "direct", "node", ...(http ? ["http"] : []), ...modes.map((m) => m.id)]);
         for (const side of all) {
           expect(side.runs.map((x) => x.fired)).toEqual(Array(RUNS).fill(side.id === "baseline" ? 0 : CALLS + WARMUP));
           expect(side.runs.map((x) => x.cycles.length)).toEqual(Array(RUNS).fill(CALLS));

@@ -45,6 +45,7 @@ describe("costTable", () => {
     baseline: side("baseline", "no hook", 13.5),
     direct: side("direct", "direct", 27.5),
     nodeFloor: null,
+    httpFloor: null,
     modes: [
       { mode: COMMAND_MODE, side: side("command", "command", 90.25), addedMs: 62.75 },
       { mode: WARM_HTTP_MODE, side: side("warm-http", "warm (http)", 25), addedMs: -2.5 },
@@ -53,14 +54,18 @@ describe("costTable", () => {
 
   it("prints one row per mode: the cycles, the cost per event (signed) and its target", () => {
     expect(costTable([{ ...claude, baseline: null }]).split("\n")).toEqual([
-      "| host | no hook cycle | direct cycle | + `node -e 0` | hookrun cycle | +ms per event | target | mode |",
-      "| --- | --- | --- | --- | --- | --- | --- | --- |",
-      "| Claude Code 2.1.332 | – | 27.5 ms | – | 90.3 ms | +62.8 ms | ≤ +25 ms | command |",
-      "| Claude Code 2.1.332 | – | 27.5 ms | – | 25 ms | −2.5 ms | ≤ +5 ms | warm (http) |",
+      "| host | no hook cycle | direct cycle | + `node -e 0` | + http hook | hookrun cycle | +ms per event | target | mode |",
+      "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+      "| Claude Code 2.1.332 | – | 27.5 ms | – | – | 90.3 ms | +62.8 ms | ≤ +25 ms | command |",
+      "| Claude Code 2.1.332 | – | 27.5 ms | – | – | 25 ms | −2.5 ms | ≤ +5 ms | warm (http) |",
     ]);
     expect(costTable([claude])).toContain("| Claude Code 2.1.332 | 13.5 ms | 27.5 ms |");
     // with the Node-floor side: what one `node -e 0` before the direct hook added, signed
-    expect(costTable([{ ...claude, nodeFloor: side("node", "direct + node -e 0", 49.25) }])).toContain("| 27.5 ms | +21.8 ms | 90.3 ms | +62.8 ms |");
+    expect(costTable([{ ...claude, nodeFloor: side("node", "direct + node -e 0", 49.25) }])).toContain("| 27.5 ms | +21.8 ms | – | 90.3 ms | +62.8 ms |");
+    // with the http floor: what an http hook answered by a bare server added, on the warm rows only
+    const http = costTable([{ ...claude, httpFloor: side("http", "direct http hook (bare server)", 26) }]).split("\n");
+    expect(http[2]).toContain("| 27.5 ms | – | – | 90.3 ms |");
+    expect(http[3]).toContain("| 27.5 ms | – | −1.5 ms | 25 ms |");
   });
 
   it("median of an even count is the mean of the middle two", () => {

@@ -37,7 +37,7 @@ function measure(root, quick, host) {
   if (!measured.has(host)) {
     const p = plan(quick);
     const args = ["--import", "tsx", path.join(root, "test/helpers/hostCostCli.ts"), "--json", "--hosts", host, "--rounds", String(p.rounds), "--calls", String(p.calls), "--warmup", String(p.warmup)];
-    if (p.extra) args.push("--baseline", "--node-floor");
+    if (p.extra) args.push("--baseline", "--node-floor", "--http-floor");
     measured.set(
       host,
       new Promise((resolve, reject) => {
@@ -76,6 +76,8 @@ export function agentEvent(host, mode) {
     if (!m) throw new Error(`${host}: mode ${mode} was not measured`);
     const baseline = r.baseline ? `no hook ${ms(r.baseline.median)}, ` : "";
     const floor = r.nodeFloor ? `, direct hook behind one \`node -e 0\` ${signed(r.nodeFloor.median - r.direct.median)}` : "";
+    // the agent's own price for an http hook: the floor of its warm mode
+    const http = r.httpFloor && mode !== "command" ? `, an http hook configured directly, answered by a bare server, ${signed(r.httpFloor.median - r.direct.median)}` : "";
     return {
       reference: r.direct.median,
       hookrun: m.side.median,
@@ -89,11 +91,12 @@ export function agentEvent(host, mode) {
         warmup_calls_left_out: r.warmup,
         no_hook_cycle: r.baseline ? summarize(cyclesOf(r.baseline)) : null,
         node_floor_cycle: r.nodeFloor ? summarize(cyclesOf(r.nodeFloor)) : null,
+        http_floor_cycle: r.httpFloor ? summarize(cyclesOf(r.httpFloor)) : null,
         direct_cycle: summarize(cyclesOf(r.direct)),
         hookrun_cycle: summarize(cyclesOf(m.side)),
-        runs: { no_hook: r.baseline?.runs ?? null, direct: r.direct.runs, node_floor: r.nodeFloor?.runs ?? null, hookrun: m.side.runs },
+        runs: { no_hook: r.baseline?.runs ?? null, direct: r.direct.runs, node_floor: r.nodeFloor?.runs ?? null, http_floor: r.httpFloor?.runs ?? null, hookrun: m.side.runs },
       },
-      note: `${r.agent} ${r.version}, ${m.label}: tool-call cycle medians over ${r.rounds} run(s) × ${r.calls} Bash calls per side, alternated: ${baseline}direct hook ${ms(r.direct.median)}, through hookrun ${ms(m.side.median)} (${signed(m.side.median - r.direct.median)} per event)${floor}`,
+      note: `${r.agent} ${r.version}, ${m.label}: tool-call cycle medians over ${r.rounds} run(s) × ${r.calls} Bash calls per side, alternated: ${baseline}direct hook ${ms(r.direct.median)}, through hookrun ${ms(m.side.median)} (${signed(m.side.median - r.direct.median)} per event)${floor}${http}`,
     };
   };
 }

@@ -1,4 +1,6 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { findClaude, runClaude } from "./claudeCode.js";
@@ -181,6 +183,8 @@ interface Driver {
   find(): { version: string | null; reason: string | null; found: boolean };
   /** Write the agent's own config: one PreToolUse hook on its shell tool running `command`. */
   writeDirect(project: string, command: string): void;
+  /** For an agent with http hooks: one PreToolUse http hook on its shell tool POSTing to `url`, and the environment the agent needs to send it. */
+  directHttp?: { write(project: string, url: string): void; env?: Record<string, string> };
   run(o: RunOptions): Promise<AgentRun>;
 }
 
@@ -213,6 +217,7 @@ const DRIVERS: Record<HostId, Driver> = {
     name: "Claude Code",
     find: () => agentBinary(findClaude()),
     writeDirect: (project, command) => json(path.join(project, ".claude", "settings.json"), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command }] }] } }),
+    directHttp: { write: (project, url) => json(path.join(project, ".claude", "settings.json"), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "http", url, timeout: 30 }] }] } }) },
     run: async (o) => {
       const r = await runClaude({
         ...passed(o),
@@ -281,6 +286,11 @@ const DRIVERS: Record<HostId, Driver> = {
       return { version: b.version, reason: b.reason, found: b.argv !== null };
     },
     writeDirect: (project, command) => json(path.join(project, ".github", "hooks", "direct.json"), { version: 1, hooks: { preToolUse: [{ type: "command", bash: command, matcher: "bash" }] } }),
+    // Copilot sends http hooks to a local server only with this variable (docs/hosts/copilot.md#warm-mode)
+    directHttp: {
+      write: (project, url) => json(path.join(project, ".github", "hooks", "direct.json"), { version: 1, hooks: { preToolUse: [{ type: "http", url, timeoutSec: 30, matcher: "bash" }] } }),
+      env: { COPILOT_HOOK_ALLOW_LOCALHOST: "1" },
+    },
     run: async (o) => {
       // the first start unpacks the binary's runtime: not in a measured run
       if (!copilotWarmed) warmCopilotCache();
@@ -293,6 +303,9 @@ const DRIVERS: Record<HostId, Driver> = {
     },
   },
 };
+
+/** Whether the agent has http hooks the http floor can measure (`httpFloor`). */
+export const agentHasHttpHooks = (host: HostId): boolean => DRIVERS[host].directHttp !== undefined;
 
 /** The agent's CLI as installed: its name, version, and whether it can run (else why not). */
 export function agentOf(host: HostId): { name: string; version: string | null; found: boolean; reason: string | null } {
@@ -369,6 +382,8 @@ export interface HostCost {
   direct: SideResult;
   /** With `nodeFloor`: the direct hook behind one `node -e 0`. */
   nodeFloor: SideResult | null;
+  /** With `httpFloor`, for an agent with http hooks: a direct http hook answered by a bare server. */
+  httpFloor: SideResult | null;
   modes: ModeResult[];
 }
 
@@ -383,6 +398,12 @@ export interface MeasureOptions {
   baseline?: boolean;
   /** Also run the direct hook behind one `node -e 0` (this Node), the floor of any Node dispatcher (default false). */
   nodeFloor?: boolean;
+  /**
+   * For an agent with http hooks, also run one http hook configured directly, answered by a bare
+   * server in this process that only appends the line and answers `{}`: the floor of any warm
+   * mode over http in that agent (default false).
+   */
+  httpFloor?: boolean;
   /**
    * The hook runs `date +%s%3N` (a process) instead of a shell builtin, and each run also gives
    * when the hook started after its tool call: the cost split into before the hook (hookrun's
@@ -423,8 +444,11 @@ export async function measureHost(host: HostId, options: MeasureOptions = {}): P
     ...(options.baseline ? [{ id: "baseline", label: "no hook", runs: [] }] : []),
     { id: "direct", label: "direct", runs: [] },
     ...(options.nodeFloor ? [{ id: "node", label: "direct + node -e 0", runs: [] }] : []),
+    ...(options.httpFloor && driver.directHttp ? [{ id: "http", label: "direct http hook (bare server)", runs: [] }] : []),
     ...modes.map((mode) => ({ id: mode.id, label: mode.label, mode, runs: [] })),
   ];
+  // The http floor's server: the path of each POST is the file its line goes to.
+  const bare = sides.some((s) => s.id === "http") ? await bareHookServer(options.stamps === true) : null;
 
   const runSide = async (side: Side): Promise<SideRun> => {
     const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), `hookrun-cost-${host}-${side.id}-`)));
@@ -436,7 +460,10 @@ export async function measureHost(host: HostId, options: MeasureOptions = {}): P
       let plan: SidePlan = {};
       if (side.id === "direct") driver.writeDirect(project, command);
       else if (side.id === "node") driver.writeDirect(project, `${JSON.stringify(process.execPath)} -e 0 && ${command}`);
-      else if (side.mode) {
+      else if (side.id === "http" && bare && driver.directHttp) {
+        driver.directHttp.write(project, `${bare.url}/${encodeURIComponent(fired)}`);
+        plan = { env: driver.directHttp.env };
+      } else if (side.mode) {
         writeFileSync(path.join(project, "hooks.yaml"), hookYaml(command));
         mkdirSync(path.join(project, "node_modules", ".bin"), { recursive: true });
         symlinkSync(CLI, path.join(project, "node_modules", ".bin", "hooks"));
@@ -483,7 +510,11 @@ export async function measureHost(host: HostId, options: MeasureOptions = {}): P
     }
   };
 
-  for (let r = 0; r < rounds; r++) for (const side of r % 2 === 0 ? sides : [...sides].reverse()) side.runs.push(await runSide(side));
+  try {
+    for (let r = 0; r < rounds; r++) for (const side of r % 2 === 0 ? sides : [...sides].reverse()) side.runs.push(await runSide(side));
+  } finally {
+    await bare?.close();
+  }
 
   const result = (side: Side): SideResult => ({
     id: side.id,
@@ -495,6 +526,7 @@ export async function measureHost(host: HostId, options: MeasureOptions = {}): P
   const direct = result(sides.find((s) => s.id === "direct")!);
   const baseline = sides.find((s) => s.id === "baseline");
   const nodeFloor = sides.find((s) => s.id === "node");
+  const httpFloor = sides.find((s) => s.id === "http");
   return {
     host,
     agent: driver.name,
@@ -505,6 +537,7 @@ export async function measureHost(host: HostId, options: MeasureOptions = {}): P
     baseline: baseline ? result(baseline) : null,
     direct,
     nodeFloor: nodeFloor ? result(nodeFloor) : null,
+    httpFloor: httpFloor ? result(httpFloor) : null,
     modes: sides
       .filter((s) => s.mode)
       .map((s) => {
@@ -514,18 +547,42 @@ export async function measureHost(host: HostId, options: MeasureOptions = {}): P
   };
 }
 
+/** A server on 127.0.0.1 that answers each POST with `{}` after appending a line (`fired`, or the time in ms) to the file its path names. */
+async function bareHookServer(stamps: boolean): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      appendFileSync(decodeURIComponent((req.url ?? "/").slice(1)), `${stamps ? Date.now() : "fired"}\n`);
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 const ms = (x: number) => (Number.isNaN(x) ? "–" : `${Math.round(x * 10) / 10} ms`);
 const signed = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(Math.round(x * 10) / 10)} ms`;
 
-/** The figures as a Markdown table: host | no hook | direct cycle | + one node start | hookrun cycle | +ms per event | target | mode. */
+/**
+ * The figures as a Markdown table: host | no hook | direct cycle | + one node start | + an http
+ * hook (a bare server; on warm rows) | hookrun cycle | +ms per event | target | mode.
+ */
 export function costTable(results: HostCost[]): string {
-  const header = ["host", "no hook cycle", "direct cycle", "+ `node -e 0`", "hookrun cycle", "+ms per event", "target", "mode"];
+  const header = ["host", "no hook cycle", "direct cycle", "+ `node -e 0`", "+ http hook", "hookrun cycle", "+ms per event", "target", "mode"];
   const rows = results.flatMap((r) =>
     r.modes.map((m) => [
       `${r.agent} ${r.version ?? ""}`.trim(),
       r.baseline ? ms(r.baseline.median) : "–",
       ms(r.direct.median),
       r.nodeFloor ? signed(r.nodeFloor.median - r.direct.median) : "–",
+      r.httpFloor && m.mode.id !== "command" ? signed(r.httpFloor.median - r.direct.median) : "–",
       ms(m.side.median),
       signed(m.addedMs),
       `≤ +${m.mode.targetMs} ms`,

@@ -5,7 +5,7 @@ import { agentOf, costTable, HOST_IDS, type HostCost, type HostId, MODES, measur
  * hostCost.ts from the command line (the bench runs it this way: `node --import tsx`):
  *
  *   node --import tsx test/helpers/hostCostCli.ts [--hosts claude,codex] [--modes command,warm-http]
- *        [--rounds 3] [--calls 8] [--warmup 2] [--baseline] [--node-floor] [--stamps] [--json]
+ *        [--rounds 3] [--calls 8] [--warmup 2] [--baseline] [--node-floor] [--http-floor] [--stamps] [--json]
  *
  * One host after the other, one agent run at a time. Prints the table (or, with --json, one JSON
  * object: `results` per host measured, `skipped` per host whose CLI is not installed); progress on
@@ -21,6 +21,7 @@ const { values } = parseArgs({
     warmup: { type: "string" },
     baseline: { type: "boolean" },
     "node-floor": { type: "boolean" },
+    "http-floor": { type: "boolean" },
     stamps: { type: "boolean" },
     json: { type: "boolean" },
   },
@@ -51,6 +52,7 @@ for (const host of hosts) {
       warmup: num(values.warmup),
       baseline: values.baseline,
       nodeFloor: values["node-floor"],
+      httpFloor: values["http-floor"],
       stamps: values.stamps,
       modes,
       log: (line) => process.stderr.write(`${line}\n`),
@@ -59,7 +61,7 @@ for (const host of hosts) {
 }
 if (values.stamps && !values.json)
   for (const r of results)
-    for (const side of [r.direct, ...(r.nodeFloor ? [r.nodeFloor] : []), ...r.modes.map((m) => m.side)])
+    for (const side of [r.direct, ...(r.nodeFloor ? [r.nodeFloor] : []), ...(r.httpFloor ? [r.httpFloor] : []), ...r.modes.map((m) => m.side)])
       process.stdout.write(`${r.agent} ${side.label}: the hook started ${side.hookStartMedian} ms (median) after the answer carrying its call\n`);
 process.stdout.write(
   values.json
