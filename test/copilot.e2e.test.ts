@@ -344,6 +344,24 @@ describe.skipIf(!copilot.argv)(`Copilot CLI ${copilot.version ?? `(skipped: ${co
  * server: what warm mode's entries are built on (docs/hosts/copilot.md#warm-mode). Each guard is a
  * preToolUse http hook that a server answers with a deny.
  */
+/** A fresh project with `.github/hooks/`, removed after the file's tests. */
+function copilotProject(prefix: string): string {
+  const project = realpathSync(mkdtempSync(path.join(os.tmpdir(), `hookrun-copilot-${prefix}-`)));
+  dirs.push(project);
+  mkdirSync(path.join(project, ".github", "hooks"), { recursive: true });
+  return project;
+}
+
+/** `make()`, started once per name: the tests that read the same run share it. */
+function once<T>(runs: Map<string, Promise<T>>, name: string, make: () => Promise<T>): Promise<T> {
+  let p = runs.get(name);
+  if (!p) {
+    p = make();
+    runs.set(name, p);
+  }
+  return p;
+}
+
 function httpHookCases(): void {
   const requests: string[] = [];
   let server: Server;
@@ -373,22 +391,14 @@ function httpHookCases(): void {
   }, 60_000);
 
   /** One run with a preToolUse http hook to `url` (`{port}`: the server's; `{down}`: a port nothing listens on). */
-  const runHttp = (name: string, url: string, env: Record<string, string>, timeoutSec = 10) => {
-    let p = started.get(name);
-    if (!p) {
-      p = (async () => {
-        const project = realpathSync(mkdtempSync(path.join(os.tmpdir(), `hookrun-copilot-http-${name}-`)));
-        dirs.push(project);
-        mkdirSync(path.join(project, ".github", "hooks"), { recursive: true });
-        const resolved = url.replace("{port}", String(port)).replace("{down}", String(await freePort()));
-        writeFileSync(path.join(project, ".github", "hooks", "http.json"), JSON.stringify({ version: 1, hooks: { preToolUse: [{ type: "http", url: resolved, timeoutSec }] } }));
-        const run = await runCopilot({ project, prompt: PROMPT, script: [TOUCH, { text: "Done." }], env, timeoutMs: 60_000 });
-        return { run, project };
-      })();
-      started.set(name, p);
-    }
-    return p;
-  };
+  const runHttp = (name: string, url: string, env: Record<string, string>, timeoutSec = 10) =>
+    once(started, name, async () => {
+      const project = copilotProject(`http-${name}`);
+      const resolved = url.replace("{port}", String(port)).replace("{down}", String(await freePort()));
+      writeFileSync(path.join(project, ".github", "hooks", "http.json"), JSON.stringify({ version: 1, hooks: { preToolUse: [{ type: "http", url: resolved, timeoutSec }] } }));
+      const run = await runCopilot({ project, prompt: PROMPT, script: [TOUCH, { text: "Done." }], env, timeoutMs: 60_000 });
+      return { run, project };
+    });
   const LOCAL = { COPILOT_HOOK_ALLOW_LOCALHOST: "1" };
 
   it("without COPILOT_HOOK_ALLOW_LOCALHOST=1 in its environment, the http guard is skipped: no request is sent and the command runs", { timeout: 90_000 }, async () => {
@@ -448,47 +458,39 @@ function warmCases(): void {
     await Promise.allSettled(started.values());
   }, 60_000);
 
-  const runWarm = (name: string, opts: { local: boolean; server: boolean }) => {
-    let p = started.get(name);
-    if (!p) {
-      p = (async () => {
-        const project = realpathSync(mkdtempSync(path.join(os.tmpdir(), `hookrun-copilot-warm-${name}-`)));
-        dirs.push(project);
-        mkdirSync(path.join(project, ".github", "hooks"), { recursive: true });
-        mkdirSync(path.join(project, ".hooks"));
-        writeFileSync(path.join(project, ".hooks", "guard.sh"), WARM_GUARD);
-        chmodSync(path.join(project, ".hooks", "guard.sh"), 0o755);
-        writeFileSync(path.join(project, "hooks.yaml"), "hooks:\n  pre_tool_use:\n    - name: guard\n      matcher: Bash\n      command: ./.hooks/guard.sh\n      on_failure: block\n");
-        mkdirSync(path.join(project, "node_modules", ".bin"), { recursive: true });
-        symlinkSync(CLI, path.join(project, "node_modules", ".bin", "hooks"));
-        const port = await freePort();
-        let server: CliProcess | null = null;
-        const run = await runCopilot({
-          project,
-          prompt: PROMPT,
-          script: [bash("touch ok.txt && echo ok"), bash("touch forbidden.txt && echo made"), { text: "Done." }],
-          env: { HOOKS_SERVE_TOKEN: WARM_TOKEN, ...(opts.local ? { COPILOT_HOOK_ALLOW_LOCALHOST: "1" } : {}) },
-          timeoutMs: 60_000,
-          async setup(env) {
-            const install = await runCli(["install", "copilot", "--serve", String(port)], { cwd: project, env: userEnv(env) });
-            if (install.code !== 0) throw new Error(`hooks install copilot --serve exited ${install.code}: ${install.stderr}`);
-            const trust = await runCli(["trust", "--yes"], { cwd: project, env: userEnv(env) });
-            if (trust.code !== 0) throw new Error(`hooks trust exited ${trust.code}: ${trust.stderr}`);
-            if (!opts.server) return;
-            server = spawnCli(["serve", "--port", String(port)], { cwd: project, env: { ...userEnv(env), HOOKS_SERVE_TOKEN: WARM_TOKEN } });
-            await untilListening(server);
-          },
-        }).finally(async () => {
-          const s = server as CliProcess | null;
-          if (s && s.child.exitCode === null && s.child.signalCode === null) s.child.kill("SIGTERM");
-          await s?.exited;
-        });
-        return { run, project };
-      })();
-      started.set(name, p);
-    }
-    return p;
-  };
+  const runWarm = (name: string, opts: { local: boolean; server: boolean }) =>
+    once(started, name, async () => {
+      const project = copilotProject(`warm-${name}`);
+      mkdirSync(path.join(project, ".hooks"));
+      writeFileSync(path.join(project, ".hooks", "guard.sh"), WARM_GUARD);
+      chmodSync(path.join(project, ".hooks", "guard.sh"), 0o755);
+      writeFileSync(path.join(project, "hooks.yaml"), "hooks:\n  pre_tool_use:\n    - name: guard\n      matcher: Bash\n      command: ./.hooks/guard.sh\n      on_failure: block\n");
+      mkdirSync(path.join(project, "node_modules", ".bin"), { recursive: true });
+      symlinkSync(CLI, path.join(project, "node_modules", ".bin", "hooks"));
+      const port = await freePort();
+      let server: CliProcess | null = null;
+      const run = await runCopilot({
+        project,
+        prompt: PROMPT,
+        script: [bash("touch ok.txt && echo ok"), bash("touch forbidden.txt && echo made"), { text: "Done." }],
+        env: { HOOKS_SERVE_TOKEN: WARM_TOKEN, ...(opts.local ? { COPILOT_HOOK_ALLOW_LOCALHOST: "1" } : {}) },
+        timeoutMs: 60_000,
+        async setup(env) {
+          const install = await runCli(["install", "copilot", "--serve", String(port)], { cwd: project, env: userEnv(env) });
+          if (install.code !== 0) throw new Error(`hooks install copilot --serve exited ${install.code}: ${install.stderr}`);
+          const trust = await runCli(["trust", "--yes"], { cwd: project, env: userEnv(env) });
+          if (trust.code !== 0) throw new Error(`hooks trust exited ${trust.code}: ${trust.stderr}`);
+          if (!opts.server) return;
+          server = spawnCli(["serve", "--port", String(port)], { cwd: project, env: { ...userEnv(env), HOOKS_SERVE_TOKEN: WARM_TOKEN } });
+          await untilListening(server);
+        },
+      }).finally(async () => {
+        const s = server as CliProcess | null;
+        if (s && s.child.exitCode === null && s.child.signalCode === null) s.child.kill("SIGTERM");
+        await s?.exited;
+      });
+      return { run, project };
+    });
   const parents = (project: string) => (existsSync(path.join(project, ".hooks-parents")) ? readFileSync(path.join(project, ".hooks-parents"), "utf8") : "");
 
   it("with COPILOT_HOOK_ALLOW_LOCALHOST=1 and the server up, the server runs the guard: an allowed call runs, a denied one does not and the model gets the reason; no `hooks run` starts", {

@@ -202,20 +202,23 @@ describe("killed at the agent's timeout", () => {
     expect((await run(p, "claude", "PreToolUse", "{}", ["--deadline", "soon"])).code).toBe(64);
   }, 90_000); // two seconds per host, one host after another
 
+  /** A pre_tool_use guard that ignores SIGTERM, writes its pid to `pidFile` (shell text, under the project) and sleeps. */
+  const sigtermProof = (timeout: string, pidFile: string) =>
+    [
+      "hooks:",
+      "  pre_tool_use:",
+      "    - name: stubborn",
+      `      command: 'trap "" TERM; echo $$ > "${"$"}HOOK_PROJECT_DIR/${pidFile}"; sleep 30'`,
+      `      timeout: ${timeout}`,
+      "      on_failure: block",
+      "",
+    ].join("\n");
+
   // The agent's clock starts when it starts hookrun; here the agent is runCli, which SIGKILLs at
   // the deadline. Each case would be killed before answering if the margin were counted from the
   // hooks' start (a slow start) or if a SIGTERM-proof hook got a timeout's 2 s before SIGKILL.
   it("the deadline counts from hookrun's start, and a hook that ignores SIGTERM is SIGKILLed in time: the block is written before the kill", async () => {
-    const stubborn = [
-      "hooks:",
-      "  pre_tool_use:",
-      "    - name: stubborn",
-      `      command: 'trap "" TERM; echo $$ > "${"$"}HOOK_PROJECT_DIR/$HOOK_RUN_CASE.pid"; sleep 30'`,
-      "      timeout: 60s",
-      "      on_failure: block",
-      "",
-    ].join("\n");
-    p = sandbox({ config: stubborn });
+    p = sandbox({ config: sigtermProof("60s", "$HOOK_RUN_CASE.pid") });
     expect((await runCli(["trust", "--yes"], { cwd: p.dir, env: p.env })).code).toBe(0);
     // a start 2 s slow: Node busy before hookrun's code runs, as on a loaded machine
     writeFileSync(p.path("slow.cjs"), "const end = Date.now() + 2000; while (Date.now() < end);\n");
@@ -246,16 +249,7 @@ describe("killed at the agent's timeout", () => {
   }, 30_000);
 
   it("a guard already being killed at its own timeout when the deadline comes, ignoring SIGTERM, gets SIGKILL in time too: the block is written before the kill", async () => {
-    const late = [
-      "hooks:",
-      "  pre_tool_use:",
-      "    - name: late",
-      `      command: 'trap "" TERM; echo $$ > "${"$"}HOOK_PROJECT_DIR/late.pid"; sleep 30'`,
-      "      timeout: 2500ms",
-      "      on_failure: block",
-      "",
-    ].join("\n");
-    p = sandbox({ config: late });
+    p = sandbox({ config: sigtermProof("2500ms", "late.pid") });
     expect((await runCli(["trust", "--yes"], { cwd: p.dir, env: p.env })).code).toBe(0);
     const { host, event, payload } = guardedCalls(p.dir).find((c) => c.host.name === "codex")!;
     // its timeout's SIGTERM at about 2.6 s, SIGKILL 2 s later; the deadline's abort at 3 s asks for SIGKILL by 3.5 s
