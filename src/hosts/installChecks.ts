@@ -4,6 +4,7 @@ import type { ResolvedConfig } from "../config/types.js";
 import { nodeCrypto } from "../fs/crypto.js";
 import { readBoundedText } from "../fs/readBounded.js";
 import { assertPrivateStatePath, stateDir } from "../fs/stateDir.js";
+import { hostByName } from "./adapters.js";
 import { healthProof, TOKEN_VAR } from "./warm.js";
 import { dispatchTarget, type Installable, installable, setupMcp, setupPort, wantedFor } from "./installTargets.js";
 
@@ -122,10 +123,11 @@ function serveToken(env: NodeJS.ProcessEnv): string | null {
 /** What a warm setup's server state means for the user of `hosts` (their names), or null when it is theirs. */
 export function warmServerWarning(port: number, state: WarmServerState, hosts: readonly string[]): string | null {
   if (state === "ours") return null;
-  const titles = hosts.map((h) => installable().find((i) => i.name === h)?.title ?? h).join(" and ");
-  if (state === "down") return `warm mode, and nothing answers on 127.0.0.1:${port}: ${titles} ${hosts.length > 1 ? "refuse" : "refuses"} guarded actions until \`hooks serve --port ${port}\` runs`;
+  const titles = hosts.map((h) => hostByName(h)?.title ?? h).join(" and ");
+  const refuse = `${titles} ${hosts.length > 1 ? "refuse" : "refuses"} guarded actions`;
+  if (state === "down") return `warm mode, and nothing answers on 127.0.0.1:${port}: ${refuse} until \`hooks serve --port ${port}\` runs`;
   if (state === "elsewhere")
-    return `warm mode: what answers on 127.0.0.1:${port} is your \`hooks serve\` of another project: it refuses this project's events, so ${titles} ${hosts.length > 1 ? "refuse" : "refuses"} guarded actions here. Start \`hooks serve\` in this project on a port of its own: \`hooks install ${hosts.join(" ")} --serve OTHER_PORT\``;
+    return `warm mode: what answers on 127.0.0.1:${port} is your \`hooks serve\` of another project: it refuses this project's events, so ${refuse} here. Start \`hooks serve\` in this project on a port of its own: \`hooks install ${hosts.join(" ")} --serve OTHER_PORT\``;
   if (state === "unproven")
     return `warm mode: something answers on 127.0.0.1:${port}, and there is no token here to check it is your \`hooks serve\` ($${TOKEN_VAR} unset, no serve.token in the state dir): set $${TOKEN_VAR} as the agent has it and check again`;
   return `WARNING: warm mode: what answers on 127.0.0.1:${port} is NOT your \`hooks serve\` (it cannot prove it knows $${TOKEN_VAR}): it receives every event's payload and the token, and its answers decide ${titles}'s guarded actions. Stop it (\`ss -ltnp 'sport = :${port}'\` names its process), or move to another port: \`hooks install ${hosts.join(" ")} --serve OTHER_PORT\``;

@@ -191,7 +191,7 @@ function startDeadline(ms: number, startedAt: number): { signal: AbortSignal; st
  * 1 s (a loaded machine's event loop and process exits are slow) but never more than half of
  * it, and at most 3 s.
  */
-export function deadlineMargin(ms: number): number {
+function deadlineMargin(ms: number): number {
   return Math.min(3000, Math.max(ms / 10, Math.min(1000, ms / 2)));
 }
 
